@@ -1,0 +1,171 @@
+// C++ view of rtl/pkg/aries_pkg.sv: flit layout, ports, topologies, opcodes, register map.
+//
+// The SystemVerilog package is the source; tests/pkg/pkg_view_test.cc checks every constant
+// here against the Verilated package (tests/rtl/aries_pkg_probe.sv). Pure C++17, no Verilator:
+// the collective controller, the SystemC layer and the testbench all include it.
+#ifndef ARIES_RTL_PKG_ARIES_PKG_H_
+#define ARIES_RTL_PKG_ARIES_PKG_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace aries::hw {
+
+// Widths.
+inline constexpr unsigned kLaneW = 32;
+inline constexpr unsigned kVcIdW = 3;
+inline constexpr unsigned kFlowIdW = 10;
+inline constexpr unsigned kCoordW = 4;
+inline constexpr unsigned kPortIdW = 5;
+inline constexpr unsigned kMaxPorts = 32;
+inline constexpr unsigned kMaxVCs = 8;
+
+// Flit header fields (bit offsets from the flit's LSB).
+inline constexpr unsigned kHdrHeadBit = 0;
+inline constexpr unsigned kHdrTailBit = 1;
+inline constexpr unsigned kHdrVcLsb = 2;
+inline constexpr unsigned kHdrIsFlowBit = 5;
+inline constexpr unsigned kHdrFlowLsb = 6;
+inline constexpr unsigned kHdrDstXLsb = 16;
+inline constexpr unsigned kHdrDstYLsb = 20;
+inline constexpr unsigned kHdrSrcXLsb = 24;
+inline constexpr unsigned kHdrSrcYLsb = 28;
+inline constexpr unsigned kHdrW = 32;
+
+constexpr unsigned FlitWidth(unsigned lanes) { return kHdrW + kLaneW * lanes; }
+
+// Ports of a mesh / torus / ARIES router.
+enum Port : unsigned { kPortLocal = 0, kPortXP = 1, kPortXM = 2, kPortYP = 3, kPortYM = 4 };
+inline constexpr unsigned kNumMeshPorts = 5;
+
+// Topologies of the dimension-order routing function.
+enum Topo : unsigned { kTopoMesh = 0, kTopoTorus = 1, kTopoFbfly = 2 };
+inline constexpr unsigned kNumTopos = 3;
+
+// Collective opcodes.
+enum Op : unsigned {
+  kOpAddI32 = 0,
+  kOpMulI32 = 1,
+  kOpMinI32 = 2,
+  kOpMaxI32 = 3,
+  kOpAddF32 = 4,
+  kOpMulF32 = 5,
+  kOpMinF32 = 6,
+  kOpMaxF32 = 7,
+  kOpAnd = 8,
+  kOpOr = 9,
+  kOpXor = 10,
+};
+inline constexpr unsigned kNumOps = 11;
+inline constexpr unsigned kOpW = 4;
+
+// Router configuration register map.
+inline constexpr unsigned kCfgAddrW = 16;
+inline constexpr unsigned kCfgDataW = 32;
+inline constexpr uint32_t kRegId = 0x0000;
+inline constexpr uint32_t kRegNumPorts = 0x0001;
+inline constexpr uint32_t kRegNumVcs = 0x0002;
+inline constexpr uint32_t kRegBufferDepth = 0x0003;
+inline constexpr uint32_t kRegNumFlows = 0x0004;
+inline constexpr uint32_t kRegLanes = 0x0005;
+inline constexpr uint32_t kRegCtrl = 0x0008;
+inline constexpr uint32_t kRegStatus = 0x0009;
+inline constexpr uint32_t kRegErrInfo = 0x000A;
+inline constexpr uint32_t kRegMissCount = 0x000B;
+inline constexpr uint32_t kRegPassthruBase = 0x0020;
+inline constexpr uint32_t kRegInFlitsBase = 0x0040;
+inline constexpr uint32_t kRegOutFlitsBase = 0x0060;
+inline constexpr uint32_t kRegRouteBase = 0x8000;
+inline constexpr uint32_t kRouterIdValue = 0xA21E5001u;
+
+inline constexpr unsigned kCtrlTopoLsb = 0;
+inline constexpr unsigned kCtrlTopoW = 2;
+inline constexpr unsigned kCtrlSizeXLsb = 8;
+inline constexpr unsigned kCtrlSizeYLsb = 12;
+inline constexpr uint32_t kCtrlMask = 0x0000FF03u;
+
+inline constexpr unsigned kStatusMissBit = 0;
+inline constexpr unsigned kStatusOverflowBit = 1;
+inline constexpr unsigned kStatusCfgErrBit = 2;
+inline constexpr uint32_t kStatusMask = 0x00000007u;
+
+inline constexpr unsigned kErrInfoFlowLsb = 0;
+inline constexpr unsigned kErrInfoPortLsb = 16;
+
+inline constexpr unsigned kPassEnBit = 0;
+inline constexpr unsigned kPassOutLsb = 8;
+inline constexpr uint32_t kPassMask = 0x00001F01u;
+
+inline constexpr unsigned kRouteInportLsb = 0;
+inline constexpr unsigned kRouteFlowLsb = 5;
+
+// Register address helpers.
+constexpr uint32_t RouteAddr(unsigned flow, unsigned inport) {
+  return kRegRouteBase | (flow << kRouteFlowLsb) | (inport << kRouteInportLsb);
+}
+constexpr uint32_t CtrlValue(Topo topo, unsigned size_x, unsigned size_y) {
+  return (static_cast<uint32_t>(topo) << kCtrlTopoLsb) | ((size_x - 1) << kCtrlSizeXLsb) |
+         ((size_y - 1) << kCtrlSizeYLsb);
+}
+constexpr uint32_t PassthruValue(bool enable, unsigned out_port) {
+  return (enable ? 1u : 0u) << kPassEnBit | (out_port << kPassOutLsb);
+}
+
+// One flit, unpacked. `payload` holds `lanes` 32-bit elements.
+struct Flit {
+  bool head = true;
+  bool tail = true;
+  unsigned vc = 0;
+  bool is_flow = false;
+  unsigned flow = 0;
+  unsigned dst_x = 0, dst_y = 0;
+  unsigned src_x = 0, src_y = 0;
+  std::vector<uint32_t> payload;
+
+  bool operator==(const Flit& o) const {
+    return head == o.head && tail == o.tail && vc == o.vc && is_flow == o.is_flow &&
+           flow == o.flow && dst_x == o.dst_x && dst_y == o.dst_y && src_x == o.src_x &&
+           src_y == o.src_y && payload == o.payload;
+  }
+};
+
+// The 32-bit header word of a flit.
+inline uint32_t PackHeader(const Flit& f) {
+  auto field = [](unsigned v, unsigned w, unsigned lsb) {
+    return (static_cast<uint32_t>(v) & ((1u << w) - 1u)) << lsb;
+  };
+  return field(f.head, 1, kHdrHeadBit) | field(f.tail, 1, kHdrTailBit) |
+         field(f.vc, kVcIdW, kHdrVcLsb) | field(f.is_flow, 1, kHdrIsFlowBit) |
+         field(f.flow, kFlowIdW, kHdrFlowLsb) | field(f.dst_x, kCoordW, kHdrDstXLsb) |
+         field(f.dst_y, kCoordW, kHdrDstYLsb) | field(f.src_x, kCoordW, kHdrSrcXLsb) |
+         field(f.src_y, kCoordW, kHdrSrcYLsb);
+}
+
+// Packs `f` into words[0 .. lanes] (word 0 is the header, word 1+i is lane i). Missing payload
+// lanes are zero.
+inline void PackFlit(const Flit& f, unsigned lanes, uint32_t* words) {
+  words[0] = PackHeader(f);
+  for (unsigned i = 0; i < lanes; ++i) words[1 + i] = i < f.payload.size() ? f.payload[i] : 0u;
+}
+
+inline Flit UnpackFlit(const uint32_t* words, unsigned lanes) {
+  const uint32_t h = words[0];
+  auto field = [h](unsigned w, unsigned lsb) { return (h >> lsb) & ((1u << w) - 1u); };
+  Flit f;
+  f.head = field(1, kHdrHeadBit);
+  f.tail = field(1, kHdrTailBit);
+  f.vc = field(kVcIdW, kHdrVcLsb);
+  f.is_flow = field(1, kHdrIsFlowBit);
+  f.flow = field(kFlowIdW, kHdrFlowLsb);
+  f.dst_x = field(kCoordW, kHdrDstXLsb);
+  f.dst_y = field(kCoordW, kHdrDstYLsb);
+  f.src_x = field(kCoordW, kHdrSrcXLsb);
+  f.src_y = field(kCoordW, kHdrSrcYLsb);
+  f.payload.assign(words + 1, words + 1 + lanes);
+  return f;
+}
+
+}  // namespace aries::hw
+
+#endif  // ARIES_RTL_PKG_ARIES_PKG_H_

@@ -1,0 +1,134 @@
+// aries_pkg: the one vocabulary of ARIES-sim hardware.
+//
+// Flit layout, port numbering, topology and collective opcodes, and the configuration register
+// map of the router. The C++ view is rtl/pkg/aries_pkg.h; tests/pkg/pkg_view_test.cc proves the
+// two equal through the Verilated probe tests/rtl/aries_pkg_probe.sv.
+//
+// Rules (see TOOLCHAIN.md): no structs, no `import`, no functions with `return`; every field is
+// a localparam offset and width so that Yosys 0.23 and Verilator 5.006 read it the same way.
+// Enumerations are localparams; append new values at the end only.
+package aries_pkg;
+
+  // ---------------------------------------------------------------------------------------------
+  // Widths
+  // ---------------------------------------------------------------------------------------------
+  /// Width of one payload lane (one fp32 / int32 element).
+  localparam int unsigned LaneW = 32;
+  /// Width of a virtual-channel index in the flit header (up to 8 VCs).
+  localparam int unsigned VcIdW = 3;
+  /// Width of a flow / collective id in the flit header (up to 1024 flows).
+  localparam int unsigned FlowIdW = 10;
+  /// Width of one grid coordinate (K up to 16).
+  localparam int unsigned CoordW = 4;
+  /// Width of a router port index (up to 32 ports; 1 + 2(K-1) = 31 for a 16x16 flattened
+  /// butterfly).
+  localparam int unsigned PortIdW = 5;
+  /// Largest router radix the vocabulary can address.
+  localparam int unsigned MaxPorts = 32;
+  /// Largest VC count the header can address.
+  localparam int unsigned MaxVCs = 8;
+
+  // ---------------------------------------------------------------------------------------------
+  // Flit: header in the low 32 bits, payload (Lanes x 32 bit) above it. Every flit of a packet
+  // carries the header (a sideband of the wide interposer link), so body flits route like heads.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned HdrHeadBit = 0;   ///< 1 on the first flit of a packet
+  localparam int unsigned HdrTailBit = 1;   ///< 1 on the last flit (head & tail = single flit)
+  localparam int unsigned HdrVcLsb = 2;     ///< VC the flit travels on over this link
+  localparam int unsigned HdrIsFlowBit = 5; ///< 1: route by table (flow id); 0: dimension order
+  localparam int unsigned HdrFlowLsb = 6;   ///< flow / collective id
+  localparam int unsigned HdrDstXLsb = 16;  ///< destination column (dimension-order routing)
+  localparam int unsigned HdrDstYLsb = 20;  ///< destination row
+  localparam int unsigned HdrSrcXLsb = 24;  ///< source column (bookkeeping, not routed on)
+  localparam int unsigned HdrSrcYLsb = 28;  ///< source row
+  localparam int unsigned HdrW = 32;        ///< header width; payload starts here
+
+  // ---------------------------------------------------------------------------------------------
+  // Ports of a mesh / torus / ARIES router. A flattened-butterfly router numbers its ports
+  // LOCAL, then the K-1 row neighbours by column, then the K-1 column neighbours by row.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned PortLocal = 0;  ///< local endpoint
+  localparam int unsigned PortXP = 1;     ///< +x (east)
+  localparam int unsigned PortXM = 2;     ///< -x (west)
+  localparam int unsigned PortYP = 3;     ///< +y (north)
+  localparam int unsigned PortYM = 4;     ///< -y (south)
+  localparam int unsigned NumMeshPorts = 5;
+
+  // ---------------------------------------------------------------------------------------------
+  // Topology of the dimension-order routing function (CTRL.TOPO).
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned TopoMesh = 0;   ///< 2D mesh (ARIES uses it with bypass segments)
+  localparam int unsigned TopoTorus = 1;  ///< 2D torus, dateline VC classes (needs >= 2 VCs)
+  localparam int unsigned TopoFbfly = 2;  ///< 2D flattened butterfly (HyperX)
+  localparam int unsigned NumTopos = 3;
+
+  // ---------------------------------------------------------------------------------------------
+  // Collective opcodes (used by the collective engine). Append only.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned OpAddI32 = 0;
+  localparam int unsigned OpMulI32 = 1;
+  localparam int unsigned OpMinI32 = 2;
+  localparam int unsigned OpMaxI32 = 3;
+  localparam int unsigned OpAddF32 = 4;
+  localparam int unsigned OpMulF32 = 5;
+  localparam int unsigned OpMinF32 = 6;
+  localparam int unsigned OpMaxF32 = 7;
+  localparam int unsigned OpAnd = 8;
+  localparam int unsigned OpOr = 9;
+  localparam int unsigned OpXor = 10;
+  localparam int unsigned NumOps = 11;
+  localparam int unsigned OpW = 4;
+
+  // ---------------------------------------------------------------------------------------------
+  // Router configuration register map (word addresses on the 16-bit config bus, 32-bit data).
+  // Access: one request a cycle; the response (read data, error) comes the next cycle.
+  // An unmapped address, a write to a read-only register or an illegal value returns an error
+  // and changes nothing.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned CfgAddrW = 16;
+  localparam int unsigned CfgDataW = 32;
+
+  localparam int unsigned RegId = 32'h0000;           ///< RO: RouterIdValue
+  localparam int unsigned RegNumPorts = 32'h0001;     ///< RO: NumPorts parameter
+  localparam int unsigned RegNumVcs = 32'h0002;       ///< RO: NumVCs parameter
+  localparam int unsigned RegBufferDepth = 32'h0003;  ///< RO: BufferDepth parameter
+  localparam int unsigned RegNumFlows = 32'h0004;     ///< RO: NumFlows parameter
+  localparam int unsigned RegLanes = 32'h0005;        ///< RO: Lanes parameter
+  localparam int unsigned RegCtrl = 32'h0008;         ///< RW: topology and grid size
+  localparam int unsigned RegStatus = 32'h0009;       ///< RO, write 1 to clear: sticky errors
+  localparam int unsigned RegErrInfo = 32'h000A;      ///< RO: flow and port of the last miss
+  localparam int unsigned RegMissCount = 32'h000B;    ///< RO: routing-table misses (dropped)
+  localparam int unsigned RegPassthruBase = 32'h0020; ///< RW: +port, circuit pass-through
+  localparam int unsigned RegInFlitsBase = 32'h0040;  ///< RO: +port, flits accepted
+  localparam int unsigned RegOutFlitsBase = 32'h0060; ///< RO: +port, flits sent
+  localparam int unsigned RegRouteBase = 32'h8000;    ///< RW: + flow*32 + inport, out-port mask
+
+  localparam int unsigned RouterIdValue = 32'hA21E_5001;  ///< "ARIES" router, layout v1
+
+  // CTRL fields
+  localparam int unsigned CtrlTopoLsb = 0;     ///< [1:0] topology (Topo*)
+  localparam int unsigned CtrlTopoW = 2;
+  localparam int unsigned CtrlSizeXLsb = 8;    ///< [11:8] columns - 1
+  localparam int unsigned CtrlSizeYLsb = 12;   ///< [15:12] rows - 1
+  localparam int unsigned CtrlMask = 32'h0000_FF03;
+
+  // STATUS bits (sticky, write 1 to clear)
+  localparam int unsigned StatusMissBit = 0;      ///< a flow flit found no table entry
+  localparam int unsigned StatusOverflowBit = 1;  ///< a flit arrived at a full VC buffer
+  localparam int unsigned StatusCfgErrBit = 2;    ///< a config access was refused
+  localparam int unsigned StatusMask = 32'h0000_0007;
+
+  // ERR_INFO fields (last routing-table miss)
+  localparam int unsigned ErrInfoFlowLsb = 0;   ///< [9:0] flow id
+  localparam int unsigned ErrInfoPortLsb = 16;  ///< [20:16] input port
+
+  // PASSTHRU[port] fields
+  localparam int unsigned PassEnBit = 0;       ///< enable the circuit from this input
+  localparam int unsigned PassOutLsb = 8;      ///< [12:8] output port of the circuit
+  localparam int unsigned PassMask = 32'h0000_1F01;
+
+  // ROUTE[flow][inport] address fields
+  localparam int unsigned RouteInportLsb = 0;  ///< address [4:0]
+  localparam int unsigned RouteFlowLsb = 5;    ///< address [14:5]; address [15] selects the table
+
+endpackage

@@ -1,0 +1,15 @@
+// Ordered RTL source list: package, includes (via +incdir), primitives, blocks, tops.
+// Read by CMake (verilate, lint) and synth_scripts/ (Yosys). Paths relative to rtl/.
+pkg/aries_pkg.sv
+prim/aries_fifo.sv
+prim/aries_spill_reg.sv
+prim/aries_rr_arb.sv
+prim/aries_stream_mux.sv
+prim/aries_stream_demux.sv
+prim/aries_credit_cnt.sv
+router/aries_route_compute.sv
+router/aries_router_input.sv
+router/aries_router_output.sv
+router/aries_router_xbar.sv
+router/aries_router_regs.sv
+router/aries_router.sv

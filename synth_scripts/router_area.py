@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Area of a full-size ARIES router, per sub-block, from two Yosys syntheses.
+
+A router with 32-flit buffers holds ~350k flip-flops; synthesizing it flat is slow and needs
+much memory (TOOLCHAIN.md). The buffers (aries_fifo) are the only part whose size depends on
+the depth, and they grow linearly with it, so this script synthesizes the router at depths 2
+and 4 with the real width, port and VC count and extrapolates the buffer area linearly to
+--depth. The other blocks change with the depth only through counter widths (log2 of the
+depth): they are taken from the depth-4 run, a slight underestimate. Both measured points and
+the estimate are printed and written to <out>/router_area.json.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def synth(out, ports, vcs, depth, lanes, flows):
+    d = os.path.join(out, f"depth{depth}")
+    cmd = [sys.executable, os.path.join(HERE, "synth.py"), "--top", "aries_router", "--quiet",
+           "--out", d, "-P", f"NumPorts={ports}", "-P", f"NumVCs={vcs}",
+           "-P", f"BufferDepth={depth}", "-P", f"Lanes={lanes}", "-P", f"NumFlows={flows}"]
+    print("$ " + " ".join(cmd), file=sys.stderr, flush=True)
+    subprocess.check_call(cmd)
+    return json.load(open(os.path.join(d, "area.json")))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--ports", type=int, default=5)
+    ap.add_argument("--vcs", type=int, default=4)
+    ap.add_argument("--depth", type=int, default=32)
+    ap.add_argument("--lanes", type=int, default=16)
+    ap.add_argument("--flows", type=int, default=64)
+    a = ap.parse_args()
+    lo, hi = 2, 4
+    alo = synth(a.out, a.ports, a.vcs, lo, a.lanes, a.flows)
+    ahi = synth(a.out, a.ports, a.vcs, hi, a.lanes, a.flows)
+    rows = {}
+    for name in sorted(set(alo["blocks"]) | set(ahi["blocks"])):
+        bl, bh = alo["blocks"].get(name), ahi["blocks"].get(name)
+        if name == "aries_fifo":
+            slope = (bh["area_um2"] - bl["area_um2"]) / (hi - lo)
+            est = bh["area_um2"] + slope * (a.depth - hi)
+            cslope = (bh["cells"] - bl["cells"]) / (hi - lo)
+            cest = bh["cells"] + cslope * (a.depth - hi)
+        else:
+            est, cest = bh["area_um2"], bh["cells"]
+        rows[name] = {"instances": bh["instances"], f"area_depth{lo}": bl["area_um2"],
+                      f"area_depth{hi}": bh["area_um2"], f"area_depth{a.depth}_est": round(est, 1),
+                      f"cells_depth{a.depth}_est": int(cest)}
+    total = sum(r[f"area_depth{a.depth}_est"] for r in rows.values())
+    label = {"aries_fifo": "VC buffers", "aries_router_input": "input control",
+             "aries_route_compute": "route computation", "aries_router_output":
+             "output / switch alloc.", "aries_rr_arb": "round-robin arbiters",
+             "aries_credit_cnt": "credit counters", "aries_router_xbar": "crossbar",
+             "aries_router_regs": "config regs + table", "aries_router": "top glue"}
+    print(f"{'block':<26}{'inst':>5}{'depth ' + str(lo):>12}{'depth ' + str(hi):>12}"
+          f"{'depth ' + str(a.depth) + ' est':>16}{'share':>8}")
+    for name, r in rows.items():
+        print(f"{label.get(name, name):<26}{r['instances']:>5}{r[f'area_depth{lo}']:>12.0f}"
+              f"{r[f'area_depth{hi}']:>12.0f}{r[f'area_depth{a.depth}_est']:>16.0f}"
+              f"{100 * r[f'area_depth{a.depth}_est'] / total:>7.1f}%")
+    print(f"{'total [um^2]':<26}{'':>5}{alo['area_um2']:>12.0f}{ahi['area_um2']:>12.0f}"
+          f"{total:>16.0f}")
+    json.dump({"params": {"ports": a.ports, "vcs": a.vcs, "depth": a.depth, "lanes": a.lanes,
+                          "flows": a.flows}, "liberty": ahi["liberty"], "blocks": rows,
+               "total_um2_est": round(total, 1)},
+              open(os.path.join(a.out, "router_area.json"), "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()

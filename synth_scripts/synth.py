@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Synthesize one ARIES-sim block with Yosys and report its cell area.
+
+Reads rtl/sources.f (the same ordered list Verilator uses), sets the parameters, synthesizes
+without flattening so every sub-block keeps its own area, maps flip-flops and logic to the
+liberty file (default: lib/nangate45_area.lib, Nangate FreePDK45 areas), and writes into
+--out: synth.ys (the script), yosys.log, netlist.v (mapped, hierarchical), ports.json (the
+top's port widths) and area.json (cells and um^2 per module and for the whole block).
+
+--check-ports also runs `verilator --cc` with the same parameters and fails unless every port
+of the Verilated model has the width Yosys gives it (Yosys 0.23 can silently mis-size some
+SystemVerilog constructs, TOOLCHAIN.md).
+
+Example:
+  synth_scripts/synth.py --top aries_router -P Lanes=1 -P NumVCs=2 -P BufferDepth=4 \\
+      --out build/synth/router_small --check-ports
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RTL = os.path.join(ROOT, "rtl")
+
+
+def rtl_sources():
+    with open(os.path.join(RTL, "sources.f")) as f:
+        lines = [l.strip() for l in f]
+    return [os.path.join(RTL, l) for l in lines if l and not l.startswith("//")]
+
+
+def run_yosys(top, params, liberty, out):
+    sources = " ".join(rtl_sources())
+    chparam = "".join(f" -chparam {k} {v}" for k, v in params)
+    script = (
+        f"read_verilog -sv -noautowire -I{RTL}/include {sources}\n"
+        f"hierarchy -check -top {top}{chparam}\n"
+        f"proc\n"
+        f"write_json {out}/rtl.json\n"
+        f"synth -top {top}\n"
+        f"dfflibmap -liberty {liberty}\n"
+        f"abc -liberty {liberty}\n"
+        f"opt_clean -purge\n"
+        f"tee -o {out}/stat.txt stat -liberty {liberty}\n"
+        f"write_verilog -noattr {out}/netlist.v\n"
+    )
+    with open(os.path.join(out, "synth.ys"), "w") as f:
+        f.write(script)
+    with open(os.path.join(out, "yosys.log"), "w") as log:
+        rc = subprocess.call(["yosys", "-q", "-s", os.path.join(out, "synth.ys")],
+                             stdout=log, stderr=subprocess.STDOUT)
+    if rc != 0:
+        sys.exit(f"yosys failed (rc {rc}); see {out}/yosys.log")
+
+
+def base_name(mod):
+    """'$paramod$abc\\aries_fifo\\Width=...' -> 'aries_fifo'."""
+    m = re.search(r"(aries_\w+)", mod)
+    return m.group(1) if m else mod.lstrip("\\")
+
+
+def parse_stat(path, top):
+    """Per-module own cells/area and the instance tree from `stat -liberty` output."""
+    text = open(path).read()
+    mods = {}
+    for sec in re.split(r"\n=== ", text)[1:]:
+        name = sec.split(" ===", 1)[0].strip()
+        if name == "design hierarchy":
+            continue
+        cells = int(re.search(r"Number of cells:\s+(\d+)", sec).group(1))
+        am = re.search(r"Chip area for module '.*':\s+([\d.]+)\s*$", sec, re.M)
+        area = float(am.group(1)) if am else 0.0
+        subs = {}
+        kinds = {}
+        for m in re.finditer(r"^\s{5}(\S+)\s+(\d+)\s*$", sec, re.M):
+            kinds[m.group(1)] = int(m.group(2))
+        mods[name] = {"own_cells": cells, "own_area": area, "kinds": kinds}
+    names = set(mods)
+    for name, m in mods.items():
+        m["children"] = {k: v for k, v in m["kinds"].items() if k in names}
+        m["own_cells"] -= sum(m["children"].values())
+    memo = {}
+
+    def total(name):
+        if name not in memo:
+            m = mods[name]
+            cells, area = m["own_cells"], m["own_area"]
+            for child, n in m["children"].items():
+                c, a = total(child)
+                cells += n * c
+                area += n * a
+            memo[name] = (cells, area)
+        return memo[name]
+
+    top_name = next(n for n in mods if base_name(n) == top and not any(
+        n in m["children"] for m in mods.values()))
+    # Own area of each block type (excluding its children) times its instances.
+    per_block_own = {}
+
+    def walk_own(name, mult):
+        b = per_block_own.setdefault(base_name(name), {"instances": 0, "cells": 0, "area_um2": 0.0})
+        b["instances"] += mult
+        b["cells"] += mult * mods[name]["own_cells"]
+        b["area_um2"] += mult * mods[name]["own_area"]
+        for child, n in mods[name]["children"].items():
+            walk_own(child, mult * n)
+
+    walk_own(top_name, 1)
+    cells, area = total(top_name)
+    tm = re.search(r"Chip area for top module '.*':\s+([\d.]+)", text)
+    if tm and abs(float(tm.group(1)) - area) > 0.01 * max(area, 1.0):
+        sys.exit(f"area roll-up {area:.1f} disagrees with Yosys's total {tm.group(1)}")
+    return {"top": top, "cells": cells, "area_um2": round(area, 3),
+            "blocks": {k: {"instances": v["instances"], "cells": v["cells"],
+                           "area_um2": round(v["area_um2"], 3)}
+                       for k, v in sorted(per_block_own.items())}}
+
+
+def yosys_ports(out, top):
+    data = json.load(open(os.path.join(out, "rtl.json")))
+    for name, mod in data["modules"].items():
+        if base_name(name) == top and name.lstrip("\\").startswith(top) or name == top:
+            return {p: len(v["bits"]) for p, v in mod["ports"].items()}
+    sys.exit(f"top {top} not in {out}/rtl.json")
+
+
+def verilator_ports(top, params):
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["verilator", "--cc", "-Wno-fatal", "-Wno-lint", "-Wno-style", f"-I{RTL}/include",
+               "--top-module", top, "--prefix", "Vportcheck", "--Mdir", tmp]
+        cmd += [f"-G{k}={v}" for k, v in params] + rtl_sources()
+        subprocess.check_call(cmd, stdout=subprocess.DEVNULL)
+        header = open(os.path.join(tmp, "Vportcheck.h")).read()
+    ports = {}
+    for m in re.finditer(r"VL_(?:IN|OUT|INOUT)(?:8|16|64|W)?\(&(\w+),(\d+),(\d+)", header):
+        ports[m.group(1)] = int(m.group(2)) - int(m.group(3)) + 1
+    return ports
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--top", required=True, help="module to synthesize (from rtl/sources.f)")
+    ap.add_argument("-P", "--param", action="append", default=[],
+                    help="parameter override NAME=VALUE (repeatable)")
+    ap.add_argument("--liberty", default=os.path.join(HERE, "lib", "nangate45_area.lib"))
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--check-ports", action="store_true",
+                    help="compare port widths with the Verilated model")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args()
+    params = []
+    for p in args.param:
+        if "=" not in p:
+            sys.exit(f"--param {p!r}: expected NAME=VALUE")
+        k, v = p.split("=", 1)
+        params.append((k, v))
+    os.makedirs(args.out, exist_ok=True)
+    run_yosys(args.top, params, args.liberty, args.out)
+    area = parse_stat(os.path.join(args.out, "stat.txt"), args.top)
+    area["params"] = dict(params)
+    area["liberty"] = os.path.basename(args.liberty)
+    ports = yosys_ports(args.out, args.top)
+    json.dump(ports, open(os.path.join(args.out, "ports.json"), "w"), indent=1, sort_keys=True)
+    json.dump(area, open(os.path.join(args.out, "area.json"), "w"), indent=1)
+    if not args.quiet:
+        print(f"{args.top} {' '.join(f'{k}={v}' for k, v in params)}")
+        print(f"  {'block':<24}{'inst':>6}{'cells':>10}{'area um2':>14}")
+        for name, b in area["blocks"].items():
+            print(f"  {name:<24}{b['instances']:>6}{b['cells']:>10}{b['area_um2']:>14.1f}")
+        print(f"  {'total':<24}{'':>6}{area['cells']:>10}{area['area_um2']:>14.1f}")
+    if args.check_ports:
+        vports = verilator_ports(args.top, params)
+        bad = [f"{p}: verilator {w}, yosys {ports.get(p)}" for p, w in sorted(vports.items())
+               if ports.get(p) != w]
+        extra = sorted(set(ports) - set(vports))
+        if bad or extra:
+            sys.exit("port width mismatch:\n  " + "\n  ".join(bad + [f"{p}: yosys only"
+                                                                  for p in extra]))
+        print(f"  ports: {len(vports)} match the Verilated model")
+
+
+if __name__ == "__main__":
+    main()

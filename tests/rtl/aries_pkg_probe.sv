@@ -1,0 +1,97 @@
+// aries_pkg_probe: exposes every aries_pkg constant on an output port so that the C++ view
+// (rtl/pkg/aries_pkg.h) can be compared with the package as Verilator elaborates it.
+// Test-only RTL: not in rtl/sources.f.
+module aries_pkg_probe (
+  output logic [31:0] lane_w_o, vc_id_w_o, flow_id_w_o, coord_w_o, port_id_w_o, max_ports_o,
+  output logic [31:0] max_vcs_o,
+  output logic [31:0] hdr_head_o, hdr_tail_o, hdr_vc_o, hdr_is_flow_o, hdr_flow_o, hdr_dst_x_o,
+  output logic [31:0] hdr_dst_y_o, hdr_src_x_o, hdr_src_y_o, hdr_w_o,
+  output logic [31:0] port_local_o, port_xp_o, port_xm_o, port_yp_o, port_ym_o, num_mesh_ports_o,
+  output logic [31:0] topo_mesh_o, topo_torus_o, topo_fbfly_o, num_topos_o,
+  output logic [31:0] op_add_i32_o, op_mul_i32_o, op_min_i32_o, op_max_i32_o, op_add_f32_o,
+  output logic [31:0] op_mul_f32_o, op_min_f32_o, op_max_f32_o, op_and_o, op_or_o, op_xor_o,
+  output logic [31:0] num_ops_o, op_w_o,
+  output logic [31:0] cfg_addr_w_o, cfg_data_w_o,
+  output logic [31:0] reg_id_o, reg_num_ports_o, reg_num_vcs_o, reg_buffer_depth_o,
+  output logic [31:0] reg_num_flows_o, reg_lanes_o, reg_ctrl_o, reg_status_o, reg_err_info_o,
+  output logic [31:0] reg_miss_count_o, reg_passthru_base_o, reg_in_flits_base_o,
+  output logic [31:0] reg_out_flits_base_o, reg_route_base_o, router_id_value_o,
+  output logic [31:0] ctrl_topo_lsb_o, ctrl_topo_w_o, ctrl_size_x_lsb_o, ctrl_size_y_lsb_o,
+  output logic [31:0] ctrl_mask_o, status_miss_o, status_overflow_o, status_cfg_err_o,
+  output logic [31:0] status_mask_o, err_info_flow_lsb_o, err_info_port_lsb_o, pass_en_o,
+  output logic [31:0] pass_out_lsb_o, pass_mask_o, route_inport_lsb_o, route_flow_lsb_o
+);
+  assign lane_w_o = aries_pkg::LaneW;
+  assign vc_id_w_o = aries_pkg::VcIdW;
+  assign flow_id_w_o = aries_pkg::FlowIdW;
+  assign coord_w_o = aries_pkg::CoordW;
+  assign port_id_w_o = aries_pkg::PortIdW;
+  assign max_ports_o = aries_pkg::MaxPorts;
+  assign max_vcs_o = aries_pkg::MaxVCs;
+  assign hdr_head_o = aries_pkg::HdrHeadBit;
+  assign hdr_tail_o = aries_pkg::HdrTailBit;
+  assign hdr_vc_o = aries_pkg::HdrVcLsb;
+  assign hdr_is_flow_o = aries_pkg::HdrIsFlowBit;
+  assign hdr_flow_o = aries_pkg::HdrFlowLsb;
+  assign hdr_dst_x_o = aries_pkg::HdrDstXLsb;
+  assign hdr_dst_y_o = aries_pkg::HdrDstYLsb;
+  assign hdr_src_x_o = aries_pkg::HdrSrcXLsb;
+  assign hdr_src_y_o = aries_pkg::HdrSrcYLsb;
+  assign hdr_w_o = aries_pkg::HdrW;
+  assign port_local_o = aries_pkg::PortLocal;
+  assign port_xp_o = aries_pkg::PortXP;
+  assign port_xm_o = aries_pkg::PortXM;
+  assign port_yp_o = aries_pkg::PortYP;
+  assign port_ym_o = aries_pkg::PortYM;
+  assign num_mesh_ports_o = aries_pkg::NumMeshPorts;
+  assign topo_mesh_o = aries_pkg::TopoMesh;
+  assign topo_torus_o = aries_pkg::TopoTorus;
+  assign topo_fbfly_o = aries_pkg::TopoFbfly;
+  assign num_topos_o = aries_pkg::NumTopos;
+  assign op_add_i32_o = aries_pkg::OpAddI32;
+  assign op_mul_i32_o = aries_pkg::OpMulI32;
+  assign op_min_i32_o = aries_pkg::OpMinI32;
+  assign op_max_i32_o = aries_pkg::OpMaxI32;
+  assign op_add_f32_o = aries_pkg::OpAddF32;
+  assign op_mul_f32_o = aries_pkg::OpMulF32;
+  assign op_min_f32_o = aries_pkg::OpMinF32;
+  assign op_max_f32_o = aries_pkg::OpMaxF32;
+  assign op_and_o = aries_pkg::OpAnd;
+  assign op_or_o = aries_pkg::OpOr;
+  assign op_xor_o = aries_pkg::OpXor;
+  assign num_ops_o = aries_pkg::NumOps;
+  assign op_w_o = aries_pkg::OpW;
+  assign cfg_addr_w_o = aries_pkg::CfgAddrW;
+  assign cfg_data_w_o = aries_pkg::CfgDataW;
+  assign reg_id_o = aries_pkg::RegId;
+  assign reg_num_ports_o = aries_pkg::RegNumPorts;
+  assign reg_num_vcs_o = aries_pkg::RegNumVcs;
+  assign reg_buffer_depth_o = aries_pkg::RegBufferDepth;
+  assign reg_num_flows_o = aries_pkg::RegNumFlows;
+  assign reg_lanes_o = aries_pkg::RegLanes;
+  assign reg_ctrl_o = aries_pkg::RegCtrl;
+  assign reg_status_o = aries_pkg::RegStatus;
+  assign reg_err_info_o = aries_pkg::RegErrInfo;
+  assign reg_miss_count_o = aries_pkg::RegMissCount;
+  assign reg_passthru_base_o = aries_pkg::RegPassthruBase;
+  assign reg_in_flits_base_o = aries_pkg::RegInFlitsBase;
+  assign reg_out_flits_base_o = aries_pkg::RegOutFlitsBase;
+  assign reg_route_base_o = aries_pkg::RegRouteBase;
+  assign router_id_value_o = aries_pkg::RouterIdValue;
+  assign ctrl_topo_lsb_o = aries_pkg::CtrlTopoLsb;
+  assign ctrl_topo_w_o = aries_pkg::CtrlTopoW;
+  assign ctrl_size_x_lsb_o = aries_pkg::CtrlSizeXLsb;
+  assign ctrl_size_y_lsb_o = aries_pkg::CtrlSizeYLsb;
+  assign ctrl_mask_o = aries_pkg::CtrlMask;
+  assign status_miss_o = aries_pkg::StatusMissBit;
+  assign status_overflow_o = aries_pkg::StatusOverflowBit;
+  assign status_cfg_err_o = aries_pkg::StatusCfgErrBit;
+  assign status_mask_o = aries_pkg::StatusMask;
+  assign err_info_flow_lsb_o = aries_pkg::ErrInfoFlowLsb;
+  assign err_info_port_lsb_o = aries_pkg::ErrInfoPortLsb;
+  assign pass_en_o = aries_pkg::PassEnBit;
+  assign pass_out_lsb_o = aries_pkg::PassOutLsb;
+  assign pass_mask_o = aries_pkg::PassMask;
+  assign route_inport_lsb_o = aries_pkg::RouteInportLsb;
+  assign route_flow_lsb_o = aries_pkg::RouteFlowLsb;
+endmodule
