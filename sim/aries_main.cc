@@ -106,6 +106,7 @@ int Bench(uint64_t cycles, bool synth, const std::string& synth_out) {
                                       script, synth_out, kModel.lanes, kModel.num_vcs,
                                       kModel.num_ports, kModel.buffer_depth, kModel.num_flows);
   fmt::print(stderr, "$ {}\n", cmd);
+  std::fflush(stdout);
   return std::system(cmd.c_str()) == 0 ? 0 : 1;
 }
 

@@ -37,6 +37,7 @@ class TimedDut final : public tb::RouterDut {
     tick_ += Clock::now() - t0;
   }
   uint64_t cycle() const override { return in_.cycle(); }
+  void SetAssertionsOn(bool on) override { in_.SetAssertionsOn(on); }
   bool OpenTrace(const std::string& path) override { return in_.OpenTrace(path); }
   double tick_seconds() const { return std::chrono::duration<double>(tick_).count(); }
 

@@ -36,10 +36,15 @@ def rtl_sources():
 
 def run_yosys(top, params, liberty, out):
     sources = " ".join(rtl_sources())
-    chparam = "".join(f" -chparam {k} {v}" for k, v in params)
+    # -defer + chparam: Yosys 0.23 trips an internal assertion (rtlil.cc:663) on
+    # `hierarchy -chparam` for some tops; setting the parameters on the deferred module works.
+    chparam = ""
+    if params:
+        chparam = "chparam " + " ".join(f"-set {k} {v}" for k, v in params) + f" {top}\n"
     script = (
-        f"read_verilog -sv -noautowire -I{RTL}/include {sources}\n"
-        f"hierarchy -check -top {top}{chparam}\n"
+        f"read_verilog -defer -sv -noautowire -I{RTL}/include {sources}\n"
+        f"{chparam}"
+        f"hierarchy -check -top {top}\n"
         f"proc\n"
         f"write_json {out}/rtl.json\n"
         f"synth -top {top}\n"

@@ -41,6 +41,9 @@ class RouterDut {
   virtual void Tick() = 0;
   virtual uint64_t cycle() const = 0;
 
+  // RTL assertions on (default) or off (to observe how the router reports a protocol error).
+  virtual void SetAssertionsOn(bool on) = 0;
+
   // Waveform of this model into an FST file (only if the model was built with tracing).
   virtual bool OpenTrace(const std::string& path) = 0;
 };

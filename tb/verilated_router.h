@@ -104,6 +104,8 @@ class VerilatedRouter final : public RouterDut {
   }
   uint64_t cycle() const override { return cycle_; }
 
+  void SetAssertionsOn(bool on) override { ctx_->assertOn(on); }
+
   bool OpenTrace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
     m_->trace(trace_.get(), 99);

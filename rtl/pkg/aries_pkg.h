@@ -88,7 +88,8 @@ inline constexpr uint32_t kCtrlMask = 0x0000FF03u;
 inline constexpr unsigned kStatusMissBit = 0;
 inline constexpr unsigned kStatusOverflowBit = 1;
 inline constexpr unsigned kStatusCfgErrBit = 2;
-inline constexpr uint32_t kStatusMask = 0x00000007u;
+inline constexpr unsigned kStatusCreditErrBit = 3;
+inline constexpr uint32_t kStatusMask = 0x0000000Fu;
 
 inline constexpr unsigned kErrInfoFlowLsb = 0;
 inline constexpr unsigned kErrInfoPortLsb = 16;

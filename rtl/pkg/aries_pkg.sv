@@ -116,7 +116,8 @@ package aries_pkg;
   localparam int unsigned StatusMissBit = 0;      ///< a flow flit found no table entry
   localparam int unsigned StatusOverflowBit = 1;  ///< a flit arrived at a full VC buffer
   localparam int unsigned StatusCfgErrBit = 2;    ///< a config access was refused
-  localparam int unsigned StatusMask = 32'h0000_0007;
+  localparam int unsigned StatusCreditErrBit = 3; ///< a credit counter over- or underflowed
+  localparam int unsigned StatusMask = 32'h0000_000F;
 
   // ERR_INFO fields (last routing-table miss)
   localparam int unsigned ErrInfoFlowLsb = 0;   ///< [9:0] flow id

@@ -9,7 +9,7 @@
 //       mesh  - one hop toward the destination per dimension;
 //       torus - the shorter way round (ties go +); VC bit 0 is the dateline class: it is set
 //               when the hop uses a wrap link and kept while the packet stays in the dimension,
-//               cleared when it turns or ejects;
+//               cleared when it turns into the other dimension; ejection keeps the VC;
 //       fbfly - one hop straight to the destination column, then to the destination row.
 //     A destination outside the configured grid is a miss.
 `include "aries_assert.svh"

@@ -73,7 +73,7 @@ module aries_router #(
   output logic [aries_pkg::CfgDataW-1:0]      cfg_rdata_o,
   /// The configuration request was refused.
   output logic                                cfg_err_o,
-  /// Sticky error summary (STATUS != 0).
+  /// Sticky error summary: some STATUS bit is set (write 1 to clear).
   output logic                                err_o
 );
   localparam int unsigned PW = aries_pkg::PortIdW;
@@ -116,6 +116,10 @@ module aries_router #(
   logic [NumPorts-1:0] pt_out_en, pt_out_valid;
   logic [NumPorts*FlitW-1:0] pt_out_flit;
 
+  // Quiescence for PASSTHRU changes (see aries_router_regs)
+  logic [NumPorts-1:0] in_quiet, out_quiet, in_open;
+  logic [NumPorts*NumVCs-1:0] pt_open_q, pt_open_d;  // packet open through a circuit, per VC
+
   aries_router_regs #(
     .NumPorts   (NumPorts),
     .NumVCs     (NumVCs),
@@ -134,8 +138,9 @@ module aries_router #(
     .cfg_rsp_o,
     .cfg_rdata_o,
     .cfg_err_o,
-    .in_empty_i   (in_empty),
-    .out_idle_i   (out_idle),
+    .in_quiet_i   (in_quiet),
+    .out_quiet_i  (out_quiet),
+    .credit_err_i (out_credit_err != '0),
     .in_fire_i    (in_valid_i),
     .out_fire_i   (out_valid_o),
     .miss_i       (in_miss),
@@ -147,7 +152,8 @@ module aries_router #(
     .size_x_m1_o  (size_x_m1),
     .size_y_m1_o  (size_y_m1),
     .pt_en_o      (pt_en),
-    .pt_out_o     (pt_out)
+    .pt_out_o     (pt_out),
+    .err_o
   );
 
   for (genvar p = 0; p < NumPorts; p++) begin : gen_in
@@ -200,7 +206,7 @@ module aries_router #(
     .clk_i,
     .rst_ni,
     .req_i   (mc_start),
-    .update_i(1'b1),
+    .update_i(mc_win_valid && (gnt_by_in[32'(mc_win_idx)*NumPorts +: NumPorts] != '0)),
     .gnt_o   (mc_gate),
     .idx_o   (mc_win_idx),
     .valid_o (mc_win_valid)
@@ -314,13 +320,38 @@ module aries_router #(
   end
   assign in_credit_o = in_credit_q;
 
-  // The sticky error summary mirrors STATUS through its causes.
-  logic err_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_err
-    if (!rst_ni) err_q <= 1'b0;
-    else if ((in_overflow != '0) || (in_miss != '0) || (out_credit_err != '0)) err_q <= 1'b1;
+  // Packets open through a circuit: a head that is not a tail opens its VC, the tail closes it.
+  always_comb begin : p_pt_open
+    pt_open_d = pt_open_q;
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      for (int unsigned v = 0; v < NumVCs; v++) begin
+        if (pt_en[p] && in_valid_i[p] &&
+            (32'(in_flit_i[p*FlitW + aries_pkg::HdrVcLsb +: aries_pkg::VcIdW]) == v)) begin
+          if (in_flit_i[p*FlitW + aries_pkg::HdrTailBit]) pt_open_d[p*NumVCs + v] = 1'b0;
+          else if (in_flit_i[p*FlitW + aries_pkg::HdrHeadBit]) pt_open_d[p*NumVCs + v] = 1'b1;
+        end
+      end
+    end
   end
-  assign err_o = err_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_pt_open_q
+    if (!rst_ni) pt_open_q <= '0;
+    else pt_open_q <= pt_open_d;
+  end
+
+  // An input is quiet when nothing of it is buffered, arriving, open (owning an output VC or
+  // inside a circuit) or holding the multicast token; an output when it owns no VC, has all
+  // credits home and nobody requests or passes through it this cycle.
+  always_comb begin : p_quiet
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      in_open[p] = (pt_open_q[p*NumVCs +: NumVCs] != '0) || (mc_busy_q && (32'(mc_port_q) == p));
+      for (int unsigned q = 0; q < NumPorts*NumVCs; q++) begin
+        if (out_owned[q] && (32'(out_owner[q*OwnW +: OwnW]) == p)) in_open[p] = 1'b1;
+      end
+      in_quiet[p] = in_empty[p] && !in_valid_i[p] && !in_open[p];
+      out_quiet[p] = out_idle[p] && (req_by_out[p*NumPorts +: NumPorts] == '0) &&
+                     !pt_out_valid[p];
+    end
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
@@ -328,6 +359,6 @@ module aries_router #(
   `ARIES_ASSERT_INIT(FlitWLegal_A, FlitW == aries_pkg::HdrW + aries_pkg::LaneW * Lanes)
   `ARIES_ASSERT_INIT(LanesLegal_A, Lanes >= 1)
   `ARIES_ASSERT(NoCreditError_A, out_credit_err == '0)
-  `ARIES_ASSERT(McStartOnlyWhenFree_A, (mc_start != '0) |-> !mc_busy_q)
+  `ARIES_ASSERT(McOwnerKeepsItsPort_A, mc_busy_q |-> (32'(mc_port_q) < NumPorts))
   `ARIES_ASSERT(PassthruOutputsDistinct_A, $countones(pt_out_en) == $countones(pt_en))
 endmodule

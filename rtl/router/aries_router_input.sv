@@ -257,7 +257,7 @@ module aries_router_input #(
   `ARIES_ASSERT_INIT(NumPortsLegal_A, NumPorts >= 2 && NumPorts <= aries_pkg::MaxPorts)
   `ARIES_ASSERT_INIT(FlitWLegal_A, FlitW > aries_pkg::HdrW)
   `ARIES_ASSERT(NoOverflow_A, !overflow_o)
-  `ARIES_ASSERT(NoWriteWhileBypassed_A, bypass_i |-> (fifo_push == '0))
+  `ARIES_ASSERT(NoBufferUseWhileBypassed_A, bypass_i |-> (fifo_push == '0 && credit_o == '0))
   `ARIES_ASSERT(GntSubsetOfReq_A, (gnt_i & ~req_o) == '0)
   `ARIES_ASSERT(OnePopPerCycle_A, $onehot0(fifo_pop))
   `ARIES_ASSERT(ServedSubsetOfRoute_A, (sel_served & ~sel_route) == '0)

@@ -169,5 +169,5 @@ module aries_router_output #(
   `ARIES_ASSERT(BodyNeedsOwnVc_A,
                 (gnt_valid && !pt_en_i && !send_head) |->
                   (owned_q[send_vc[VcSelW-1:0]] && send_vc_owner == gnt_idx_o))
-  `ARIES_ASSERT(NoArbDuringPassthru_A, pt_en_i |-> !gnt_valid)
+  `ARIES_ASSERT(NoRequestsToACircuitOutput_A, pt_en_i |-> (req_i == '0))
 endmodule

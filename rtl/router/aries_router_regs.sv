@@ -5,6 +5,7 @@
 // a write to an unmapped or read-only register, a write of a value with reserved bits set or
 // out of range, and a pass-through change while the ports it touches carry traffic all return
 // cfg_err_o = 1 and change nothing except STATUS.CFG_ERR. Register map: aries_pkg (Reg*).
+// err_o is high while any STATUS bit is set (write 1 to clear).
 //
 // The routing table has NumFlows x NumPorts entries of NumPorts bits, reset to empty, and one
 // combinational read port per input port for route computation.
@@ -44,10 +45,12 @@ module aries_router_regs #(
   output logic [aries_pkg::CfgDataW-1:0]          cfg_rdata_o,
   /// The request was refused.
   output logic                                    cfg_err_o,
-  /// Per input: all VC buffers empty.
-  input  logic [NumPorts-1:0]                     in_empty_i,
-  /// Per output: no VC owned and every credit home.
-  input  logic [NumPorts-1:0]                     out_idle_i,
+  /// Per input: nothing buffered, arriving, in a packet or holding the multicast token.
+  input  logic [NumPorts-1:0]                     in_quiet_i,
+  /// Per output: no VC owned, every credit home, nothing requesting or passing this cycle.
+  input  logic [NumPorts-1:0]                     out_quiet_i,
+  /// A credit counter over- or underflowed this cycle.
+  input  logic                                    credit_err_i,
   /// Per input: a flit arrived.
   input  logic [NumPorts-1:0]                     in_fire_i,
   /// Per output: a flit left.
@@ -71,7 +74,9 @@ module aries_router_regs #(
   /// Per input: circuit pass-through enabled.
   output logic [NumPorts-1:0]                     pt_en_o,
   /// Per input: pass-through output port.
-  output logic [NumPorts*aries_pkg::PortIdW-1:0]  pt_out_o
+  output logic [NumPorts*aries_pkg::PortIdW-1:0]  pt_out_o,
+  /// Sticky error summary: STATUS != 0.
+  output logic                                    err_o
 );
   localparam int unsigned AW = aries_pkg::CfgAddrW;
   localparam int unsigned DW = aries_pkg::CfgDataW;
@@ -154,22 +159,21 @@ module aries_router_regs #(
   assign pt_w_out = cfg_wdata_i[aries_pkg::PassOutLsb +: PW];
 
   always_comb begin : p_pt_ok
+    // The output field must name a port; enabling also needs another port than our own.
     pt_ok = ((cfg_wdata_i & ~DW'(aries_pkg::PassMask)) == '0) && (32'(pt_w_out) < NumPorts) &&
-            (pt_w_out != reg_port);
+            (!pt_w_en || (pt_w_out != reg_port));
     // No other input may hold the same output.
     for (int unsigned q = 0; q < NumPorts; q++) begin
       if (pt_w_en && pt_en_q[q] && (PW'(q) != reg_port) && (pt_out_q[q] == pt_w_out)) begin
         pt_ok = 1'b0;
       end
     end
-    // A change needs the input drained and the outputs it leaves or takes idle.
-    if (pt_ok && ((pt_w_en != pt_en_q[rp]) ||
-                  (pt_w_en && pt_w_out != pt_out_q[rp]))) begin
-      if (!in_empty_i[rp]) pt_ok = 1'b0;
-      if (pt_en_q[rp] &&
-          !out_idle_i[pt_out_q[rp][PortSelW-1:0]])
-        pt_ok = 1'b0;
-      if (pt_w_en && !out_idle_i[pt_w_out[PortSelW-1:0]]) pt_ok = 1'b0;
+    // A change needs the input and the outputs it leaves or takes quiet (no packet open,
+    // nothing buffered, in flight or moving this cycle), so no flit or credit is lost.
+    if (pt_ok && ((pt_w_en != pt_en_q[rp]) || (pt_w_en && pt_w_out != pt_out_q[rp]))) begin
+      if (!in_quiet_i[rp]) pt_ok = 1'b0;
+      if (pt_en_q[rp] && !out_quiet_i[pt_out_q[rp][PortSelW-1:0]]) pt_ok = 1'b0;
+      if (pt_w_en && !out_quiet_i[pt_w_out[PortSelW-1:0]]) pt_ok = 1'b0;
     end
   end
 
@@ -254,6 +258,7 @@ module aries_router_regs #(
     if (wr_status) status_d = status_q & ~cfg_wdata_i;
     if (cfg_req_i && !acc_ok) status_d[aries_pkg::StatusCfgErrBit] = 1'b1;
     if (overflow_i != '0) status_d[aries_pkg::StatusOverflowBit] = 1'b1;
+    if (credit_err_i) status_d[aries_pkg::StatusCreditErrBit] = 1'b1;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       if (miss_i[p]) begin
         status_d[aries_pkg::StatusMissBit] = 1'b1;
@@ -325,6 +330,7 @@ module aries_router_regs #(
     end
   end
 
+  assign err_o = (status_q != '0);
   assign topo_o = topo_q;
   assign size_x_m1_o = size_x_m1_q;
   assign size_y_m1_o = size_y_m1_q;

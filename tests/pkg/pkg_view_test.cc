@@ -96,6 +96,7 @@ TEST_F(PkgView, RegisterMap) {
   EXPECT_SAME(status_miss_o, kStatusMissBit);
   EXPECT_SAME(status_overflow_o, kStatusOverflowBit);
   EXPECT_SAME(status_cfg_err_o, kStatusCfgErrBit);
+  EXPECT_SAME(status_credit_err_o, kStatusCreditErrBit);
   EXPECT_SAME(status_mask_o, kStatusMask);
   EXPECT_SAME(err_info_flow_lsb_o, kErrInfoFlowLsb);
   EXPECT_SAME(err_info_port_lsb_o, kErrInfoPortLsb);

@@ -361,5 +361,76 @@ TEST_F(Router, PassThroughChangesAreCheckedAndRefusedWhileBusy) {
   ExpectClean();
 }
 
+TEST_F(Router, PassThroughDisableOfAnIdlePortIsAccepted) {
+  // Writing the reset value (disabled, output 0) is legal even on port 0 itself.
+  for (unsigned p = 0; p < 5; ++p)
+    EXPECT_FALSE(h_->Write(hw::kRegPassthruBase + p, 0).err) << "port " << p;
+  EXPECT_EQ(h_->Read(hw::kRegStatus).rdata, 0u);
+  ExpectClean();
+}
+
+TEST_F(Router, PassThroughIsRefusedWhileAPacketIsOpen) {
+  const uint32_t xm = hw::kRegPassthruBase + hw::kPortXM;
+  // A packet from XM to XP whose tail has not come yet: XM's buffers are empty, but XP's VC 2
+  // is owned by it. Turning XM into a circuit now would strand the rest of the packet.
+  auto pkt = Unicast(hw::kPortXP, 4, 2);
+  auto tail = std::vector<Flit>(pkt.begin() + 2, pkt.end());
+  pkt.resize(2);
+  h_->Inject(hw::kPortXM, pkt);
+  for (int i = 0; i < 10; ++i) h_->Step();
+  EXPECT_TRUE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
+  EXPECT_TRUE(h_->Write(hw::kRegPassthruBase + hw::kPortYM,
+                        hw::PassthruValue(true, hw::kPortXP)).err)
+      << "XP has an open packet";
+  h_->Inject(hw::kPortXM, tail);
+  ASSERT_TRUE(h_->RunUntilDrained(100));
+  ASSERT_FALSE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
+  // The same through the circuit: a head without its tail keeps the circuit from closing.
+  pkt = Unicast(hw::kPortXP, 4, 1);
+  tail.assign(pkt.begin() + 1, pkt.end());
+  pkt.resize(1);
+  h_->Inject(hw::kPortXM, pkt);
+  for (int i = 0; i < 10; ++i) h_->Step();
+  EXPECT_TRUE(h_->Write(xm, hw::PassthruValue(false, 0)).err);
+  h_->Inject(hw::kPortXM, tail);
+  ASSERT_TRUE(h_->RunUntilDrained(100));
+  EXPECT_FALSE(h_->Write(xm, hw::PassthruValue(false, 0)).err);
+  ExpectClean();
+}
+
+TEST_F(Router, PassThroughIsRefusedWhileFlitsArriveOrTheOutputIsContended) {
+  const uint32_t xm = hw::kRegPassthruBase + hw::kPortXM;
+  // A flit arrives on XM in every cycle: any change of XM is refused.
+  for (int k = 0; k < 60; ++k) h_->Inject(hw::kPortXM, Unicast(hw::kPortYP, 1, k % 4));
+  for (int i = 0; i < 5; ++i) h_->Step();
+  for (int k = 0; k < 5; ++k)
+    EXPECT_TRUE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
+  // Another input keeps output YP busy: a circuit into YP is refused as well.
+  EXPECT_TRUE(h_->Write(hw::kRegPassthruBase + hw::kPortLocal,
+                        hw::PassthruValue(true, hw::kPortYP)).err);
+  ASSERT_TRUE(h_->RunUntilDrained(500));
+  EXPECT_FALSE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
+  ExpectClean();
+}
+
+TEST_F(Router, CreditErrorIsReportedInStatusAndErrUntilCleared) {
+  dut_->SetAssertionsOn(false);  // observe the report instead of aborting on the assertion
+  EXPECT_FALSE(dut_->Err());
+  dut_->SetOutCredit(hw::kPortYM, 3, true);  // a credit nobody spent
+  dut_->Tick();
+  dut_->SetOutCredit(hw::kPortYM, 3, false);
+  const uint32_t status = h_->Read(hw::kRegStatus).rdata;
+  EXPECT_EQ(status, 1u << hw::kStatusCreditErrBit);
+  EXPECT_TRUE(dut_->Err());
+  EXPECT_FALSE(h_->Write(hw::kRegStatus, status).err);
+  EXPECT_FALSE(dut_->Err());
+  EXPECT_EQ(h_->Read(hw::kRegStatus).rdata, 0u);
+  // The counter kept its value: traffic still flows with full credits.
+  dut_->SetAssertionsOn(true);
+  for (int k = 0; k < 20; ++k) h_->Inject(hw::kPortLocal, Unicast(hw::kPortYM, 4, 3));
+  ASSERT_TRUE(h_->RunUntilDrained(500));
+  ExpectClean();
+}
+
 }  // namespace
 }  // namespace aries::tb::test

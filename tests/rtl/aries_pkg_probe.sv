@@ -18,6 +18,7 @@ module aries_pkg_probe (
   output logic [31:0] reg_out_flits_base_o, reg_route_base_o, router_id_value_o,
   output logic [31:0] ctrl_topo_lsb_o, ctrl_topo_w_o, ctrl_size_x_lsb_o, ctrl_size_y_lsb_o,
   output logic [31:0] ctrl_mask_o, status_miss_o, status_overflow_o, status_cfg_err_o,
+  output logic [31:0] status_credit_err_o,
   output logic [31:0] status_mask_o, err_info_flow_lsb_o, err_info_port_lsb_o, pass_en_o,
   output logic [31:0] pass_out_lsb_o, pass_mask_o, route_inport_lsb_o, route_flow_lsb_o
 );
@@ -86,6 +87,7 @@ module aries_pkg_probe (
   assign status_miss_o = aries_pkg::StatusMissBit;
   assign status_overflow_o = aries_pkg::StatusOverflowBit;
   assign status_cfg_err_o = aries_pkg::StatusCfgErrBit;
+  assign status_credit_err_o = aries_pkg::StatusCreditErrBit;
   assign status_mask_o = aries_pkg::StatusMask;
   assign err_info_flow_lsb_o = aries_pkg::ErrInfoFlowLsb;
   assign err_info_port_lsb_o = aries_pkg::ErrInfoPortLsb;
