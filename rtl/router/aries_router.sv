@@ -260,20 +260,24 @@ module aries_router #(
     .out_flit_o(xbar_flit)
   );
 
-  // Pass-through sources: output o takes input p when PASSTHRU[p] = {en, o}.
+  // Pass-through sources: output o takes input p when PASSTHRU[p] = {en, o}. The loop finds
+  // the source index; one wide mux per output then moves the flit.
+  logic [NumPorts*OwnW-1:0] pt_src;
   always_comb begin : p_passthru
     pt_out_en = '0;
-    pt_out_valid = '0;
-    pt_out_flit = '0;
+    pt_src = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       for (int unsigned o = 0; o < NumPorts; o++) begin
         if (pt_en[p] && (32'(pt_out[p*PW +: PW]) == o)) begin
           pt_out_en[o] = 1'b1;
-          pt_out_valid[o] = in_valid_i[p];
-          pt_out_flit[o*FlitW +: FlitW] = in_flit_i[p*FlitW +: FlitW];
+          pt_src[o*OwnW +: OwnW] = OwnW'(p);
         end
       end
     end
+  end
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_pt_mux
+    assign pt_out_valid[o] = pt_out_en[o] && in_valid_i[pt_src[o*OwnW +: OwnW]];
+    assign pt_out_flit[o*FlitW +: FlitW] = in_flit_i[32'(pt_src[o*OwnW +: OwnW])*FlitW +: FlitW];
   end
 
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out

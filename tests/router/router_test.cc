@@ -432,5 +432,18 @@ TEST_F(Router, CreditErrorIsReportedInStatusAndErrUntilCleared) {
   ExpectClean();
 }
 
+// The scoreboard itself: a golden model that disagrees with the RTL must produce errors, and a
+// flit the RTL never delivers must stay outstanding (the checks can fail).
+TEST_F(Router, ScoreboardCatchesMisroutedAndMissingFlits) {
+  ASSERT_FALSE(h_->Write(hw::RouteAddr(5, hw::kPortLocal), 1u << hw::kPortXP).err);
+  h_->golden().SetRoute(5, hw::kPortLocal, 1u << hw::kPortYP);  // the golden model disagrees
+  h_->Inject(hw::kPortLocal, h_->MakePacket(2, 0, true, 5, 0, 0));
+  EXPECT_FALSE(h_->RunUntilDrained(200)) << "the expected YP copies never come";
+  EXPECT_EQ(h_->outstanding(), 2u);
+  ASSERT_FALSE(h_->errors().empty());
+  EXPECT_NE(h_->errors()[0].find("should not come out here"), std::string::npos)
+      << h_->errors()[0];
+}
+
 }  // namespace
 }  // namespace aries::tb::test
