@@ -12,7 +12,7 @@ PACKAGES=(
   libfmt-dev libcli11-dev nlohmann-json3-dev             # C++ libraries
   libgtest-dev libgmock-dev                              # tests
   zlib1g-dev                                             # FST waveforms
-  gtkwave                                                # waveform viewer (FST)
+  gtkwave xvfb xauth                                     # waveforms (FST), headless check
 )
 
 missing=()

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "Varies_router.h"
+#include "gtkw.h"
 #include "router_run.h"
 #include "verilated_router.h"
 
@@ -45,9 +46,17 @@ nlohmann::json ToJson(const RouterRunConfig& c, const RouterRunResult& r) {
 
 int Run(const RouterRunConfig& cfg, const std::string& trace, const std::string& json_path) {
   aries::tb::VerilatedRouter<Varies_router> dut(kModel, cfg.seed);
-  if (!trace.empty() && !dut.OpenTrace(trace)) {
-    fmt::print(stderr, "error: --trace {}: cannot open the file for writing\n", trace);
-    return 2;
+  if (!trace.empty()) {
+    if (!dut.OpenTrace(trace)) {
+      fmt::print(stderr, "error: --trace {}: cannot open the file for writing\n", trace);
+      return 2;
+    }
+    const std::string save = trace.substr(0, trace.rfind('.')) + ".gtkw";
+    if (aries::sim::WriteRouterGtkw(save, trace, kModel) == 0) {
+      fmt::print(stderr, "error: cannot write the GTKWave save file {}\n", save);
+      return 2;
+    }
+    fmt::print(stderr, "aries: waveform {}, open with: gtkwave {}\n", trace, save);
   }
   fmt::print(stderr, "aries: single router, {} ports x {} VCs x {} flits, {} lanes; load {} "
                      "flits/cycle/port, {}-flit packets, {}-cycle links, seed {}\n",
@@ -128,7 +137,8 @@ int main(int argc, char** argv) {
     a->add_option("--link-latency", cfg.link_latency, "cycles per link and credit return")
         ->check(CLI::Range(0, 1000))->capture_default_str();
     a->add_option("--seed", cfg.seed, "random seed")->capture_default_str();
-    a->add_option("--trace", trace, "write an FST waveform (open with GTKWave)");
+    a->add_option("--trace", trace,
+                  "write an FST waveform and a GTKWave save file (same name, .gtkw)");
     a->add_option("--json", json_path, "write the config and results as JSON");
   };
   add_run_opts(&app);

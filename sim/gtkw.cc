@@ -1,0 +1,117 @@
+#include "gtkw.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace aries::sim {
+namespace {
+
+// GTKWave trace flags: binary, hex, decimal, and group begin / end markers.
+constexpr const char* kBin = "@28";
+constexpr const char* kHex = "@22";
+constexpr const char* kDec = "@24";
+constexpr const char* kGroupBegin = "@800200";
+constexpr const char* kGroupEnd = "@1000200";
+
+unsigned Clog2(unsigned n) {
+  unsigned w = 0;
+  while ((1u << w) < n) ++w;
+  return w;
+}
+
+std::string Range(unsigned width) { return width > 1 ? fmt::format("[{}:0]", width - 1) : ""; }
+
+const char* PortName(unsigned p) {
+  static const char* kNames[] = {"local", "+x", "-x", "+y", "-y"};
+  return p < 5 ? kNames[p] : "";
+}
+
+class Writer {
+ public:
+  explicit Writer(std::ostream& os) : os_(os) {}
+  void Signal(const char* fmt_flag, const std::string& name, unsigned width = 1) {
+    if (fmt_flag != last_flag_) os_ << fmt_flag << "\n";
+    last_flag_ = fmt_flag;
+    os_ << name << Range(width) << "\n";
+    ++count_;
+  }
+  void Begin(const std::string& label) {
+    os_ << kGroupBegin << "\n-" << label << "\n";
+    last_flag_ = kGroupBegin;
+  }
+  void End(const std::string& label) {
+    os_ << kGroupEnd << "\n-" << label << "\n";
+    last_flag_ = kGroupEnd;
+  }
+  int count() const { return count_; }
+
+ private:
+  std::ostream& os_;
+  const char* last_flag_ = "";
+  int count_ = 0;
+};
+
+}  // namespace
+
+int WriteRouterGtkw(const std::string& path, const std::string& fst_path,
+                    const tb::RouterParams& p, const std::string& scope) {
+  std::ofstream os(path);
+  if (!os) return 0;
+  os << "[*] ARIES-sim router trace: one group per port (written by aries --trace)\n";
+  os << "[dumpfile] \"" << fst_path << "\"\n";
+  os << "[timestart] 0\n";
+  os << "[signals_width] 320\n";
+  Writer w(os);
+  const std::string top = scope + ".";
+  const std::string r = scope + ".aries_router.";
+  const unsigned own_w = Clog2(p.num_ports);
+  const unsigned cnt_w = Clog2(p.buffer_depth + 1);
+
+  w.Begin("router");
+  w.Signal(kBin, top + "clk_i");
+  w.Signal(kBin, top + "rst_ni");
+  w.Signal(kBin, top + "err_o");
+  w.Signal(kBin, top + "cfg_req_i");
+  w.Signal(kBin, top + "cfg_we_i");
+  w.Signal(kHex, top + "cfg_addr_i", 16);
+  w.Signal(kHex, top + "cfg_wdata_i", 32);
+  w.Signal(kBin, top + "cfg_rsp_o");
+  w.Signal(kHex, top + "cfg_rdata_o", 32);
+  w.Signal(kBin, top + "cfg_err_o");
+  w.End("router");
+
+  for (unsigned i = 0; i < p.num_ports; ++i) {
+    const std::string label = fmt::format("in {} {}", i, PortName(i));
+    const std::string u = r + fmt::format("gen_in[{}].u_in.", i);
+    w.Begin(label);
+    w.Signal(kBin, u + "in_valid_i");
+    w.Signal(kDec, u + "in_vc", 3);
+    w.Signal(kDec, u + "lookup_flow_o", 10);
+    w.Signal(kBin, u + "in_route", p.num_ports);
+    w.Signal(kDec, u + "in_ovc", 3);
+    w.Signal(kBin, u + "in_miss");
+    for (unsigned v = 0; v < p.num_vcs; ++v)
+      w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), cnt_w);
+    w.Signal(kDec, u + "sel_vc_o", 3);
+    w.Signal(kBin, u + "req_o", p.num_ports);
+    w.Signal(kBin, u + "gnt_i", p.num_ports);
+    w.Signal(kBin, u + "credit_o", p.num_vcs);
+    w.End(label);
+  }
+  for (unsigned o = 0; o < p.num_ports; ++o) {
+    const std::string label = fmt::format("out {} {}", o, PortName(o));
+    const std::string u = r + fmt::format("gen_out[{}].u_out.", o);
+    w.Begin(label);
+    w.Signal(kBin, u + "req_i", p.num_ports);
+    w.Signal(kDec, u + "gnt_idx_o", own_w);
+    w.Signal(kBin, u + "avail_o", p.num_vcs);
+    w.Signal(kBin, u + "owned_o", p.num_vcs);
+    w.Signal(kBin, u + "out_credit_i", p.num_vcs);
+    w.Signal(kBin, u + "out_valid_o");
+    w.End(label);
+  }
+  return os ? w.count() : 0;
+}
+
+}  // namespace aries::sim
