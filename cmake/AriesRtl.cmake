@@ -15,19 +15,23 @@ endforeach()
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${ARIES_RTL_DIR}/sources.f)
 
-# Flags of every verilated model: speed first (TOOLCHAIN.md).
-set(ARIES_VERILATOR_FAST_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
-    -I${ARIES_RTL_DIR}/include ${ARIES_RTL_DIR}/lint_waivers.vlt)
+# Flags of every verilated model (TOOLCHAIN.md).
+set(ARIES_VERILATOR_ARGS -O3 -Wno-fatal -I${ARIES_RTL_DIR}/include
+    ${ARIES_RTL_DIR}/lint_waivers.vlt)
 
 # aries_verilate(<target> PREFIX <V...> TOP <module> [ASSERT] [TRACE_FST] [PARAMS -GX=1 ...]
 #                [EXTRA_SOURCES ...])
-# Adds one verilated model to <target>. ASSERT keeps the RTL assertions (tests); models for
-# speed leave them out. Each parameterisation needs its own PREFIX.
+# Adds one verilated model to <target>. ASSERT keeps the RTL assertions and gives every
+# unreset flop a random initial value (seeded by the test through randReset(2)/randSeed), so a
+# missing reset shows up; models for speed leave assertions out and start from zeros.
+# Each parameterisation needs its own PREFIX.
 function(aries_verilate target)
   cmake_parse_arguments(AV "ASSERT;TRACE_FST" "PREFIX;TOP" "PARAMS;EXTRA_SOURCES" ${ARGN})
-  set(args ${ARIES_VERILATOR_FAST_ARGS} ${AV_PARAMS})
+  set(args ${ARIES_VERILATOR_ARGS} ${AV_PARAMS})
   if(AV_ASSERT)
-    list(APPEND args --assert)
+    list(APPEND args --assert --x-assign unique --x-initial unique)
+  else()
+    list(APPEND args --x-assign fast --x-initial fast)
   endif()
   set(opts "")
   if(AV_TRACE_FST)

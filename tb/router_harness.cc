@@ -70,6 +70,11 @@ std::vector<hw::Flit> RouterHarness::MakePacket(unsigned len, unsigned vc, bool 
 uint32_t RouterHarness::Inject(unsigned inport, std::vector<hw::Flit> packet) {
   const uint32_t first = next_tag_;
   for (auto& f : packet) {
+    if (inport >= p_.num_ports || f.vc >= p_.num_vcs) {
+      Fail(fmt::format("Inject: port {} VC {} outside the router ({} ports, {} VCs)", inport,
+                       f.vc, p_.num_ports, p_.num_vcs));
+      return first;
+    }
     f.src_x = inport & 0xF;  // bookkeeping only: the router does not route on it
     f.src_y = 0;
     f.payload.resize(p_.lanes);
@@ -177,6 +182,10 @@ void RouterHarness::Step() {
   while (!link_to_sink_.empty() && std::get<0>(link_to_sink_.front()) <= now) {
     auto [due, o, f] = link_to_sink_.front();
     link_to_sink_.pop_front();
+    if (f.vc >= p_.num_vcs) {
+      Fail(fmt::format("output {}: flit on VC {} >= NumVCs", o, f.vc));
+      continue;
+    }
     if (++sink_occ_[o][f.vc] > p_.buffer_depth)
       Fail(fmt::format("output {} VC {}: receiver buffer overflow (router ignored credits)", o,
                        f.vc));
@@ -219,15 +228,30 @@ bool RouterHarness::RunUntilDrained(uint64_t max_cycles) {
         if (src_credits_[port][v] != p_.buffer_depth || sink_occ_[port][v] != 0) return false;
     return true;
   };
+  auto quiet = [&] {
+    return SourcesIdle() && expected_.empty() && link_to_sink_.empty() &&
+           credit_to_src_.empty() && credit_to_dut_.empty() && credits_home();
+  };
   while (dut_.cycle() < end) {
-    if (SourcesIdle() && expected_.empty() && link_to_sink_.empty() && credit_to_src_.empty() &&
-        credit_to_dut_.empty() && credits_home()) {
-      // Let the router's own last credit registers settle and look once more.
+    if (!quiet()) {
       Step();
-      Step();
-      if (credits_home() && expected_.empty()) return true;
+      continue;
     }
-    Step();
+    // Nothing is expected any more. Watch a full credit loop for stray flits (Check() flags
+    // any), then ask the router itself: every output VC free with all credits home, every
+    // input buffer empty. A credit the router lost or invented shows up here.
+    const size_t errors_before = errors_.size();
+    for (unsigned i = 0; i < 2 * (cfg_.link_latency + cfg_.credit_latency) + 8; ++i) Step();
+    const uint32_t all = static_cast<uint32_t>((uint64_t{1} << p_.num_ports) - 1);
+    const uint32_t out_idle = Read(hw::kRegOutIdle).rdata;
+    const uint32_t in_empty = Read(hw::kRegInEmpty).rdata;
+    if (out_idle != all || in_empty != all) {
+      Fail(fmt::format("drained by the testbench but not by the router: OUT_IDLE {:#x}, "
+                       "IN_EMPTY {:#x} (expected {:#x})",
+                       out_idle, in_empty, all));
+      return false;
+    }
+    return quiet() && errors_.size() == errors_before;
   }
   return false;
 }

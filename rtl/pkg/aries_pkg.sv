@@ -98,6 +98,8 @@ package aries_pkg;
   localparam int unsigned RegStatus = 32'h0009;       ///< RO, write 1 to clear: sticky errors
   localparam int unsigned RegErrInfo = 32'h000A;      ///< RO: flow and port of the last miss
   localparam int unsigned RegMissCount = 32'h000B;    ///< RO: routing-table misses (dropped)
+  localparam int unsigned RegOutIdle = 32'h000C;      ///< RO: per output, no VC owned + credits home
+  localparam int unsigned RegInEmpty = 32'h000D;      ///< RO: per input, VC buffers empty
   localparam int unsigned RegPassthruBase = 32'h0020; ///< RW: +port, circuit pass-through
   localparam int unsigned RegInFlitsBase = 32'h0040;  ///< RO: +port, flits accepted
   localparam int unsigned RegOutFlitsBase = 32'h0060; ///< RO: +port, flits sent

@@ -141,6 +141,8 @@ module aries_router #(
     .in_quiet_i   (in_quiet),
     .out_quiet_i  (out_quiet),
     .credit_err_i (out_credit_err != '0),
+    .out_idle_i   (out_idle),
+    .in_empty_i   (in_empty),
     .in_fire_i    (in_valid_i),
     .out_fire_i   (out_valid_o),
     .miss_i       (in_miss),

@@ -51,6 +51,10 @@ module aries_router_regs #(
   input  logic [NumPorts-1:0]                     out_quiet_i,
   /// A credit counter over- or underflowed this cycle.
   input  logic                                    credit_err_i,
+  /// Per output: no VC owned and every credit home (OUT_IDLE).
+  input  logic [NumPorts-1:0]                     out_idle_i,
+  /// Per input: all VC buffers empty (IN_EMPTY).
+  input  logic [NumPorts-1:0]                     in_empty_i,
   /// Per input: a flit arrived.
   input  logic [NumPorts-1:0]                     in_fire_i,
   /// Per output: a flit left.
@@ -241,6 +245,8 @@ module aries_router_regs #(
           end
           aries_pkg::RegErrInfo: begin acc_ok = !cfg_we_i; rdata = err_info_q; end
           aries_pkg::RegMissCount: begin acc_ok = !cfg_we_i; rdata = miss_cnt_q; end
+          aries_pkg::RegOutIdle: begin acc_ok = !cfg_we_i; rdata = DW'(out_idle_i); end
+          aries_pkg::RegInEmpty: begin acc_ok = !cfg_we_i; rdata = DW'(in_empty_i); end
           default: acc_ok = 1'b0;
         endcase
       end

@@ -83,6 +83,8 @@ TEST_F(PkgView, RegisterMap) {
   EXPECT_SAME(reg_status_o, kRegStatus);
   EXPECT_SAME(reg_err_info_o, kRegErrInfo);
   EXPECT_SAME(reg_miss_count_o, kRegMissCount);
+  EXPECT_SAME(reg_out_idle_o, kRegOutIdle);
+  EXPECT_SAME(reg_in_empty_o, kRegInEmpty);
   EXPECT_SAME(reg_passthru_base_o, kRegPassthruBase);
   EXPECT_SAME(reg_in_flits_base_o, kRegInFlitsBase);
   EXPECT_SAME(reg_out_flits_base_o, kRegOutFlitsBase);

@@ -14,7 +14,7 @@ module aries_pkg_probe (
   output logic [31:0] cfg_addr_w_o, cfg_data_w_o,
   output logic [31:0] reg_id_o, reg_num_ports_o, reg_num_vcs_o, reg_buffer_depth_o,
   output logic [31:0] reg_num_flows_o, reg_lanes_o, reg_ctrl_o, reg_status_o, reg_err_info_o,
-  output logic [31:0] reg_miss_count_o, reg_passthru_base_o, reg_in_flits_base_o,
+  output logic [31:0] reg_miss_count_o, reg_out_idle_o, reg_in_empty_o, reg_passthru_base_o, reg_in_flits_base_o,
   output logic [31:0] reg_out_flits_base_o, reg_route_base_o, router_id_value_o,
   output logic [31:0] ctrl_topo_lsb_o, ctrl_topo_w_o, ctrl_size_x_lsb_o, ctrl_size_y_lsb_o,
   output logic [31:0] ctrl_mask_o, status_miss_o, status_overflow_o, status_cfg_err_o,
@@ -74,6 +74,8 @@ module aries_pkg_probe (
   assign reg_status_o = aries_pkg::RegStatus;
   assign reg_err_info_o = aries_pkg::RegErrInfo;
   assign reg_miss_count_o = aries_pkg::RegMissCount;
+  assign reg_out_idle_o = aries_pkg::RegOutIdle;
+  assign reg_in_empty_o = aries_pkg::RegInEmpty;
   assign reg_passthru_base_o = aries_pkg::RegPassthruBase;
   assign reg_in_flits_base_o = aries_pkg::RegInFlitsBase;
   assign reg_out_flits_base_o = aries_pkg::RegOutFlitsBase;
