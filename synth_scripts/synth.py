@@ -80,7 +80,6 @@ def parse_stat(path, top):
         cells = int(re.search(r"Number of cells:\s+(\d+)", sec).group(1))
         am = re.search(r"Chip area for module '.*':\s+([\d.]+)\s*$", sec, re.M)
         area = float(am.group(1)) if am else 0.0
-        subs = {}
         kinds = {}
         for m in re.finditer(r"^\s{5}(\S+)\s+(\d+)\s*$", sec, re.M):
             kinds[m.group(1)] = int(m.group(2))
@@ -128,10 +127,10 @@ def parse_stat(path, top):
 
 def yosys_ports(out, top):
     data = json.load(open(os.path.join(out, "rtl.json")))
-    for name, mod in data["modules"].items():
-        if base_name(name) == top and name.lstrip("\\").startswith(top) or name == top:
-            return {p: len(v["bits"]) for p, v in mod["ports"].items()}
-    sys.exit(f"top {top} not in {out}/rtl.json")
+    mod = data["modules"].get(top)  # chparam on the deferred top keeps its name
+    if mod is None:
+        sys.exit(f"top {top} not in {out}/rtl.json")
+    return {p: len(v["bits"]) for p, v in mod["ports"].items()}
 
 
 def verilator_ports(top, params):
