@@ -13,3 +13,4 @@ router/aries_router_output.sv
 router/aries_router_xbar.sv
 router/aries_router_regs.sv
 router/aries_router.sv
+port_mux/aries_port_mux.sv
