@@ -365,6 +365,5 @@ module aries_router #(
   `ARIES_ASSERT_INIT(FlitWLegal_A, FlitW == aries_pkg::HdrW + aries_pkg::LaneW * Lanes)
   `ARIES_ASSERT_INIT(LanesLegal_A, Lanes >= 1)
   `ARIES_ASSERT(NoCreditError_A, out_credit_err == '0)
-  `ARIES_ASSERT(McOwnerKeepsItsPort_A, mc_busy_q |-> (32'(mc_port_q) < NumPorts))
   `ARIES_ASSERT(PassthruOutputsDistinct_A, $countones(pt_out_en) == $countones(pt_en))
 endmodule

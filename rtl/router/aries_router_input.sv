@@ -109,8 +109,6 @@ module aries_router_input #(
   aries_route_compute #(
     .NumPorts(NumPorts)
   ) u_route (
-    .clk_i,
-    .rst_ni,
     .hdr_i       (in_flit_i[HW-1:0]),
     .inport_i    (port_idx_i),
     .node_x_i,
