@@ -14,3 +14,6 @@ router/aries_router_xbar.sv
 router/aries_router_regs.sv
 router/aries_router.sv
 port_mux/aries_port_mux.sv
+bypass_switch/aries_bypass_switch.sv
+bypass_switch/aries_bypass_track.sv
+node/aries_node.sv

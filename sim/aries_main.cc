@@ -1,159 +1,184 @@
-// aries: the one command-line entry point of ARIES-sim.
+// aries: the ARIES-sim command line.
 //
-//   aries                 the default run (same as `aries run`)
-//   aries run [opts]      single-router run: zero-load latency, then uniform random traffic
-//   aries bench [opts]    simulated cycles per second at several loads, and synthesized area
-//
-// Until the package (interposer NoC) exists, runs use one router of the paper's configuration:
-// 5 ports, 4 VCs, 32-flit VC buffers, 16 x 32-bit lanes, 10-cycle links (ARIES Table II).
-#include <CLI/CLI.hpp>
+//   aries                       the default run: a 4x4 ARIES package, uniform traffic at 0.1
+//   aries [run] [options]       one run; --config FILE, --set key=value, --json, --csv, --trace
+//   aries sweep [options]       injection-rate sweep (sweep.rates), one CSV row per rate
+//   aries bench [--quick]       simulation speed and peak memory, 4x4 and 8x8 mesh
+//   aries keys                  the configuration keys with defaults and allowed values
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
-#include <string>
+#include <sstream>
+#include <unistd.h>
 
-#include "Varies_router.h"
-#include "gtkw.h"
-#include "router_run.h"
-#include "verilated_router.h"
+#include "config.h"
+#include "package_run.h"
+
+using aries::sim::Config;
+using aries::sim::ConfigError;
 
 namespace {
 
-using aries::sim::RouterRunConfig;
-using aries::sim::RouterRunResult;
-
-// Parameters of the verilated model linked into this program (rtl/CMakeLists.txt).
-constexpr aries::tb::RouterParams kModel{5, 4, 32, 16, 64};
-
-nlohmann::json ToJson(const RouterRunConfig& c, const RouterRunResult& r) {
-  return {{"config",
-           {{"rate", c.rate}, {"packet_len", c.packet_len}, {"warmup", c.warmup},
-            {"measure", c.measure}, {"link_latency", c.link_latency}, {"seed", c.seed},
-            {"router", {{"ports", kModel.num_ports}, {"vcs", kModel.num_vcs},
-                        {"buffer_depth", kModel.buffer_depth}, {"lanes", kModel.lanes}}}}},
-          {"result",
-           {{"zero_load_latency", r.zero_load_latency}, {"offered", r.offered},
-            {"accepted", r.accepted}, {"saturated", r.saturated},
-            {"latency_mean", r.lat_mean}, {"latency_p50", r.lat_p50},
-            {"latency_p99", r.lat_p99}, {"latency_max", r.lat_max},
-            {"router_latency_mean", r.router_lat_mean}, {"cycles", r.cycles},
-            {"flits", r.flits}, {"drained", r.drained}, {"errors", r.errors},
-            {"wall_s", r.wall_s}, {"model_s", r.tick_s}}}};
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  return static_cast<bool>(f);
 }
 
-int Run(const RouterRunConfig& cfg, const std::string& trace, const std::string& json_path) {
-  aries::tb::VerilatedRouter<Varies_router> dut(kModel, cfg.seed);
-  if (!trace.empty()) {
-    if (!dut.OpenTrace(trace)) {
-      fmt::print(stderr, "error: --trace {}: cannot open the file for writing\n", trace);
-      return 2;
+std::vector<unsigned> ParseNodes(const std::string& s) {
+  std::vector<unsigned> v;
+  if (s.empty() || s == "all") return v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      size_t pos = 0;
+      const unsigned long n = std::stoul(item, &pos);
+      if (pos != item.size()) throw std::invalid_argument(item);
+      v.push_back(static_cast<unsigned>(n));
+    } catch (const std::logic_error&) {
+      throw ConfigError(fmt::format("--trace-nodes '{}': expected node ids like 0,5,6", s));
     }
-    const std::string save = trace.substr(0, trace.rfind('.')) + ".gtkw";
-    if (aries::sim::WriteRouterGtkw(save, trace, kModel) == 0) {
-      fmt::print(stderr, "error: cannot write the GTKWave save file {}\n", save);
-      return 2;
-    }
-    fmt::print(stderr, "aries: waveform {}, open with: gtkwave {}\n", trace, save);
   }
-  fmt::print(stderr, "aries: single router, {} ports x {} VCs x {} flits, {} lanes; load {} "
-                     "flits/cycle/port, {}-flit packets, {}-cycle links, seed {}\n",
-             kModel.num_ports, kModel.num_vcs, kModel.buffer_depth, kModel.lanes, cfg.rate,
-             cfg.packet_len, cfg.link_latency, cfg.seed);
-  const RouterRunResult r = aries::sim::RunSingleRouter(dut, cfg);
-  fmt::print("{:<34}{:>12}\n", "metric", "value");
-  fmt::print("{:<34}{:>12.1f}\n", "zero-load router latency [cycles]", r.zero_load_latency);
-  fmt::print("{:<34}{:>12.3f}\n", "offered [flits/cycle/port]", r.offered);
-  fmt::print("{:<34}{:>12.3f}{}\n", "accepted [flits/cycle/port]", r.accepted,
-             r.saturated ? "  (saturated)" : "");
-  fmt::print("{:<34}{:>12.1f}\n", "packet latency mean [cycles]", r.lat_mean);
-  fmt::print("{:<34}{:>12.0f}\n", "packet latency p50 [cycles]", r.lat_p50);
-  fmt::print("{:<34}{:>12.0f}\n", "packet latency p99 [cycles]", r.lat_p99);
-  fmt::print("{:<34}{:>12.0f}\n", "packet latency max [cycles]", r.lat_max);
-  fmt::print("{:<34}{:>12.2f}\n", "router latency mean [cycles]", r.router_lat_mean);
-  fmt::print("{:<34}{:>12}\n", "flits injected", r.flits);
-  fmt::print("{:<34}{:>12}\n", "all flits delivered, checked", r.drained && r.errors == 0 ? "yes" : "NO");
-  fmt::print("{:<34}{:>12.0f}\n", "simulated cycles / s", double(r.cycles) / r.wall_s);
-  if (!json_path.empty()) {
-    std::ofstream f(json_path);
-    if (!f) {
-      fmt::print(stderr, "error: --json {}: cannot open the file for writing\n", json_path);
-      return 2;
-    }
-    f << ToJson(cfg, r).dump(2) << "\n";
-  }
-  return (r.drained && r.errors == 0) ? 0 : 1;
+  return v;
 }
 
-int Bench(uint64_t cycles, bool synth, const std::string& synth_out) {
-  fmt::print("router speed: {} ports x {} VCs x {} flits, {} lanes, assertions off, one thread\n",
-             kModel.num_ports, kModel.num_vcs, kModel.buffer_depth, kModel.lanes);
-  fmt::print("{:>8}{:>10}{:>14}{:>16}{:>12}\n", "load", "accepted", "cycles/s", "model cycles/s",
-             "model share");
-  for (double load : {0.02, 0.1, 0.3, 1.0}) {
-    RouterRunConfig cfg;
-    cfg.rate = load;
-    cfg.warmup = cycles / 10;
-    cfg.measure = cycles;
-    aries::tb::VerilatedRouter<Varies_router> dut(kModel, 1);
-    const RouterRunResult r = aries::sim::RunSingleRouter(dut, cfg);
-    fmt::print("{:>8.2f}{:>10.3f}{:>14.0f}{:>16.0f}{:>11.0f}%\n", load, r.accepted,
-               double(r.cycles) / r.wall_s, double(r.cycles) / r.tick_s,
-               100.0 * r.tick_s / r.wall_s);
-    std::fflush(stdout);
-  }
-  if (!synth) return 0;
-  // Area: synthesize the paper's router at BufferDepth 2 and 4 (a flat 32-deep synthesis holds
-  // ~350k flip-flops and takes very long) and extrapolate the buffers linearly to 32.
-  fmt::print("\nsynthesized area (Yosys, Nangate45 cell areas); buffers extrapolated to depth "
-             "{}:\n", kModel.buffer_depth);
-  const std::string script = std::string(ARIES_SOURCE_DIR) + "/synth_scripts/router_area.py";
-  const std::string cmd = fmt::format("python3 {} --out {} --lanes {} --vcs {} --ports {} "
-                                      "--depth {} --flows {}",
-                                      script, synth_out, kModel.lanes, kModel.num_vcs,
-                                      kModel.num_ports, kModel.buffer_depth, kModel.num_flows);
-  fmt::print(stderr, "$ {}\n", cmd);
-  std::fflush(stdout);
-  return std::system(cmd.c_str()) == 0 ? 0 : 1;
+// One bench point in a child process (own SystemC elaboration, own peak memory).
+nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsigned k,
+                          double rate, const std::string& kernel, uint64_t measure) {
+  const std::string tmp = fmt::format("/tmp/aries_bench_{}_{}.json", getpid(), k);
+  const std::string cmd = fmt::format(
+      "'{}' run --set package.topology={} --set package.k={} --set traffic.rate={} "
+      "--set sim.kernel={} --set sim.warmup=500 --set sim.measure={} --json '{}' > /dev/null",
+      exe, topo, k, rate, kernel, measure, tmp);
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("bench point failed: " + cmd);
+  std::ifstream f(tmp);
+  nlohmann::json j = nlohmann::json::parse(f);
+  std::remove(tmp.c_str());
+  return j["runs"][0];
 }
+
+// SystemC's library owns main() and calls sc_main(); keep its banner off stdout.
+const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC model (single-router stage)"};
+extern "C" int sc_main(int argc, char** argv) {
+  CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
   app.require_subcommand(0, 1);
-  RouterRunConfig cfg;
-  std::string trace, json_path;
-  auto add_run_opts = [&](CLI::App* a) {
-    a->add_option("--rate", cfg.rate, "offered load, flits/cycle/port")
-        ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    a->add_option("--packet-len", cfg.packet_len, "flits per packet")
-        ->check(CLI::Range(1, 64))->capture_default_str();
-    a->add_option("--warmup", cfg.warmup, "cycles before measuring")->capture_default_str();
-    a->add_option("--cycles", cfg.measure, "measured cycles")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40))->capture_default_str();
-    a->add_option("--link-latency", cfg.link_latency, "cycles per link and credit return")
-        ->check(CLI::Range(0, 1000))->capture_default_str();
-    a->add_option("--seed", cfg.seed, "random seed")->capture_default_str();
-    a->add_option("--trace", trace,
-                  "write an FST waveform and a GTKWave save file (same name, .gtkw)");
-    a->add_option("--json", json_path, "write the config and results as JSON");
+  std::string config_file, json_file, csv_file, trace_file, trace_nodes = "all";
+  std::vector<std::string> sets;
+  uint64_t trace_from = 0, trace_to = ~uint64_t{0};
+  bool progress = false;
+  auto add_common = [&](CLI::App* a) {
+    a->add_option("--config", config_file, "configuration file (key = value lines)")
+        ->check(CLI::ExistingFile);
+    a->add_option("--set", sets, "override a key: --set traffic.rate=0.3 (repeatable)");
+    a->add_option("--json", json_file, "write results and configuration as JSON");
+    a->add_option("--csv", csv_file, "write results as CSV");
+    a->add_option("--trace", trace_file, "write an FST waveform (and a .gtkw save file)");
+    a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
+    a->add_option("--trace-from", trace_from, "first traced cycle");
+    a->add_option("--trace-to", trace_to, "cycle after the last traced one");
+    a->add_flag("--progress", progress, "progress on stderr every 10k cycles");
   };
-  add_run_opts(&app);
-  CLI::App* run = app.add_subcommand("run", "single-router run (the default)");
-  add_run_opts(run);
-  CLI::App* bench = app.add_subcommand("bench", "router simulation speed and synthesized area");
-  uint64_t bench_cycles = 100000;
-  bool no_synth = false;
-  std::string synth_out = "synth_out/router_area";
-  bench->add_option("--cycles", bench_cycles, "measured cycles per load point")
-      ->check(CLI::Range(uint64_t{1000}, uint64_t{1} << 40))->capture_default_str();
-  bench->add_flag("--no-synth", no_synth, "skip the Yosys area report");
-  bench->add_option("--synth-out", synth_out, "directory for the synthesis results")
-      ->capture_default_str();
+  add_common(&app);
+  CLI::App* run = app.add_subcommand("run", "one simulation run (the default)");
+  add_common(run);
+  CLI::App* sweep = app.add_subcommand("sweep", "injection-rate sweep over sweep.rates");
+  add_common(sweep);
+  CLI::App* bench = app.add_subcommand("bench", "simulation speed and peak memory");
+  bool quick = false;
+  bench->add_flag("--quick", quick, "shorter runs");
+  CLI::App* keys = app.add_subcommand("keys", "list configuration keys");
   CLI11_PARSE(app, argc, argv);
-  if (bench->parsed()) return Bench(bench_cycles, !no_synth, synth_out);
-  return Run(cfg, trace, json_path);
+
+  try {
+    if (keys->parsed()) {
+      for (const auto& k : aries::sim::ConfigKeys()) {
+        fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,
+                   k.description);
+      }
+      return 0;
+    }
+    if (bench->parsed()) {
+      const uint64_t measure = quick ? 1000 : 5000;
+      fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
+                 "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits\n",
+                 measure);
+      fmt::print("{:<6} {:<4} {:>6} {:>9} {:>14} {:>14} {:>10} {:>10}\n", "topo", "K", "rate",
+                 "kernel", "cycles/s", "node evals/cy", "peak MB", "accepted");
+      const std::string exe = "/proc/self/exe";
+      char buf[4096];
+      const ssize_t len = readlink(exe.c_str(), buf, sizeof(buf) - 1);
+      const std::string self = len > 0 ? std::string(buf, static_cast<size_t>(len)) : argv[0];
+      for (unsigned k : {4u, 8u}) {
+        for (double rate : {0.02, 0.1, 0.3}) {
+          for (const char* kernel : {"systemc", "loop"}) {
+            const nlohmann::json r = BenchPoint(self, "mesh", k, rate, kernel, measure);
+            fmt::print("{:<6} {:<4} {:>6} {:>9} {:>14.0f} {:>14.1f} {:>10} {:>10.3f}\n", "mesh",
+                       k, rate, kernel, r["cycles_per_second"].get<double>(),
+                       r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
+                       r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
+            std::fflush(stdout);
+          }
+        }
+      }
+      return 0;
+    }
+    Config cfg;
+    if (!config_file.empty()) cfg.LoadFile(config_file);
+    for (const std::string& s : sets) cfg.SetAssignment(s);
+    aries::sim::SimSettings s = aries::sim::Validate(cfg);
+    aries::sim::TraceRequest tr{trace_file, ParseNodes(trace_nodes), trace_from, trace_to};
+
+    std::vector<std::pair<aries::sim::SimSettings, aries::sim::RunOutput>> runs;
+    bool ok = true;
+    if (sweep->parsed()) {
+      // One SystemC elaboration per process: a sweep steps its packages with the plain loop
+      // (tests/sysc checks both kernels give the same cycles).
+      fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
+                 "lat mean", "p99", "max", "");
+      for (double rate : s.sweep_rates) {
+        aries::sim::SimSettings si = s;
+        si.traffic.rate = rate;
+        auto o = aries::sim::RunPackage(si, {}, false, progress);
+        const auto& r = o.result;
+        fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered,
+                   r.accepted, r.latency.mean, r.latency.p99, r.latency.max,
+                   r.stuck ? "STUCK" : r.saturated ? "saturated" : "");
+        std::fflush(stdout);
+        ok = ok && r.ok();
+        runs.emplace_back(si, o);
+        if (r.saturated || r.stuck) break;
+      }
+    } else {
+      auto o = aries::sim::RunPackage(s, tr, s.kernel == "systemc", progress);
+      aries::sim::PrintSummary(s, cfg, o);
+      ok = o.result.ok() && o.result.packets_outstanding == 0;
+      runs.emplace_back(s, o);
+      if (!trace_file.empty()) fmt::print("  trace: {} (open the .gtkw next to it)\n", trace_file);
+    }
+    if (!json_file.empty() && !WriteFile(json_file, aries::sim::ToJson(cfg, runs))) {
+      throw std::runtime_error("cannot write " + json_file);
+    }
+    if (!csv_file.empty()) {
+      std::string text = aries::sim::CsvHeader() + "\n";
+      for (const auto& [si, o] : runs) text += aries::sim::CsvRow(si, o) + "\n";
+      if (!WriteFile(csv_file, text)) throw std::runtime_error("cannot write " + csv_file);
+    }
+    return ok ? 0 : 1;
+  } catch (const ConfigError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  }
 }

@@ -54,62 +54,65 @@ class Writer {
 
 }  // namespace
 
-int WriteRouterGtkw(const std::string& path, const std::string& fst_path,
-                    const tb::RouterParams& p, const std::string& scope) {
+int WritePackageGtkw(const std::string& path, const std::string& fst_path,
+                     const sysc::NodeShape& p, const std::vector<std::string>& scopes) {
   std::ofstream os(path);
   if (!os) return 0;
-  os << "[*] ARIES-sim router trace: one group per port (written by aries --trace)\n";
+  os << "[*] ARIES-sim package trace: one group per node, inside it one per port "
+        "(written by aries --trace)\n";
   os << "[dumpfile] \"" << fst_path << "\"\n";
   os << "[timestart] 0\n";
   os << "[signals_width] 320\n";
   Writer w(os);
-  const std::string top = scope + ".";
-  const std::string r = scope + ".aries_router.";
   const unsigned own_w = Clog2(p.num_ports);
   const unsigned cnt_w = Clog2(p.buffer_depth + 1);
-
-  w.Begin("router");
-  w.Signal(kBin, top + "clk_i");
-  w.Signal(kBin, top + "rst_ni");
-  w.Signal(kBin, top + "err_o");
-  w.Signal(kBin, top + "cfg_req_i");
-  w.Signal(kBin, top + "cfg_we_i");
-  w.Signal(kHex, top + "cfg_addr_i", 16);
-  w.Signal(kHex, top + "cfg_wdata_i", 32);
-  w.Signal(kBin, top + "cfg_rsp_o");
-  w.Signal(kHex, top + "cfg_rdata_o", 32);
-  w.Signal(kBin, top + "cfg_err_o");
-  w.End("router");
-
-  for (unsigned i = 0; i < p.num_ports; ++i) {
-    const std::string label = fmt::format("in {} {}", i, PortName(i));
-    const std::string u = r + fmt::format("gen_in[{}].u_in.", i);
-    w.Begin(label);
-    w.Signal(kBin, u + "in_valid_i");
-    w.Signal(kDec, u + "in_vc", 3);
-    w.Signal(kDec, u + "lookup_flow_o", 10);
-    w.Signal(kBin, u + "in_route", p.num_ports);
-    w.Signal(kDec, u + "in_ovc", 3);
-    w.Signal(kBin, u + "in_miss");
-    for (unsigned v = 0; v < p.num_vcs; ++v)
-      w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), cnt_w);
-    w.Signal(kDec, u + "sel_vc_o", 3);
-    w.Signal(kBin, u + "req_o", p.num_ports);
-    w.Signal(kBin, u + "gnt_i", p.num_ports);
-    w.Signal(kBin, u + "credit_o", p.num_vcs);
-    w.End(label);
-  }
-  for (unsigned o = 0; o < p.num_ports; ++o) {
-    const std::string label = fmt::format("out {} {}", o, PortName(o));
-    const std::string u = r + fmt::format("gen_out[{}].u_out.", o);
-    w.Begin(label);
-    w.Signal(kBin, u + "req_i", p.num_ports);
-    w.Signal(kDec, u + "gnt_idx_o", own_w);
-    w.Signal(kBin, u + "avail_o", p.num_vcs);
-    w.Signal(kBin, u + "owned_o", p.num_vcs);
-    w.Signal(kBin, u + "out_credit_i", p.num_vcs);
-    w.Signal(kBin, u + "out_valid_o");
-    w.End(label);
+  for (const std::string& scope : scopes) {
+    const std::string top = scope + ".";
+    const std::string r = scope + ".aries_node.u_router.";
+    w.Begin(scope);
+    w.Signal(kBin, top + "err_o");
+    w.Signal(kBin, top + "idle_o");
+    w.Signal(kHex, top + "bypass_o", 32);
+    w.Signal(kBin, top + "cfg_req_i");
+    w.Signal(kBin, top + "cfg_we_i");
+    w.Signal(kHex, top + "cfg_addr_i", 16);
+    w.Signal(kHex, top + "cfg_wdata_i", 32);
+    w.Signal(kBin, top + "cfg_rsp_o");
+    w.Signal(kHex, top + "cfg_rdata_o", 32);
+    w.Signal(kBin, top + "cfg_err_o");
+    w.Signal(kBin, top + "lnk_in_valid_i", p.num_links);
+    w.Signal(kBin, top + "lnk_out_valid_o", p.num_links);
+    for (unsigned i = 0; i < p.num_ports; ++i) {
+      const std::string label = fmt::format("{} in {} {}", scope, i, PortName(i));
+      const std::string u = r + fmt::format("gen_in[{}].u_in.", i);
+      w.Begin(label);
+      w.Signal(kBin, u + "in_valid_i");
+      w.Signal(kDec, u + "in_vc", 3);
+      w.Signal(kDec, u + "lookup_flow_o", 10);
+      w.Signal(kBin, u + "in_route", p.num_ports);
+      w.Signal(kDec, u + "in_ovc", 3);
+      w.Signal(kBin, u + "in_miss");
+      for (unsigned v = 0; v < p.num_vcs; ++v)
+        w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), cnt_w);
+      w.Signal(kDec, u + "sel_vc_o", 3);
+      w.Signal(kBin, u + "req_o", p.num_ports);
+      w.Signal(kBin, u + "gnt_i", p.num_ports);
+      w.Signal(kBin, u + "credit_o", p.num_vcs);
+      w.End(label);
+    }
+    for (unsigned o = 0; o < p.num_ports; ++o) {
+      const std::string label = fmt::format("{} out {} {}", scope, o, PortName(o));
+      const std::string u = r + fmt::format("gen_out[{}].u_out.", o);
+      w.Begin(label);
+      w.Signal(kBin, u + "req_i", p.num_ports);
+      w.Signal(kDec, u + "gnt_idx_o", own_w);
+      w.Signal(kBin, u + "avail_o", p.num_vcs);
+      w.Signal(kBin, u + "owned_o", p.num_vcs);
+      w.Signal(kBin, u + "out_credit_i", p.num_vcs);
+      w.Signal(kBin, u + "out_valid_o");
+      w.End(label);
+    }
+    w.End(scope);
   }
   return os ? w.count() : 0;
 }

@@ -4,16 +4,19 @@
 
 #include <string>
 
-#include "router_dut.h"
+#include <vector>
+
+#include "node_model.h"
 
 namespace aries::sim {
 
-/// Writes a .gtkw that opens `fst_path` with the router's signals grouped: configuration bus,
-/// then one group per input port (arrivals, route, VC buffer fill, allocation, credits) and
-/// one per output port (grant, credits, VC ownership, departures). `scope` is the router's
-/// hierarchical path in the trace. Returns the number of signals listed, 0 on a write error.
-int WriteRouterGtkw(const std::string& path, const std::string& fst_path,
-                    const tb::RouterParams& p, const std::string& scope = "router");
+/// Writes a .gtkw that opens `fst_path` with the signals of every traced node (`scopes`, the
+/// nodes' names in the trace) grouped per node: the node's configuration bus and errors, then
+/// one group per router input port (arrivals, route, VC buffer fill, allocation, credits) and
+/// one per output port (grant, credits, VC ownership, departures). Returns the number of
+/// signals listed, 0 on a write error.
+int WritePackageGtkw(const std::string& path, const std::string& fst_path,
+                     const sysc::NodeShape& p, const std::vector<std::string>& scopes);
 
 }  // namespace aries::sim
 

@@ -103,6 +103,27 @@ inline constexpr uint32_t kPassMask = 0x00001F01u;
 inline constexpr unsigned kRouteInportLsb = 0;
 inline constexpr unsigned kRouteFlowLsb = 5;
 
+// Chiplet node registers (aries_node): addresses 0x0100-0x01FF.
+inline constexpr uint32_t kNodeRegPage = 0x01;
+inline constexpr uint32_t kRegNodeId = 0x0100;
+inline constexpr uint32_t kRegNodeTracks = 0x0101;
+inline constexpr uint32_t kRegNodeLinks = 0x0102;
+inline constexpr uint32_t kRegPortSelBase = 0x0110;
+inline constexpr uint32_t kRegBypass = 0x0120;
+inline constexpr uint32_t kRegNodeStatus = 0x0121;
+inline constexpr uint32_t kNodeIdValue = 0xA21E0D01u;
+inline constexpr unsigned kMaxTracks = 7;
+inline constexpr unsigned kPortSelInLsb = 0;
+inline constexpr unsigned kPortSelOutLsb = 8;
+inline constexpr unsigned kPortSelChoiceW = 4;
+inline constexpr uint32_t kPortSelMask = 0x00000F0Fu;
+inline constexpr unsigned kBypassXLsb = 0;
+inline constexpr unsigned kBypassYLsb = 16;
+inline constexpr unsigned kNodeStatusStrayFlitBit = 0;
+inline constexpr unsigned kNodeStatusStrayCreditBit = 1;
+inline constexpr unsigned kNodeStatusCfgErrBit = 2;
+inline constexpr uint32_t kNodeStatusMask = 0x00000007u;
+
 // Register address helpers.
 constexpr uint32_t RouteAddr(unsigned flow, unsigned inport) {
   return kRegRouteBase | (flow << kRouteFlowLsb) | (inport << kRouteInportLsb);
@@ -113,6 +134,16 @@ constexpr uint32_t CtrlValue(Topo topo, unsigned size_x, unsigned size_y) {
 }
 constexpr uint32_t PassthruValue(bool enable, unsigned out_port) {
   return (enable ? 1u : 0u) << kPassEnBit | (out_port << kPassOutLsb);
+}
+
+// PORTSEL value: link choices of the input and output side (0 mesh, 1+t x-track t, 1+T+t
+// y-track t).
+constexpr uint32_t PortSelValue(unsigned in_choice, unsigned out_choice) {
+  return (in_choice << kPortSelInLsb) | (out_choice << kPortSelOutLsb);
+}
+// BYPASS value from per-dimension cut masks (bit t: track t).
+constexpr uint32_t BypassValue(uint32_t x_cut, uint32_t y_cut) {
+  return (x_cut << kBypassXLsb) | (y_cut << kBypassYLsb);
 }
 
 // One flit, unpacked. `payload` holds `lanes` 32-bit elements.

@@ -134,4 +134,37 @@ package aries_pkg;
   localparam int unsigned RouteInportLsb = 0;  ///< address [4:0]
   localparam int unsigned RouteFlowLsb = 5;    ///< address [14:5]; address [15] selects the table
 
+  // ---------------------------------------------------------------------------------------------
+  // Chiplet node registers (aries_node), on the same bus: addresses 0x0100-0x01FF belong to the
+  // node, every other address to its router.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned NodeRegPage = 32'h01;       ///< cfg_addr[15:8] of the node registers
+  localparam int unsigned RegNodeId = 32'h0100;       ///< RO: NodeIdValue
+  localparam int unsigned RegNodeTracks = 32'h0101;   ///< RO: bypass tracks per row and column
+  localparam int unsigned RegNodeLinks = 32'h0102;    ///< RO: interposer links of the node
+  localparam int unsigned RegPortSelBase = 32'h0110;  ///< RW: +port (1..4), link of the port
+  localparam int unsigned RegBypass = 32'h0120;       ///< RW: bypass switch cut bits
+  localparam int unsigned RegNodeStatus = 32'h0121;   ///< RO, write 1 to clear: node errors
+
+  localparam int unsigned NodeIdValue = 32'hA21E_0D01;  ///< "ARIES" node, layout v1
+  localparam int unsigned MaxTracks = 7;                ///< a link choice fits in 4 bits
+
+  // PORTSEL[port] fields. A choice is 0 (the port's mesh link), 1+t (x-bypass track t) or
+  // 1+T+t (y-bypass track t); a + port (XP, YP) takes the upper side of the track at this node,
+  // a - port (XM, YM) the lower side.
+  localparam int unsigned PortSelInLsb = 0;    ///< [3:0] link feeding the router input
+  localparam int unsigned PortSelOutLsb = 8;   ///< [11:8] link driven by the router output
+  localparam int unsigned PortSelChoiceW = 4;
+  localparam int unsigned PortSelMask = 32'h0000_0F0F;
+
+  // BYPASS fields: bit t cuts x-track t at this node, bit 16+t cuts y-track t.
+  localparam int unsigned BypassXLsb = 0;
+  localparam int unsigned BypassYLsb = 16;
+
+  // NODE_STATUS bits (sticky, write 1 to clear)
+  localparam int unsigned NodeStatusStrayFlitBit = 0;    ///< a flit arrived on an unowned link
+  localparam int unsigned NodeStatusStrayCreditBit = 1;  ///< a credit arrived on an unowned link
+  localparam int unsigned NodeStatusCfgErrBit = 2;       ///< a node register access was refused
+  localparam int unsigned NodeStatusMask = 32'h0000_0007;
+
 endpackage

@@ -74,7 +74,14 @@ module aries_router #(
   /// The configuration request was refused.
   output logic                                cfg_err_o,
   /// Sticky error summary: some STATUS bit is set (write 1 to clear).
-  output logic                                err_o
+  output logic                                err_o,
+  /// Per input: nothing buffered, arriving or open (a select in front of it may change).
+  output logic [NumPorts-1:0]                 in_quiet_o,
+  /// Per output: no VC owned, credits home, nothing requested or passing this cycle.
+  output logic [NumPorts-1:0]                 out_quiet_o,
+  /// Per input: every VC buffer empty (with no flit or credit pending on the outputs, a clock
+  /// edge without inputs changes no state: the package skips evaluating such a node).
+  output logic [NumPorts-1:0]                 in_empty_o
 );
   localparam int unsigned PW = aries_pkg::PortIdW;
   localparam int unsigned FW = aries_pkg::FlowIdW;
@@ -358,6 +365,9 @@ module aries_router #(
                      !pt_out_valid[p];
     end
   end
+  assign in_quiet_o = in_quiet;
+  assign out_quiet_o = out_quiet;
+  assign in_empty_o = in_empty;
 
   // ---------------------------------------------------------------------------------------------
   // Assertions

@@ -109,6 +109,30 @@ TEST_F(PkgView, RegisterMap) {
   EXPECT_SAME(route_flow_lsb_o, kRouteFlowLsb);
 }
 
+TEST_F(PkgView, NodeRegisterMap) {
+  EXPECT_SAME(node_reg_page_o, kNodeRegPage);
+  EXPECT_SAME(reg_node_id_o, kRegNodeId);
+  EXPECT_SAME(reg_node_tracks_o, kRegNodeTracks);
+  EXPECT_SAME(reg_node_links_o, kRegNodeLinks);
+  EXPECT_SAME(reg_port_sel_base_o, kRegPortSelBase);
+  EXPECT_SAME(reg_bypass_o, kRegBypass);
+  EXPECT_SAME(reg_node_status_o, kRegNodeStatus);
+  EXPECT_SAME(node_id_value_o, kNodeIdValue);
+  EXPECT_SAME(max_tracks_o, kMaxTracks);
+  EXPECT_SAME(port_sel_in_lsb_o, kPortSelInLsb);
+  EXPECT_SAME(port_sel_out_lsb_o, kPortSelOutLsb);
+  EXPECT_SAME(port_sel_choice_w_o, kPortSelChoiceW);
+  EXPECT_SAME(port_sel_mask_o, kPortSelMask);
+  EXPECT_SAME(bypass_x_lsb_o, kBypassXLsb);
+  EXPECT_SAME(bypass_y_lsb_o, kBypassYLsb);
+  EXPECT_SAME(node_status_stray_flit_o, kNodeStatusStrayFlitBit);
+  EXPECT_SAME(node_status_stray_credit_o, kNodeStatusStrayCreditBit);
+  EXPECT_SAME(node_status_cfg_err_o, kNodeStatusCfgErrBit);
+  EXPECT_SAME(node_status_mask_o, kNodeStatusMask);
+  EXPECT_EQ(PortSelValue(3, 1), 0x0103u);
+  EXPECT_EQ(BypassValue(0x3, 0x1), 0x00010003u);
+}
+
 TEST(FlitPacking, RoundTripsEveryField) {
   Flit f;
   f.head = true;

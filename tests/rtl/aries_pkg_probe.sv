@@ -20,8 +20,32 @@ module aries_pkg_probe (
   output logic [31:0] ctrl_mask_o, status_miss_o, status_overflow_o, status_cfg_err_o,
   output logic [31:0] status_credit_err_o,
   output logic [31:0] status_mask_o, err_info_flow_lsb_o, err_info_port_lsb_o, pass_en_o,
-  output logic [31:0] pass_out_lsb_o, pass_mask_o, route_inport_lsb_o, route_flow_lsb_o
+  output logic [31:0] pass_out_lsb_o, pass_mask_o, route_inport_lsb_o, route_flow_lsb_o,
+  output logic [31:0] node_reg_page_o, reg_node_id_o, reg_node_tracks_o, reg_node_links_o,
+  output logic [31:0] reg_port_sel_base_o, reg_bypass_o, reg_node_status_o, node_id_value_o,
+  output logic [31:0] max_tracks_o, port_sel_in_lsb_o, port_sel_out_lsb_o, port_sel_choice_w_o,
+  output logic [31:0] port_sel_mask_o, bypass_x_lsb_o, bypass_y_lsb_o, node_status_stray_flit_o,
+  output logic [31:0] node_status_stray_credit_o, node_status_cfg_err_o, node_status_mask_o
 );
+  assign node_reg_page_o = aries_pkg::NodeRegPage;
+  assign reg_node_id_o = aries_pkg::RegNodeId;
+  assign reg_node_tracks_o = aries_pkg::RegNodeTracks;
+  assign reg_node_links_o = aries_pkg::RegNodeLinks;
+  assign reg_port_sel_base_o = aries_pkg::RegPortSelBase;
+  assign reg_bypass_o = aries_pkg::RegBypass;
+  assign reg_node_status_o = aries_pkg::RegNodeStatus;
+  assign node_id_value_o = aries_pkg::NodeIdValue;
+  assign max_tracks_o = aries_pkg::MaxTracks;
+  assign port_sel_in_lsb_o = aries_pkg::PortSelInLsb;
+  assign port_sel_out_lsb_o = aries_pkg::PortSelOutLsb;
+  assign port_sel_choice_w_o = aries_pkg::PortSelChoiceW;
+  assign port_sel_mask_o = aries_pkg::PortSelMask;
+  assign bypass_x_lsb_o = aries_pkg::BypassXLsb;
+  assign bypass_y_lsb_o = aries_pkg::BypassYLsb;
+  assign node_status_stray_flit_o = aries_pkg::NodeStatusStrayFlitBit;
+  assign node_status_stray_credit_o = aries_pkg::NodeStatusStrayCreditBit;
+  assign node_status_cfg_err_o = aries_pkg::NodeStatusCfgErrBit;
+  assign node_status_mask_o = aries_pkg::NodeStatusMask;
   assign lane_w_o = aries_pkg::LaneW;
   assign vc_id_w_o = aries_pkg::VcIdW;
   assign flow_id_w_o = aries_pkg::FlowIdW;

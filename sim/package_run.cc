@@ -1,0 +1,155 @@
+#include "package_run.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "gtkw.h"
+#include "node_models.h"
+#include "package.h"
+#include "package_sc.h"
+
+namespace aries::sim {
+
+RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
+                     bool progress) {
+  RunOutput o;
+  sysc::Package pkg(s.package, sysc::ShippedNodeModels(), s.seed);
+  if (s.bypass == "random") {
+    std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
+    const tb::BypassPlan plan = tb::RandomBypassPlan(pkg, rng);
+    pkg.Program(plan.bypass);
+    pkg.Program(plan.portsel);
+    o.moved_hops = plan.moved_hops;
+  }
+  tb::TrafficConfig tc = s.traffic;
+  if (tc.pattern == tb::Pattern::kTrace) tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
+  tb::NetTraffic traffic(pkg, tc);
+  if (!trace.file.empty()) {
+    for (unsigned n : trace.nodes) {
+      if (n >= pkg.num_nodes()) {
+        throw ConfigError(fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n,
+                                      pkg.num_nodes() - 1));
+      }
+    }
+    pkg.OpenTrace(trace.file, trace.nodes, trace.from, trace.to);
+    std::vector<std::string> scopes;
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+      if (trace.nodes.empty() ||
+          std::find(trace.nodes.begin(), trace.nodes.end(), n) != trace.nodes.end()) {
+        scopes.push_back(pkg.NodeName(n));
+      }
+    }
+    std::string gtkw = trace.file;
+    const auto dot = gtkw.rfind(".fst");
+    gtkw = (dot == std::string::npos ? gtkw : gtkw.substr(0, dot)) + ".gtkw";
+    if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes) == 0) {
+      throw std::runtime_error("cannot write " + gtkw);
+    }
+  }
+  tb::Advance advance;
+  std::unique_ptr<sysc::PackageSc> sc;
+  if (use_systemc) {
+    sc = std::make_unique<sysc::PackageSc>("package", &pkg);
+    advance = [&sc](uint64_t n) { sc->Run(n); };
+  }
+  tb::Progress prog;
+  if (progress) {
+    prog = [](uint64_t cycle) { fmt::print(stderr, "  ... cycle {}\n", cycle); };
+  }
+  o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);
+  pkg.CloseTrace();
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  o.maxrss_kb = ru.ru_maxrss;
+  return o;
+}
+
+void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
+  const tb::RunResult& r = o.result;
+  fmt::print("ARIES-sim package run\n");
+  fmt::print("  {:<28} {}x{} {}, {} tracks, link {} cycles (+{} per extra pitch)\n", "package",
+             s.package.k, s.package.k, c.Get("package.topology"), s.package.tracks,
+             s.package.link_latency, s.package.extra_per_pitch);
+  if (s.bypass == "random") {
+    fmt::print("  {:<28} random, {} mesh hops moved onto bypass segments\n", "bypass",
+               o.moved_hops);
+  }
+  fmt::print("  {:<28} {} at {} flits/node/cycle, {}-flit packets, seed {}\n", "traffic",
+             c.Get("traffic.pattern"), s.traffic.rate, s.traffic.packet_len, s.seed);
+  fmt::print("  {:<28} {:.4f} offered, {:.4f} accepted{}\n", "throughput (flits/node/cycle)",
+             r.offered, r.accepted, r.saturated ? "  SATURATED" : "");
+  fmt::print("  {:<28} mean {:.1f}, p50 {:.0f}, p99 {:.0f}, max {:.0f} ({} packets)\n",
+             "packet latency (cycles)", r.latency.mean, r.latency.p50, r.latency.p99,
+             r.latency.max, r.latency.packets);
+  fmt::print("  {:<28} {:.1f}\n", "network latency mean", r.latency.net_mean);
+  fmt::print("  {:<28} mean {:.3f}, max {:.3f} flits/cycle\n", "link utilisation",
+             r.link_util_mean, r.link_util_max);
+  fmt::print("  {:<28} {} created, {} ejected, {} packets outstanding\n", "flits",
+             r.flits_created, r.flits_ejected, r.packets_outstanding);
+  fmt::print("  {:<28} {}\n", "all flits delivered, checked",
+             r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
+  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s, peak memory {} MB\n", "speed",
+             r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0,
+             o.maxrss_kb / 1024);
+  for (const std::string& e : r.errors) fmt::print("  error: {}\n", e);
+  if (r.stuck) fmt::print("  STUCK: {}", r.stuck_report);
+}
+
+std::string CsvHeader() {
+  return "topology,k,tracks,link_latency,bypass,pattern,rate,packet_len,seed,offered,accepted,"
+         "saturated,stuck,lat_mean,lat_p50,lat_p99,lat_max,net_lat_mean,link_util_mean,"
+         "link_util_max,cycles,seconds,cycles_per_s,maxrss_kb,errors";
+}
+
+std::string CsvRow(const SimSettings& s, const RunOutput& o) {
+  const tb::RunResult& r = o.result;
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
+                     "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{}",
+                     sysc::TopologyName(s.package.topology), s.package.k, s.package.tracks,
+                     s.package.link_latency, s.bypass, tb::PatternName(s.traffic.pattern),
+                     s.traffic.rate, s.traffic.packet_len, s.seed, r.offered, r.accepted,
+                     r.saturated ? 1 : 0, r.stuck ? 1 : 0, r.latency.mean, r.latency.p50,
+                     r.latency.p99, r.latency.max, r.latency.net_mean, r.link_util_mean,
+                     r.link_util_max, r.cycles, r.seconds,
+                     r.seconds > 0 ? r.cycles / r.seconds : 0.0, o.maxrss_kb, r.errors.size());
+}
+
+std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, RunOutput>>& runs) {
+  nlohmann::json j;
+  j["config"] = c.values();
+  j["runs"] = nlohmann::json::array();
+  for (const auto& [s, o] : runs) {
+    const tb::RunResult& r = o.result;
+    nlohmann::json x;
+    x["rate"] = s.traffic.rate;
+    x["seed"] = s.seed;
+    x["offered"] = r.offered;
+    x["accepted"] = r.accepted;
+    x["saturated"] = r.saturated;
+    x["stuck"] = r.stuck;
+    x["stuck_report"] = r.stuck_report;
+    x["latency"] = {{"mean", r.latency.mean}, {"p50", r.latency.p50}, {"p99", r.latency.p99},
+                    {"max", r.latency.max}, {"packets", r.latency.packets},
+                    {"network_mean", r.latency.net_mean}};
+    x["flits"] = {{"created", r.flits_created}, {"ejected", r.flits_ejected},
+                  {"packets_outstanding", r.packets_outstanding}};
+    x["errors"] = r.errors;
+    x["cycles"] = r.cycles;
+    x["seconds"] = r.seconds;
+    x["cycles_per_second"] = r.seconds > 0 ? r.cycles / r.seconds : 0.0;
+    x["maxrss_kb"] = o.maxrss_kb;
+    x["node_evaluations"] = r.node_evaluations;
+    x["moved_hops"] = o.moved_hops;
+    nlohmann::json links = nlohmann::json::object();
+    for (const tb::LinkUse& l : r.links) links[l.name] = l.utilisation;
+    x["link_utilisation"] = links;
+    j["runs"].push_back(x);
+  }
+  return j.dump(2);
+}
+
+}  // namespace aries::sim

@@ -1,0 +1,39 @@
+// One simulation run of a package from validated settings: build, configure bypass, attach
+// traffic, run, and report (summary table, JSON, CSV).
+#ifndef ARIES_SIM_PACKAGE_RUN_H_
+#define ARIES_SIM_PACKAGE_RUN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "net_run.h"
+
+namespace aries::sim {
+
+struct TraceRequest {
+  std::string file;            // FST path; empty: no trace
+  std::vector<unsigned> nodes; // empty: every node
+  uint64_t from = 0, to = ~uint64_t{0};
+};
+
+struct RunOutput {
+  tb::RunResult result;
+  unsigned moved_hops = 0;  // package.bypass = random: mesh hops moved onto segments
+  long maxrss_kb = 0;
+};
+
+// `use_systemc`: step through the SystemC scheduler (once per process).
+RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
+                     bool progress);
+
+void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o);
+std::string CsvHeader();
+std::string CsvRow(const SimSettings& s, const RunOutput& o);
+// JSON document of one or several runs with the configuration and seed.
+std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, RunOutput>>& runs);
+
+}  // namespace aries::sim
+
+#endif  // ARIES_SIM_PACKAGE_RUN_H_

@@ -1,0 +1,97 @@
+// Channel: one direction of an interposer link (passive wires): flits from a sender node's link
+// port to a receiver node's link port, and the receiver's credits back, both `latency` cycles
+// of wire on top of the one-cycle register-to-register hop.
+//
+// Timing: what a node drives after the edge of cycle t reaches the other end as an input in
+// cycle t + 1 + latency. Entries are stamped with their arrival cycle in a ring of latency + 2
+// slots, so a sender writing cycle t + 1 + latency never touches the slot its receiver reads in
+// cycle t: nodes may be stepped in any order within a cycle (the SystemC scheduler's order
+// gives the same result as the plain loop; tests/sysc checks it).
+#ifndef ARIES_SYSC_CHANNEL_H_
+#define ARIES_SYSC_CHANNEL_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace aries::sysc {
+
+class Channel {
+ public:
+  Channel(std::string name, unsigned latency, unsigned words, unsigned src, unsigned src_link,
+          unsigned dst, unsigned dst_link)
+      : name_(std::move(name)), latency_(latency), words_(words), ring_(latency + 2),
+        src_(src), src_link_(src_link), dst_(dst), dst_link_(dst_link),
+        flit_stamp_(ring_, kNever), flits_(ring_ * words), credit_stamp_(ring_, kNever),
+        credits_(ring_, 0) {}
+
+  const std::string& name() const { return name_; }
+  unsigned latency() const { return latency_; }
+  unsigned src() const { return src_; }
+  unsigned src_link() const { return src_link_; }
+  unsigned dst() const { return dst_; }
+  unsigned dst_link() const { return dst_link_; }
+
+  void SendFlit(uint64_t cycle, const uint32_t* words) {
+    const uint64_t at = cycle + 1 + latency_;
+    const unsigned s = static_cast<unsigned>(at % ring_);
+    flit_stamp_[s] = at;
+    std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
+    ++flits_sent_;
+    toggles_ += Toggles(words);
+  }
+  // The flit arriving in `cycle`, or nullptr.
+  const uint32_t* FlitAt(uint64_t cycle) const {
+    const unsigned s = static_cast<unsigned>(cycle % ring_);
+    return flit_stamp_[s] == cycle ? &flits_[s * words_] : nullptr;
+  }
+  void SendCredit(uint64_t cycle, uint8_t vc_mask) {
+    const uint64_t at = cycle + 1 + latency_;
+    const unsigned s = static_cast<unsigned>(at % ring_);
+    credit_stamp_[s] = at;
+    credits_[s] = vc_mask;
+  }
+  uint8_t CreditAt(uint64_t cycle) const {
+    const unsigned s = static_cast<unsigned>(cycle % ring_);
+    return credit_stamp_[s] == cycle ? credits_[s] : 0;
+  }
+  // Something is on the wires after `cycle` (sent, not yet arrived).
+  bool InFlight(uint64_t cycle) const {
+    for (unsigned s = 0; s < ring_; ++s) {
+      if (flit_stamp_[s] != kNever && flit_stamp_[s] > cycle) return true;
+      if (credit_stamp_[s] != kNever && credit_stamp_[s] > cycle && credits_[s] != 0) return true;
+    }
+    return false;
+  }
+
+  uint64_t flits_sent() const { return flits_sent_; }
+  // Bit toggles on the flit wires (consecutive flits XOR-ed; idle cycles hold the last value).
+  uint64_t toggles() const { return toggles_; }
+
+ private:
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  uint64_t Toggles(const uint32_t* w) {
+    if (last_.empty()) last_.assign(words_, 0);
+    uint64_t n = 0;
+    for (unsigned i = 0; i < words_; ++i) {
+      n += static_cast<uint64_t>(__builtin_popcount(last_[i] ^ w[i]));
+      last_[i] = w[i];
+    }
+    return n;
+  }
+
+  std::string name_;
+  unsigned latency_, words_, ring_;
+  unsigned src_, src_link_, dst_, dst_link_;
+  std::vector<uint64_t> flit_stamp_;
+  std::vector<uint32_t> flits_;
+  std::vector<uint64_t> credit_stamp_;
+  std::vector<uint8_t> credits_;
+  std::vector<uint32_t> last_;
+  uint64_t flits_sent_ = 0, toggles_ = 0;
+};
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_CHANNEL_H_

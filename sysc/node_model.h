@@ -1,0 +1,87 @@
+// NodeModel: the pin-level view of one Verilated aries_node, one virtual call per cycle.
+//
+// The package steps every node once per cycle through Tick(in, out): the inputs present in
+// this cycle go in, the rising edge happens, and the registered outputs of the next cycle come
+// out. Only valid flits are copied (a flit is 1 + lanes 32-bit words, word aligned in the RTL
+// buses), so a quiet link costs a bit test.
+#ifndef ARIES_SYSC_NODE_MODEL_H_
+#define ARIES_SYSC_NODE_MODEL_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+class VerilatedContext;
+class VerilatedFstC;
+
+namespace aries::sysc {
+
+// What the RTL was built with (checked against the package configuration).
+struct NodeShape {
+  unsigned num_ports = 5;
+  unsigned num_vcs = 4;
+  unsigned buffer_depth = 32;
+  unsigned lanes = 16;
+  unsigned num_flows = 64;
+  unsigned num_tracks = 2;
+  unsigned num_links = 12;
+  unsigned words() const { return 1 + lanes; }
+};
+
+// Inputs of one cycle. Flit words of link l live at flit[l * words]; only valid ones are read.
+struct NodeIn {
+  uint64_t link_valid = 0;              // bit per link
+  std::vector<uint32_t> link_flit;      // num_links * words
+  std::vector<uint8_t> link_credit;     // per link: VC mask of credits from its receiver
+  bool ep_valid = false;
+  std::vector<uint32_t> ep_flit;        // words
+  uint8_t ep_credit = 0;                // VC mask: the endpoint frees ejection buffer slots
+  bool cfg_req = false, cfg_we = false;
+  uint32_t cfg_addr = 0, cfg_wdata = 0;
+  // Clears everything but the flit storage.
+  void ClearControls() {
+    link_valid = 0;
+    std::fill(link_credit.begin(), link_credit.end(), 0);
+    ep_valid = false;
+    ep_credit = 0;
+    cfg_req = false;
+  }
+};
+
+// Outputs after the edge.
+struct NodeOut {
+  uint64_t link_valid = 0;
+  std::vector<uint32_t> link_flit;      // only valid links are written
+  std::vector<uint8_t> link_credit;     // per link: VC mask of credits to the link's sender
+  bool ep_valid = false;
+  std::vector<uint32_t> ep_flit;
+  uint8_t ep_credit = 0;                // VC mask: injection buffer slots freed
+  bool cfg_rsp = false, cfg_err = false;
+  uint32_t cfg_rdata = 0;
+  bool err = false;
+  bool idle = true;                     // aries_node idle_o
+  uint32_t bypass = 0;                  // BYPASS register (cut bits)
+};
+
+class NodeModel {
+ public:
+  virtual ~NodeModel() = default;
+  virtual const NodeShape& shape() const = 0;
+  // Holds reset for two edges with the node's coordinates applied, then releases it.
+  virtual void Reset(unsigned x, unsigned y) = 0;
+  virtual void Tick(const NodeIn& in, NodeOut& out) = 0;
+  // Registers the node's signals with a trace file shared by the package (before it opens).
+  virtual void Trace(VerilatedFstC* fst) = 0;
+};
+
+// Makes the model of a node with `num_ports` router ports (5, or 1 + 2(K-1) for a K x K
+// flattened butterfly) in the package's Verilator context, named `name` (its trace scope), or
+// throws std::invalid_argument naming the radixes that exist.
+using NodeModelFactory = std::function<std::unique_ptr<NodeModel>(
+    unsigned num_ports, VerilatedContext* ctx, const std::string& name)>;
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_NODE_MODEL_H_

@@ -1,0 +1,36 @@
+#include "node_models.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "Varies_node.h"
+#include "Varies_node_fb.h"
+#include "verilated_node.h"
+
+namespace aries::sysc {
+
+NodeModelFactory ShippedNodeModels() {
+  return [](unsigned num_ports, VerilatedContext* ctx,
+            const std::string& name) -> std::unique_ptr<NodeModel> {
+    NodeShape s;
+    if (num_ports <= 5) {
+      s.num_ports = 5;
+      s.num_tracks = 2;
+      s.num_links = 4 + 4 * s.num_tracks;
+      return std::make_unique<VerilatedNode<Varies_node>>(s, ctx, name);
+    }
+    if (num_ports <= 15) {
+      s.num_ports = 15;
+      s.num_tracks = 0;
+      s.num_links = 14;
+      return std::make_unique<VerilatedNode<Varies_node_fb>>(s, ctx, name);
+    }
+    throw std::invalid_argument(fmt::format(
+        "no node model with {} router ports: the shipped models have 5 and 15 ports (a flattened "
+        "butterfly up to 8 x 8)",
+        num_ports));
+  };
+}
+
+}  // namespace aries::sysc

@@ -1,0 +1,19 @@
+// The Verilated node models the simulator ships (rtl/CMakeLists.txt builds them):
+//   Varies_node     5 ports, 4 VCs x 32 flits, 16 lanes, 64 flows, 2 bypass tracks
+//                   (mesh, torus, ARIES; flattened butterfly up to K = 3)
+//   Varies_node_fb  15 ports, otherwise the same, no tracks (flattened butterfly K <= 8)
+// Both are built without assertions (-O2, --x-assign fast) and with FST tracing compiled in.
+#ifndef ARIES_SYSC_NODE_MODELS_H_
+#define ARIES_SYSC_NODE_MODELS_H_
+
+#include "node_model.h"
+
+namespace aries::sysc {
+
+// The smallest shipped model with at least `num_ports` ports; throws std::invalid_argument
+// naming the radixes that exist.
+NodeModelFactory ShippedNodeModels();
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_NODE_MODELS_H_

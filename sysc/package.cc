@@ -1,0 +1,453 @@
+#include "package.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "aries_pkg.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace aries::sysc {
+
+namespace hw = aries::hw;
+
+namespace {
+const char* kPortNames[] = {"LOCAL", "XP", "XM", "YP", "YM"};
+
+std::string PortName(unsigned p, unsigned num_ports) {
+  if (num_ports == hw::kNumMeshPorts && p < 5) return kPortNames[p];
+  return fmt::format("{}", p);
+}
+}  // namespace
+
+Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed)
+    : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
+  if (cfg.k < 2 || cfg.k > 16) {
+    throw std::invalid_argument(
+        fmt::format("package.k = {}: allowed 2 .. 16 (4-bit coordinates)", cfg.k));
+  }
+  const unsigned want_ports = RouterPorts(cfg.topology, cfg.k);
+  ctx_->randReset(2);
+  ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
+  ctx_->traceEverOn(true);
+  nodes_.resize(num_nodes());
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    nodes_[n].model = factory(want_ports, ctx_.get(), NodeName(n));
+  }
+  shape_ = nodes_[0].model->shape();
+  if (shape_.num_ports < want_ports) {
+    throw std::invalid_argument(fmt::format(
+        "package.topology = {} with package.k = {} needs {}-port routers; the model has {}",
+        TopologyName(cfg.topology), cfg.k, want_ports, shape_.num_ports));
+  }
+  if (cfg.topology == Topology::kAries && cfg.tracks > shape_.num_tracks) {
+    throw std::invalid_argument(fmt::format(
+        "package.tracks = {}: allowed 0 .. {} (the node RTL is built with NumTracks = {})",
+        cfg.tracks, shape_.num_tracks, shape_.num_tracks));
+  }
+  if (shape_.num_links * shape_.num_vcs > 64 || shape_.num_links > 64) {
+    throw std::invalid_argument("node model: links x VCs must fit 64 credit wires");
+  }
+  const unsigned w = shape_.words();
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    Node& nd = nodes_[n];
+    nd.in.link_flit.assign(shape_.num_links * w, 0);
+    nd.in.link_credit.assign(shape_.num_links, 0);
+    nd.in.ep_flit.assign(w, 0);
+    nd.out.link_flit.assign(shape_.num_links * w, 0);
+    nd.out.link_credit.assign(shape_.num_links, 0);
+    nd.out.ep_flit.assign(w, 0);
+    nd.in_ch.assign(shape_.num_links, nullptr);
+    nd.out_ch.assign(shape_.num_links, nullptr);
+    nd.model->Reset(n % cfg.k, n / cfg.k);
+  }
+  for (const LinkSpec& l : FixedLinks(cfg_)) Connect(l, fixed_);
+
+  // Every router learns the topology and grid size.
+  const hw::Topo topo = cfg.topology == Topology::kTorus   ? hw::kTopoTorus
+                        : cfg.topology == Topology::kFbfly ? hw::kTopoFbfly
+                                                           : hw::kTopoMesh;
+  std::vector<RegOp> ops;
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    ops.push_back({n, true, hw::kRegCtrl, hw::CtrlValue(topo, cfg.k, cfg.k)});
+  }
+  Program(ops);
+}
+
+Package::~Package() {
+  CloseTrace();
+  nodes_.clear();
+}
+
+std::string Package::NodeName(unsigned n) const {
+  return fmt::format("n{}_{}", n % cfg_.k, n / cfg_.k);
+}
+
+void Package::AttachEndpoint(unsigned node, Endpoint* ep) { nodes_.at(node).ep = ep; }
+
+void Package::SetAssertionsOn(bool on) { ctx_->assertOn(on); }
+
+void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into) {
+  const unsigned lat = LinkLatency(cfg_, l.pitches);
+  const unsigned w = shape_.words();
+  auto one = [&](unsigned s, unsigned sl, unsigned d, unsigned dl, const char* dir) {
+    into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat, w, s, sl,
+                                             d, dl));
+    nodes_[s].out_ch[sl] = into.back().get();
+    nodes_[d].in_ch[dl] = into.back().get();
+  };
+  one(l.a, l.la, l.b, l.lb, "+");
+  one(l.b, l.lb, l.a, l.la, "-");
+}
+
+void Package::RebuildSegments() {
+  if (cfg_.topology != Topology::kAries && segments_.empty()) {
+    bool any = false;
+    for (const Node& nd : nodes_) any = any || nd.out.bypass != 0;
+    if (!any) return;
+  }
+  bool changed = false;
+  for (Node& nd : nodes_) {
+    if (nd.out.bypass != nd.bypass) changed = true;
+    nd.bypass = nd.out.bypass;
+  }
+  if (!changed) return;
+  for (const auto& ch : segments_) {
+    if (ch->InFlight(cycle_ == 0 ? 0 : cycle_ - 1)) {
+      throw RegisterError(fmt::format(
+          "bypass switches changed while segment {} carried traffic: reconfigure a drained "
+          "package only",
+          ch->name()));
+    }
+    nodes_[ch->src()].out_ch[ch->src_link()] = nullptr;
+    nodes_[ch->dst()].in_ch[ch->dst_link()] = nullptr;
+  }
+  segments_.clear();
+  const unsigned k = cfg_.k, tm = shape_.num_tracks;
+  for (unsigned d = 0; d < 2; ++d) {
+    for (unsigned line = 0; line < k; ++line) {
+      for (unsigned t = 0; t < tm; ++t) {
+        std::vector<bool> cut(k);
+        for (unsigned i = 0; i < k; ++i) {
+          const unsigned n = d == 0 ? NodeId(i, line) : NodeId(line, i);
+          cut[i] = (nodes_[n].bypass >> ((d == 0 ? hw::kBypassXLsb : hw::kBypassYLsb) + t)) & 1u;
+        }
+        for (auto [a, b] : ResolveSegments(cut)) {
+          const unsigned na = d == 0 ? NodeId(a, line) : NodeId(line, a);
+          const unsigned nb = d == 0 ? NodeId(b, line) : NodeId(line, b);
+          Connect({na, TapLink(tm, d, t, 1), nb, TapLink(tm, d, t, 0), b - a,
+                   fmt::format("{}track{}.{}:{}-{}", d == 0 ? "x" : "y", t, line, a, b)},
+                  segments_);
+        }
+      }
+    }
+  }
+}
+
+void Package::StepNode(unsigned n) {
+  Node& nd = nodes_[n];
+  NodeIn& in = nd.in;
+  const unsigned w = shape_.words();
+  const unsigned nl = shape_.num_links;
+  in.link_valid = 0;
+  bool credits = false;
+  for (unsigned l = 0; l < nl; ++l) {
+    if (const Channel* ch = nd.in_ch[l]) {
+      if (const uint32_t* f = ch->FlitAt(cycle_)) {
+        std::copy(f, f + w, &in.link_flit[l * w]);
+        in.link_valid |= uint64_t{1} << l;
+      }
+    }
+    const Channel* och = nd.out_ch[l];
+    in.link_credit[l] = och ? och->CreditAt(cycle_) : 0;
+    credits = credits || in.link_credit[l] != 0;
+  }
+  in.ep_valid = nd.ep && nd.ep->Inject(cycle_, in.ep_flit.data());
+  in.ep_credit = nd.ep ? nd.ep->EjectCredits(cycle_) : 0;
+  in.cfg_req = false;
+  if (!nd.waiting && nd.next < nd.queue.size()) {
+    const RegOp& op = (*ops_)[nd.queue[nd.next]];
+    in.cfg_req = true;
+    in.cfg_we = op.write;
+    in.cfg_addr = op.addr;
+    in.cfg_wdata = op.value;
+    nd.waiting = true;
+    nd.waiting_op = nd.queue[nd.next];
+  }
+  const bool quiet_inputs = in.link_valid == 0 && !credits && !in.ep_valid && in.ep_credit == 0 &&
+                            !in.cfg_req;
+  if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
+    if (nd.ep) nd.ep->AfterEdge(cycle_, 0, nullptr);
+    return;
+  }
+  ++nd.counters.evaluated;
+  if (in.ep_valid) ++nd.counters.injected;
+  NodeOut& out = nd.out;
+  nd.model->Tick(in, out);
+  if (out.link_valid != 0) {
+    for (unsigned l = 0; l < nl; ++l) {
+      if (!((out.link_valid >> l) & 1u)) continue;
+      if (Channel* ch = nd.out_ch[l]) {
+        ch->SendFlit(cycle_, &out.link_flit[l * w]);
+      } else {
+        throw std::runtime_error(fmt::format(
+            "cycle {}: {} drove a flit onto link {}, which has no wires on this interposer",
+            cycle_, NodeName(n), l));
+      }
+    }
+  }
+  for (unsigned l = 0; l < nl; ++l) {
+    if (out.link_credit[l] == 0) continue;
+    if (Channel* ch = nd.in_ch[l]) {
+      ch->SendCredit(cycle_, out.link_credit[l]);
+    } else {
+      throw std::runtime_error(fmt::format(
+          "cycle {}: {} returned a credit on link {}, which has no wires on this interposer",
+          cycle_, NodeName(n), l));
+    }
+  }
+  if (out.ep_valid) ++nd.counters.ejected;
+  if (nd.ep) nd.ep->AfterEdge(cycle_, out.ep_credit, out.ep_valid ? out.ep_flit.data() : nullptr);
+  if (out.cfg_rsp && nd.waiting) {
+    (*results_)[nd.waiting_op] = {!out.cfg_err, out.cfg_rdata};
+    nd.waiting = false;
+    ++nd.next;
+  }
+}
+
+void Package::EndCycle() {
+  if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);
+  ++cycle_;
+}
+
+void Package::Step() {
+  for (unsigned n = 0; n < num_nodes(); ++n) StepNode(n);
+  EndCycle();
+}
+
+std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
+  std::vector<RegResult> res(ops.size(), RegResult{false, 0});
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].node >= num_nodes()) {
+      throw RegisterError(fmt::format("register access to node {}: the package has nodes 0 .. {}",
+                                      ops[i].node, num_nodes() - 1));
+    }
+  }
+  for (Node& nd : nodes_) {
+    nd.queue.clear();
+    nd.next = 0;
+    nd.waiting = false;
+  }
+  for (size_t i = 0; i < ops.size(); ++i) nodes_[ops[i].node].queue.push_back(i);
+  results_ = &res;
+  ops_ = &ops;
+  const uint64_t limit = cycle_ + 4 * ops.size() + 16;
+  auto pending = [this] {
+    for (const Node& nd : nodes_) {
+      if (nd.waiting || nd.next < nd.queue.size()) return true;
+    }
+    return false;
+  };
+  while (pending()) {
+    if (cycle_ > limit) throw std::runtime_error("register bus: a response never came");
+    Step();
+  }
+  for (Node& nd : nodes_) nd.queue.clear();
+  results_ = nullptr;
+  ops_ = nullptr;
+  RebuildSegments();
+  return res;
+}
+
+void Package::Program(const std::vector<RegOp>& ops) {
+  const std::vector<RegResult> res = Access(ops);
+  std::string msg;
+  unsigned bad = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (res[i].ok) continue;
+    ++bad;
+    const RegOp& op = ops[i];
+    msg += fmt::format("\n  {}: {} {}{}: {}", NodeName(op.node), op.write ? "write" : "read",
+                       RegName(op.addr), op.write ? fmt::format(" = 0x{:08x}", op.value) : "",
+                       ExplainRefusal(op));
+  }
+  if (bad != 0) {
+    throw RegisterError(fmt::format("{} of {} register accesses refused:{}", bad, ops.size(), msg));
+  }
+}
+
+void Package::Write(unsigned node, uint32_t addr, uint32_t value) {
+  Program({{node, true, addr, value}});
+}
+
+uint32_t Package::Read(unsigned node, uint32_t addr) {
+  const std::vector<RegOp> ops{{node, false, addr, 0}};
+  const auto res = Access(ops);
+  if (!res[0].ok) {
+    throw RegisterError(fmt::format("{}: read {}: {}", NodeName(node), RegName(addr),
+                                    ExplainRefusal(ops[0])));
+  }
+  return res[0].rdata;
+}
+
+std::string Package::RegName(uint32_t a) const {
+  const unsigned np = shape_.num_ports;
+  if (a >= hw::kRegRouteBase) {
+    const unsigned flow = (a - hw::kRegRouteBase) >> hw::kRouteFlowLsb;
+    const unsigned in = a & ((1u << hw::kRouteFlowLsb) - 1);
+    return fmt::format("ROUTE[flow {}][in {}]", flow, PortName(in, np));
+  }
+  switch (a) {
+    case hw::kRegId: return "ID";
+    case hw::kRegNumPorts: return "NUM_PORTS";
+    case hw::kRegNumVcs: return "NUM_VCS";
+    case hw::kRegBufferDepth: return "BUFFER_DEPTH";
+    case hw::kRegNumFlows: return "NUM_FLOWS";
+    case hw::kRegLanes: return "LANES";
+    case hw::kRegCtrl: return "CTRL";
+    case hw::kRegStatus: return "STATUS";
+    case hw::kRegErrInfo: return "ERR_INFO";
+    case hw::kRegMissCount: return "MISS_COUNT";
+    case hw::kRegOutIdle: return "OUT_IDLE";
+    case hw::kRegInEmpty: return "IN_EMPTY";
+    case hw::kRegNodeId: return "NODE_ID";
+    case hw::kRegNodeTracks: return "NODE_TRACKS";
+    case hw::kRegNodeLinks: return "NODE_LINKS";
+    case hw::kRegBypass: return "BYPASS";
+    case hw::kRegNodeStatus: return "NODE_STATUS";
+    default: break;
+  }
+  auto in_range = [a](uint32_t base, unsigned n) { return a >= base && a < base + n; };
+  if (in_range(hw::kRegPassthruBase, np)) {
+    return fmt::format("PASSTHRU[{}]", PortName(a - hw::kRegPassthruBase, np));
+  }
+  if (in_range(hw::kRegInFlitsBase, np)) {
+    return fmt::format("IN_FLITS[{}]", PortName(a - hw::kRegInFlitsBase, np));
+  }
+  if (in_range(hw::kRegOutFlitsBase, np)) {
+    return fmt::format("OUT_FLITS[{}]", PortName(a - hw::kRegOutFlitsBase, np));
+  }
+  if (in_range(hw::kRegPortSelBase + 1, 4)) {
+    return fmt::format("PORTSEL[{}]", kPortNames[a - hw::kRegPortSelBase]);
+  }
+  return fmt::format("0x{:04x} (unmapped)", a);
+}
+
+std::string Package::ExplainRefusal(const RegOp& op) const {
+  const unsigned np = shape_.num_ports;
+  const uint32_t a = op.addr, v = op.value;
+  const std::string name = RegName(a);
+  if (name.find("unmapped") != std::string::npos) {
+    return "no register at this address (router 0x0000-0x007F and 0x8000+, node 0x0100-0x01FF)";
+  }
+  const bool ro = a <= hw::kRegLanes || a == hw::kRegErrInfo || a == hw::kRegMissCount ||
+                  a == hw::kRegOutIdle || a == hw::kRegInEmpty ||
+                  (a >= hw::kRegInFlitsBase && a < hw::kRegInFlitsBase + 0x40) ||
+                  (a >= hw::kRegNodeId && a <= hw::kRegNodeLinks);
+  if (!op.write) return "refused by the hardware";
+  if (ro) return "read-only register";
+  const unsigned tm = shape_.num_tracks;
+  if (a == hw::kRegCtrl) {
+    return fmt::format("allowed: topology 0..{} in [1:0], size-1 in [11:8] and [15:12] matching "
+                       "the node's coordinates, no other bits (mask 0x{:08x})",
+                       hw::kNumTopos - 1, hw::kCtrlMask);
+  }
+  if (a == hw::kRegStatus) return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kStatusMask);
+  if (a == hw::kRegNodeStatus) {
+    return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kNodeStatusMask);
+  }
+  if (a >= hw::kRegRouteBase) {
+    const unsigned flow = (a - hw::kRegRouteBase) >> hw::kRouteFlowLsb;
+    const unsigned in = a & ((1u << hw::kRouteFlowLsb) - 1);
+    if (flow >= shape_.num_flows) return fmt::format("flow ids 0 .. {} exist", shape_.num_flows - 1);
+    if (in >= np) return fmt::format("input ports 0 .. {} exist", np - 1);
+    return fmt::format("the value is an output-port mask below 0x{:x}", 1u << np);
+  }
+  if (a >= hw::kRegPassthruBase && a < hw::kRegPassthruBase + np) {
+    return fmt::format("allowed: enable in bit 0, output port 0 .. {} in [12:8]; and the input and "
+                       "the affected outputs must be quiet (no packet buffered or open)",
+                       np - 1);
+  }
+  if (a == hw::kRegBypass) {
+    if (np != hw::kNumMeshPorts || tm == 0) return "this node has no bypass switches";
+    const uint32_t legal = ((1u << tm) - 1) << hw::kBypassXLsb | ((1u << tm) - 1) << hw::kBypassYLsb;
+    if (v & ~legal) return fmt::format("allowed bits 0x{:08x} ({} tracks)", legal, tm);
+    return "a port of this node uses a track whose cut bit the write changes: return the port "
+           "to its mesh link first";
+  }
+  if (a > hw::kRegPortSelBase && a <= hw::kRegPortSelBase + 4) {
+    if (np != hw::kNumMeshPorts || tm == 0) return "this node has no port muxes";
+    const unsigned choices = 1 + 2 * tm;
+    if (v & ~hw::kPortSelMask) return fmt::format("reserved bits set (mask 0x{:04x})", hw::kPortSelMask);
+    const unsigned ci = (v >> hw::kPortSelInLsb) & 0xF, co = (v >> hw::kPortSelOutLsb) & 0xF;
+    if (ci >= choices || co >= choices) {
+      return fmt::format("choices 0 (mesh), 1 .. {} (x-track), {} .. {} (y-track) allowed", tm,
+                         tm + 1, 2 * tm);
+    }
+    const uint32_t byp = nodes_[op.node].bypass;
+    for (unsigned c : {ci, co}) {
+      if (c >= 1 && c <= tm && !((byp >> (hw::kBypassXLsb + c - 1)) & 1u)) {
+        return fmt::format("x-track {} is not cut at this node (BYPASS = 0x{:08x})", c - 1, byp);
+      }
+      if (c > tm && !((byp >> (hw::kBypassYLsb + c - 1 - tm)) & 1u)) {
+        return fmt::format("y-track {} is not cut at this node (BYPASS = 0x{:08x})", c - 1 - tm,
+                           byp);
+      }
+    }
+    return "the link direction is owned by another port (XP and YP share the upper taps, XM and "
+           "YM the lower ones), or the port is not quiet (input: nothing buffered, arriving or "
+           "open; output: no VC owned, every credit home)";
+  }
+  return "refused by the hardware";
+}
+
+std::vector<const Channel*> Package::Channels() const {
+  std::vector<const Channel*> v;
+  for (const auto& c : fixed_) v.push_back(c.get());
+  for (const auto& c : segments_) v.push_back(c.get());
+  return v;
+}
+
+bool Package::WiresBusy() const {
+  for (const Channel* c : Channels()) {
+    if (c->InFlight(cycle_ == 0 ? 0 : cycle_ - 1)) return true;
+  }
+  return false;
+}
+
+bool Package::Quiet() const {
+  for (const Node& nd : nodes_) {
+    if (!nd.out.idle) return false;
+  }
+  return !WiresBusy();
+}
+
+bool Package::AnyError() const {
+  for (const Node& nd : nodes_) {
+    if (nd.out.err) return true;
+  }
+  return false;
+}
+
+void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& nodes,
+                        uint64_t from, uint64_t to) {
+  trace_ = std::make_unique<VerilatedFstC>();
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    if (nodes.empty() || std::find(nodes.begin(), nodes.end(), n) != nodes.end()) {
+      nodes_[n].model->Trace(trace_.get());
+    }
+  }
+  trace_->open(path.c_str());
+  if (!trace_->isOpen()) throw std::runtime_error("cannot open trace file " + path);
+  trace_from_ = from;
+  trace_to_ = to;
+}
+
+void Package::CloseTrace() {
+  if (trace_) trace_->close();
+  trace_.reset();
+}
+
+}  // namespace aries::sysc

@@ -1,0 +1,145 @@
+// Package: K x K Verilated chiplet nodes on the passive interposer (sysc/topology.h), stepped
+// cycle by cycle, with the register API the collective controller uses.
+//
+// Each cycle every node reads what arrives on its channels, its endpoint injects and returns
+// credits, the node's model takes one clock edge, and what it drives goes onto the channels
+// (evaluate, then update; the order of nodes within a cycle does not matter, see channel.h).
+// A node whose model is idle and whose inputs are all quiet is not evaluated (skip_idle): its
+// clock edge would change nothing (aries_node idle_o), which tests/sysc checks by running the
+// same traffic with and without skipping.
+//
+// The bypass segments follow the nodes' BYPASS registers: after every register access the
+// package re-resolves the tracks; a segment that changes while anything is on its wires is an
+// error (reconfigure only a drained package).
+//
+// The SystemC wrapping is in package_sc.h; this class has no SystemC inside so that tests can
+// build many packages in one process.
+#ifndef ARIES_SYSC_PACKAGE_H_
+#define ARIES_SYSC_PACKAGE_H_
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "channel.h"
+#include "endpoint.h"
+#include "node_model.h"
+#include "topology.h"
+
+class VerilatedContext;
+class VerilatedFstC;
+
+namespace aries::sysc {
+
+// A register access that the hardware or the address map refused; what() names the node, the
+// register, the value and why.
+class RegisterError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RegOp {
+  unsigned node;
+  bool write;
+  uint32_t addr;
+  uint32_t value;  // write data
+};
+
+struct RegResult {
+  bool ok;
+  uint32_t rdata;
+};
+
+// Per-node activity counters kept by the package.
+struct NodeCounters {
+  uint64_t evaluated = 0;   // cycles the model was stepped
+  uint64_t injected = 0;    // flits from the endpoint
+  uint64_t ejected = 0;     // flits to the endpoint
+};
+
+class Package {
+ public:
+  // Throws std::invalid_argument naming the key and the allowed values for an impossible
+  // configuration (K, tracks, a radix no model has).
+  Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed);
+  ~Package();
+  Package(const Package&) = delete;
+  Package& operator=(const Package&) = delete;
+
+  const PackageConfig& config() const { return cfg_; }
+  const NodeShape& shape() const { return shape_; }
+  unsigned k() const { return cfg_.k; }
+  unsigned num_nodes() const { return cfg_.k * cfg_.k; }
+  unsigned NodeId(unsigned x, unsigned y) const { return y * cfg_.k + x; }
+  std::string NodeName(unsigned n) const;
+  uint64_t cycle() const { return cycle_; }
+
+  void AttachEndpoint(unsigned node, Endpoint* ep);
+  void SetAssertionsOn(bool on);
+
+  // One cycle of every node (plain loop). StepNode + EndCycle is the same, split for SystemC.
+  void Step();
+  void StepNode(unsigned n);
+  void EndCycle();
+
+  // Register access through each node's configuration bus, one request per node per cycle,
+  // all nodes in parallel; the package keeps running meanwhile. Access returns per-op results;
+  // Program throws RegisterError listing every refused op (and performs the others).
+  std::vector<RegResult> Access(const std::vector<RegOp>& ops);
+  void Program(const std::vector<RegOp>& ops);
+  void Write(unsigned node, uint32_t addr, uint32_t value);
+  uint32_t Read(unsigned node, uint32_t addr);
+  // Human-readable register name ("PORTSEL[XP]", "ROUTE[flow 3][in 1]", "0x0123 (unmapped)").
+  std::string RegName(uint32_t addr) const;
+  // Why a refused write may have been refused, from the package's view of the node state.
+  std::string ExplainRefusal(const RegOp& op) const;
+
+  // Channels and their counters (fixed links and current bypass segments).
+  std::vector<const Channel*> Channels() const;
+  const NodeCounters& counters(unsigned n) const { return nodes_[n].counters; }
+  // Any flit or credit on the interposer wires.
+  bool WiresBusy() const;
+  // Every node idle and nothing on the wires.
+  bool Quiet() const;
+  bool AnyError() const;
+
+  // Waveforms: FST of the chosen nodes (all when empty) dumped in cycles [from, to).
+  void OpenTrace(const std::string& path, const std::vector<unsigned>& nodes, uint64_t from,
+                 uint64_t to);
+  void CloseTrace();
+
+ private:
+  struct Node {
+    std::unique_ptr<NodeModel> model;
+    NodeIn in;
+    NodeOut out;
+    Endpoint* ep = nullptr;
+    std::vector<Channel*> in_ch, out_ch;  // per link: channel arriving / leaving there
+    NodeCounters counters;
+    // Register port: queued requests (index into the current Access batch).
+    std::vector<size_t> queue;
+    size_t next = 0;
+    bool waiting = false;
+    size_t waiting_op = 0;
+    uint32_t bypass = 0;
+  };
+  void Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into);
+  void RebuildSegments();
+
+  PackageConfig cfg_;
+  NodeShape shape_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::vector<Node> nodes_;
+  std::vector<std::unique_ptr<Channel>> fixed_, segments_;
+  uint64_t cycle_ = 0;
+  std::vector<RegResult>* results_ = nullptr;
+  const std::vector<RegOp>* ops_ = nullptr;
+  std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t trace_from_ = 0, trace_to_ = 0;
+};
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_PACKAGE_H_

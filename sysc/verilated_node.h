@@ -1,0 +1,121 @@
+// VerilatedNode<V>: NodeModel over one Verilated parameterisation of aries_node.
+//
+// A template only because each Verilator PREFIX is its own class; include it only in the .cc
+// file that instantiates it for one model (sysc/node_models.cc, the tests' model file).
+#ifndef ARIES_SYSC_VERILATED_NODE_H_
+#define ARIES_SYSC_VERILATED_NODE_H_
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "node_model.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace aries::sysc {
+
+template <class V>
+class VerilatedNode final : public NodeModel {
+ public:
+  VerilatedNode(const NodeShape& shape, VerilatedContext* ctx, const std::string& name)
+      : shape_(shape), m_(std::make_unique<V>(ctx, name.c_str())) {
+    m_->clk_i = 0;
+    m_->rst_ni = 1;
+    m_->eval();
+  }
+  ~VerilatedNode() override { m_->final(); }
+
+  const NodeShape& shape() const override { return shape_; }
+
+  void Reset(unsigned x, unsigned y) override {
+    m_->node_x_i = x;
+    m_->node_y_i = y;
+    m_->rst_ni = 0;
+    Edge();
+    Edge();
+    m_->rst_ni = 1;
+    Edge();
+  }
+
+  void Tick(const NodeIn& in, NodeOut& out) override {
+    const unsigned w = shape_.words();
+    const unsigned nl = shape_.num_links;
+    // Inputs.
+    SetBits(m_->lnk_in_valid_i, in.link_valid);
+    for (unsigned l = 0; l < nl; ++l) {
+      if ((in.link_valid >> l) & 1u) {
+        std::memcpy(&m_->lnk_in_flit_i[l * w], &in.link_flit[l * w], w * sizeof(uint32_t));
+      }
+    }
+    uint64_t cr = 0;
+    for (unsigned l = 0; l < nl; ++l) cr |= uint64_t{in.link_credit[l]} << (l * shape_.num_vcs);
+    SetBits(m_->lnk_out_credit_i, cr);
+    m_->ep_in_valid_i = in.ep_valid;
+    if (in.ep_valid) std::memcpy(&m_->ep_in_flit_i[0], in.ep_flit.data(), w * sizeof(uint32_t));
+    m_->ep_out_credit_i = in.ep_credit;
+    m_->cfg_req_i = in.cfg_req;
+    m_->cfg_we_i = in.cfg_we;
+    m_->cfg_addr_i = in.cfg_addr;
+    m_->cfg_wdata_i = in.cfg_wdata;
+    Edge();
+    // Outputs.
+    out.link_valid = GetBits(m_->lnk_out_valid_o);
+    for (unsigned l = 0; l < nl; ++l) {
+      if ((out.link_valid >> l) & 1u) {
+        std::memcpy(&out.link_flit[l * w], &m_->lnk_out_flit_o[l * w], w * sizeof(uint32_t));
+      }
+    }
+    const uint64_t ic = GetBits(m_->lnk_in_credit_o);
+    const uint64_t vmask = (uint64_t{1} << shape_.num_vcs) - 1;
+    for (unsigned l = 0; l < nl; ++l) {
+      out.link_credit[l] = static_cast<uint8_t>((ic >> (l * shape_.num_vcs)) & vmask);
+    }
+    out.ep_valid = m_->ep_out_valid_o;
+    if (out.ep_valid) std::memcpy(out.ep_flit.data(), &m_->ep_out_flit_o[0], w * sizeof(uint32_t));
+    out.ep_credit = static_cast<uint8_t>(m_->ep_in_credit_o);
+    out.cfg_rsp = m_->cfg_rsp_o;
+    out.cfg_err = m_->cfg_err_o;
+    out.cfg_rdata = m_->cfg_rdata_o;
+    out.err = m_->err_o;
+    out.idle = m_->idle_o;
+    out.bypass = m_->bypass_o;
+  }
+
+  void Trace(VerilatedFstC* fst) override { m_->trace(fst, 99); }
+
+ private:
+  // The low phase settles the new inputs (assertions sample values before the edge), then
+  // the rising edge.
+  void Edge() {
+    m_->clk_i = 0;
+    m_->eval();
+    m_->clk_i = 1;
+    m_->eval();
+  }
+  // Port buses up to 64 bits are integers; wider ones (credits of many links) are VlWide.
+  template <typename T>
+  static void SetBits(T& sig, uint64_t v) {
+    if constexpr (std::is_integral_v<T>) {
+      sig = static_cast<T>(v);
+    } else {
+      sig[0] = static_cast<uint32_t>(v);
+      sig[1] = static_cast<uint32_t>(v >> 32);
+    }
+  }
+  template <typename T>
+  static uint64_t GetBits(const T& sig) {
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<uint64_t>(sig);
+    } else {
+      return uint64_t{sig[0]} | (uint64_t{sig[1]} << 32);
+    }
+  }
+
+  NodeShape shape_;
+  std::unique_ptr<V> m_;
+};
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_VERILATED_NODE_H_

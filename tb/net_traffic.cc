@@ -1,0 +1,345 @@
+#include "net_traffic.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "aries_pkg.h"
+
+namespace aries::tb {
+
+namespace hw = aries::hw;
+
+const char* PatternName(Pattern p) {
+  switch (p) {
+    case Pattern::kUniform: return "uniform";
+    case Pattern::kTranspose: return "transpose";
+    case Pattern::kBitComplement: return "bitcomp";
+    case Pattern::kHotspot: return "hotspot";
+    case Pattern::kNeighbor: return "neighbor";
+    case Pattern::kTrace: return "trace";
+  }
+  return "?";
+}
+
+const char* PatternNames() { return "uniform, transpose, bitcomp, hotspot, neighbor, trace"; }
+
+std::optional<Pattern> ParsePattern(std::string_view s) {
+  for (Pattern p : {Pattern::kUniform, Pattern::kTranspose, Pattern::kBitComplement,
+                    Pattern::kHotspot, Pattern::kNeighbor, Pattern::kTrace}) {
+    if (s == PatternName(p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::vector<TraceEntry> ReadTrace(const std::string& path, unsigned num_nodes) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error(fmt::format("trace {}: cannot open", path));
+  std::vector<TraceEntry> v;
+  std::string line;
+  unsigned ln = 0;
+  while (std::getline(f, line)) {
+    ++ln;
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::istringstream is(line);
+    TraceEntry e{};
+    if (!(is >> e.cycle)) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      throw std::runtime_error(fmt::format("trace {}:{}: expected 'cycle src dst flits'", path, ln));
+    }
+    std::string extra;
+    if (!(is >> e.src >> e.dst >> e.flits) || (is >> extra)) {
+      throw std::runtime_error(fmt::format("trace {}:{}: expected 'cycle src dst flits'", path, ln));
+    }
+    if (e.src >= num_nodes || e.dst >= num_nodes) {
+      throw std::runtime_error(fmt::format("trace {}:{}: node ids are 0 .. {}", path, ln,
+                                           num_nodes - 1));
+    }
+    if (e.flits == 0 || e.flits > 1024) {
+      throw std::runtime_error(fmt::format("trace {}:{}: flits must be 1 .. 1024", path, ln));
+    }
+    if (!v.empty() && e.cycle < v.back().cycle) {
+      throw std::runtime_error(fmt::format("trace {}:{}: cycles must not decrease", path, ln));
+    }
+    v.push_back(e);
+  }
+  return v;
+}
+
+// --- scoreboard --------------------------------------------------------------------------------
+
+uint32_t NetScoreboard::Check(uint64_t id, unsigned idx, unsigned lane) {
+  uint64_t h = (id * 0x9E3779B97F4A7C15ull) ^ (uint64_t{idx} << 20) ^ (uint64_t{lane} << 40);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
+void NetScoreboard::Error(std::string e) {
+  if (errors_.size() < 50) errors_.push_back(std::move(e));
+}
+
+void NetScoreboard::OnCreate(Packet p) {
+  order_[{p.src, p.dst, p.vc}].push_back(p.id);
+  flits_created_ += p.len;
+  packets_.emplace(p.id, p);
+}
+
+const Packet* NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
+  static thread_local Packet done;
+  ++flits_ejected_;
+  const hw::Flit f = hw::UnpackFlit(w, 0);
+  const uint64_t id = w[1];
+  auto it = packets_.find(id);
+  if (it == packets_.end()) {
+    Error(fmt::format("cycle {}: node {} ejected a flit of unknown or finished packet {}", cycle,
+                      node, id));
+    return nullptr;
+  }
+  Packet& p = it->second;
+  const unsigned idx = p.ejected;
+  if (p.dst != node) {
+    Error(fmt::format("cycle {}: packet {} for node {} ejected at node {}", cycle, id, p.dst, node));
+  }
+  if (f.head != (idx == 0) || f.tail != (idx + 1 == p.len)) {
+    Error(fmt::format("cycle {}: packet {} flit {}: head/tail bits {}/{} wrong", cycle, id, idx,
+                      f.head, f.tail));
+  }
+  for (unsigned l = 1; l < lanes_; ++l) {
+    if (w[1 + l] != Check(id, idx, l)) {
+      Error(fmt::format("cycle {}: packet {} flit {} lane {} corrupted", cycle, id, idx, l));
+      break;
+    }
+  }
+  auto& open = open_[{node, f.vc}];
+  if (idx == 0) {
+    if (open.second != 0) {
+      Error(fmt::format("cycle {}: node {} VC {}: packet {} starts inside packet {}", cycle, node,
+                        f.vc, id, open.first));
+    }
+    auto& q = order_[{p.src, p.dst, p.vc}];
+    if (q.empty() || q.front() != id) {
+      Error(fmt::format("cycle {}: packet {} ({} -> {}, VC {}) overtook packet {}", cycle, id,
+                        p.src, p.dst, p.vc, q.empty() ? 0 : q.front()));
+    }
+    if (!q.empty() && q.front() == id) q.pop_front();
+    open = {id, 1};
+  } else if (open.first != id || open.second == 0) {
+    Error(fmt::format("cycle {}: node {} VC {}: flit {} of packet {} interleaved with packet {}",
+                      cycle, node, f.vc, idx, id, open.first));
+  }
+  ++p.ejected;
+  if (p.ejected == p.len) {
+    open = {0, 0};
+    p.tail_ejected = cycle;
+    done = p;
+    packets_.erase(it);
+    return &done;
+  }
+  return nullptr;
+}
+
+// --- endpoint ----------------------------------------------------------------------------------
+
+class TrafficEndpoint final : public sysc::Endpoint {
+ public:
+  TrafficEndpoint(NetTraffic& t, unsigned node)
+      : t_(t), node_(node), k_(t.package().k()),
+        lanes_(t.package().shape().lanes), credits_(t.package().shape().num_vcs,
+                                                     t.package().shape().buffer_depth),
+        sink_fill_(t.package().shape().num_vcs, 0), rng_(t.config().seed * 7919 + node) {
+    for (const TraceEntry& e : t.config().trace) {
+      if (e.src == node) trace_.push_back(e);
+    }
+    for (unsigned v = 0; v < credits_.size(); ++v) {
+      if ((t.config().vc_mask >> v) & 1u) vcs_.push_back(v);
+    }
+  }
+
+  void Stall(bool s) { stalled_ = s; }
+
+  bool Inject(uint64_t cycle, uint32_t* w) override {
+    const TrafficConfig& c = t_.config();
+    if (t_.injecting()) {
+      if (c.pattern == Pattern::kTrace) {
+        while (next_trace_ < trace_.size() && trace_[next_trace_].cycle <= cycle) {
+          const TraceEntry& e = trace_[next_trace_++];
+          Create(cycle, e.dst, e.flits);
+        }
+      } else if (uni_(rng_) < c.rate / c.packet_len) {
+        const unsigned dst = t_.Destination(node_);
+        if (dst != node_) Create(cycle, dst, c.packet_len);
+      }
+    }
+    if (!cur_ && !queue_.empty()) {
+      cur_ = queue_.front();
+      queue_.pop_front();
+      idx_ = 0;
+    }
+    if (!cur_) return false;
+    Packet& p = t_.scoreboard().Get(*cur_);
+    if (credits_[p.vc] == 0) return false;
+    hw::Flit f;
+    f.head = idx_ == 0;
+    f.tail = idx_ + 1 == p.len;
+    f.vc = p.vc;
+    f.dst_x = p.dst % k_;
+    f.dst_y = p.dst / k_;
+    f.src_x = p.src % k_;
+    f.src_y = p.src / k_;
+    w[0] = hw::PackHeader(f);
+    w[1] = static_cast<uint32_t>(p.id);
+    for (unsigned l = 1; l < lanes_; ++l) w[1 + l] = NetScoreboard::Check(p.id, idx_, l);
+    --credits_[p.vc];
+    if (idx_ == 0) p.head_injected = cycle;
+    if (++idx_ == p.len) cur_.reset();
+    return true;
+  }
+
+  uint8_t EjectCredits(uint64_t) override {
+    uint8_t m = 0;
+    if (stalled_) return 0;
+    const double acc = t_.config().sink_accept;
+    for (unsigned v = 0; v < sink_fill_.size(); ++v) {
+      if (sink_fill_[v] != 0 && (acc >= 1.0 || uni_(rng_) < acc)) {
+        --sink_fill_[v];
+        m |= static_cast<uint8_t>(1u << v);
+      }
+    }
+    return m;
+  }
+
+  void AfterEdge(uint64_t cycle, uint8_t inj_credits, const uint32_t* ej) override {
+    for (unsigned v = 0; inj_credits != 0; ++v, inj_credits >>= 1) credits_[v] += inj_credits & 1u;
+    if (ej) {
+      const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1);
+      ++sink_fill_[vc];
+      t_.Ejected(node_, cycle + 1, ej);
+    }
+  }
+
+  size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+
+ private:
+  void Create(uint64_t cycle, unsigned dst, unsigned len) {
+    Packet p{};
+    p.id = t_.NextId();
+    p.src = node_;
+    p.dst = dst;
+    p.vc = vcs_[next_vc_++ % vcs_.size()];
+    p.len = len;
+    p.created = cycle;
+    t_.Created(p);
+    queue_.push_back(p.id);
+  }
+
+  NetTraffic& t_;
+  unsigned node_, k_, lanes_;
+  std::vector<unsigned> credits_, sink_fill_, vcs_;
+  std::mt19937_64 rng_;
+  std::uniform_real_distribution<double> uni_{0.0, 1.0};
+  std::deque<uint64_t> queue_;
+  std::optional<uint64_t> cur_;
+  unsigned idx_ = 0, next_vc_ = 0;
+  std::vector<TraceEntry> trace_;
+  size_t next_trace_ = 0;
+  bool stalled_ = false;
+};
+
+// --- traffic -----------------------------------------------------------------------------------
+
+NetTraffic::NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg)
+    : pkg_(pkg), cfg_(cfg), sb_(pkg.shape().lanes), rng_(cfg.seed) {
+  if (cfg.packet_len == 0) throw std::invalid_argument("traffic.packet_len: must be >= 1");
+  if (cfg.rate < 0 || cfg.rate > 1) {
+    throw std::invalid_argument(fmt::format("traffic.rate = {}: allowed 0 .. 1", cfg.rate));
+  }
+  if (cfg.hotspot >= pkg.num_nodes()) {
+    throw std::invalid_argument(fmt::format("traffic.hotspot = {}: node ids are 0 .. {}",
+                                            cfg.hotspot, pkg.num_nodes() - 1));
+  }
+  if ((cfg.vc_mask & ((1u << pkg.shape().num_vcs) - 1)) == 0) {
+    throw std::invalid_argument("traffic: no usable VC");
+  }
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+    eps_.push_back(std::make_unique<TrafficEndpoint>(*this, n));
+    pkg.AttachEndpoint(n, eps_.back().get());
+  }
+}
+
+NetTraffic::~NetTraffic() {
+  for (unsigned n = 0; n < pkg_.num_nodes(); ++n) pkg_.AttachEndpoint(n, nullptr);
+}
+
+void NetTraffic::SetSinkStalled(unsigned node, bool stalled) { eps_.at(node)->Stall(stalled); }
+
+unsigned NetTraffic::Destination(unsigned src) {
+  const unsigned k = pkg_.k(), n = pkg_.num_nodes();
+  const unsigned x = src % k, y = src / k;
+  switch (cfg_.pattern) {
+    case Pattern::kUniform: {
+      std::uniform_int_distribution<unsigned> d(0, n - 2);
+      const unsigned r = d(rng_);
+      return r >= src ? r + 1 : r;
+    }
+    case Pattern::kTranspose: return x * k + y;
+    case Pattern::kBitComplement: return (k - 1 - y) * k + (k - 1 - x);
+    case Pattern::kNeighbor: return y * k + (x + 1) % k;
+    case Pattern::kHotspot: {
+      std::uniform_real_distribution<double> u(0, 1);
+      if (u(rng_) < cfg_.hotspot_share) return cfg_.hotspot;
+      std::uniform_int_distribution<unsigned> d(0, n - 2);
+      const unsigned r = d(rng_);
+      return r >= src ? r + 1 : r;
+    }
+    case Pattern::kTrace: break;
+  }
+  return src;
+}
+
+void NetTraffic::Created(const Packet& p0) {
+  Packet p = p0;
+  p.measured = p.created >= win_from_ && p.created < win_to_;
+  if (p.measured) win_created_ += p.len;
+  sb_.OnCreate(p);
+}
+
+void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
+  last_eject_ = cycle;
+  if (cycle >= win_from_ && cycle < win_to_) ++win_ejected_;
+  if (const Packet* p = sb_.OnEject(node, cycle, w)) {
+    if (p->measured) {
+      lat_.push_back(static_cast<double>(p->tail_ejected - p->created));
+      net_lat_.push_back(static_cast<double>(p->tail_ejected - p->head_injected));
+    }
+  }
+}
+
+uint64_t NetTraffic::measured_outstanding() const {
+  uint64_t n = 0;
+  for (const auto& [id, p] : sb_.packets()) n += p.measured ? 1 : 0;
+  return n;
+}
+
+LatencyStats NetTraffic::Latency() const {
+  LatencyStats s;
+  if (lat_.empty()) return s;
+  std::vector<double> v = lat_;
+  std::sort(v.begin(), v.end());
+  s.packets = v.size();
+  double sum = 0, nsum = 0;
+  for (double d : v) sum += d;
+  for (double d : net_lat_) nsum += d;
+  s.mean = sum / v.size();
+  s.net_mean = nsum / net_lat_.size();
+  s.p50 = v[v.size() / 2];
+  s.p99 = v[std::min(v.size() - 1, static_cast<size_t>(v.size() * 0.99))];
+  s.max = v.back();
+  return s;
+}
+
+}  // namespace aries::tb

@@ -1,0 +1,142 @@
+// Point-to-point traffic for the package: patterns, per-node endpoints (source queue + sink),
+// a network-wide scoreboard and latency / throughput / link statistics.
+//
+// Every packet carries its id in payload lane 0 and a checksum of (id, flit index) in the
+// other lanes. The scoreboard checks, at every ejection: the flit belongs to an outstanding
+// packet addressed to this node, flits of a packet arrive in order and contiguously on their
+// VC, packets of one (source, destination, VC) arrive in injection order, and no flit arrives
+// twice. Every injected flit is accounted for: at the end, outstanding packets are listed.
+#ifndef ARIES_TB_NET_TRAFFIC_H_
+#define ARIES_TB_NET_TRAFFIC_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "endpoint.h"
+#include "package.h"
+
+namespace aries::tb {
+
+enum class Pattern { kUniform, kTranspose, kBitComplement, kHotspot, kNeighbor, kTrace };
+const char* PatternName(Pattern p);
+std::optional<Pattern> ParsePattern(std::string_view s);
+const char* PatternNames();
+
+// One packet of a trace file line: "cycle src dst flits" (node ids y*K+x; '#' comments).
+struct TraceEntry {
+  uint64_t cycle;
+  unsigned src, dst, flits;
+};
+// Reads a trace; throws std::runtime_error naming the file, line and what is wrong.
+std::vector<TraceEntry> ReadTrace(const std::string& path, unsigned num_nodes);
+
+struct TrafficConfig {
+  Pattern pattern = Pattern::kUniform;
+  double rate = 0.1;            // offered flits per node per cycle
+  unsigned packet_len = 4;      // flits per packet
+  unsigned hotspot = 0;         // hotspot node id
+  double hotspot_share = 0.25;  // fraction of packets sent to the hotspot
+  std::vector<TraceEntry> trace;
+  uint8_t vc_mask = 0xF;        // VCs packets may use (torus: even VCs, dateline class 0)
+  double sink_accept = 1.0;     // probability per cycle that a sink frees a slot
+  uint64_t seed = 1;
+};
+
+struct Packet {
+  uint64_t id;
+  unsigned src, dst, vc, len;
+  uint64_t created, head_injected = 0, tail_ejected = 0;
+  unsigned ejected = 0;
+  bool measured = false;
+};
+
+// Shared bookkeeping of all endpoints.
+class NetScoreboard {
+ public:
+  explicit NetScoreboard(unsigned lanes) : lanes_(lanes) {}
+  void OnCreate(Packet p);
+  Packet& Get(uint64_t id) { return packets_.at(id); }
+  // Checks one ejected flit; returns the completed packet when it was its tail.
+  const Packet* OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
+  static uint32_t Check(uint64_t id, unsigned idx, unsigned lane);
+  size_t outstanding() const { return packets_.size(); }
+  const std::map<uint64_t, Packet>& packets() const { return packets_; }
+  const std::vector<std::string>& errors() const { return errors_; }
+  uint64_t flits_created() const { return flits_created_; }
+  uint64_t flits_ejected() const { return flits_ejected_; }
+
+ private:
+  void Error(std::string e);
+  unsigned lanes_;
+  std::map<uint64_t, Packet> packets_;
+  std::map<std::tuple<unsigned, unsigned, unsigned>, std::deque<uint64_t>> order_;
+  std::map<std::pair<unsigned, unsigned>, std::pair<uint64_t, unsigned>> open_;  // (node, vc)
+  std::vector<std::string> errors_;
+  uint64_t flits_created_ = 0, flits_ejected_ = 0;
+};
+
+struct LatencyStats {
+  uint64_t packets = 0;
+  double mean = 0, p50 = 0, p99 = 0, max = 0;
+  double net_mean = 0;  // head injection to tail ejection (no source queueing)
+};
+
+class TrafficEndpoint;
+
+// Traffic on a package: attaches one endpoint per node and runs warm-up, measurement and
+// drain phases.
+class NetTraffic {
+ public:
+  NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg);
+  ~NetTraffic();
+
+  // Stops creating new packets (drain).
+  void StopInjection() { injecting_ = false; }
+  void StartInjection() { injecting_ = true; }
+  bool injecting() const { return injecting_; }
+  // Packets created in [from, to) count for latency and throughput.
+  void SetWindow(uint64_t from, uint64_t to) { win_from_ = from; win_to_ = to; }
+  // Sinks stop freeing slots (to test the watchdog).
+  void SetSinkStalled(unsigned node, bool stalled);
+
+  NetScoreboard& scoreboard() { return sb_; }
+  const NetScoreboard& scoreboard() const { return sb_; }
+  LatencyStats Latency() const;
+  uint64_t measured_outstanding() const;
+  uint64_t flits_created_in_window() const { return win_created_; }
+  uint64_t flits_ejected_in_window() const { return win_ejected_; }
+  uint64_t last_ejection() const { return last_eject_; }
+
+  // Internal, for the endpoints.
+  uint64_t NextId() { return next_id_++; }
+  std::mt19937_64& rng() { return rng_; }
+  const TrafficConfig& config() const { return cfg_; }
+  sysc::Package& package() { return pkg_; }
+  void Created(const Packet& p);
+  void Ejected(unsigned node, uint64_t cycle, const uint32_t* words);
+  unsigned Destination(unsigned src);
+
+ private:
+  sysc::Package& pkg_;
+  TrafficConfig cfg_;
+  NetScoreboard sb_;
+  std::vector<std::unique_ptr<TrafficEndpoint>> eps_;
+  std::mt19937_64 rng_;
+  bool injecting_ = true;
+  uint64_t next_id_ = 0;
+  uint64_t win_from_ = 0, win_to_ = ~uint64_t{0};
+  uint64_t win_created_ = 0, win_ejected_ = 0;
+  uint64_t last_eject_ = 0;
+  std::vector<double> lat_, net_lat_;
+};
+
+}  // namespace aries::tb
+
+#endif  // ARIES_TB_NET_TRAFFIC_H_
