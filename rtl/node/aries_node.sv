@@ -106,6 +106,7 @@ module aries_node #(
   output logic                           idle_o
 );
   localparam int unsigned T = NumTracks;
+  localparam int NTracks = NumTracks;  // signed loop bound: no constant-compare warning at 0
   localparam int unsigned NumDir = 4;                      // XP, XM, YP, YM
   localparam int unsigned NumChoices = 1 + 2 * T;          // per port, when muxed
   localparam int unsigned CW = aries_pkg::PortSelChoiceW;
@@ -316,7 +317,7 @@ module aries_node #(
   always_comb begin : p_bypass_val
     bypass_val = '0;
     bypass_legal = '0;
-    for (int t = 0; t < int'(T); t++) begin
+    for (int t = 0; t < NTracks; t++) begin
       bypass_val[aries_pkg::BypassXLsb + t] = cut_x_q[t];
       bypass_val[aries_pkg::BypassYLsb + t] = cut_y_q[t];
       bypass_legal[aries_pkg::BypassXLsb + t] = 1'b1;
@@ -356,6 +357,7 @@ module aries_node #(
   always_comb begin : p_access
     int unsigned cin, cout, p;
     logic ok;
+    ok = 1'b0;
     acc_ok = 1'b0;
     rdata = '0;
     wr_portsel = 1'b0;
@@ -404,7 +406,7 @@ module aries_node #(
           acc_ok = 1'b1;
         end else begin
           ok = ((cfg_wdata_i & ~bypass_legal) == '0);
-          for (int t = 0; t < int'(T); t++) begin
+          for (int t = 0; t < NTracks; t++) begin
             if (cfg_wdata_i[aries_pkg::BypassXLsb + t] != cut_x_q[t] &&
                 uses_track(sel_in_q, sel_out_q, 0, t)) ok = 1'b0;
             if (cfg_wdata_i[aries_pkg::BypassYLsb + t] != cut_y_q[t] &&
@@ -440,7 +442,7 @@ module aries_node #(
         sel_out_q <= sel_out_d;
       end
       if (nd_req && wr_bypass) begin
-        for (int t = 0; t < int'(T); t++) begin
+        for (int t = 0; t < NTracks; t++) begin
           cut_x_q[t] <= cfg_wdata_i[aries_pkg::BypassXLsb + t];
           cut_y_q[t] <= cfg_wdata_i[aries_pkg::BypassYLsb + t];
         end

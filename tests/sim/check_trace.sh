@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# `aries --trace` writes an FST and a GTKWave save file, and GTKWave (headless, under Xvfb)
-# finds every signal the save file lists in the FST.
+# `aries --trace` writes an FST of chosen nodes and a GTKWave save file grouped per node and
+# port, and GTKWave (headless, under Xvfb) finds every signal the save file lists in the FST.
 set -euo pipefail
 aries=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$aries" --cycles 300 --warmup 20 --trace "$work/run.fst" > /dev/null
+"$aries" --set package.k=2 --set sim.warmup=20 --set sim.measure=200 \
+  --trace "$work/run.fst" --trace-nodes 0,3 --trace-from 10 --trace-to 150 > /dev/null
 test -s "$work/run.fst"
-listed=$(grep -c '^router\.' "$work/run.gtkw")
+listed=$(grep -c '^n[0-9]*_[0-9]*\.' "$work/run.gtkw")
 cat > "$work/count.tcl" <<'TCL'
 set n 0
-foreach s [gtkwave::getDisplayedSignals] { if {[string first "router." $s] >= 0} { incr n } }
+foreach s [gtkwave::getDisplayedSignals] { if {[regexp {^n[0-9]+_[0-9]+\.} $s]} { incr n } }
 puts "ARIES_GTKW_SIGNALS $n"
 gtkwave::/File/Quit
 TCL
 found=$(timeout 120 xvfb-run -a gtkwave -S "$work/count.tcl" "$work/run.gtkw" 2>&1 |
         sed -n 's/^ARIES_GTKW_SIGNALS //p')
 echo "save file lists $listed signals, GTKWave found ${found:-none}"
-[ "$listed" -gt 50 ] && [ "$found" = "$listed" ]
+[ "$listed" -gt 100 ] && [ "$found" = "$listed" ]

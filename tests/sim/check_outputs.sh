@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A config file with a --set override runs, and the JSON and CSV carry the config and seed.
+set -euo pipefail
+aries=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat > "$work/run.cfg" <<'CFG'
+# a small torus
+package.topology = torus
+package.k = 2
+traffic.rate = 0.2    # overridden below
+sim.measure = 500
+sim.seed = 7
+CFG
+"$aries" --config "$work/run.cfg" --set traffic.rate=0.05 --json "$work/r.json" --csv "$work/r.csv" > "$work/out.txt"
+grep -q "all flits delivered, checked yes" "$work/out.txt"
+python3 - "$work/r.json" "$work/r.csv" <<'PY'
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+assert j["config"]["package.topology"] == "torus", j["config"]
+assert j["config"]["traffic.rate"] == "0.05"
+assert j["runs"][0]["seed"] == 7
+assert j["runs"][0]["flits"]["created"] == j["runs"][0]["flits"]["ejected"] > 0
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert rows[0]["topology"] == "torus" and rows[0]["seed"] == "7" and rows[0]["rate"] == "0.05", rows
+print("json and csv ok")
+PY
+# A bad value in the file names the file, line and key.
+printf 'package.k = 99\n' > "$work/bad.cfg"
+if "$aries" --config "$work/bad.cfg" 2> "$work/err.txt"; then exit 1; fi
+grep -q "package.k = '99': allowed 2 .. 16" "$work/err.txt"
+printf 'package.kk = 9\n' > "$work/bad2.cfg"
+if "$aries" --config "$work/bad2.cfg" 2> "$work/err2.txt"; then exit 1; fi
+grep -q "bad2.cfg:1: unknown key 'package.kk'" "$work/err2.txt"

@@ -1,0 +1,400 @@
+// Package tests on the shipped node models (16 lanes, 4 VCs x 32 flits): zero-load latency
+// per topology against the analytic value, flit conservation under random traffic on every
+// topology (ARIES with random bypass configurations), bypass segment latency, register API
+// errors, SystemC kernel == plain loop, skipping idle nodes changes nothing, the watchdog.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "aries_pkg.h"
+#include "net_run.h"
+#include "net_traffic.h"
+#include "node_models.h"
+#include "package.h"
+#include "package_sc.h"
+
+namespace {
+
+using aries::sysc::Package;
+using aries::sysc::PackageConfig;
+using aries::sysc::RegisterError;
+using aries::sysc::RegOp;
+using aries::sysc::Topology;
+using aries::tb::NetTraffic;
+using aries::tb::Pattern;
+using aries::tb::RunConfig;
+using aries::tb::TrafficConfig;
+namespace hw = aries::hw;
+
+uint64_t Seed() {
+  const char* s = std::getenv("ARIES_SEED");
+  const uint64_t seed = s ? std::strtoull(s, nullptr, 0) : 1;
+  std::printf("seed %llu (set ARIES_SEED to change)\n", static_cast<unsigned long long>(seed));
+  return seed;
+}
+
+PackageConfig Cfg(Topology t, unsigned k) {
+  PackageConfig c;
+  c.topology = t;
+  c.k = k;
+  return c;
+}
+
+// Hops of dimension-order routing between two nodes.
+unsigned Hops(Topology t, unsigned k, unsigned s, unsigned d) {
+  auto dist = [&](unsigned a, unsigned b) -> unsigned {
+    const unsigned diff = a > b ? a - b : b - a;
+    if (t == Topology::kFbfly) return diff ? 1 : 0;
+    if (t == Topology::kTorus) return std::min(diff, k - diff);
+    return diff;
+  };
+  return dist(s % k, d % k) + dist(s / k, d / k);
+}
+
+// Wire cycles along the DOR path (torus wrap and fbfly links are longer).
+unsigned WireCycles(const PackageConfig& c, unsigned s, unsigned d) {
+  const unsigned k = c.k;
+  unsigned cyc = 0;
+  auto dim = [&](unsigned a, unsigned b) {
+    if (a == b) return;
+    const unsigned diff = a > b ? a - b : b - a;
+    if (c.topology == Topology::kFbfly) {
+      cyc += aries::sysc::LinkLatency(c, diff);
+    } else if (c.topology == Topology::kTorus) {
+      // The shorter way round, ties going + (rtl/router/aries_route_compute.sv).
+      const unsigned plus = (b + k - a) % k;
+      const bool go_plus = 2 * plus <= k;
+      const unsigned hops = go_plus ? plus : k - plus;
+      const bool wrap = go_plus ? a + plus >= k : a < hops;
+      cyc += (hops - (wrap ? 1 : 0)) * aries::sysc::LinkLatency(c, 1) +
+             (wrap ? aries::sysc::LinkLatency(c, k - 1) : 0);
+    } else {
+      cyc += diff * aries::sysc::LinkLatency(c, 1);
+    }
+  };
+  dim(s % k, d % k);
+  dim(s / k, d / k);
+  return cyc;
+}
+
+// One packet alone in the package: its latency (creation to tail ejection).
+uint64_t LonePacket(Package& pkg, unsigned src, unsigned dst, unsigned len) {
+  TrafficConfig tc;
+  tc.pattern = Pattern::kTrace;
+  tc.rate = 0;
+  tc.trace = {{pkg.cycle() + 1, src, dst, len}};
+  tc.vc_mask = pkg.config().topology == Topology::kTorus ? 0x5 : 0xF;
+  NetTraffic t(pkg, tc);
+  RunConfig rc;
+  rc.warmup = 0;
+  rc.measure = 2;
+  rc.drain_limit = 2000;
+  const auto r = aries::tb::RunTraffic(pkg, t, rc);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.latency.packets, 1u);
+  return static_cast<uint64_t>(r.latency.max);
+}
+
+// Zero load: latency = 2 per router x (hops + 1) + wire cycles + (flits - 1).
+void ZeroLoad(Topology t, unsigned k) {
+  PackageConfig c = Cfg(t, k);
+  Package pkg(c, aries::sysc::ShippedNodeModels(), 1);
+  std::mt19937_64 rng(Seed());
+  std::uniform_int_distribution<unsigned> node(0, pkg.num_nodes() - 1);
+  for (int i = 0; i < 12; ++i) {
+    const unsigned s = node(rng), d = node(rng);
+    if (s == d) continue;
+    const unsigned len = 1 + i % 4;
+    const uint64_t want = 2 * (Hops(t, k, s, d) + 1) + WireCycles(c, s, d) + (len - 1);
+    EXPECT_EQ(LonePacket(pkg, s, d, len), want) << pkg.NodeName(s) << " -> " << pkg.NodeName(d)
+                                                << ", " << len << " flits";
+  }
+}
+
+TEST(PackageZeroLoad, Mesh4x4) { ZeroLoad(Topology::kMesh, 4); }
+TEST(PackageZeroLoad, Aries4x4) { ZeroLoad(Topology::kAries, 4); }
+TEST(PackageZeroLoad, Torus4x4) { ZeroLoad(Topology::kTorus, 4); }
+TEST(PackageZeroLoad, Torus5x5OddRing) { ZeroLoad(Topology::kTorus, 5); }
+TEST(PackageZeroLoad, Fbfly4x4) { ZeroLoad(Topology::kFbfly, 4); }
+TEST(PackageZeroLoad, Fbfly2x2OnFivePortNodes) { ZeroLoad(Topology::kFbfly, 2); }
+TEST(PackageZeroLoad, Mesh8x8) { ZeroLoad(Topology::kMesh, 8); }
+
+// Random traffic with back-pressure: every flit created is ejected once, checked, nothing
+// outstanding, no hardware error.
+void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Pattern::kUniform) {
+  const uint64_t seed = Seed();
+  Package pkg(Cfg(t, k), aries::sysc::ShippedNodeModels(), seed);
+  unsigned moved = 0;
+  if (random_bypass) {
+    std::mt19937_64 rng(seed);
+    const auto plan = aries::tb::RandomBypassPlan(pkg, rng);
+    pkg.Program(plan.bypass);
+    pkg.Program(plan.portsel);
+    moved = plan.moved_hops;
+    EXPECT_GT(moved, 0u);
+  }
+  TrafficConfig tc;
+  tc.pattern = pat;
+  tc.rate = 0.25;
+  tc.packet_len = 3;
+  tc.sink_accept = 0.7;
+  tc.seed = seed;
+  tc.vc_mask = t == Topology::kTorus ? 0x5 : 0xF;
+  NetTraffic traffic(pkg, tc);
+  RunConfig rc;
+  rc.warmup = 200;
+  rc.measure = 1500;
+  rc.drain_limit = 20000;
+  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  EXPECT_FALSE(r.stuck) << r.stuck_report;
+  EXPECT_GT(r.flits_created, 1000u);
+  EXPECT_EQ(r.flits_created, r.flits_ejected);
+  EXPECT_EQ(r.packets_outstanding, 0u);
+  EXPECT_TRUE(pkg.Quiet());
+  if (random_bypass) {
+    // The moved hops carried traffic: some bypass segment has flits.
+    uint64_t seg_flits = 0;
+    for (const auto* ch : pkg.Channels()) {
+      if (ch->name().find("track") != std::string::npos) seg_flits += ch->flits_sent();
+    }
+    EXPECT_GT(seg_flits, 0u) << moved << " hops moved";
+  }
+}
+
+TEST(PackageConservation, Mesh4x4) { Conservation(Topology::kMesh, 4, false); }
+TEST(PackageConservation, Torus4x4) { Conservation(Topology::kTorus, 4, false); }
+TEST(PackageConservation, Fbfly4x4) { Conservation(Topology::kFbfly, 4, false); }
+TEST(PackageConservation, AriesRandomBypass4x4) { Conservation(Topology::kAries, 4, true); }
+TEST(PackageConservation, AriesRandomBypass2x2) { Conservation(Topology::kAries, 2, true); }
+TEST(PackageConservation, AriesRandomBypassTranspose4x4) {
+  Conservation(Topology::kAries, 4, true, Pattern::kTranspose);
+}
+TEST(PackageConservation, MeshHotspot4x4) {
+  Conservation(Topology::kMesh, 4, false, Pattern::kHotspot);
+}
+
+// A bypass segment between (0,1) and (3,1) carries a flow: latency = 2 + segment wire + 2.
+TEST(PackageBypass, SegmentCarriesAFlowWithItsLatency) {
+  PackageConfig c = Cfg(Topology::kAries, 4);
+  Package pkg(c, aries::sysc::ShippedNodeModels(), 1);
+  const unsigned a = pkg.NodeId(0, 1), b = pkg.NodeId(3, 1);
+  const unsigned x_t1 = 1 + 1;  // PORTSEL choice of x-track 1
+  pkg.Program({{a, true, hw::kRegBypass, hw::BypassValue(0x2, 0)},
+               {b, true, hw::kRegBypass, hw::BypassValue(0x2, 0)}});
+  // a's XP (upper tap) out, b's XM (lower tap) in; flow 5 local -> XP at a, XM -> local at b.
+  pkg.Program({{a, true, hw::kRegPortSelBase + hw::kPortXP, hw::PortSelValue(0, x_t1)},
+               {b, true, hw::kRegPortSelBase + hw::kPortXM, hw::PortSelValue(x_t1, 0)},
+               {a, true, hw::RouteAddr(5, hw::kPortLocal), 1u << hw::kPortXP},
+               {b, true, hw::RouteAddr(5, hw::kPortXM), 1u << hw::kPortLocal}});
+  bool found = false;
+  for (const auto* ch : pkg.Channels()) {
+    if (ch->src() == a && ch->dst() == b) {
+      found = true;
+      EXPECT_EQ(ch->latency(), c.link_latency + 2 * c.extra_per_pitch);
+    }
+  }
+  ASSERT_TRUE(found);
+  // Send one 4-flit flow packet by hand through an endpoint.
+  struct FlowEp : aries::sysc::Endpoint {
+    unsigned sent = 0, got = 0;
+    uint64_t first = 0, last = 0;
+    bool src = false;
+    bool Inject(uint64_t cycle, uint32_t* w) override {
+      if (!src || sent == 4) return false;
+      hw::Flit f;
+      f.head = sent == 0;
+      f.tail = sent == 3;
+      f.is_flow = true;
+      f.flow = 5;
+      hw::PackFlit(f, 16, w);
+      if (sent == 0) first = cycle;
+      ++sent;
+      return true;
+    }
+    uint8_t EjectCredits(uint64_t) override { return 0; }
+    void AfterEdge(uint64_t cycle, uint8_t, const uint32_t* e) override {
+      if (e) {
+        ++got;
+        last = cycle + 1;
+      }
+    }
+  } src_ep, dst_ep;
+  src_ep.src = true;
+  pkg.AttachEndpoint(a, &src_ep);
+  pkg.AttachEndpoint(b, &dst_ep);
+  for (int i = 0; i < 100; ++i) pkg.Step();
+  EXPECT_EQ(dst_ep.got, 4u);
+  EXPECT_EQ(dst_ep.last - src_ep.first, 2u + (c.link_latency + 2 * c.extra_per_pitch) + 2u + 3u);
+  EXPECT_FALSE(pkg.AnyError());
+  pkg.AttachEndpoint(a, nullptr);
+  pkg.AttachEndpoint(b, nullptr);
+}
+
+TEST(PackageRegisters, ReadsIdentityOfEveryNode) {
+  Package pkg(Cfg(Topology::kAries, 2), aries::sysc::ShippedNodeModels(), 1);
+  std::vector<RegOp> ops;
+  for (unsigned n = 0; n < 4; ++n) {
+    ops.push_back({n, false, hw::kRegNodeId, 0});
+    ops.push_back({n, false, hw::kRegId, 0});
+    ops.push_back({n, false, hw::kRegNodeLinks, 0});
+  }
+  const auto res = pkg.Access(ops);
+  for (unsigned n = 0; n < 4; ++n) {
+    EXPECT_TRUE(res[3 * n].ok);
+    EXPECT_EQ(res[3 * n].rdata, hw::kNodeIdValue);
+    EXPECT_EQ(res[3 * n + 1].rdata, hw::kRouterIdValue);
+    EXPECT_EQ(res[3 * n + 2].rdata, 12u);
+  }
+}
+
+std::string RefusalOf(Package& pkg, const std::vector<RegOp>& ops) {
+  try {
+    pkg.Program(ops);
+  } catch (const RegisterError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PackageRegisters, RefusalsNameTheRegisterAndReasonAndChangeNothing) {
+  Package pkg(Cfg(Topology::kAries, 4), aries::sysc::ShippedNodeModels(), 1);
+  const unsigned n = pkg.NodeId(1, 2);
+  // A track that is not cut cannot be taken.
+  std::string e = RefusalOf(pkg, {{n, true, hw::kRegPortSelBase + hw::kPortXP, hw::PortSelValue(1, 1)}});
+  EXPECT_NE(e.find("n1_2"), std::string::npos) << e;
+  EXPECT_NE(e.find("PORTSEL[XP]"), std::string::npos) << e;
+  EXPECT_NE(e.find("not cut"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(n, hw::kRegPortSelBase + hw::kPortXP), 0u);
+  // Choice out of range.
+  e = RefusalOf(pkg, {{n, true, hw::kRegPortSelBase + hw::kPortYM, hw::PortSelValue(5, 0)}});
+  EXPECT_NE(e.find("choices 0 (mesh)"), std::string::npos) << e;
+  // XP and YP share the upper taps: both cannot take x-track 0's upper tap.
+  pkg.Write(n, hw::kRegBypass, hw::BypassValue(0x1, 0));
+  pkg.Write(n, hw::kRegPortSelBase + hw::kPortXP, hw::PortSelValue(1, 1));
+  e = RefusalOf(pkg, {{n, true, hw::kRegPortSelBase + hw::kPortYP, hw::PortSelValue(1, 0)}});
+  EXPECT_NE(e.find("owned by another port"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(n, hw::kRegPortSelBase + hw::kPortYP), 0u);
+  // A used track's cut bit cannot change.
+  e = RefusalOf(pkg, {{n, true, hw::kRegBypass, 0}});
+  EXPECT_NE(e.find("BYPASS"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(n, hw::kRegBypass), hw::BypassValue(0x1, 0));
+  // Reserved bits, unmapped and read-only registers.
+  e = RefusalOf(pkg, {{n, true, hw::kRegBypass, 0x4}});
+  EXPECT_NE(e.find("allowed bits"), std::string::npos) << e;
+  e = RefusalOf(pkg, {{n, true, 0x01FF, 1}});
+  EXPECT_NE(e.find("unmapped"), std::string::npos) << e;
+  e = RefusalOf(pkg, {{n, true, hw::kRegNodeId, 1}});
+  EXPECT_NE(e.find("read-only"), std::string::npos) << e;
+  EXPECT_THROW(pkg.Read(99, hw::kRegId), RegisterError);
+  // Node status records the refusals (CFG_ERR), write 1 clears it.
+  EXPECT_NE(pkg.Read(n, hw::kRegNodeStatus) & (1u << hw::kNodeStatusCfgErrBit), 0u);
+  pkg.Write(n, hw::kRegNodeStatus, hw::kNodeStatusMask);
+  EXPECT_EQ(pkg.Read(n, hw::kRegNodeStatus), 0u);
+}
+
+TEST(PackageRegisters, FbflyNodeHasNoMuxes) {
+  Package pkg(Cfg(Topology::kFbfly, 4), aries::sysc::ShippedNodeModels(), 1);
+  const std::string e = RefusalOf(pkg, {{0, true, hw::kRegPortSelBase + 1, 0}});
+  EXPECT_NE(e.find("no port muxes"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(0, hw::kRegNodeTracks), 0u);
+}
+
+TEST(PackageConfigErrors, ImpossibleConfigurationsAreRefused) {
+  auto msg = [](PackageConfig c) -> std::string {
+    try {
+      Package p(c, aries::sysc::ShippedNodeModels(), 1);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(msg(Cfg(Topology::kMesh, 17)).find("package.k = 17"), std::string::npos);
+  EXPECT_NE(msg(Cfg(Topology::kMesh, 1)).find("package.k = 1"), std::string::npos);
+  EXPECT_NE(msg(Cfg(Topology::kFbfly, 9)).find("router ports"), std::string::npos);
+  PackageConfig c = Cfg(Topology::kAries, 4);
+  c.tracks = 3;
+  EXPECT_NE(msg(c).find("package.tracks = 3"), std::string::npos);
+}
+
+// The same traffic stepped by a plain loop, by the SystemC scheduler, and without idle-node
+// skipping: identical ejection cycles of every packet.
+std::vector<uint64_t> Fingerprint(bool systemc, bool skip) {
+  PackageConfig c = Cfg(Topology::kAries, 4);
+  c.skip_idle = skip;
+  Package pkg(c, aries::sysc::ShippedNodeModels(), 3);
+  std::mt19937_64 rng(3);
+  const auto plan = aries::tb::RandomBypassPlan(pkg, rng);
+  pkg.Program(plan.bypass);
+  pkg.Program(plan.portsel);
+  TrafficConfig tc;
+  tc.rate = 0.05;  // low load: many idle nodes
+  tc.seed = 3;
+  NetTraffic t(pkg, tc);
+  std::unique_ptr<aries::sysc::PackageSc> sc;
+  aries::tb::Advance adv;
+  if (systemc) {
+    sc = std::make_unique<aries::sysc::PackageSc>("pkg", &pkg);
+    adv = [&sc](uint64_t n) { sc->Run(n); };
+  }
+  RunConfig rc;
+  rc.warmup = 100;
+  rc.measure = 1500;
+  const auto r = aries::tb::RunTraffic(pkg, t, rc, adv);
+  EXPECT_TRUE(r.ok());
+  std::vector<uint64_t> fp{r.flits_ejected, r.cycles, static_cast<uint64_t>(r.latency.mean * 1000),
+                           static_cast<uint64_t>(r.latency.max)};
+  for (const auto* ch : pkg.Channels()) fp.push_back(ch->flits_sent());
+  return fp;
+}
+
+TEST(PackageKernels, SystemCSchedulerEqualsPlainLoop) {
+  EXPECT_EQ(Fingerprint(true, true), Fingerprint(false, true));
+}
+
+TEST(PackageKernels, SkippingIdleNodesChangesNothing) {
+  EXPECT_EQ(Fingerprint(false, true), Fingerprint(false, false));
+}
+
+// A sink that stops accepting: the watchdog reports the stuck packets and where they wait.
+TEST(PackageWatchdog, ReportsStuckPackets) {
+  Package pkg(Cfg(Topology::kMesh, 2), aries::sysc::ShippedNodeModels(), 1);
+  TrafficConfig tc;
+  tc.rate = 0.5;
+  tc.pattern = Pattern::kHotspot;
+  tc.hotspot = 3;
+  tc.hotspot_share = 1.0;
+  NetTraffic t(pkg, tc);
+  t.SetSinkStalled(3, true);
+  RunConfig rc;
+  rc.warmup = 0;
+  rc.measure = 3000;
+  rc.watchdog = 500;
+  const auto r = aries::tb::RunTraffic(pkg, t, rc);
+  EXPECT_TRUE(r.stuck);
+  EXPECT_NE(r.stuck_report.find("packet"), std::string::npos) << r.stuck_report;
+  EXPECT_NE(r.stuck_report.find("n1_1: flits wait in input ports"), std::string::npos)
+      << r.stuck_report;
+}
+
+TEST(PackageTrace, ReadsTraceFilesAndRefusesBadLines) {
+  const std::string path = testing::TempDir() + "/t.trace";
+  FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs("# cycle src dst flits\n10 0 3 2\n12 1 2 1\n", f);
+  std::fclose(f);
+  const auto v = aries::tb::ReadTrace(path, 4);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].dst, 3u);
+  f = std::fopen(path.c_str(), "w");
+  std::fputs("10 0 7 2\n", f);
+  std::fclose(f);
+  try {
+    aries::tb::ReadTrace(path, 4);
+    ADD_FAILURE() << "accepted node 7 of 4";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":1: node ids are 0 .. 3"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
