@@ -398,3 +398,28 @@ TEST(PackageTrace, ReadsTraceFilesAndRefusesBadLines) {
 }
 
 }  // namespace
+
+namespace {
+
+// Uniform random traffic on an 8x8 mesh with dimension-order routing, 4 VCs x 32 flits: the
+// bisection bound is 4/K = 0.5 flits/node/cycle (Dally & Towles, Principles and Practices of
+// Interconnection Networks, section 3.3); DOR with a few VCs saturates at roughly 80-90% of it.
+// Offered 0.7, the accepted rate must lie in [0.35, 0.5].
+TEST(PackageSaturation, Mesh8x8UniformIsInTheDorRange) {
+  Package pkg(Cfg(Topology::kMesh, 8), aries::sysc::ShippedNodeModels(), Seed());
+  TrafficConfig tc;
+  tc.rate = 0.7;
+  NetTraffic t(pkg, tc);
+  RunConfig rc;
+  rc.warmup = 1000;
+  rc.measure = 2000;
+  rc.drain_limit = 0;
+  const auto r = aries::tb::RunTraffic(pkg, t, rc);
+  EXPECT_TRUE(r.saturated);
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_GE(r.accepted, 0.35);
+  EXPECT_LE(r.accepted, 0.5);
+  std::printf("accepted %.4f flits/node/cycle at offered %.4f\n", r.accepted, r.offered);
+}
+
+}  // namespace
