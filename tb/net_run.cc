@@ -55,7 +55,8 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   const double nm = static_cast<double>(pkg.num_nodes()) * static_cast<double>(cfg.measure);
   r.offered = static_cast<double>(t.flits_created_in_window()) / nm;
   r.accepted = static_cast<double>(t.flits_ejected_in_window()) / nm;
-  r.saturated = !drained || r.accepted < 0.95 * r.offered;
+  // With no drain allowed (drain_limit 0) only the throughput criterion applies.
+  r.saturated = (!drained && cfg.drain_limit > 0) || r.accepted < 0.95 * r.offered;
   r.latency = t.Latency();
   r.flits_created = t.scoreboard().flits_created();
   r.flits_ejected = t.scoreboard().flits_ejected();

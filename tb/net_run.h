@@ -31,6 +31,7 @@ struct RunResult {
   double offered = 0;      // flits/node/cycle created in the window
   double accepted = 0;     // flits/node/cycle ejected in the window
   bool saturated = false;  // accepted < 95% of offered, or the measured packets did not drain
+                           // within drain_limit (when drain_limit > 0)
   bool stuck = false;      // the watchdog fired
   std::string stuck_report;
   uint64_t cycles = 0;
