@@ -164,8 +164,6 @@ SimSettings Validate(const Config& c) {
   if (*pat == tb::Pattern::kTrace && s.trace_file.empty()) {
     throw ConfigError("traffic.pattern = trace needs traffic.trace = FILE");
   }
-  // Torus packets start in dateline class 0 (even VCs, rtl/router/README.md).
-  s.traffic.vc_mask = *topo == sysc::Topology::kTorus ? 0x5 : 0xF;
   s.run.warmup = Uint(c, "sim.warmup", 0, 1ull << 40);
   s.run.measure = Uint(c, "sim.measure", 1, 1ull << 40);
   s.run.drain_limit = Uint(c, "sim.drain_limit", 0, 1ull << 40);

@@ -20,10 +20,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   sysc::Package pkg(s.package, sysc::ShippedNodeModels(), s.seed);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
-    const tb::BypassPlan plan = tb::RandomBypassPlan(pkg, rng);
-    pkg.Program(plan.bypass);
-    pkg.Program(plan.portsel);
-    o.moved_hops = plan.moved_hops;
+    o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
   }
   tb::TrafficConfig tc = s.traffic;
   if (tc.pattern == tb::Pattern::kTrace) tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());

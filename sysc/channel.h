@@ -39,7 +39,6 @@ class Channel {
     flit_stamp_[s] = at;
     std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
     ++flits_sent_;
-    toggles_ += Toggles(words);
   }
   // The flit arriving in `cycle`, or nullptr.
   const uint32_t* FlitAt(uint64_t cycle) const {
@@ -66,20 +65,9 @@ class Channel {
   }
 
   uint64_t flits_sent() const { return flits_sent_; }
-  // Bit toggles on the flit wires (consecutive flits XOR-ed; idle cycles hold the last value).
-  uint64_t toggles() const { return toggles_; }
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
-  uint64_t Toggles(const uint32_t* w) {
-    if (last_.empty()) last_.assign(words_, 0);
-    uint64_t n = 0;
-    for (unsigned i = 0; i < words_; ++i) {
-      n += static_cast<uint64_t>(__builtin_popcount(last_[i] ^ w[i]));
-      last_[i] = w[i];
-    }
-    return n;
-  }
 
   std::string name_;
   unsigned latency_, words_, ring_;
@@ -88,8 +76,7 @@ class Channel {
   std::vector<uint32_t> flits_;
   std::vector<uint64_t> credit_stamp_;
   std::vector<uint8_t> credits_;
-  std::vector<uint32_t> last_;
-  uint64_t flits_sent_ = 0, toggles_ = 0;
+  uint64_t flits_sent_ = 0;
 };
 
 }  // namespace aries::sysc

@@ -40,14 +40,6 @@ struct NodeIn {
   uint8_t ep_credit = 0;                // VC mask: the endpoint frees ejection buffer slots
   bool cfg_req = false, cfg_we = false;
   uint32_t cfg_addr = 0, cfg_wdata = 0;
-  // Clears everything but the flit storage.
-  void ClearControls() {
-    link_valid = 0;
-    std::fill(link_credit.begin(), link_credit.end(), 0);
-    ep_valid = false;
-    ep_credit = 0;
-    cfg_req = false;
-  }
 };
 
 // Outputs after the edge.

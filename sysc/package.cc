@@ -87,8 +87,6 @@ std::string Package::NodeName(unsigned n) const {
 
 void Package::AttachEndpoint(unsigned node, Endpoint* ep) { nodes_.at(node).ep = ep; }
 
-void Package::SetAssertionsOn(bool on) { ctx_->assertOn(on); }
-
 void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into) {
   const unsigned lat = LinkLatency(cfg_, l.pitches);
   const unsigned w = shape_.words();
@@ -103,11 +101,6 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
 }
 
 void Package::RebuildSegments() {
-  if (cfg_.topology != Topology::kAries && segments_.empty()) {
-    bool any = false;
-    for (const Node& nd : nodes_) any = any || nd.out.bypass != 0;
-    if (!any) return;
-  }
   bool changed = false;
   for (Node& nd : nodes_) {
     if (nd.out.bypass != nd.bypass) changed = true;

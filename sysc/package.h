@@ -77,7 +77,6 @@ class Package {
   uint64_t cycle() const { return cycle_; }
 
   void AttachEndpoint(unsigned node, Endpoint* ep);
-  void SetAssertionsOn(bool on);
 
   // One cycle of every node (plain loop). StepNode + EndCycle is the same, split for SystemC.
   void Step();

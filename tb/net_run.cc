@@ -165,4 +165,11 @@ BypassPlan RandomBypassPlan(const sysc::Package& pkg, std::mt19937_64& rng) {
   return plan;
 }
 
+unsigned ApplyRandomBypass(sysc::Package& pkg, std::mt19937_64& rng) {
+  const BypassPlan plan = RandomBypassPlan(pkg, rng);
+  pkg.Program(plan.bypass);
+  pkg.Program(plan.portsel);
+  return plan.moved_hops;
+}
+
 }  // namespace aries::tb

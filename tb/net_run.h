@@ -65,6 +65,9 @@ struct BypassPlan {
   unsigned moved_hops = 0;
 };
 BypassPlan RandomBypassPlan(const sysc::Package& pkg, std::mt19937_64& rng);
+// Makes a random plan and programs it through the register API (BYPASS first, then PORTSEL);
+// returns the number of moved hops.
+unsigned ApplyRandomBypass(sysc::Package& pkg, std::mt19937_64& rng);
 
 }  // namespace aries::tb
 

@@ -89,8 +89,7 @@ void NetScoreboard::OnCreate(Packet p) {
   packets_.emplace(p.id, p);
 }
 
-const Packet* NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
-  static thread_local Packet done;
+std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
   ++flits_ejected_;
   const hw::Flit f = hw::UnpackFlit(w, 0);
   const uint64_t id = w[1];
@@ -98,7 +97,7 @@ const Packet* NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32
   if (it == packets_.end()) {
     Error(fmt::format("cycle {}: node {} ejected a flit of unknown or finished packet {}", cycle,
                       node, id));
-    return nullptr;
+    return std::nullopt;
   }
   Packet& p = it->second;
   const unsigned idx = p.ejected;
@@ -136,11 +135,11 @@ const Packet* NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32
   if (p.ejected == p.len) {
     open = {0, 0};
     p.tail_ejected = cycle;
-    done = p;
+    const Packet done = p;
     packets_.erase(it);
-    return &done;
+    return done;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 // --- endpoint ----------------------------------------------------------------------------------
@@ -262,7 +261,9 @@ NetTraffic::NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg)
     throw std::invalid_argument(fmt::format("traffic.hotspot = {}: node ids are 0 .. {}",
                                             cfg.hotspot, pkg.num_nodes() - 1));
   }
-  if ((cfg.vc_mask & ((1u << pkg.shape().num_vcs) - 1)) == 0) {
+  // Torus packets start in dateline class 0: VC bit 0 clear (rtl/router/README.md).
+  if (pkg.config().topology == sysc::Topology::kTorus) cfg_.vc_mask &= 0x55;
+  if ((cfg_.vc_mask & ((1u << pkg.shape().num_vcs) - 1)) == 0) {
     throw std::invalid_argument("traffic: no usable VC");
   }
   for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
@@ -311,7 +312,7 @@ void NetTraffic::Created(const Packet& p0) {
 void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
   last_eject_ = cycle;
   if (cycle >= win_from_ && cycle < win_to_) ++win_ejected_;
-  if (const Packet* p = sb_.OnEject(node, cycle, w)) {
+  if (const std::optional<Packet> p = sb_.OnEject(node, cycle, w)) {
     if (p->measured) {
       lat_.push_back(static_cast<double>(p->tail_ejected - p->created));
       net_lat_.push_back(static_cast<double>(p->tail_ejected - p->head_injected));

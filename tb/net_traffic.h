@@ -44,7 +44,8 @@ struct TrafficConfig {
   unsigned hotspot = 0;         // hotspot node id
   double hotspot_share = 0.25;  // fraction of packets sent to the hotspot
   std::vector<TraceEntry> trace;
-  uint8_t vc_mask = 0xF;        // VCs packets may use (torus: even VCs, dateline class 0)
+  uint8_t vc_mask = 0xF;        // VCs packets may use (on a torus only the even ones of
+                                // these: packets start in dateline class 0)
   double sink_accept = 1.0;     // probability per cycle that a sink frees a slot
   uint64_t seed = 1;
 };
@@ -64,7 +65,7 @@ class NetScoreboard {
   void OnCreate(Packet p);
   Packet& Get(uint64_t id) { return packets_.at(id); }
   // Checks one ejected flit; returns the completed packet when it was its tail.
-  const Packet* OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
+  std::optional<Packet> OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
   static uint32_t Check(uint64_t id, unsigned idx, unsigned lane);
   size_t outstanding() const { return packets_.size(); }
   const std::map<uint64_t, Packet>& packets() const { return packets_; }
@@ -116,7 +117,6 @@ class NetTraffic {
 
   // Internal, for the endpoints.
   uint64_t NextId() { return next_id_++; }
-  std::mt19937_64& rng() { return rng_; }
   const TrafficConfig& config() const { return cfg_; }
   sysc::Package& package() { return pkg_; }
   void Created(const Packet& p);

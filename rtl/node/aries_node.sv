@@ -189,17 +189,10 @@ module aries_node #(
     out_owner = '0;
     in_link = '0;
     out_link = '0;
-    for (int unsigned p = 1; p <= NumDir; p++) begin
-      if (Muxed != 0) begin
-        in_link[(p-1)*LinkIdxW +: LinkIdxW] = link_of(p, 32'(sel_in_q[(p-1)*CW +: CW]));
-        out_link[(p-1)*LinkIdxW +: LinkIdxW] = link_of(p, 32'(sel_out_q[(p-1)*CW +: CW]));
-      end else begin
-        in_link[(p-1)*LinkIdxW +: LinkIdxW] = LinkIdxW'(p - 1);
-        out_link[(p-1)*LinkIdxW +: LinkIdxW] = LinkIdxW'(p - 1);
-      end
-    end
     if (Muxed != 0) begin
       for (int unsigned p = 1; p <= NumDir; p++) begin
+        in_link[(p-1)*LinkIdxW +: LinkIdxW] = link_of(p, 32'(sel_in_q[(p-1)*CW +: CW]));
+        out_link[(p-1)*LinkIdxW +: LinkIdxW] = link_of(p, 32'(sel_out_q[(p-1)*CW +: CW]));
         in_owner[32'(in_link[(p-1)*LinkIdxW +: LinkIdxW])*OwnW +: OwnW] = OwnW'(p);
         out_owner[32'(out_link[(p-1)*LinkIdxW +: LinkIdxW])*OwnW +: OwnW] = OwnW'(p);
       end

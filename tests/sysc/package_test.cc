@@ -84,7 +84,6 @@ uint64_t LonePacket(Package& pkg, unsigned src, unsigned dst, unsigned len) {
   tc.pattern = Pattern::kTrace;
   tc.rate = 0;
   tc.trace = {{pkg.cycle() + 1, src, dst, len}};
-  tc.vc_mask = pkg.config().topology == Topology::kTorus ? 0x5 : 0xF;
   NetTraffic t(pkg, tc);
   RunConfig rc;
   rc.warmup = 0;
@@ -128,10 +127,7 @@ void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Patt
   unsigned moved = 0;
   if (random_bypass) {
     std::mt19937_64 rng(seed);
-    const auto plan = aries::tb::RandomBypassPlan(pkg, rng);
-    pkg.Program(plan.bypass);
-    pkg.Program(plan.portsel);
-    moved = plan.moved_hops;
+    moved = aries::tb::ApplyRandomBypass(pkg, rng);
     EXPECT_GT(moved, 0u);
   }
   TrafficConfig tc;
@@ -140,7 +136,6 @@ void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Patt
   tc.packet_len = 3;
   tc.sink_accept = 0.7;
   tc.seed = seed;
-  tc.vc_mask = t == Topology::kTorus ? 0x5 : 0xF;
   NetTraffic traffic(pkg, tc);
   RunConfig rc;
   rc.warmup = 200;
@@ -325,9 +320,7 @@ std::vector<uint64_t> Fingerprint(bool systemc, bool skip) {
   c.skip_idle = skip;
   Package pkg(c, aries::sysc::ShippedNodeModels(), 3);
   std::mt19937_64 rng(3);
-  const auto plan = aries::tb::RandomBypassPlan(pkg, rng);
-  pkg.Program(plan.bypass);
-  pkg.Program(plan.portsel);
+  EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
   TrafficConfig tc;
   tc.rate = 0.05;  // low load: many idle nodes
   tc.seed = 3;
