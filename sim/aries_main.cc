@@ -51,12 +51,14 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 
 // One bench point in a child process (own SystemC elaboration, own peak memory).
 nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsigned k,
-                          double rate, const std::string& kernel, uint64_t measure) {
+                          double rate, const std::string& kernel, const std::string& threads,
+                          uint64_t measure) {
   const std::string tmp = fmt::format("/tmp/aries_bench_{}_{}.json", getpid(), k);
   const std::string cmd = fmt::format(
       "'{}' run --set package.topology={} --set package.k={} --set traffic.rate={} "
-      "--set sim.kernel={} --set sim.warmup=500 --set sim.measure={} --json '{}' > /dev/null",
-      exe, topo, k, rate, kernel, measure, tmp);
+      "--set sim.kernel={} --set sim.threads={} --set sim.warmup=500 --set sim.measure={} "
+      "--json '{}' > /dev/null",
+      exe, topo, k, rate, kernel, threads, measure, tmp);
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("bench point failed: " + cmd);
   std::ifstream f(tmp);
   nlohmann::json j = nlohmann::json::parse(f);
@@ -112,18 +114,21 @@ extern "C" int sc_main(int argc, char** argv) {
       fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
                  "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits\n",
                  measure);
-      fmt::print("{:<6} {:<4} {:>6} {:>9} {:>14} {:>14} {:>10} {:>10}\n", "topo", "K", "rate",
-                 "kernel", "cycles/s", "node evals/cy", "peak MB", "accepted");
+      fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo", "K", "rate",
+                 "kernel", "threads", "cycles/s", "node evals/cy", "peak MB", "accepted");
       const std::string exe = "/proc/self/exe";
       char buf[4096];
       const ssize_t len = readlink(exe.c_str(), buf, sizeof(buf) - 1);
       const std::string self = len > 0 ? std::string(buf, static_cast<size_t>(len)) : argv[0];
       for (unsigned k : {4u, 8u}) {
         for (double rate : {0.02, 0.1, 0.3}) {
-          for (const char* kernel : {"systemc", "loop"}) {
-            const nlohmann::json r = BenchPoint(self, "mesh", k, rate, kernel, measure);
-            fmt::print("{:<6} {:<4} {:>6} {:>9} {:>14.0f} {:>14.1f} {:>10} {:>10.3f}\n", "mesh",
-                       k, rate, kernel, r["cycles_per_second"].get<double>(),
+          // The SystemC kernel is serial; the loop kernel once serial, once on every core.
+          for (auto [kernel, threads] : {std::pair{"systemc", "1"}, std::pair{"loop", "1"},
+                                         std::pair{"loop", "auto"}}) {
+            const nlohmann::json r = BenchPoint(self, "mesh", k, rate, kernel, threads, measure);
+            fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} {:>9.3f}\n",
+                       "mesh", k, rate, kernel, r["threads"].get<unsigned>(),
+                       r["cycles_per_second"].get<double>(),
                        r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
                        r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
             std::fflush(stdout);

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace aries::sim {
 
@@ -33,6 +35,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.watchdog", "5000", ">= 100", "cycles without an ejection that count as stuck"},
       {"sim.kernel", "systemc", "systemc, loop",
        "step nodes from the SystemC scheduler or from a plain loop (same results)"},
+      {"sim.threads", "auto", "auto, 1 .. 64",
+       "threads evaluating node models (kernel loop; auto: the machine's cores, at most 8)"},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing"},
       {"sim.seed", "1", "any integer", "seed of traffic, bypass choice and RTL initial values"},
       {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads",
@@ -133,6 +137,13 @@ bool Bool(const Config& c, const std::string& key) {
   Bad(c, key);
 }
 
+// sim.threads = auto: one thread per core, at most 8 (an 8 x 8 package has too little work per
+// cycle to feed more).
+unsigned AutoThreads() {
+  const unsigned hw = std::thread::hardware_concurrency();
+  return std::clamp(hw, 1u, 8u);
+}
+
 }  // namespace
 
 SimSettings Validate(const Config& c) {
@@ -170,6 +181,16 @@ SimSettings Validate(const Config& c) {
   s.run.watchdog = Uint(c, "sim.watchdog", 100, 1ull << 40);
   s.kernel = c.Get("sim.kernel");
   if (s.kernel != "systemc" && s.kernel != "loop") Bad(c, "sim.kernel");
+  if (c.Get("sim.threads") == "auto") {
+    s.package.threads = s.kernel == "loop" ? AutoThreads() : 1;
+  } else {
+    s.package.threads = static_cast<unsigned>(Uint(c, "sim.threads", 1, 64));
+    if (s.package.threads > 1 && s.kernel != "loop") {
+      throw ConfigError(fmt::format(
+          "sim.threads = {} needs sim.kernel = loop (the SystemC kernel steps nodes one by one)",
+          s.package.threads));
+    }
+  }
   s.seed = Uint(c, "sim.seed", 0, ~0ull);
   s.traffic.seed = s.seed;
   std::stringstream rs(c.Get("sweep.rates"));

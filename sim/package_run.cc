@@ -89,9 +89,10 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
              r.flits_created, r.flits_ejected, r.packets_outstanding);
   fmt::print("  {:<28} {}\n", "all flits delivered, checked",
              r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
-  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s, peak memory {} MB\n", "speed",
-             r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0,
-             o.maxrss_kb / 1024);
+  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} kernel, {} thread{}), peak "
+             "memory {} MB\n",
+             "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.kernel,
+             s.package.threads, s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024);
   for (const std::string& e : r.errors) fmt::print("  error: {}\n", e);
   if (r.stuck) fmt::print("  STUCK: {}", r.stuck_report);
 }
@@ -139,6 +140,7 @@ std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, Run
     x["seconds"] = r.seconds;
     x["cycles_per_second"] = r.seconds > 0 ? r.cycles / r.seconds : 0.0;
     x["maxrss_kb"] = o.maxrss_kb;
+    x["threads"] = s.package.threads;
     x["node_evaluations"] = r.node_evaluations;
     x["moved_hops"] = o.moved_hops;
     nlohmann::json links = nlohmann::json::object();

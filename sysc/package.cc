@@ -28,6 +28,10 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     throw std::invalid_argument(
         fmt::format("package.k = {}: allowed 2 .. 16 (4-bit coordinates)", cfg.k));
   }
+  if (cfg.threads < 1 || cfg.threads > 64) {
+    throw std::invalid_argument(
+        fmt::format("threads = {}: allowed 1 .. 64", cfg.threads));
+  }
   const unsigned want_ports = RouterPorts(cfg.topology, cfg.k);
   ctx_->randReset(2);
   ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
@@ -50,6 +54,11 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   if (shape_.num_links * shape_.num_vcs > 64 || shape_.num_links > 64) {
     throw std::invalid_argument("node model: links x VCs must fit 64 credit wires");
   }
+  pool_ = std::make_unique<TickPool>(cfg.threads);
+  tick_ = [this](unsigned i) {
+    Node& nd = nodes_[active_[i]];
+    nd.model->Tick(nd.in, nd.out);
+  };
   const unsigned w = shape_.words();
   for (unsigned n = 0; n < num_nodes(); ++n) {
     Node& nd = nodes_[n];
@@ -139,7 +148,7 @@ void Package::RebuildSegments() {
   }
 }
 
-void Package::StepNode(unsigned n) {
+bool Package::Gather(unsigned n) {
   Node& nd = nodes_[n];
   NodeIn& in = nd.in;
   const unsigned w = shape_.words();
@@ -173,12 +182,18 @@ void Package::StepNode(unsigned n) {
                             !in.cfg_req;
   if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
     if (nd.ep) nd.ep->AfterEdge(cycle_, 0, nullptr);
-    return;
+    return false;
   }
   ++nd.counters.evaluated;
   if (in.ep_valid) ++nd.counters.injected;
-  NodeOut& out = nd.out;
-  nd.model->Tick(in, out);
+  return true;
+}
+
+void Package::Scatter(unsigned n) {
+  Node& nd = nodes_[n];
+  const NodeOut& out = nd.out;
+  const unsigned w = shape_.words();
+  const unsigned nl = shape_.num_links;
   if (out.link_valid != 0) {
     for (unsigned l = 0; l < nl; ++l) {
       if (!((out.link_valid >> l) & 1u)) continue;
@@ -210,13 +225,28 @@ void Package::StepNode(unsigned n) {
   }
 }
 
+void Package::StepNode(unsigned n) {
+  if (!Gather(n)) return;
+  nodes_[n].model->Tick(nodes_[n].in, nodes_[n].out);
+  Scatter(n);
+}
+
 void Package::EndCycle() {
   if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);
   ++cycle_;
 }
 
 void Package::Step() {
-  for (unsigned n = 0; n < num_nodes(); ++n) StepNode(n);
+  if (pool_->threads() == 1) {
+    for (unsigned n = 0; n < num_nodes(); ++n) StepNode(n);
+  } else {
+    active_.clear();
+    for (unsigned n = 0; n < num_nodes(); ++n) {
+      if (Gather(n)) active_.push_back(n);
+    }
+    pool_->Run(static_cast<unsigned>(active_.size()), tick_);
+    for (unsigned n : active_) Scatter(n);
+  }
   EndCycle();
 }
 

@@ -18,6 +18,7 @@
 #define ARIES_SYSC_PACKAGE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,7 @@
 #include "channel.h"
 #include "endpoint.h"
 #include "node_model.h"
+#include "tick_pool.h"
 #include "topology.h"
 
 class VerilatedContext;
@@ -78,7 +80,8 @@ class Package {
 
   void AttachEndpoint(unsigned node, Endpoint* ep);
 
-  // One cycle of every node (plain loop). StepNode + EndCycle is the same, split for SystemC.
+  // One cycle of every node (plain loop; node models evaluated on config().threads threads).
+  // StepNode + EndCycle is the same, serial, split for SystemC.
   void Step();
   void StepNode(unsigned n);
   void EndCycle();
@@ -124,6 +127,11 @@ class Package {
     size_t waiting_op = 0;
     uint32_t bypass = 0;
   };
+  // One node's cycle in three parts: Gather() fills its inputs from the channels, its endpoint
+  // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
+  // delivers its outputs. Gather and Scatter touch shared state and run in node order.
+  bool Gather(unsigned n);
+  void Scatter(unsigned n);
   void Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into);
   void RebuildSegments();
 
@@ -137,6 +145,9 @@ class Package {
   const std::vector<RegOp>* ops_ = nullptr;
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t trace_from_ = 0, trace_to_ = 0;
+  std::unique_ptr<TickPool> pool_;
+  std::vector<unsigned> active_;               // nodes ticked this cycle (parallel Step)
+  std::function<void(unsigned)> tick_;         // ticks the i-th active node
 };
 
 }  // namespace aries::sysc

@@ -36,6 +36,7 @@ struct PackageConfig {
   unsigned link_latency = 10;     // wire cycles of a one-pitch link
   unsigned extra_per_pitch = 1;   // wire cycles added per further pitch a link spans
   bool skip_idle = true;          // do not evaluate nodes whose clock edge changes nothing
+  unsigned threads = 1;           // threads evaluating node models in Step() (1: serial)
 };
 
 // A bidirectional link between node a's link la and node b's link lb.

@@ -32,3 +32,13 @@ grep -q "package.k = '99': allowed 2 .. 16" "$work/err.txt"
 printf 'package.kk = 9\n' > "$work/bad2.cfg"
 if "$aries" --config "$work/bad2.cfg" 2> "$work/err2.txt"; then exit 1; fi
 grep -q "bad2.cfg:1: unknown key 'package.kk'" "$work/err2.txt"
+# Threads only with the loop kernel; a bad thread count names the allowed range.
+if "$aries" --set sim.threads=2 2> "$work/err3.txt"; then exit 1; fi
+grep -q "sim.threads = 2 needs sim.kernel = loop" "$work/err3.txt"
+if "$aries" --set sim.kernel=loop --set sim.threads=0 2> "$work/err4.txt"; then exit 1; fi
+grep -q "sim.threads = '0': allowed auto, 1 .. 64" "$work/err4.txt"
+# A parallel run reports its threads and delivers everything.
+"$aries" --set sim.kernel=loop --set sim.threads=2 --set sim.measure=500 > "$work/par.txt"
+grep -q "loop kernel, 2 threads" "$work/par.txt"
+grep -Eq "all flits delivered, checked +yes" "$work/par.txt"
+echo "thread checks ok"

@@ -1,7 +1,8 @@
 // Package tests on the shipped node models (16 lanes, 4 VCs x 32 flits): zero-load latency
 // per topology against the analytic value, flit conservation under random traffic on every
 // topology (ARIES with random bypass configurations), bypass segment latency, register API
-// errors, SystemC kernel == plain loop, skipping idle nodes changes nothing, the watchdog.
+// errors, SystemC kernel == plain loop, skipping idle nodes and parallel evaluation change
+// nothing, the watchdog.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -313,16 +314,19 @@ TEST(PackageConfigErrors, ImpossibleConfigurationsAreRefused) {
   EXPECT_NE(msg(c).find("package.tracks = 3"), std::string::npos);
 }
 
-// The same traffic stepped by a plain loop, by the SystemC scheduler, and without idle-node
-// skipping: identical ejection cycles of every packet.
-std::vector<uint64_t> Fingerprint(bool systemc, bool skip) {
+// The same traffic stepped by a plain loop, by the SystemC scheduler, without idle-node
+// skipping, and with node models evaluated on several threads: identical flit counts on every
+// channel, per-node injection and ejection counts, and packet latencies.
+std::vector<uint64_t> Fingerprint(bool systemc, bool skip, unsigned threads = 1,
+                                  double rate = 0.05) {
   PackageConfig c = Cfg(Topology::kAries, 4);
   c.skip_idle = skip;
+  c.threads = threads;
   Package pkg(c, aries::sysc::ShippedNodeModels(), 3);
   std::mt19937_64 rng(3);
   EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
   TrafficConfig tc;
-  tc.rate = 0.05;  // low load: many idle nodes
+  tc.rate = rate;  // 0.05: low load, many idle nodes
   tc.seed = 3;
   NetTraffic t(pkg, tc);
   std::unique_ptr<aries::sysc::PackageSc> sc;
@@ -339,6 +343,10 @@ std::vector<uint64_t> Fingerprint(bool systemc, bool skip) {
   std::vector<uint64_t> fp{r.flits_ejected, r.cycles, static_cast<uint64_t>(r.latency.mean * 1000),
                            static_cast<uint64_t>(r.latency.max)};
   for (const auto* ch : pkg.Channels()) fp.push_back(ch->flits_sent());
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+    fp.push_back(pkg.counters(n).injected);
+    fp.push_back(pkg.counters(n).ejected);
+  }
   return fp;
 }
 
@@ -348,6 +356,25 @@ TEST(PackageKernels, SystemCSchedulerEqualsPlainLoop) {
 
 TEST(PackageKernels, SkippingIdleNodesChangesNothing) {
   EXPECT_EQ(Fingerprint(false, true), Fingerprint(false, false));
+}
+
+// Three threads on any machine (more than CI's two cores, so evaluations interleave), busy
+// enough that most nodes tick every cycle.
+TEST(PackageKernels, ParallelNodeEvaluationChangesNothing) {
+  EXPECT_EQ(Fingerprint(false, true, 1, 0.3), Fingerprint(false, true, 3, 0.3));
+  EXPECT_EQ(Fingerprint(false, true, 1, 0.05), Fingerprint(false, true, 2, 0.05));
+}
+
+TEST(PackageKernels, ThreadCountIsChecked) {
+  PackageConfig c = Cfg(Topology::kMesh, 2);
+  c.threads = 0;
+  try {
+    Package p(c, aries::sysc::ShippedNodeModels(), 1);
+    FAIL() << "threads = 0 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("threads = 0: allowed 1 .. 64"), std::string::npos)
+        << e.what();
+  }
 }
 
 // A sink that stops accepting: the watchdog reports the stuck packets and where they wait.
