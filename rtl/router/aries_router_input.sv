@@ -92,9 +92,15 @@ module aries_router_input #(
 );
   localparam int unsigned VW = aries_pkg::VcIdW;
   localparam int unsigned HW = aries_pkg::HdrW;
-  // Buffer word: {route, ovc, flit}
-  localparam int unsigned WordW = NumPorts + VW + FlitW;
+  // A buffered flit is split in two: its metadata {route, ovc, header} in a small FIFO per VC
+  // (read every cycle by the allocator), and its payload in one memory per port, read only for
+  // the VC the arbiter selects. Same behaviour as one wide FIFO per VC; a simulator evaluates
+  // one wide read per port instead of one per VC.
+  localparam int unsigned MetaW = NumPorts + VW + HW;
+  localparam int unsigned PayW = FlitW - HW;
   localparam int unsigned VcSelW = (NumVCs > 1) ? $clog2(NumVCs) : 1;
+  localparam int unsigned PtrW = (BufferDepth > 1) ? $clog2(BufferDepth) : 1;
+  localparam int unsigned SlotW = (NumVCs * BufferDepth > 1) ? $clog2(NumVCs * BufferDepth) : 1;
 
   // ---------------------------------------------------------------------------------------------
   // Stage 1: route computation and buffer write
@@ -128,7 +134,8 @@ module aries_router_input #(
   assign miss_flow_o = lookup_flow_o;
 
   logic [NumVCs-1:0] fifo_push, fifo_ready, fifo_valid, fifo_pop;
-  logic [WordW-1:0] fifo_head [NumVCs];
+  logic [MetaW-1:0] fifo_head [NumVCs];
+  logic [$clog2(BufferDepth+1)-1:0] fifo_count [NumVCs];
 
   always_comb begin : p_push
     fifo_push = '0;
@@ -138,19 +145,61 @@ module aries_router_input #(
 
   for (genvar v = 0; v < NumVCs; v++) begin : gen_vc
     aries_fifo #(
-      .Width(WordW),
+      .Width(MetaW),
       .Depth(BufferDepth)
     ) u_buf (
       .clk_i,
       .rst_ni,
       .valid_i(fifo_push[v]),
       .ready_o(fifo_ready[v]),
-      .data_i ({in_route, in_ovc, in_flit_i}),
+      .data_i ({in_route, in_ovc, in_flit_i[HW-1:0]}),
       .valid_o(fifo_valid[v]),
       .ready_i(fifo_pop[v]),
       .data_o (fifo_head[v]),
-      .count_o()
+      .count_o(fifo_count[v])
     );
+  end
+
+  // Payload memory: VC v's slot i at v*BufferDepth + i. Its pointers move with the VC's metadata
+  // FIFO (same push, same pop), so slot and metadata always belong to the same flit.
+  logic [PayW-1:0] pay_q [NumVCs*BufferDepth];
+  logic [PtrW-1:0] pay_wr_q [NumVCs];
+  logic [PtrW-1:0] pay_rd_q [NumVCs];
+
+  for (genvar v = 0; v < NumVCs; v++) begin : gen_pay_ptr
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_pay_ptr
+      if (!rst_ni) begin
+        pay_wr_q[v] <= '0;
+        pay_rd_q[v] <= '0;
+      end else begin
+        if (fifo_push[v] && fifo_ready[v]) begin
+          pay_wr_q[v] <= (32'(pay_wr_q[v]) == BufferDepth - 1) ? '0 : pay_wr_q[v] + 1'b1;
+        end
+        if (fifo_pop[v] && fifo_valid[v]) begin
+          pay_rd_q[v] <= (32'(pay_rd_q[v]) == BufferDepth - 1) ? '0 : pay_rd_q[v] + 1'b1;
+        end
+      end
+    end
+  end
+
+  // Per VC: the payload pointers are as far apart as the metadata FIFO holds flits (checked by
+  // PayloadTracksMeta_A; a full FIFO has the pointers equal, like an empty one).
+  logic [NumVCs-1:0] pay_in_step;
+  always_comb begin : p_pay_step
+    for (int unsigned v = 0; v < NumVCs; v++) begin
+      pay_in_step[v] = ((32'(pay_wr_q[v]) + BufferDepth - 32'(pay_rd_q[v])) % BufferDepth) ==
+                       (32'(fifo_count[v]) % BufferDepth);
+    end
+  end
+
+  logic pay_we;
+  logic [SlotW-1:0] pay_wslot;
+  assign pay_we = (fifo_push & fifo_ready) != '0;
+  assign pay_wslot = SlotW'(32'(in_vc[VcSelW-1:0]) * BufferDepth + 32'(pay_wr_q[in_vc[VcSelW-1:0]]));
+
+  // No reset: a memory.
+  always_ff @(posedge clk_i) begin : p_pay_mem
+    if (pay_we) pay_q[pay_wslot] <= in_flit_i[FlitW-1:HW];
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -166,8 +215,8 @@ module aries_router_input #(
 
   always_comb begin : p_heads
     for (int unsigned v = 0; v < NumVCs; v++) begin
-      head_route[v] = fifo_head[v][FlitW + VW +: NumPorts];
-      head_ovc[v] = fifo_head[v][FlitW +: VW];
+      head_route[v] = fifo_head[v][HW + VW +: NumPorts];
+      head_ovc[v] = fifo_head[v][HW +: VW];
       head_is_head[v] = fifo_head[v][aries_pkg::HdrHeadBit];
       head_is_tail[v] = fifo_head[v][aries_pkg::HdrTailBit];
       // A multi-flit multicast head holds outputs while it waits for others: it may only
@@ -223,7 +272,8 @@ module aries_router_input #(
   assign sel_ovc = head_ovc[sel];
 
   always_comb begin : p_sel_flit
-    sel_flit_o = fifo_head[sel][FlitW-1:0];
+    sel_flit_o = {pay_q[SlotW'(32'(sel) * BufferDepth + 32'(pay_rd_q[sel]))],
+                  fifo_head[sel][HW-1:0]};
     sel_flit_o[aries_pkg::HdrVcLsb +: VW] = sel_ovc;
   end
 
@@ -262,4 +312,5 @@ module aries_router_input #(
   `ARIES_ASSERT(McHeadNeedsToken_A,
                 (sel_valid && mc_head[sel] && (gnt_i != '0)) |-> (mc_start_o || mc_mine[sel]))
   `ARIES_ASSERT(HeadOvcInRange_A, sel_valid |-> (32'(sel_ovc) < NumVCs))
+  `ARIES_ASSERT(PayloadTracksMeta_A, pay_in_step == '1)
 endmodule
