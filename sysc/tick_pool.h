@@ -4,8 +4,9 @@
 // latency), so only their evaluation runs concurrently; gathering inputs and delivering outputs
 // stay serial and in node order, and results do not depend on the thread count.
 //
-// Workers spin briefly between cycles (a cycle of an 8 x 8 package takes tens to hundreds of
-// microseconds, shorter than a condition-variable wake-up is cheap) and then sleep.
+// Workers spin (yielding) for about 100 us between cycles, since a cycle of an 8 x 8 package
+// takes tens to hundreds of microseconds and a condition-variable wake-up would cost a good part
+// of that; after that they sleep on the condition variable.
 #ifndef ARIES_SYSC_TICK_POOL_H_
 #define ARIES_SYSC_TICK_POOL_H_
 
