@@ -290,6 +290,52 @@ TEST(PackageRegisters, RefusalsNameTheRegisterAndReasonAndChangeNothing) {
   EXPECT_EQ(pkg.Read(n, hw::kRegNodeStatus), 0u);
 }
 
+// A port that carries traffic cannot be switched to another link: both the sending side (an
+// output that owns a VC and has credits out) and the receiving side (an input with flits
+// buffered) refuse, nothing changes, and once the traffic has drained the same writes pass.
+TEST(PackageRegisters, PortSelChangeIsRefusedWhileThePortCarriesTraffic) {
+  Package pkg(Cfg(Topology::kAries, 4), aries::sysc::ShippedNodeModels(), 1);
+  const unsigned a = pkg.NodeId(0, 0), b = pkg.NodeId(1, 0);
+  pkg.Write(a, hw::kRegBypass, hw::BypassValue(0x1, 0));
+  pkg.Write(b, hw::kRegBypass, hw::BypassValue(0x1, 0));
+  TrafficConfig tc;
+  tc.rate = 0.5;
+  tc.pattern = Pattern::kHotspot;
+  tc.hotspot = b;
+  tc.hotspot_share = 1.0;
+  NetTraffic t(pkg, tc);
+  t.SetSinkStalled(b, true);
+  for (int i = 0; i < 600; ++i) pkg.Step();
+  const uint32_t out_side = hw::PortSelValue(0, 1);  // a's XP output onto x-track 0
+  const uint32_t in_side = hw::PortSelValue(1, 0);   // b's XM input from x-track 0
+  std::string e = RefusalOf(pkg, {{a, true, hw::kRegPortSelBase + hw::kPortXP, out_side}});
+  EXPECT_NE(e.find("PORTSEL[XP]"), std::string::npos) << e;
+  EXPECT_NE(e.find("not quiet"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(a, hw::kRegPortSelBase + hw::kPortXP), 0u);
+  e = RefusalOf(pkg, {{b, true, hw::kRegPortSelBase + hw::kPortXM, in_side}});
+  EXPECT_NE(e.find("PORTSEL[XM]"), std::string::npos) << e;
+  EXPECT_NE(e.find("not quiet"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(b, hw::kRegPortSelBase + hw::kPortXM), 0u);
+  // Drain, then the same writes are accepted and every flit was delivered.
+  t.StopInjection();
+  t.SetSinkStalled(b, false);
+  for (int i = 0; i < 20000 && (t.scoreboard().outstanding() != 0 || !pkg.Quiet()); ++i) {
+    pkg.Step();
+  }
+  ASSERT_EQ(t.scoreboard().outstanding(), 0u);
+  ASSERT_TRUE(pkg.Quiet());
+  pkg.Write(a, hw::kRegPortSelBase + hw::kPortXP, out_side);
+  pkg.Write(b, hw::kRegPortSelBase + hw::kPortXM, in_side);
+  EXPECT_EQ(pkg.Read(a, hw::kRegPortSelBase + hw::kPortXP), out_side);
+  EXPECT_EQ(pkg.Read(b, hw::kRegPortSelBase + hw::kPortXM), in_side);
+  // The refusals were recorded (NODE_STATUS.CFG_ERR) and nothing else went wrong.
+  for (unsigned n : {a, b}) {
+    EXPECT_EQ(pkg.Read(n, hw::kRegNodeStatus), 1u << hw::kNodeStatusCfgErrBit);
+    pkg.Write(n, hw::kRegNodeStatus, hw::kNodeStatusMask);
+  }
+  EXPECT_FALSE(pkg.AnyError());
+}
+
 TEST(PackageRegisters, FbflyNodeHasNoMuxes) {
   Package pkg(Cfg(Topology::kFbfly, 4), aries::sysc::ShippedNodeModels(), 1);
   const std::string e = RefusalOf(pkg, {{0, true, hw::kRegPortSelBase + 1, 0}});
