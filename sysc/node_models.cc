@@ -6,9 +6,6 @@
 
 #include "Varies_node.h"
 #include "Varies_node_fb.h"
-// The model roots, so VerilatedNode can evaluate one edge in a single eval().
-#include "Varies_node___024root.h"
-#include "Varies_node_fb___024root.h"
 #include "verilated_node.h"
 
 namespace aries::sysc {

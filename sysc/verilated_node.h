@@ -8,8 +8,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <type_traits>
-#include <utility>
 
 #include "node_model.h"
 #include "verilated.h"
@@ -24,6 +22,14 @@ class VerilatedNode final : public NodeModel {
       : shape_(shape), m_(std::make_unique<V>(ctx, name.c_str())) {
     m_->clk_i = 0;
     m_->rst_ni = 1;
+    // A model built with --x-initial unique starts its inputs random too: nothing arrives
+    // until the package drives the pins.
+    SetBits(m_->lnk_in_valid_i, 0);
+    SetBits(m_->lnk_out_credit_i, 0);
+    m_->ep_in_valid_i = 0;
+    m_->ep_out_credit_i = 0;
+    m_->cfg_req_i = 0;
+    m_->cfg_we_i = 0;
     m_->eval();
   }
   ~VerilatedNode() override { m_->final(); }
@@ -89,27 +95,15 @@ class VerilatedNode final : public NodeModel {
  private:
   // The low phase settles the new inputs (assertions sample values before the edge), then
   // the rising edge.
-  // One rising clock edge. A Verilated model re-evaluates all its input-driven logic on every
-  // eval(), so a low-then-high pair of evals costs that logic twice. Where the model's root
-  // exposes the clock's previous-value trigger (Verilator 5.006's __Vtrigrprev__TOP__clk_i;
-  // the includer must include the root header), the low phase is recorded there instead of
-  // being evaluated: one eval per cycle, same results (tests/sysc compares), about 10-15% less
-  // time at load. Other Verilator versions fall back to two evals.
+  // One rising clock edge: a low and a high evaluation. (Recording the low phase in the
+  // model's trigger state instead of evaluating it saves 10-15% but changed what the RTL
+  // assertions sample in a build with assertions, so it is not done.)
   void Edge() {
     m_->clk_i = 0;
-    if constexpr (HasClkPrev<std::remove_pointer_t<decltype(m_->rootp)>>::value) {
-      m_->rootp->__Vtrigrprev__TOP__clk_i = 0;
-    } else {
-      m_->eval();
-    }
+    m_->eval();
     m_->clk_i = 1;
     m_->eval();
   }
-  template <class R, class = void>
-  struct HasClkPrev : std::false_type {};
-  template <class R>
-  struct HasClkPrev<R, std::void_t<decltype(std::declval<R&>().__Vtrigrprev__TOP__clk_i)>>
-      : std::true_type {};
   // Port buses up to 64 bits are integers; wider ones (credits of many links) are VlWide.
   template <typename T>
   static void SetBits(T& sig, uint64_t v) {
