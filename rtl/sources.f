@@ -16,4 +16,7 @@ router/aries_router.sv
 port_mux/aries_port_mux.sv
 bypass_switch/aries_bypass_switch.sv
 bypass_switch/aries_bypass_track.sv
+coll_engine/aries_coll_lane.sv
+coll_engine/aries_coll_tree.sv
+coll_engine/aries_coll_engine.sv
 node/aries_node.sv

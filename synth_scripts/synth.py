@@ -34,7 +34,7 @@ def rtl_sources():
     return [os.path.join(RTL, l) for l in lines if l and not l.startswith("//")]
 
 
-def run_yosys(top, params, liberty, out):
+def run_yosys(top, params, liberty, out, abc_fast=False):
     sources = " ".join(rtl_sources())
     # -defer + chparam: Yosys 0.23 trips an internal assertion (rtlil.cc:663) on
     # `hierarchy -chparam` for some tops; setting the parameters on the deferred module works.
@@ -49,7 +49,7 @@ def run_yosys(top, params, liberty, out):
         f"write_json {out}/rtl.json\n"
         f"synth -top {top}\n"
         f"dfflibmap -liberty {liberty}\n"
-        f"abc -liberty {liberty}\n"
+        f"abc {'-fast ' if abc_fast else ''}-liberty {liberty}\n"
         f"opt_clean -purge\n"
         f"tee -o {out}/stat.txt stat -liberty {liberty}\n"
         f"write_verilog -noattr {out}/netlist.v\n"
@@ -157,6 +157,9 @@ def main():
     ap.add_argument("--check-ports", action="store_true",
                     help="compare port widths with the Verilated model")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--abc-fast", action="store_true",
+                    help="abc -fast for the cell mapping (arithmetic-heavy blocks: the full "
+                         "mapping of the fp32 lane takes over 10 minutes)")
     args = ap.parse_args()
     params = []
     for p in args.param:
@@ -165,7 +168,7 @@ def main():
         k, v = p.split("=", 1)
         params.append((k, v))
     os.makedirs(args.out, exist_ok=True)
-    run_yosys(args.top, params, args.liberty, args.out)
+    run_yosys(args.top, params, args.liberty, args.out, args.abc_fast)
     area = parse_stat(os.path.join(args.out, "stat.txt"), args.top)
     area["params"] = dict(params)
     area["liberty"] = os.path.basename(args.liberty)

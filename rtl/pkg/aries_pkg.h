@@ -124,6 +124,52 @@ inline constexpr unsigned kNodeStatusStrayCreditBit = 1;
 inline constexpr unsigned kNodeStatusCfgErrBit = 2;
 inline constexpr uint32_t kNodeStatusMask = 0x00000007u;
 
+// Collective flits and the collective engine (aries_pkg.sv: Coll*, Eng*, IdReg*).
+inline constexpr unsigned kCollHdrOpLsb = 16;
+inline constexpr unsigned kCollHdrSeqLsb = 20;
+inline constexpr unsigned kCollSeqW = 12;
+inline constexpr uint32_t kEngRegPage = 0x02;
+inline constexpr uint32_t kRegEngId = 0x0200;
+inline constexpr uint32_t kRegEngParams = 0x0201;
+inline constexpr uint32_t kRegEngCtrl = 0x0202;
+inline constexpr uint32_t kRegEngStatus = 0x0203;
+inline constexpr uint32_t kRegEngErrInfo = 0x0204;
+inline constexpr uint32_t kRegEngReqLen = 0x0205;
+inline constexpr uint32_t kRegEngRspLen = 0x0206;
+inline constexpr uint32_t kRegEngDropped = 0x0207;
+inline constexpr uint32_t kRegEngReqProgBase = 0x0220;
+inline constexpr uint32_t kRegEngRspProgBase = 0x0240;
+inline constexpr uint32_t kRegEngIdBase = 0x0280;
+inline constexpr uint32_t kEngIdStride = 8;
+inline constexpr uint32_t kEngIdValue = 0xA21ECE01u;
+inline constexpr unsigned kEngMaxIds = 16;
+inline constexpr unsigned kEngMaxProg = 32;
+inline constexpr unsigned kIdRegCfg = 0;
+inline constexpr unsigned kIdRegCount = 1;
+inline constexpr unsigned kIdRegReqIn = 2;
+inline constexpr unsigned kIdRegReqOut = 3;
+inline constexpr unsigned kIdRegRspIn = 4;
+inline constexpr unsigned kIdRegRspOut = 5;
+inline constexpr unsigned kIdRegReqDone = 6;
+inline constexpr unsigned kIdRegRspDone = 7;
+inline constexpr unsigned kIdCfgOpLsb = 0;
+inline constexpr unsigned kIdCfgEnBit = 8;
+inline constexpr uint32_t kIdCfgMask = 0x0000010Fu;
+inline constexpr unsigned kEngTurn = 31;
+inline constexpr unsigned kEngCtrlReqBit = 0;
+inline constexpr unsigned kEngCtrlRspBit = 1;
+inline constexpr unsigned kEngStatusUnknownIdBit = 0;
+inline constexpr unsigned kEngStatusOpBit = 1;
+inline constexpr unsigned kEngStatusSeqBit = 2;
+inline constexpr unsigned kEngStatusIdleBit = 3;
+inline constexpr unsigned kEngStatusCfgErrBit = 4;
+inline constexpr uint32_t kEngStatusMask = 0x0000001Fu;
+
+// Address of per-id register r of collective id `id`.
+inline constexpr uint32_t EngIdReg(unsigned id, unsigned r) {
+  return kRegEngIdBase + kEngIdStride * id + r;
+}
+
 // Register address helpers.
 constexpr uint32_t RouteAddr(unsigned flow, unsigned inport) {
   return kRegRouteBase | (flow << kRouteFlowLsb) | (inport << kRouteInportLsb);

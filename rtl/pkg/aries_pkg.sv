@@ -167,4 +167,60 @@ package aries_pkg;
   localparam int unsigned NodeStatusCfgErrBit = 2;       ///< a node register access was refused
   localparam int unsigned NodeStatusMask = 32'h0000_0007;
 
+  // ---------------------------------------------------------------------------------------------
+  // Collective flits (single-flit packets, head = tail = 1, is_flow = 1): the flow field is
+  // the collective id; the destination and source fields carry the operation and a sequence
+  // number (the flit's index in its id's stream, modulo 4096) instead, since collective flits
+  // are steered by the engines' configuration, not by coordinates.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned CollHdrOpLsb = 16;   ///< [19:16] operation (Op*)
+  localparam int unsigned CollHdrSeqLsb = 20;  ///< [31:20] sequence number
+  localparam int unsigned CollSeqW = 12;
+
+  // ---------------------------------------------------------------------------------------------
+  // Collective engine registers (aries_coll_engine), addresses 0x0200-0x02FF.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned EngRegPage = 32'h02;         ///< cfg_addr[15:8] of the engine
+  localparam int unsigned RegEngId = 32'h0200;         ///< RO: EngIdValue
+  localparam int unsigned RegEngParams = 32'h0201;     ///< RO: [7:0] ids, [15:8] program depth, [23:16] queue depth, [28:24] ports
+  localparam int unsigned RegEngCtrl = 32'h0202;       ///< W: [0] start request program, [1] start response program; R: running bits
+  localparam int unsigned RegEngStatus = 32'h0203;     ///< RO, write 1 to clear: engine errors
+  localparam int unsigned RegEngErrInfo = 32'h0204;    ///< RO: last dropped flit: [9:0] id, [20:16] port, [24] class
+  localparam int unsigned RegEngReqLen = 32'h0205;     ///< RW: request program [7:0] steps, [31:16] passes
+  localparam int unsigned RegEngRspLen = 32'h0206;     ///< RW: response program, same fields
+  localparam int unsigned RegEngDropped = 32'h0207;    ///< RO: flits dropped on errors
+  localparam int unsigned RegEngReqProgBase = 32'h0220; ///< RW: + step, collective id
+  localparam int unsigned RegEngRspProgBase = 32'h0240; ///< RW: + step, collective id
+  localparam int unsigned RegEngIdBase = 32'h0280;     ///< per id: + 8*id + IdReg*
+  localparam int unsigned EngIdStride = 8;
+  localparam int unsigned EngIdValue = 32'hA21E_CE01;  ///< "ARIES" collective engine, layout v1
+  localparam int unsigned EngMaxIds = 16;              ///< per-id registers fit the page
+  localparam int unsigned EngMaxProg = 32;             ///< program steps fit their windows
+
+  // Per-id registers (offset from RegEngIdBase + 8*id)
+  localparam int unsigned IdRegCfg = 0;      ///< RW: [3:0] operation, [8] enable
+  localparam int unsigned IdRegCount = 1;    ///< RW: [15:0] flits per program step (>= 1)
+  localparam int unsigned IdRegReqIn = 2;    ///< RW: [ports-1:0] inputs reduced (bit 0 = local)
+  localparam int unsigned IdRegReqOut = 3;   ///< RW: [4:0] port the result leaves by, or EngTurn
+  localparam int unsigned IdRegRspIn = 4;    ///< RW: [4:0] port the response comes from, or EngTurn
+  localparam int unsigned IdRegRspOut = 5;   ///< RW: [ports-1:0] ports the response goes to
+  localparam int unsigned IdRegReqDone = 6;  ///< RO: flits the request stage produced
+  localparam int unsigned IdRegRspDone = 7;  ///< RO: flits the response stage sent
+  localparam int unsigned IdCfgOpLsb = 0;
+  localparam int unsigned IdCfgEnBit = 8;
+  localparam int unsigned IdCfgMask = 32'h0000_010F;
+  localparam int unsigned EngTurn = 31;      ///< request result turns into this engine's responses
+
+  // ENG_CTRL bits
+  localparam int unsigned EngCtrlReqBit = 0;
+  localparam int unsigned EngCtrlRspBit = 1;
+
+  // ENG_STATUS bits (sticky, write 1 to clear)
+  localparam int unsigned EngStatusUnknownIdBit = 0;  ///< a flit of an id not enabled (dropped)
+  localparam int unsigned EngStatusOpBit = 1;         ///< a flit's operation differs (dropped)
+  localparam int unsigned EngStatusSeqBit = 2;        ///< a flit out of sequence (dropped)
+  localparam int unsigned EngStatusIdleBit = 3;       ///< a flit while its class runs no program (dropped)
+  localparam int unsigned EngStatusCfgErrBit = 4;     ///< an engine register access was refused
+  localparam int unsigned EngStatusMask = 32'h0000_001F;
+
 endpackage

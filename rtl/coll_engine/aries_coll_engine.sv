@@ -1,0 +1,669 @@
+// aries_coll_engine: the collective engine of one chiplet node (PIUMA "Switch Architecture for
+// In-network Computing"; ARCHITECTURE.md section 3). It sits beside the router: collective
+// flits arriving on any port (the local endpoint is port 0) go to its queues instead of the
+// router, and its results leave on the ports' outputs with priority over the router.
+//
+// Two classes with separate queues, virtual channels, configuration and programs:
+//   request  (ReqVc): inputs and partial results; the request stage reduces, for the current
+//            collective id, one flit from every input port of ID_REQ_IN (through the fixed
+//            reduction tree aries_coll_tree) and sends the result to ID_REQ_OUT: a parent
+//            port, the local endpoint (port 0), or EngTurn (into this engine's responses);
+//   response (RspVc): the result on its way back; the response stage takes one flit from
+//            ID_RSP_IN (a port or EngTurn) and copies it to every port of ID_RSP_OUT.
+// Each stage follows its program: a list of collective ids (ENG_REQ_PROG / ENG_RSP_PROG),
+// each step moving ID_COUNT flits of that id, the list repeated `passes` times. A flit whose id
+// is not the current step's waits in its queue; the controller orders the steps of every node
+// consistently so that this never blocks (see README: deadlock freedom).
+//
+// Issue rule (one cycle): a stage issues when every input it needs has a good head flit (the
+// current id, its operation, the expected sequence number) and every output it needs has a
+// credit; the credit is taken at issue, so the pipeline never stalls. The response stage has
+// priority on a port both want. Results leave Levels + 1 cycles after issue; the cycle before,
+// claim_o tells the node to keep the router off that output.
+//
+// Errors: a head flit of an id not enabled, of the current id with another operation or out of
+// sequence, or of a class whose program is not running is dropped (its credit returned), counted
+// in ENG_DROPPED, described in ENG_ERR_INFO and flagged in ENG_STATUS; err_o is high while any
+// status bit is set. Register writes are refused (cfg_err_o, ENG_STATUS.CFG_ERR, nothing
+// changes) for read-only or unmapped addresses, reserved bits, values out of range, and any
+// change of programs or per-id registers while a program runs.
+`include "aries_assert.svh"
+
+module aries_coll_engine #(
+  /// Ports (router radix; port 0 is the local endpoint).
+  parameter int unsigned NumPorts = 5,
+  /// 32-bit payload lanes per flit.
+  parameter int unsigned Lanes = 16,
+  /// Collective ids with their own registers (<= EngMaxIds).
+  parameter int unsigned NumIds = 8,
+  /// Steps per program (<= EngMaxProg).
+  parameter int unsigned ProgDepth = 8,
+  /// Flits per input queue (per port and class); also the credits a sender starts with.
+  parameter int unsigned QueueDepth = 32,
+  /// Credits per output port and class (the receiver's queue depth).
+  parameter int unsigned OutCredits = 32,
+  /// Depth of the request-to-response turn queue.
+  parameter int unsigned TurnDepth = 4,
+  /// Link VC of request flits.
+  parameter int unsigned ReqVc = 4,
+  /// Link VC of response flits.
+  parameter int unsigned RspVc = 5,
+  /// Flit width (derived; do not override).
+  parameter int unsigned FlitW = aries_pkg::HdrW + Lanes * aries_pkg::LaneW
+) (
+  /// Clock.
+  input  logic                         clk_i,
+  /// Asynchronous active-low reset.
+  input  logic                         rst_ni,
+  /// Per port: a collective flit arrives (VC ReqVc or RspVc).
+  input  logic [NumPorts-1:0]          in_valid_i,
+  /// Per port: the flit, port p at [p*FlitW +: FlitW].
+  input  logic [NumPorts*FlitW-1:0]    in_flit_i,
+  /// Per port and class ([c*NumPorts + p], c = 0 request, 1 response): a queue slot was freed.
+  output logic [2*NumPorts-1:0]        in_credit_o,
+  /// Per port: the engine drives this output in the next cycle (keep the router off it).
+  output logic [NumPorts-1:0]          claim_o,
+  /// Per port: a flit leaves.
+  output logic [NumPorts-1:0]          out_valid_o,
+  /// Per port: the flit.
+  output logic [NumPorts*FlitW-1:0]    out_flit_o,
+  /// Per port and class: the receiver freed a slot.
+  input  logic [2*NumPorts-1:0]        out_credit_i,
+  /// Register request (addresses of page EngRegPage).
+  input  logic                         cfg_req_i,
+  /// 1: write.
+  input  logic                         cfg_we_i,
+  /// Word address.
+  input  logic [aries_pkg::CfgAddrW-1:0] cfg_addr_i,
+  /// Write data.
+  input  logic [aries_pkg::CfgDataW-1:0] cfg_wdata_i,
+  /// Response, one cycle after the request.
+  output logic                         cfg_rsp_o,
+  /// Read data.
+  output logic [aries_pkg::CfgDataW-1:0] cfg_rdata_o,
+  /// The request was refused.
+  output logic                         cfg_err_o,
+  /// Some ENG_STATUS error bit is set.
+  output logic                         err_o,
+  /// Nothing queued, in flight, leaving or answering: an edge without inputs changes nothing.
+  output logic                         idle_o
+);
+  localparam int unsigned P = NumPorts;
+  localparam int unsigned HW = aries_pkg::HdrW;
+  localparam int unsigned PW = FlitW - HW;
+  localparam int unsigned NQ = 2 * P;
+  localparam int unsigned IdW = (NumIds > 1) ? $clog2(NumIds) : 1;
+  localparam int unsigned PtrW = (ProgDepth > 1) ? $clog2(ProgDepth) : 1;
+  localparam int unsigned PortW = aries_pkg::PortIdW;
+  localparam int unsigned SeqW = aries_pkg::CollSeqW;
+  localparam int unsigned OpW = aries_pkg::OpW;
+  localparam int unsigned VW = aries_pkg::VcIdW;
+  localparam int unsigned Levels = (P > 1) ? $clog2(P) : 1;
+  localparam int unsigned CntW = 16;
+  localparam logic [PortW-1:0] Turn = PortW'(aries_pkg::EngTurn);
+
+  // ---------------------------------------------------------------------------------------------
+  // Configuration state
+  // ---------------------------------------------------------------------------------------------
+  logic [OpW-1:0] id_op_q [NumIds];
+  logic [NumIds-1:0] id_en_q;
+  logic [CntW-1:0] id_count_q [NumIds];
+  logic [P-1:0] id_req_in_q [NumIds];
+  logic [PortW-1:0] id_req_out_q [NumIds];
+  logic [PortW-1:0] id_rsp_in_q [NumIds];
+  logic [P-1:0] id_rsp_out_q [NumIds];
+  logic [CntW-1:0] id_req_done_q [NumIds];
+  logic [CntW-1:0] id_rsp_done_q [NumIds];
+  logic [IdW-1:0] prog_q [2*ProgDepth];  // class c step i at c*ProgDepth + i
+  logic [7:0] len_q [2];
+  logic [15:0] passes_q [2];
+
+  // Program state per class.
+  logic [1:0] run_q;
+  logic [PtrW-1:0] ptr_q [2];
+  logic [15:0] pass_left_q [2];
+  logic [CntW-1:0] left_q [2];
+  logic [IdW-1:0] cur [2];
+  always_comb begin : p_cur
+    for (int unsigned c = 0; c < 2; c++) cur[c] = prog_q[c*ProgDepth + 32'(ptr_q[c])];
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Input queues: queue q = c*P + p
+  // ---------------------------------------------------------------------------------------------
+  logic [NQ-1:0] q_push, q_ready, q_valid, q_pop;
+  logic [FlitW-1:0] q_head [NQ];
+  logic [NumPorts-1:0] bad_vc;
+
+  always_comb begin : p_push
+    q_push = '0;
+    bad_vc = '0;
+    for (int unsigned p = 0; p < P; p++) begin
+      if (in_valid_i[p]) begin
+        if (32'(in_flit_i[p*FlitW + aries_pkg::HdrVcLsb +: VW]) == RspVc) q_push[P + p] = 1'b1;
+        else if (32'(in_flit_i[p*FlitW + aries_pkg::HdrVcLsb +: VW]) == ReqVc) q_push[p] = 1'b1;
+        else bad_vc[p] = 1'b1;
+      end
+    end
+  end
+
+  for (genvar q = 0; q < NQ; q++) begin : gen_q
+    aries_fifo #(
+      .Width(FlitW),
+      .Depth(QueueDepth)
+    ) u_q (
+      .clk_i,
+      .rst_ni,
+      .valid_i(q_push[q]),
+      .ready_o(q_ready[q]),
+      .data_i (in_flit_i[(q % P)*FlitW +: FlitW]),
+      .valid_o(q_valid[q]),
+      .ready_i(q_pop[q]),
+      .data_o (q_head[q]),
+      .count_o()
+    );
+  end
+
+  // Head decoding: good = the current step's id, its operation, the expected sequence number.
+  logic [NQ-1:0] h_good, h_bad;
+  logic [NQ*4-1:0] h_why;  // per queue: one-hot reason of a drop (status bit order)
+  logic [9:0] h_id [NQ];
+  logic [SeqW-1:0] exp_seq [2];
+  always_comb begin : p_heads
+    for (int unsigned c = 0; c < 2; c++) begin
+      exp_seq[c] = c == 0 ? id_req_done_q[cur[c]][SeqW-1:0] : id_rsp_done_q[cur[c]][SeqW-1:0];
+    end
+    for (int unsigned q = 0; q < NQ; q++) begin
+      h_id[q] = q_head[q][aries_pkg::HdrFlowLsb +: aries_pkg::FlowIdW];
+      h_good[q] = 1'b0;
+      h_why[q*4 +: 4] = '0;
+      if (q_valid[q]) begin
+        if ((32'(h_id[q]) >= NumIds) || !id_en_q[IdW'(h_id[q])]) begin
+          h_why[q*4 + aries_pkg::EngStatusUnknownIdBit] = 1'b1;
+        end else if (!run_q[q / P]) begin
+          h_why[q*4 + aries_pkg::EngStatusIdleBit] = 1'b1;
+        end else if (IdW'(h_id[q]) == cur[q / P]) begin
+          if (q_head[q][aries_pkg::CollHdrOpLsb +: OpW] != id_op_q[cur[q / P]]) begin
+            h_why[q*4 + aries_pkg::EngStatusOpBit] = 1'b1;
+          end else if (q_head[q][aries_pkg::CollHdrSeqLsb +: SeqW] != exp_seq[q / P]) begin
+            h_why[q*4 + aries_pkg::EngStatusSeqBit] = 1'b1;
+          end else begin
+            h_good[q] = 1'b1;
+          end
+        end
+      end
+      h_bad[q] = (h_why[q*4 +: 4] != '0);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Output credits (per port and class) and the turn queue's space
+  // ---------------------------------------------------------------------------------------------
+  logic [NQ-1:0] cr_take, cr_avail, cr_err;
+  for (genvar q = 0; q < NQ; q++) begin : gen_cr
+    aries_credit_cnt #(
+      .MaxCredits(OutCredits)
+    ) u_cr (
+      .clk_i,
+      .rst_ni,
+      .take_i (cr_take[q]),
+      .give_i (out_credit_i[q]),
+      .avail_o(cr_avail[q]),
+      .full_o (),
+      .count_o(),
+      .error_o(cr_err[q])
+    );
+  end
+
+  // Turn queue: request results that become this engine's responses.
+  logic turn_push, turn_pop, turn_valid, turn_ready;
+  logic [FlitW-1:0] turn_head, turn_data;
+  logic [$clog2(TurnDepth+1)-1:0] turn_space_q;
+  aries_fifo #(
+    .Width(FlitW),
+    .Depth(TurnDepth)
+  ) u_turn (
+    .clk_i,
+    .rst_ni,
+    .valid_i(turn_push),
+    .ready_o(turn_ready),
+    .data_i (turn_data),
+    .valid_o(turn_valid),
+    .ready_i(turn_pop),
+    .data_o (turn_head),
+    .count_o()
+  );
+  logic turn_good;
+  assign turn_good = turn_valid && run_q[1] &&
+                     (IdW'(turn_head[aries_pkg::HdrFlowLsb +: aries_pkg::FlowIdW]) == cur[1]) &&
+                     (turn_head[aries_pkg::CollHdrSeqLsb +: SeqW] == exp_seq[1]);
+
+  // ---------------------------------------------------------------------------------------------
+  // Issue
+  // ---------------------------------------------------------------------------------------------
+  logic rsp_issue, req_issue;
+  logic [P-1:0] rsp_outs, req_ins;
+  logic [PortW-1:0] rsp_src, req_dst;
+  logic rsp_from_turn, req_to_turn;
+
+  always_comb begin : p_issue
+    // Response stage.
+    rsp_src = id_rsp_in_q[cur[1]];
+    rsp_outs = id_rsp_out_q[cur[1]];
+    rsp_from_turn = (rsp_src == Turn);
+    rsp_issue = run_q[1] && (rsp_from_turn ? turn_good : h_good[P + 32'(rsp_src)]);
+    for (int unsigned p = 0; p < P; p++) begin
+      if (rsp_outs[p] && !cr_avail[P + p]) rsp_issue = 1'b0;
+    end
+    // Request stage.
+    req_ins = id_req_in_q[cur[0]];
+    req_dst = id_req_out_q[cur[0]];
+    req_to_turn = (req_dst == Turn);
+    req_issue = run_q[0] && (req_ins != '0);
+    for (int unsigned p = 0; p < P; p++) begin
+      if (req_ins[p] && !h_good[p]) req_issue = 1'b0;
+    end
+    if (req_to_turn) begin
+      if (turn_space_q == '0) req_issue = 1'b0;
+    end else if (!cr_avail[32'(req_dst)] || (rsp_issue && rsp_outs[32'(req_dst)])) begin
+      req_issue = 1'b0;
+    end
+  end
+
+  // Credits taken at issue.
+  always_comb begin : p_take
+    cr_take = '0;
+    if (req_issue && !req_to_turn) cr_take[32'(req_dst)] = 1'b1;
+    if (rsp_issue) cr_take[2*P-1:P] = rsp_outs;
+  end
+
+  // Pops: the inputs of an issue, or one bad head (the lowest queue) dropped.
+  logic drop;
+  logic [$clog2(NQ)-1:0] drop_q;
+  always_comb begin : p_pop
+    q_pop = '0;
+    if (req_issue) q_pop[P-1:0] = req_ins;
+    if (rsp_issue && !rsp_from_turn) q_pop[P + 32'(rsp_src)] = 1'b1;
+    drop = 1'b0;
+    drop_q = '0;
+    for (int q = NQ - 1; q >= 0; q--) begin
+      if (h_bad[q]) begin
+        drop = 1'b1;
+        drop_q = ($clog2(NQ))'(q);
+      end
+    end
+    if (drop) q_pop[drop_q] = 1'b1;
+  end
+  assign turn_pop = rsp_issue && rsp_from_turn;
+
+  // ---------------------------------------------------------------------------------------------
+  // Datapath: request tree, response delay line of the same latency, output registers
+  // ---------------------------------------------------------------------------------------------
+  // Side word: {to_turn, dst port, id, op, seq}
+  localparam int unsigned SideW = 1 + PortW + 10 + OpW + SeqW;
+  logic [P*PW-1:0] tree_in;
+  always_comb begin : p_tree_in
+    for (int unsigned p = 0; p < P; p++) tree_in[p*PW +: PW] = q_head[p][FlitW-1:HW];
+  end
+  logic tree_v;
+  logic [PW-1:0] tree_y;
+  logic [SideW-1:0] tree_side;
+  aries_coll_tree #(
+    .N    (P),
+    .Lanes(Lanes),
+    .SideW(SideW)
+  ) u_tree (
+    .clk_i,
+    .rst_ni,
+    .issue_i    (req_issue),
+    .op_i       (id_op_q[cur[0]]),
+    .in_valid_i (req_ins),
+    .in_data_i  (tree_in),
+    .side_i     ({req_to_turn, req_dst, 10'(cur[0]), id_op_q[cur[0]], exp_seq[0]}),
+    .out_valid_o(tree_v),
+    .out_data_o (tree_y),
+    .out_side_o (tree_side)
+  );
+
+  // Response delay line: Levels stages, so both stages' results reach the outputs in step.
+  logic rd_v [Levels+1];
+  logic [FlitW-1:0] rd_flit [Levels+1];
+  logic [P-1:0] rd_outs [Levels+1];
+  assign rd_v[0] = rsp_issue;
+  assign rd_flit[0] = rsp_from_turn ? turn_head : q_head[P + 32'(rsp_src)];
+  assign rd_outs[0] = rsp_outs;
+  for (genvar l = 1; l <= Levels; l++) begin : gen_rd
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_rd_v
+      if (!rst_ni) rd_v[l] <= 1'b0;
+      else rd_v[l] <= rd_v[l-1];
+    end
+    always_ff @(posedge clk_i) begin : p_rd_d
+      if (rd_v[l-1]) begin
+        rd_flit[l] <= rd_flit[l-1];
+        rd_outs[l] <= rd_outs[l-1];
+      end
+    end
+  end
+
+  // The request result as a flit.
+  logic [FlitW-1:0] req_flit;
+  logic req_res_turn;
+  logic [PortW-1:0] req_res_dst;
+  always_comb begin : p_req_flit
+    {req_res_turn, req_res_dst} = tree_side[SideW-1 -: 1 + PortW];
+    req_flit = '0;
+    req_flit[FlitW-1:HW] = tree_y;
+    req_flit[aries_pkg::HdrHeadBit] = 1'b1;
+    req_flit[aries_pkg::HdrTailBit] = 1'b1;
+    req_flit[aries_pkg::HdrVcLsb +: VW] = req_res_turn ? VW'(RspVc) : VW'(ReqVc);
+    req_flit[aries_pkg::HdrIsFlowBit] = 1'b1;
+    req_flit[aries_pkg::HdrFlowLsb +: 10] = tree_side[OpW + SeqW +: 10];
+    req_flit[aries_pkg::CollHdrOpLsb +: OpW] = tree_side[SeqW +: OpW];
+    req_flit[aries_pkg::CollHdrSeqLsb +: SeqW] = tree_side[SeqW-1:0];
+  end
+  assign turn_push = tree_v && req_res_turn;
+  assign turn_data = req_flit;
+
+  // Claims: results in the last pipeline stage leave next cycle.
+  always_comb begin : p_claim
+    claim_o = rd_v[Levels] ? rd_outs[Levels] : '0;
+    if (tree_v && !req_res_turn) claim_o[32'(req_res_dst)] = 1'b1;
+  end
+
+  logic [P-1:0] out_v_q;
+  logic [FlitW-1:0] out_f_q [P];
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_out_v
+    if (!rst_ni) out_v_q <= '0;
+    else out_v_q <= claim_o;
+  end
+  for (genvar p = 0; p < P; p++) begin : gen_out
+    always_ff @(posedge clk_i) begin : p_out_f
+      if (claim_o[p]) begin
+        out_f_q[p] <= (rd_v[Levels] && rd_outs[Levels][p]) ? rd_flit[Levels] : req_flit;
+      end
+    end
+    assign out_flit_o[p*FlitW +: FlitW] = out_f_q[p];
+  end
+  assign out_valid_o = out_v_q;
+
+  // Input credits (registered, like the router's).
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_in_credit
+    if (!rst_ni) in_credit_o <= '0;
+    else in_credit_o <= q_pop;
+  end
+
+  // Turn space: reserved at issue, freed when the response stage takes the flit.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_turn_space
+    if (!rst_ni) begin
+      turn_space_q <= ($clog2(TurnDepth+1))'(TurnDepth);
+    end else begin
+      if ((req_issue && req_to_turn) && !turn_pop) turn_space_q <= turn_space_q - 1'b1;
+      else if (turn_pop && !(req_issue && req_to_turn)) turn_space_q <= turn_space_q + 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Registers
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned AW = aries_pkg::CfgAddrW;
+  logic [AW-1:0] a;
+  logic [31:0] wd;
+  assign a = cfg_addr_i;
+  assign wd = cfg_wdata_i;
+  logic running;
+  assign running = (run_q != '0);
+
+  logic [31:0] status_q, dropped_q, err_info_q;
+  logic acc_ok;
+  logic [31:0] rdata;
+  logic is_id;
+  logic [IdW-1:0] a_id;
+  logic [2:0] a_r;
+  logic is_prog;
+  logic a_cls;
+  logic [PtrW-1:0] a_step;
+  logic [1:0] start;
+
+  always_comb begin : p_decode
+    is_id = (32'(a) >= aries_pkg::RegEngIdBase) &&
+            (32'(a) < aries_pkg::RegEngIdBase + aries_pkg::EngIdStride * NumIds);
+    a_id = IdW'((32'(a) - aries_pkg::RegEngIdBase) / aries_pkg::EngIdStride);
+    a_r = 3'((32'(a) - aries_pkg::RegEngIdBase) % aries_pkg::EngIdStride);
+    is_prog = ((32'(a) >= aries_pkg::RegEngReqProgBase) &&
+               (32'(a) < aries_pkg::RegEngReqProgBase + ProgDepth)) ||
+              ((32'(a) >= aries_pkg::RegEngRspProgBase) &&
+               (32'(a) < aries_pkg::RegEngRspProgBase + ProgDepth));
+    a_cls = (32'(a) >= aries_pkg::RegEngRspProgBase);
+    a_step = PtrW'(32'(a) - (a_cls ? aries_pkg::RegEngRspProgBase : aries_pkg::RegEngReqProgBase));
+  end
+
+  // A program may start when it is not running, has steps and passes, and names enabled ids.
+  logic [1:0] can_start;
+  always_comb begin : p_can_start
+    for (int unsigned c = 0; c < 2; c++) begin
+      can_start[c] = !run_q[c] && (len_q[c] != '0) && (passes_q[c] != '0);
+      for (int unsigned i = 0; i < ProgDepth; i++) begin
+        if ((32'(i) < 32'(len_q[c])) && !id_en_q[prog_q[c*ProgDepth + i]]) can_start[c] = 1'b0;
+      end
+    end
+  end
+
+  always_comb begin : p_access
+    acc_ok = 1'b0;
+    rdata = '0;
+    start = '0;
+    if (!cfg_we_i) begin
+      acc_ok = 1'b1;
+      unique case (32'(a))
+        aries_pkg::RegEngId: rdata = aries_pkg::EngIdValue;
+        aries_pkg::RegEngParams: rdata = {3'd0, 5'(P), 8'(QueueDepth), 8'(ProgDepth), 8'(NumIds)};
+        aries_pkg::RegEngCtrl: rdata = 32'(run_q);
+        aries_pkg::RegEngStatus: rdata = status_q;
+        aries_pkg::RegEngErrInfo: rdata = err_info_q;
+        aries_pkg::RegEngReqLen: rdata = {passes_q[0], 8'd0, len_q[0]};
+        aries_pkg::RegEngRspLen: rdata = {passes_q[1], 8'd0, len_q[1]};
+        aries_pkg::RegEngDropped: rdata = dropped_q;
+        default: begin
+          if (is_prog) begin
+            rdata = 32'(prog_q[32'(a_cls)*ProgDepth + 32'(a_step)]);
+          end else if (is_id) begin
+            unique case (32'(a_r))
+              aries_pkg::IdRegCfg: rdata = (32'(id_en_q[a_id]) << aries_pkg::IdCfgEnBit) |
+                                           32'(id_op_q[a_id]);
+              aries_pkg::IdRegCount: rdata = 32'(id_count_q[a_id]);
+              aries_pkg::IdRegReqIn: rdata = 32'(id_req_in_q[a_id]);
+              aries_pkg::IdRegReqOut: rdata = 32'(id_req_out_q[a_id]);
+              aries_pkg::IdRegRspIn: rdata = 32'(id_rsp_in_q[a_id]);
+              aries_pkg::IdRegRspOut: rdata = 32'(id_rsp_out_q[a_id]);
+              aries_pkg::IdRegReqDone: rdata = 32'(id_req_done_q[a_id]);
+              default: rdata = 32'(id_rsp_done_q[a_id]);
+            endcase
+          end else begin
+            acc_ok = 1'b0;
+          end
+        end
+      endcase
+    end else begin
+      unique case (32'(a))
+        aries_pkg::RegEngCtrl: begin
+          acc_ok = ((wd & ~32'h3) == '0) && (wd != '0) &&
+                   (!wd[aries_pkg::EngCtrlReqBit] || can_start[0]) &&
+                   (!wd[aries_pkg::EngCtrlRspBit] || can_start[1]);
+          start = wd[1:0];
+        end
+        aries_pkg::RegEngStatus: acc_ok = ((wd & ~aries_pkg::EngStatusMask) == '0);
+        aries_pkg::RegEngReqLen, aries_pkg::RegEngRspLen: begin
+          acc_ok = !running && (wd[15:8] == '0) && (32'(wd[7:0]) <= ProgDepth) &&
+                   ((wd[7:0] == '0) || (wd[31:16] != '0));
+        end
+        default: begin
+          if (is_prog) begin
+            acc_ok = !running && (wd < NumIds);
+          end else if (is_id) begin
+            unique case (32'(a_r))
+              aries_pkg::IdRegCfg: acc_ok = ((wd & ~aries_pkg::IdCfgMask) == '0) &&
+                                            (32'(wd[3:0]) < aries_pkg::NumOps);
+              aries_pkg::IdRegCount: acc_ok = (wd >= 32'd1) && (wd <= 32'hFFFF);
+              aries_pkg::IdRegReqIn, aries_pkg::IdRegRspOut: acc_ok = (wd >> P) == '0;
+              aries_pkg::IdRegReqOut, aries_pkg::IdRegRspIn:
+                acc_ok = (wd < P) || (wd == aries_pkg::EngTurn);
+              default: acc_ok = 1'b0;  // DONE counters are read-only
+            endcase
+            if (running) acc_ok = 1'b0;
+          end
+        end
+      endcase
+    end
+    if (!acc_ok) start = '0;
+  end
+
+  // Step bookkeeping.
+  logic [1:0] issue;
+  assign issue = {rsp_issue, req_issue};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
+    if (!rst_ni) begin
+      cfg_rsp_o <= 1'b0;
+      cfg_rdata_o <= '0;
+      cfg_err_o <= 1'b0;
+      status_q <= '0;
+      dropped_q <= '0;
+      err_info_q <= '0;
+      id_en_q <= '0;
+      run_q <= '0;
+      for (int unsigned c = 0; c < 2; c++) begin
+        len_q[c] <= '0;
+        passes_q[c] <= '0;
+        ptr_q[c] <= '0;
+        pass_left_q[c] <= '0;
+        left_q[c] <= '0;
+        for (int unsigned i = 0; i < ProgDepth; i++) prog_q[c*ProgDepth + i] <= '0;
+      end
+      for (int unsigned i = 0; i < NumIds; i++) begin
+        id_op_q[i] <= '0;
+        id_count_q[i] <= CntW'(1);
+        id_req_in_q[i] <= '0;
+        id_req_out_q[i] <= '0;
+        id_rsp_in_q[i] <= '0;
+        id_rsp_out_q[i] <= '0;
+        id_req_done_q[i] <= '0;
+        id_rsp_done_q[i] <= '0;
+      end
+    end else begin
+      cfg_rsp_o <= cfg_req_i;
+      cfg_rdata_o <= (cfg_req_i && acc_ok) ? rdata : '0;
+      cfg_err_o <= cfg_req_i && !acc_ok;
+      // Errors.
+      if (drop) begin
+        dropped_q <= dropped_q + 1'b1;
+        status_q <= status_q | 32'(h_why[32'(drop_q)*4 +: 4]);
+        err_info_q <= (32'(32'(drop_q) / P) << 24) | (32'(32'(drop_q) % P) << 16) |
+                      32'(h_id[drop_q]);
+      end
+      if (cfg_req_i && !acc_ok) status_q[aries_pkg::EngStatusCfgErrBit] <= 1'b1;
+      // Progress of the running programs.
+      for (int unsigned c = 0; c < 2; c++) begin
+        if (issue[c]) begin
+          if (c == 0) id_req_done_q[cur[0]] <= id_req_done_q[cur[0]] + 1'b1;
+          else id_rsp_done_q[cur[1]] <= id_rsp_done_q[cur[1]] + 1'b1;
+          if (left_q[c] > CntW'(1)) begin
+            left_q[c] <= left_q[c] - 1'b1;
+          end else if (32'(ptr_q[c]) + 1 < 32'(len_q[c])) begin
+            ptr_q[c] <= ptr_q[c] + 1'b1;
+            left_q[c] <= id_count_q[prog_q[c*ProgDepth + 32'(ptr_q[c]) + 1]];
+          end else if (pass_left_q[c] > 16'd1) begin
+            ptr_q[c] <= '0;
+            pass_left_q[c] <= pass_left_q[c] - 1'b1;
+            left_q[c] <= id_count_q[prog_q[c*ProgDepth]];
+          end else begin
+            run_q[c] <= 1'b0;
+            ptr_q[c] <= '0;
+          end
+        end
+      end
+      // Register writes.
+      if (cfg_req_i && cfg_we_i && acc_ok) begin
+        unique case (32'(a))
+          aries_pkg::RegEngCtrl: begin
+            for (int unsigned c = 0; c < 2; c++) begin
+              if (start[c]) begin
+                run_q[c] <= 1'b1;
+                ptr_q[c] <= '0;
+                pass_left_q[c] <= passes_q[c];
+                left_q[c] <= id_count_q[prog_q[c*ProgDepth]];
+              end
+            end
+          end
+          aries_pkg::RegEngStatus: status_q <= status_q & ~wd;
+          aries_pkg::RegEngReqLen: begin
+            len_q[0] <= wd[7:0];
+            passes_q[0] <= wd[31:16];
+          end
+          aries_pkg::RegEngRspLen: begin
+            len_q[1] <= wd[7:0];
+            passes_q[1] <= wd[31:16];
+          end
+          default: begin
+            if (is_prog) begin
+              prog_q[32'(a_cls)*ProgDepth + 32'(a_step)] <= IdW'(wd);
+            end else if (is_id) begin
+              unique case (32'(a_r))
+                aries_pkg::IdRegCfg: begin
+                  id_op_q[a_id] <= wd[OpW-1:0];
+                  id_en_q[a_id] <= wd[aries_pkg::IdCfgEnBit];
+                  id_req_done_q[a_id] <= '0;
+                  id_rsp_done_q[a_id] <= '0;
+                end
+                aries_pkg::IdRegCount: id_count_q[a_id] <= wd[CntW-1:0];
+                aries_pkg::IdRegReqIn: id_req_in_q[a_id] <= wd[P-1:0];
+                aries_pkg::IdRegReqOut: id_req_out_q[a_id] <= wd[PortW-1:0];
+                aries_pkg::IdRegRspIn: id_rsp_in_q[a_id] <= wd[PortW-1:0];
+                aries_pkg::IdRegRspOut: id_rsp_out_q[a_id] <= wd[P-1:0];
+                default: ;
+              endcase
+            end
+          end
+        endcase
+      end
+    end
+  end
+
+  assign err_o = ((status_q & aries_pkg::EngStatusMask) != '0);
+  logic rd_any;
+  always_comb begin : p_rd_any
+    rd_any = 1'b0;
+    for (int unsigned l = 0; l <= Levels; l++) rd_any = rd_any || rd_v[l];
+  end
+  // The tree's inner levels hold only what was issued within the last Levels cycles, and the
+  // response delay line runs beside it: rd_any and tree_v cover the pipeline when an issue of
+  // either stage is in flight (checked by TreeFollowsIssue_A below).
+  logic [Levels:0] req_inflight_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_req_inflight
+    if (!rst_ni) req_inflight_q <= '0;
+    else req_inflight_q <= {req_inflight_q[Levels-1:0], req_issue};
+  end
+  assign idle_o = (q_valid == '0) && !turn_valid && !rd_any && (req_inflight_q == '0) &&
+                  (out_v_q == '0) && (in_credit_o == '0) && !cfg_rsp_o;
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------------------------
+  `ARIES_ASSERT_INIT(NumIdsLegal_A, NumIds >= 1 && NumIds <= aries_pkg::EngMaxIds)
+  `ARIES_ASSERT_INIT(ProgDepthLegal_A, ProgDepth >= 1 && ProgDepth <= aries_pkg::EngMaxProg)
+  `ARIES_ASSERT_INIT(NumPortsLegal_A, NumPorts >= 1 && NumPorts <= 31)
+  `ARIES_ASSERT_INIT(VcsDistinct_A, ReqVc != RspVc && ReqVc < aries_pkg::MaxVCs &&
+                                    RspVc < aries_pkg::MaxVCs)
+  `ARIES_ASSERT(NoQueueOverflow_A, (q_push & ~q_ready) == '0)
+  `ARIES_ASSERT(OnlyCollectiveVcs_A, bad_vc == '0)
+  `ARIES_ASSERT(NoTurnOverflow_A, turn_push |-> turn_ready)
+  `ARIES_ASSERT(NoCreditError_A, cr_err == '0)
+  `ARIES_ASSERT(IssueHasCredit_A, (cr_take & ~cr_avail) == '0)
+  `ARIES_ASSERT(PopOnlyValid_A, (q_pop & ~q_valid) == '0)
+  // (Variable indices inside assertions trip Verilator 5.006: computed here.)
+  logic clash_out, clash_issue;
+  assign clash_out = tree_v && !req_res_turn && rd_v[Levels] && rd_outs[Levels][32'(req_res_dst)];
+  assign clash_issue = req_issue && rsp_issue && !req_to_turn && rsp_outs[32'(req_dst)];
+  `ARIES_ASSERT(OneResultPerPort_A, !clash_out)
+  `ARIES_ASSERT(TreeFollowsIssue_A, tree_v == req_inflight_q[Levels-1])
+  `ARIES_ASSERT(RspHasPriority_A, !clash_issue)
+endmodule
