@@ -25,7 +25,15 @@ module aries_pkg_probe (
   output logic [31:0] reg_port_sel_base_o, reg_bypass_o, reg_node_status_o, node_id_value_o,
   output logic [31:0] max_tracks_o, port_sel_in_lsb_o, port_sel_out_lsb_o, port_sel_choice_w_o,
   output logic [31:0] port_sel_mask_o, bypass_x_lsb_o, bypass_y_lsb_o, node_status_stray_flit_o,
-  output logic [31:0] node_status_stray_credit_o, node_status_cfg_err_o, node_status_mask_o
+  output logic [31:0] node_status_stray_credit_o, node_status_cfg_err_o, node_status_mask_o,
+  output logic [31:0] coll_hdr_op_lsb_o, coll_hdr_seq_lsb_o, coll_seq_w_o, eng_reg_page_o, reg_eng_id_o,
+  output logic [31:0] reg_eng_params_o, reg_eng_ctrl_o, reg_eng_status_o, reg_eng_err_info_o, reg_eng_req_len_o,
+  output logic [31:0] reg_eng_rsp_len_o, reg_eng_dropped_o, reg_eng_req_prog_base_o, reg_eng_rsp_prog_base_o, reg_eng_id_base_o,
+  output logic [31:0] eng_id_stride_o, eng_id_value_o, eng_max_ids_o, eng_max_prog_o, id_reg_cfg_o,
+  output logic [31:0] id_reg_count_o, id_reg_req_in_o, id_reg_req_out_o, id_reg_rsp_in_o, id_reg_rsp_out_o,
+  output logic [31:0] id_reg_req_done_o, id_reg_rsp_done_o, id_cfg_op_lsb_o, id_cfg_en_bit_o, id_cfg_mask_o,
+  output logic [31:0] eng_turn_o, eng_ctrl_req_bit_o, eng_ctrl_rsp_bit_o, eng_status_unknown_id_bit_o, eng_status_op_bit_o,
+  output logic [31:0] eng_status_seq_bit_o, eng_status_idle_bit_o, eng_status_cfg_err_bit_o, eng_status_mask_o
 );
   assign node_reg_page_o = aries_pkg::NodeRegPage;
   assign reg_node_id_o = aries_pkg::RegNodeId;
@@ -46,6 +54,45 @@ module aries_pkg_probe (
   assign node_status_stray_credit_o = aries_pkg::NodeStatusStrayCreditBit;
   assign node_status_cfg_err_o = aries_pkg::NodeStatusCfgErrBit;
   assign node_status_mask_o = aries_pkg::NodeStatusMask;
+  assign coll_hdr_op_lsb_o = aries_pkg::CollHdrOpLsb;
+  assign coll_hdr_seq_lsb_o = aries_pkg::CollHdrSeqLsb;
+  assign coll_seq_w_o = aries_pkg::CollSeqW;
+  assign eng_reg_page_o = aries_pkg::EngRegPage;
+  assign reg_eng_id_o = aries_pkg::RegEngId;
+  assign reg_eng_params_o = aries_pkg::RegEngParams;
+  assign reg_eng_ctrl_o = aries_pkg::RegEngCtrl;
+  assign reg_eng_status_o = aries_pkg::RegEngStatus;
+  assign reg_eng_err_info_o = aries_pkg::RegEngErrInfo;
+  assign reg_eng_req_len_o = aries_pkg::RegEngReqLen;
+  assign reg_eng_rsp_len_o = aries_pkg::RegEngRspLen;
+  assign reg_eng_dropped_o = aries_pkg::RegEngDropped;
+  assign reg_eng_req_prog_base_o = aries_pkg::RegEngReqProgBase;
+  assign reg_eng_rsp_prog_base_o = aries_pkg::RegEngRspProgBase;
+  assign reg_eng_id_base_o = aries_pkg::RegEngIdBase;
+  assign eng_id_stride_o = aries_pkg::EngIdStride;
+  assign eng_id_value_o = aries_pkg::EngIdValue;
+  assign eng_max_ids_o = aries_pkg::EngMaxIds;
+  assign eng_max_prog_o = aries_pkg::EngMaxProg;
+  assign id_reg_cfg_o = aries_pkg::IdRegCfg;
+  assign id_reg_count_o = aries_pkg::IdRegCount;
+  assign id_reg_req_in_o = aries_pkg::IdRegReqIn;
+  assign id_reg_req_out_o = aries_pkg::IdRegReqOut;
+  assign id_reg_rsp_in_o = aries_pkg::IdRegRspIn;
+  assign id_reg_rsp_out_o = aries_pkg::IdRegRspOut;
+  assign id_reg_req_done_o = aries_pkg::IdRegReqDone;
+  assign id_reg_rsp_done_o = aries_pkg::IdRegRspDone;
+  assign id_cfg_op_lsb_o = aries_pkg::IdCfgOpLsb;
+  assign id_cfg_en_bit_o = aries_pkg::IdCfgEnBit;
+  assign id_cfg_mask_o = aries_pkg::IdCfgMask;
+  assign eng_turn_o = aries_pkg::EngTurn;
+  assign eng_ctrl_req_bit_o = aries_pkg::EngCtrlReqBit;
+  assign eng_ctrl_rsp_bit_o = aries_pkg::EngCtrlRspBit;
+  assign eng_status_unknown_id_bit_o = aries_pkg::EngStatusUnknownIdBit;
+  assign eng_status_op_bit_o = aries_pkg::EngStatusOpBit;
+  assign eng_status_seq_bit_o = aries_pkg::EngStatusSeqBit;
+  assign eng_status_idle_bit_o = aries_pkg::EngStatusIdleBit;
+  assign eng_status_cfg_err_bit_o = aries_pkg::EngStatusCfgErrBit;
+  assign eng_status_mask_o = aries_pkg::EngStatusMask;
   assign lane_w_o = aries_pkg::LaneW;
   assign vc_id_w_o = aries_pkg::VcIdW;
   assign flow_id_w_o = aries_pkg::FlowIdW;
