@@ -1,7 +1,10 @@
 // aries_coll_lane: one 32-bit lane of the collective engine's reduction unit: y = a (op) b for
 // every collective opcode of aries_pkg (PIUMA: "integer and floating point addition,
-// multiplication, min, max, and several bitwise operators"). Combinational; the engine puts
-// registers between the levels of its reduction tree.
+// multiplication, min, max, and several bitwise operators"), with its result register (one
+// register stage of the engine's reduction tree). The arithmetic is written as functions called
+// inside the register's enable, so a cycle-based simulator evaluates it only in cycles that
+// reduce (the engine is idle most of the time under point-to-point traffic); synthesis sees the
+// same combinational logic in front of a register with enable.
 //
 // Integer ops: two's-complement int32, add and mul keep the low 32 bits (wrap), min and max
 // signed. Bitwise and, or, xor.
@@ -18,183 +21,164 @@
 `include "aries_assert.svh"
 
 module aries_coll_lane (
+  /// Clock.
+  input  logic                      clk_i,
+  /// Compute this cycle (the result appears after the edge).
+  input  logic                      en_i,
   /// Operation (aries_pkg::Op*); values >= NumOps give 0.
   input  logic [aries_pkg::OpW-1:0] op_i,
   /// First operand (the earlier input in the engine's fixed order).
   input  logic [31:0]               a_i,
   /// Second operand.
   input  logic [31:0]               b_i,
-  /// Result.
+  /// Result of the last enabled cycle (registered, no reset: a datapath register).
   output logic [31:0]               y_o
 );
   localparam logic [31:0] QNaN = 32'h7FC0_0000;
 
-  // ---------------------------------------------------------------------------------------------
-  // Operand classes (DAZ: exponent 0 is zero whatever the fraction)
-  // ---------------------------------------------------------------------------------------------
-  logic sa, sb;
-  logic [7:0] ea, eb;
-  logic [22:0] fa, fb;
-  logic a_zero, b_zero, a_inf, b_inf, a_nan, b_nan;
-  assign {sa, ea, fa} = a_i;
-  assign {sb, eb, fb} = b_i;
-  assign a_zero = (ea == 8'd0);
-  assign b_zero = (eb == 8'd0);
-  assign a_inf = (ea == 8'hFF) && (fa == '0);
-  assign b_inf = (eb == 8'hFF) && (fb == '0);
-  assign a_nan = (ea == 8'hFF) && (fa != '0);
-  assign b_nan = (eb == 8'hFF) && (fb != '0);
+  // Operand classes (DAZ: exponent 0 is zero whatever the fraction).
+  function automatic logic is_zero(input logic [7:0] e);
+    is_zero = (e == 8'd0);
+  endfunction
+  function automatic logic is_inf(input logic [30:0] x);
+    is_inf = (x[30:23] == 8'hFF) && (x[22:0] == '0);
+  endfunction
+  function automatic logic is_nan(input logic [30:0] x);
+    is_nan = (x[30:23] == 8'hFF) && (x[22:0] != '0);
+  endfunction
 
-  // ---------------------------------------------------------------------------------------------
-  // Rounding and packing shared by add and mul: a normalized 24-bit significand m (bit 23 set),
-  // guard bit g, sticky bit s, a signed biased exponent e (unbounded range) and a sign.
-  // ---------------------------------------------------------------------------------------------
-  // fp32 add
-  logic [31:0] add_y;
-  logic add_swap;
-  logic [7:0] ex, ey;
-  logic [23:0] mx, my;
-  logic sx, sy;
-  logic [7:0] d;
-  logic [26:0] xe, ye_full, ye;        // significand with guard, round, sticky bits
-  logic ye_sticky;
-  logic [27:0] sum;
-  logic [4:0] msb;
-  logic [9:0] add_e;                   // signed, biased
-  logic [26:0] norm;
-  logic add_rnd;
-  logic [24:0] add_m;
-  logic [9:0] add_e2;
-
-  always_comb begin : p_add
-    add_swap = (eb > ea) || ((eb == ea) && (fb > fa));
-    sx = add_swap ? sb : sa;
-    sy = add_swap ? sa : sb;
-    ex = add_swap ? eb : ea;
-    ey = add_swap ? ea : eb;
-    mx = {1'b1, add_swap ? fb : fa};
-    my = {1'b1, add_swap ? fa : fb};
+  // fp32 a + b: align the smaller operand with guard, round and sticky bits, add or subtract,
+  // normalize, round to nearest even, then overflow to infinity and flush subnormals.
+  function automatic logic [31:0] fp_add(input logic [31:0] a, input logic [31:0] b);
+    logic sa, sb, swap, sx;
+    logic [7:0] ea, eb, ex, ey, d;
+    logic [22:0] fa, fb;
+    logic [23:0] mx, my;
+    logic [26:0] xe, ye_full, ye;
+    logic sticky, rnd;
+    logic [27:0] sum;
+    logic [4:0] msb;
+    logic [9:0] e, e2;
+    logic [26:0] norm;
+    logic [24:0] m;
+    logic [31:0] y;
+    {sa, ea, fa} = a;
+    {sb, eb, fb} = b;
+    swap = (eb > ea) || ((eb == ea) && (fb > fa));
+    sx = swap ? sb : sa;
+    ex = swap ? eb : ea;
+    ey = swap ? ea : eb;
+    mx = {1'b1, swap ? fb : fa};
+    my = {1'b1, swap ? fa : fb};
     d = ex - ey;
     xe = {mx, 3'b000};
     ye_full = {my, 3'b000};
-    // Align y: shift right by d, folding every bit shifted out into the sticky bit.
-    ye_sticky = 1'b0;
+    sticky = 1'b0;
     for (int unsigned i = 0; i < 27; i++) begin
-      if ((32'(i) < 32'(d)) && ye_full[i]) ye_sticky = 1'b1;
+      if ((32'(i) < 32'(d)) && ye_full[i]) sticky = 1'b1;
     end
     ye = (d >= 8'd27) ? 27'd0 : (ye_full >> d);
-    ye[0] = ye[0] | ye_sticky;
-    sum = (sx == sy) ? ({1'b0, xe} + {1'b0, ye}) : ({1'b0, xe} - {1'b0, ye});
-    // Leading one of the sum (bit 27 at most).
+    ye[0] = ye[0] | sticky;
+    sum = (sa == sb) ? ({1'b0, xe} + {1'b0, ye}) : ({1'b0, xe} - {1'b0, ye});
     msb = 5'd0;
     for (int unsigned i = 0; i < 28; i++) begin
       if (sum[i]) msb = 5'(i);
     end
-    // Normalize so the leading one is at bit 26, keeping a sticky bit at bit 0.
-    add_e = 10'(ex) + 10'(msb) - 10'd26;
+    e = 10'(ex) + 10'(msb) - 10'd26;
     if (msb == 5'd27) begin
       norm = sum[27:1];
       norm[0] = sum[1] | sum[0];
     end else begin
       norm = sum[26:0] << (5'd26 - msb);
     end
-    // Round to nearest even on the guard bit (norm[2]) with round and sticky (norm[1:0]).
-    add_rnd = norm[2] && (norm[1] || norm[0] || norm[3]);
-    add_m = {1'b0, norm[26:3]} + 25'(add_rnd);
-    add_e2 = add_m[24] ? add_e + 10'd1 : add_e;
-    if (add_m[24]) add_m = add_m >> 1;
-    // Results.
-    if (a_nan || b_nan || (a_inf && b_inf && (sa != sb))) begin
-      add_y = QNaN;
-    end else if (a_inf) begin
-      add_y = {sa, 8'hFF, 23'd0};
-    end else if (b_inf) begin
-      add_y = {sb, 8'hFF, 23'd0};
-    end else if (a_zero && b_zero) begin
-      add_y = {sa & sb, 31'd0};
-    end else if (a_zero) begin
-      add_y = {sb, eb, fb};
-    end else if (b_zero) begin
-      add_y = {sa, ea, fa};
-    end else if (sum == '0) begin
-      add_y = 32'd0;  // exact cancellation: +0 in round to nearest
-    end else if ($signed(add_e2) >= 10'sd255) begin
-      add_y = {sx, 8'hFF, 23'd0};
-    end else if ($signed(add_e2) <= 10'sd0) begin
-      add_y = {sx, 31'd0};  // FTZ
-    end else begin
-      add_y = {sx, add_e2[7:0], add_m[22:0]};
-    end
-  end
+    rnd = norm[2] && (norm[1] || norm[0] || norm[3]);
+    m = {1'b0, norm[26:3]} + 25'(rnd);
+    e2 = m[24] ? e + 10'd1 : e;
+    if (m[24]) m = m >> 1;
+    if (is_nan(a[30:0]) || is_nan(b[30:0]) || (is_inf(a[30:0]) && is_inf(b[30:0]) && (sa != sb))) y = QNaN;
+    else if (is_inf(a[30:0])) y = {sa, 8'hFF, 23'd0};
+    else if (is_inf(b[30:0])) y = {sb, 8'hFF, 23'd0};
+    else if (is_zero(a[30:23]) && is_zero(b[30:23])) y = {sa & sb, 31'd0};
+    else if (is_zero(a[30:23])) y = b;
+    else if (is_zero(b[30:23])) y = a;
+    else if (sum == '0) y = 32'd0;                         // exact cancellation: +0
+    else if ($signed(e2) >= 10'sd255) y = {sx, 8'hFF, 23'd0};
+    else if ($signed(e2) <= 10'sd0) y = {sx, 31'd0};       // FTZ
+    else y = {sx, e2[7:0], m[22:0]};
+    fp_add = y;
+  endfunction
 
-  // fp32 mul
-  logic [31:0] mul_y;
-  logic [47:0] prod;
-  logic [9:0] mul_e;
-  logic [23:0] mul_sig;
-  logic mul_g, mul_s, mul_rnd;
-  logic [24:0] mul_m;
-  logic [9:0] mul_e2;
-  logic mul_sign;
-
-  always_comb begin : p_mul
-    mul_sign = sa ^ sb;
-    prod = {1'b1, fa} * {1'b1, fb};
+  // fp32 a * b: 24 x 24-bit product, normalize, round to nearest even, overflow, flush.
+  function automatic logic [31:0] fp_mul(input logic [31:0] a, input logic [31:0] b);
+    logic s, g, st, rnd;
+    logic [47:0] prod;
+    logic [9:0] e, e2;
+    logic [23:0] sig;
+    logic [24:0] m;
+    logic [31:0] y;
+    s = a[31] ^ b[31];
+    prod = {1'b1, a[22:0]} * {1'b1, b[22:0]};
     if (prod[47]) begin
-      mul_sig = prod[47:24];
-      mul_g = prod[23];
-      mul_s = (prod[22:0] != '0);
-      mul_e = 10'(ea) + 10'(eb) - 10'd126;
+      sig = prod[47:24];
+      g = prod[23];
+      st = (prod[22:0] != '0);
+      e = 10'(a[30:23]) + 10'(b[30:23]) - 10'd126;
     end else begin
-      mul_sig = prod[46:23];
-      mul_g = prod[22];
-      mul_s = (prod[21:0] != '0);
-      mul_e = 10'(ea) + 10'(eb) - 10'd127;
+      sig = prod[46:23];
+      g = prod[22];
+      st = (prod[21:0] != '0);
+      e = 10'(a[30:23]) + 10'(b[30:23]) - 10'd127;
     end
-    mul_rnd = mul_g && (mul_s || mul_sig[0]);
-    mul_m = {1'b0, mul_sig} + 25'(mul_rnd);
-    mul_e2 = mul_m[24] ? mul_e + 10'd1 : mul_e;
-    if (mul_m[24]) mul_m = mul_m >> 1;
-    if (a_nan || b_nan || (a_inf && b_zero) || (b_inf && a_zero)) begin
-      mul_y = QNaN;
-    end else if (a_inf || b_inf) begin
-      mul_y = {mul_sign, 8'hFF, 23'd0};
-    end else if (a_zero || b_zero) begin
-      mul_y = {mul_sign, 31'd0};
-    end else if ($signed(mul_e2) >= 10'sd255) begin
-      mul_y = {mul_sign, 8'hFF, 23'd0};
-    end else if ($signed(mul_e2) <= 10'sd0) begin
-      mul_y = {mul_sign, 31'd0};  // FTZ
-    end else begin
-      mul_y = {mul_sign, mul_e2[7:0], mul_m[22:0]};
-    end
-  end
+    rnd = g && (st || sig[0]);
+    m = {1'b0, sig} + 25'(rnd);
+    e2 = m[24] ? e + 10'd1 : e;
+    if (m[24]) m = m >> 1;
+    if (is_nan(a[30:0]) || is_nan(b[30:0]) || (is_inf(a[30:0]) && is_zero(b[30:23])) || (is_inf(b[30:0]) && is_zero(a[30:23]))) y = QNaN;
+    else if (is_inf(a[30:0]) || is_inf(b[30:0])) y = {s, 8'hFF, 23'd0};
+    else if (is_zero(a[30:23]) || is_zero(b[30:23])) y = {s, 31'd0};
+    else if ($signed(e2) >= 10'sd255) y = {s, 8'hFF, 23'd0};
+    else if ($signed(e2) <= 10'sd0) y = {s, 31'd0};        // FTZ
+    else y = {s, e2[7:0], m[22:0]};
+    fp_mul = y;
+  endfunction
 
-  // fp32 min / max: compare as sign-magnitude with DAZ (a subnormal is a zero of its sign).
-  logic [31:0] a_daz, b_daz;
-  logic a_lt_b;
-  always_comb begin : p_minmax
-    a_daz = a_zero ? {sa, 31'd0} : a_i;
-    b_daz = b_zero ? {sb, 31'd0} : b_i;
-    if (sa != sb) a_lt_b = sa;                       // negative (incl. -0) below positive
-    else if (!sa) a_lt_b = a_daz[30:0] < b_daz[30:0];
-    else a_lt_b = a_daz[30:0] > b_daz[30:0];
-  end
+  // fp32 min (want_max = 0) or max: sign-magnitude order after DAZ, -0 below +0, NaN wins.
+  function automatic logic [31:0] fp_minmax(input logic [31:0] a, input logic [31:0] b,
+                                            input logic want_max);
+    logic [31:0] ad, bd;
+    logic lt;
+    ad = is_zero(a[30:23]) ? {a[31], 31'd0} : a;
+    bd = is_zero(b[30:23]) ? {b[31], 31'd0} : b;
+    if (a[31] != b[31]) lt = a[31];
+    else if (!a[31]) lt = ad[30:0] < bd[30:0];
+    else lt = ad[30:0] > bd[30:0];
+    if (is_nan(a[30:0]) || is_nan(b[30:0])) fp_minmax = QNaN;
+    else fp_minmax = (lt != want_max) ? ad : bd;
+  endfunction
 
-  always_comb begin : p_select
-    unique case (32'(op_i))
-      aries_pkg::OpAddI32: y_o = a_i + b_i;
-      aries_pkg::OpMulI32: y_o = a_i * b_i;
-      aries_pkg::OpMinI32: y_o = ($signed(a_i) < $signed(b_i)) ? a_i : b_i;
-      aries_pkg::OpMaxI32: y_o = ($signed(a_i) < $signed(b_i)) ? b_i : a_i;
-      aries_pkg::OpAddF32: y_o = add_y;
-      aries_pkg::OpMulF32: y_o = mul_y;
-      aries_pkg::OpMinF32: y_o = (a_nan || b_nan) ? QNaN : (a_lt_b ? a_daz : b_daz);
-      aries_pkg::OpMaxF32: y_o = (a_nan || b_nan) ? QNaN : (a_lt_b ? b_daz : a_daz);
-      aries_pkg::OpAnd: y_o = a_i & b_i;
-      aries_pkg::OpOr: y_o = a_i | b_i;
-      aries_pkg::OpXor: y_o = a_i ^ b_i;
-      default: y_o = 32'd0;
+  function automatic logic [31:0] lane_op(input logic [aries_pkg::OpW-1:0] op,
+                                          input logic [31:0] a, input logic [31:0] b);
+    logic [31:0] y;
+    unique case (32'(op))
+      aries_pkg::OpAddI32: y = a + b;
+      aries_pkg::OpMulI32: y = a * b;
+      aries_pkg::OpMinI32: y = ($signed(a) < $signed(b)) ? a : b;
+      aries_pkg::OpMaxI32: y = ($signed(a) < $signed(b)) ? b : a;
+      aries_pkg::OpAddF32: y = fp_add(a, b);
+      aries_pkg::OpMulF32: y = fp_mul(a, b);
+      aries_pkg::OpMinF32: y = fp_minmax(a, b, 1'b0);
+      aries_pkg::OpMaxF32: y = fp_minmax(a, b, 1'b1);
+      aries_pkg::OpAnd: y = a & b;
+      aries_pkg::OpOr: y = a | b;
+      aries_pkg::OpXor: y = a ^ b;
+      default: y = 32'd0;
     endcase
+    lane_op = y;
+  endfunction
+
+  logic [31:0] y_q;
+  always_ff @(posedge clk_i) begin : p_alu
+    if (en_i) y_q <= lane_op(op_i, a_i, b_i);
   end
+  assign y_o = y_q;
 endmodule

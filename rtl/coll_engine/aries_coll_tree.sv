@@ -9,9 +9,10 @@
 // valid input passes unchanged (no DAZ, no NaN canonicalisation). tb/golden_coll.h
 // (GoldenTree) computes the same tree.
 //
-// One register stage per level: a result leaves Levels cycles after its inputs enter
-// (Levels = ceil(log2 N)); one reduction per cycle, no stall (the engine reserves the output
-// before it issues). The side word travels with the data (destination, header fields).
+// One register stage per level (the lanes' result registers, or a pass register where one
+// input is alone): a result leaves Levels cycles after its inputs enter (Levels =
+// ceil(log2 N)); one reduction per cycle, no stall (the engine reserves the output before it
+// issues). The side word travels with the data (destination, header fields).
 `include "aries_assert.svh"
 
 module aries_coll_tree #(
@@ -67,25 +68,33 @@ module aries_coll_tree #(
 
   for (genvar l = 1; l <= Levels; l++) begin : gen_level
     localparam int unsigned Slots = Pad >> l;
-    logic [Slots-1:0] c_valid;
     logic [Slots*PW-1:0] c_data;
     for (genvar s = 0; s < Slots; s++) begin : gen_slot
-      logic va, vb;
-      logic [PW-1:0] da, db, dy;
+      logic va, vb, both, both_q;
+      logic [PW-1:0] da, db, dy, pass_q;
       assign va = lv_valid[l-1][2*s];
       assign vb = lv_valid[l-1][2*s+1];
       assign da = lv_data[l-1][(2*s)*PW +: PW];
       assign db = lv_data[l-1][(2*s+1)*PW +: PW];
+      assign both = st_valid[l-1] && va && vb;
+      // Both present: the lanes compute into their registers; one present: it passes.
       for (genvar k = 0; k < Lanes; k++) begin : gen_lane
         aries_coll_lane u_lane (
+          .clk_i,
+          .en_i(both),
           .op_i(st_op[l-1]),
           .a_i (da[k*32 +: 32]),
           .b_i (db[k*32 +: 32]),
           .y_o (dy[k*32 +: 32])
         );
       end
-      assign c_valid[s] = va || vb;
-      assign c_data[s*PW +: PW] = (va && vb) ? dy : (va ? da : db);
+      always_ff @(posedge clk_i) begin : p_pass
+        if (st_valid[l-1]) begin
+          both_q <= both;
+          if (!both) pass_q <= va ? da : db;
+        end
+      end
+      assign c_data[s*PW +: PW] = both_q ? dy : pass_q;
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin : p_valid
       if (!rst_ni) begin
@@ -94,16 +103,21 @@ module aries_coll_tree #(
       end else begin
         st_valid[l] <= st_valid[l-1];
         lv_valid[l] <= '0;
-        lv_valid[l][Slots-1:0] <= st_valid[l-1] ? c_valid : '0;
+        for (int unsigned s = 0; s < Slots; s++) begin
+          lv_valid[l][s] <= st_valid[l-1] &&
+                            (lv_valid[l-1][2*s] || lv_valid[l-1][2*s+1]);
+        end
       end
     end
-    always_ff @(posedge clk_i) begin : p_data
+    always_ff @(posedge clk_i) begin : p_side
       if (st_valid[l-1]) begin
-        lv_data[l] <= '0;
-        lv_data[l][Slots*PW-1:0] <= c_data;
         st_op[l] <= st_op[l-1];
         st_side[l] <= st_side[l-1];
       end
+    end
+    always_comb begin : p_data
+      lv_data[l] = '0;
+      lv_data[l][Slots*PW-1:0] = c_data;
     end
   end
 

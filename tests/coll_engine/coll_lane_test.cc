@@ -1,4 +1,4 @@
-// aries_coll_lane (one reduction lane, every opcode) against the golden model tb/golden_coll:
+// aries_coll_lane (one reduction lane with its result register, every opcode) against the golden model tb/golden_coll:
 // random operands drawn from every fp32 class (zeros, subnormals, normals near 1, near the
 // overflow and underflow thresholds, infinities, NaNs) and from the int32 corners, plus the
 // documented special cases by hand; and the golden model itself against the host FPU with
@@ -31,10 +31,27 @@ uint32_t Bits(float f) {
 class Lane {
  public:
   Lane() : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Vcoll_lane>(ctx_.get())) {}
+  // One enabled cycle: the result is in the lane's register after the edge.
   uint32_t Eval(unsigned op, uint32_t a, uint32_t b) {
+    m_->en_i = 1;
     m_->op_i = op;
     m_->a_i = a;
     m_->b_i = b;
+    m_->clk_i = 0;
+    m_->eval();
+    m_->clk_i = 1;
+    m_->eval();
+    return m_->y_o;
+  }
+  // One cycle with en_i low.
+  uint32_t Hold(unsigned op, uint32_t a, uint32_t b) {
+    m_->en_i = 0;
+    m_->op_i = op;
+    m_->a_i = a;
+    m_->b_i = b;
+    m_->clk_i = 0;
+    m_->eval();
+    m_->clk_i = 1;
     m_->eval();
     return m_->y_o;
   }
@@ -127,6 +144,13 @@ TEST(CollLane, DocumentedSpecialCases) {
   EXPECT_EQ(lane.Eval(hw::kOpMinI32, 0xFFFFFFFFu, 1), 0xFFFFFFFFu);
   // An opcode out of range gives 0.
   EXPECT_EQ(lane.Eval(hw::kNumOps, 5, 6), 0u);
+}
+
+// Without en_i the register keeps its value.
+TEST(CollLane, HoldsItsResultWhileNotEnabled) {
+  Lane lane;
+  EXPECT_EQ(lane.Eval(hw::kOpAddI32, 2, 3), 5u);
+  EXPECT_EQ(lane.Hold(hw::kOpAddI32, 10, 10), 5u);
 }
 
 // The golden model against the host FPU in its DAZ + FTZ mode, on operands whose results are
