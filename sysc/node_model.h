@@ -21,7 +21,12 @@ namespace aries::sysc {
 // What the RTL was built with (checked against the package configuration).
 struct NodeShape {
   unsigned num_ports = 5;
-  unsigned num_vcs = 4;
+  unsigned num_vcs = 4;         // router (point-to-point) VCs
+  unsigned num_link_vcs = 6;    // VCs on the links: + request and response VCs of the engine
+  bool coll_engine = true;      // a collective engine beside the router
+  unsigned coll_depth = 32;     // its input queue depth (credits of a collective VC)
+  unsigned coll_ids = 8;        // its collective ids
+  unsigned coll_prog = 8;       // its program steps
   unsigned buffer_depth = 32;
   unsigned lanes = 16;
   unsigned num_flows = 64;

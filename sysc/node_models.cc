@@ -24,6 +24,8 @@ NodeModelFactory ShippedNodeModels() {
       s.num_ports = 15;
       s.num_tracks = 0;
       s.num_links = 14;
+      s.coll_engine = false;
+      s.num_link_vcs = s.num_vcs;
       return std::make_unique<VerilatedNode<Varies_node_fb>>(s, ctx, name);
     }
     throw std::invalid_argument(fmt::format(

@@ -1,7 +1,9 @@
 // The Verilated node models the simulator ships (rtl/CMakeLists.txt builds them):
-//   Varies_node     5 ports, 4 VCs x 32 flits, 16 lanes, 64 flows, 2 bypass tracks
-//                   (mesh, torus, ARIES; flattened butterfly up to K = 3)
-//   Varies_node_fb  15 ports, otherwise the same, no tracks (flattened butterfly K <= 8)
+//   Varies_node     5 ports, 4 VCs x 32 flits, 16 lanes, 64 flows, 2 bypass tracks, a
+//                   collective engine (8 ids, 8-step programs, 32-flit queues; links carry
+//                   6 VCs) (mesh, torus, ARIES; flattened butterfly up to K = 3)
+//   Varies_node_fb  15 ports, otherwise the same, no tracks and no collective engine
+//                   (flattened butterfly K <= 8)
 // Both are built without assertions (-O2, --x-assign fast) and with FST tracing compiled in.
 #ifndef ARIES_SYSC_NODE_MODELS_H_
 #define ARIES_SYSC_NODE_MODELS_H_

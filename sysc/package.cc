@@ -51,8 +51,8 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
         "package.tracks = {}: allowed 0 .. {} (the node RTL is built with NumTracks = {})",
         cfg.tracks, shape_.num_tracks, shape_.num_tracks));
   }
-  if (shape_.num_links * shape_.num_vcs > 64 || shape_.num_links > 64) {
-    throw std::invalid_argument("node model: links x VCs must fit 64 credit wires");
+  if (shape_.num_links > 64 || shape_.num_link_vcs > 8) {
+    throw std::invalid_argument("node model: at most 64 links and 8 link VCs");
   }
   pool_ = std::make_unique<TickPool>(cfg.threads);
   tick_ = [this](unsigned i) {
@@ -355,6 +355,79 @@ std::string Package::RegName(uint32_t a) const {
   if (in_range(hw::kRegPortSelBase + 1, 4)) {
     return fmt::format("PORTSEL[{}]", kPortNames[a - hw::kRegPortSelBase]);
   }
+  if (shape_.coll_engine && (a >> 8) == hw::kEngRegPage) return EngRegName(a);
+  return fmt::format("0x{:04x} (unmapped)", a);
+}
+
+// Why the collective engine refused a write (the rules of rtl/coll_engine/README.md).
+std::string Package::ExplainEngRefusal(const RegOp& op) const {
+  const uint32_t a = op.addr;
+  const unsigned np = shape_.num_ports;
+  if (!op.write) return "refused by the hardware";
+  if (a == hw::kRegEngId || a == hw::kRegEngParams || a == hw::kRegEngErrInfo ||
+      a == hw::kRegEngDropped) {
+    return "read-only register";
+  }
+  if (a == hw::kRegEngStatus) {
+    return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kEngStatusMask);
+  }
+  const std::string running =
+      "a program is running: programs, lengths and per-id registers change only between "
+      "collectives";
+  if (a == hw::kRegEngCtrl) {
+    return "allowed: 1 (request), 2 (response) or 3 (both), and only for a program that is not "
+           "running, has steps and passes, and names enabled ids";
+  }
+  if (a == hw::kRegEngReqLen || a == hw::kRegEngRspLen) {
+    return fmt::format("allowed: steps 0 .. {} in [7:0], passes >= 1 in [31:16] when steps > 0, "
+                       "[15:8] zero; or {}",
+                       shape_.coll_prog, running);
+  }
+  if (a >= hw::kRegEngReqProgBase && a < hw::kRegEngIdBase) {
+    return fmt::format("allowed: a collective id 0 .. {}; or {}", shape_.coll_ids - 1, running);
+  }
+  const unsigned r = (a - hw::kRegEngIdBase) % hw::kEngIdStride;
+  switch (r) {
+    case hw::kIdRegCfg:
+      return fmt::format("allowed: operation 0 .. {} in [3:0], enable in bit 8; or {}",
+                         hw::kNumOps - 1, running);
+    case hw::kIdRegCount: return "allowed: 1 .. 65535 flits per step; or " + running;
+    case hw::kIdRegReqIn:
+    case hw::kIdRegRspOut:
+      return fmt::format("allowed: a port mask below 0x{:x}; or {}", 1u << np, running);
+    case hw::kIdRegReqOut:
+    case hw::kIdRegRspIn:
+      return fmt::format("allowed: a port 0 .. {} or {} (turn); or {}", np - 1, hw::kEngTurn,
+                         running);
+    default: return "read-only register";
+  }
+}
+
+std::string Package::EngRegName(uint32_t a) const {
+  switch (a) {
+    case hw::kRegEngId: return "ENG_ID";
+    case hw::kRegEngParams: return "ENG_PARAMS";
+    case hw::kRegEngCtrl: return "ENG_CTRL";
+    case hw::kRegEngStatus: return "ENG_STATUS";
+    case hw::kRegEngErrInfo: return "ENG_ERR_INFO";
+    case hw::kRegEngReqLen: return "ENG_REQ_LEN";
+    case hw::kRegEngRspLen: return "ENG_RSP_LEN";
+    case hw::kRegEngDropped: return "ENG_DROPPED";
+    default: break;
+  }
+  const unsigned steps = shape_.coll_prog, ids = shape_.coll_ids;
+  if (a >= hw::kRegEngReqProgBase && a < hw::kRegEngReqProgBase + steps) {
+    return fmt::format("ENG_REQ_PROG[{}]", a - hw::kRegEngReqProgBase);
+  }
+  if (a >= hw::kRegEngRspProgBase && a < hw::kRegEngRspProgBase + steps) {
+    return fmt::format("ENG_RSP_PROG[{}]", a - hw::kRegEngRspProgBase);
+  }
+  if (a >= hw::kRegEngIdBase && a < hw::kRegEngIdBase + hw::kEngIdStride * ids) {
+    static const char* const kIdRegs[] = {"CFG", "COUNT", "REQ_IN", "REQ_OUT",
+                                          "RSP_IN", "RSP_OUT", "REQ_DONE", "RSP_DONE"};
+    const unsigned off = a - hw::kRegEngIdBase;
+    return fmt::format("ID_{}[id {}]", kIdRegs[off % hw::kEngIdStride], off / hw::kEngIdStride);
+  }
   return fmt::format("0x{:04x} (unmapped)", a);
 }
 
@@ -363,8 +436,15 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
   const uint32_t a = op.addr, v = op.value;
   const std::string name = RegName(a);
   if (name.find("unmapped") != std::string::npos) {
-    return "no register at this address (router 0x0000-0x007F and 0x8000+, node 0x0100-0x01FF)";
+    return fmt::format("no register at this address (router 0x0000-0x007F and 0x8000+, node "
+                       "0x0100-0x01FF{})",
+                       shape_.coll_engine
+                           ? fmt::format(", engine 0x0200-0x0207, programs 0x0220+ and 0x0240+ "
+                                         "({} steps), ids 0x0280 + 8*id ({} ids)",
+                                         shape_.coll_prog, shape_.coll_ids)
+                           : std::string());
   }
+  if (shape_.coll_engine && (a >> 8) == hw::kEngRegPage) return ExplainEngRefusal(op);
   const bool ro = a <= hw::kRegLanes || a == hw::kRegErrInfo || a == hw::kRegMissCount ||
                   a == hw::kRegOutIdle || a == hw::kRegInEmpty ||
                   (a >= hw::kRegInFlitsBase && a < hw::kRegInFlitsBase + 0x40) ||

@@ -131,6 +131,8 @@ class Package {
   // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
   // delivers its outputs. Gather and Scatter touch shared state and run in node order.
   bool Gather(unsigned n);
+  std::string EngRegName(uint32_t addr) const;
+  std::string ExplainEngRefusal(const RegOp& op) const;
   void Scatter(unsigned n);
   void Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into);
   void RebuildSegments();

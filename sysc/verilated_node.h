@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "node_model.h"
 #include "verilated.h"
@@ -56,9 +57,7 @@ class VerilatedNode final : public NodeModel {
         std::memcpy(&m_->lnk_in_flit_i[l * w], &in.link_flit[l * w], w * sizeof(uint32_t));
       }
     }
-    uint64_t cr = 0;
-    for (unsigned l = 0; l < nl; ++l) cr |= uint64_t{in.link_credit[l]} << (l * shape_.num_vcs);
-    SetBits(m_->lnk_out_credit_i, cr);
+    SetFields(m_->lnk_out_credit_i, in.link_credit, nl, shape_.num_link_vcs);
     m_->ep_in_valid_i = in.ep_valid;
     if (in.ep_valid) std::memcpy(&m_->ep_in_flit_i[0], in.ep_flit.data(), w * sizeof(uint32_t));
     m_->ep_out_credit_i = in.ep_credit;
@@ -74,11 +73,7 @@ class VerilatedNode final : public NodeModel {
         std::memcpy(&out.link_flit[l * w], &m_->lnk_out_flit_o[l * w], w * sizeof(uint32_t));
       }
     }
-    const uint64_t ic = GetBits(m_->lnk_in_credit_o);
-    const uint64_t vmask = (uint64_t{1} << shape_.num_vcs) - 1;
-    for (unsigned l = 0; l < nl; ++l) {
-      out.link_credit[l] = static_cast<uint8_t>((ic >> (l * shape_.num_vcs)) & vmask);
-    }
+    GetFields(m_->lnk_in_credit_o, out.link_credit, nl, shape_.num_link_vcs);
     out.ep_valid = m_->ep_out_valid_o;
     if (out.ep_valid) std::memcpy(out.ep_flit.data(), &m_->ep_out_flit_o[0], w * sizeof(uint32_t));
     out.ep_credit = static_cast<uint8_t>(m_->ep_in_credit_o);
@@ -93,8 +88,6 @@ class VerilatedNode final : public NodeModel {
   void Trace(VerilatedFstC* fst) override { m_->trace(fst, 99); }
 
  private:
-  // The low phase settles the new inputs (assertions sample values before the edge), then
-  // the rising edge.
   // One rising clock edge: a low and a high evaluation. (Recording the low phase in the
   // model's trigger state instead of evaluating it saves 10-15% but changed what the RTL
   // assertions sample in a build with assertions, so it is not done.)
@@ -110,8 +103,9 @@ class VerilatedNode final : public NodeModel {
     if constexpr (std::is_integral_v<T>) {
       sig = static_cast<T>(v);
     } else {
-      sig[0] = static_cast<uint32_t>(v);
-      sig[1] = static_cast<uint32_t>(v >> 32);
+      for (size_t i = 0; i < sizeof(T) / sizeof(uint32_t); ++i) {
+        sig[i] = i < 2 ? static_cast<uint32_t>(v >> (32 * i)) : 0u;
+      }
     }
   }
   template <typename T>
@@ -120,6 +114,39 @@ class VerilatedNode final : public NodeModel {
       return static_cast<uint64_t>(sig);
     } else {
       return uint64_t{sig[0]} | (uint64_t{sig[1]} << 32);
+    }
+  }
+  // n fields of `width` bits, field l at bit l * width (one per link).
+  template <typename T>
+  static void SetFields(T& sig, const std::vector<uint8_t>& f, unsigned n, unsigned width) {
+    if constexpr (std::is_integral_v<T>) {
+      uint64_t v = 0;
+      for (unsigned l = 0; l < n; ++l) v |= uint64_t{f[l]} << (l * width);
+      sig = static_cast<T>(v);
+    } else {
+      for (size_t i = 0; i < sizeof(T) / sizeof(uint32_t); ++i) sig[i] = 0;
+      for (unsigned l = 0; l < n; ++l) {
+        for (unsigned b = 0; f[l] >> b; ++b) {
+          if ((f[l] >> b) & 1u) sig[(l * width + b) / 32] |= 1u << ((l * width + b) % 32);
+        }
+      }
+    }
+  }
+  template <typename T>
+  static void GetFields(const T& sig, std::vector<uint8_t>& f, unsigned n, unsigned width) {
+    for (unsigned l = 0; l < n; ++l) {
+      uint8_t m = 0;
+      for (unsigned b = 0; b < width; ++b) {
+        const unsigned bit = l * width + b;
+        bool set;
+        if constexpr (std::is_integral_v<T>) {
+          set = (static_cast<uint64_t>(sig) >> bit) & 1u;
+        } else {
+          set = (sig[bit / 32] >> (bit % 32)) & 1u;
+        }
+        if (set) m = static_cast<uint8_t>(m | (1u << b));
+      }
+      f[l] = m;
     }
   }
 

@@ -50,6 +50,7 @@ class VerilatedRouter final : public RouterDut {
     words_ = 1 + p.lanes;
     m_->clk_i = 0;
     m_->rst_ni = 1;
+    m_->out_hold_i = 0;  // no collective engine beside a router under test
     m_->eval();
   }
   ~VerilatedRouter() override {

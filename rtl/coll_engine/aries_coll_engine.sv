@@ -42,8 +42,8 @@ module aries_coll_engine #(
   parameter int unsigned QueueDepth = 32,
   /// Credits per output port and class (the receiver's queue depth).
   parameter int unsigned OutCredits = 32,
-  /// Depth of the request-to-response turn queue.
-  parameter int unsigned TurnDepth = 4,
+  /// Depth of the request-to-response turn queue (>= Levels + 2 for line rate at a root).
+  parameter int unsigned TurnDepth = 8,
   /// Link VC of request flits.
   parameter int unsigned ReqVc = 4,
   /// Link VC of response flits.

@@ -12,11 +12,19 @@
 //   * otherwise (flattened butterfly, or no tracks): link l is router port l+1, fixed.
 // Port 0 of the router is the endpoint (ep_*).
 //
+// Collective engine (CollEngine = 1, rtl/coll_engine): links carry LinkVCs = NumVCs + 2 VCs;
+// VCs 0..NumVCs-1 are the router's (point-to-point), VC NumVCs carries collective requests and
+// NumVCs+1 collective responses. Between each port (mux or endpoint) and the router, flits of
+// the collective VCs go to the engine instead of the router, credits of the two sides are
+// merged per VC, and the engine's results take the port's output with priority: the cycle
+// before, the engine holds the router's allocation off that output (out_hold_i).
+//
 // Bypass switches: the BYPASS register holds the cut bit of every track at this node and drives
 // bypass_o; the switches (aries_bypass_switch) sit on the passive interposer, which joins the
 // taps of consecutive cutting nodes into a segment.
 //
-// Registers (aries_pkg Reg*; addresses 0x0100-0x01FF here, all others go to the router):
+// Registers (aries_pkg Reg*; addresses 0x0100-0x01FF here, 0x0200-0x02FF the collective engine,
+// all others the router):
 //   NODE_ID, NODE_TRACKS, NODE_LINKS (RO); PORTSEL[1..4] (RW); BYPASS (RW); NODE_STATUS (W1C).
 // Refused with cfg_err_o, changing nothing but NODE_STATUS.CFG_ERR: an unmapped address, a write
 // to a read-only register, reserved bits, a choice >= 1 + 2*NumTracks, a PORTSEL write on a node
@@ -43,12 +51,22 @@ module aries_node #(
   parameter int unsigned NumFlows = 64,
   /// Bypass tracks per row and per column (0: no port muxes).
   parameter int unsigned NumTracks = 2,
+  /// 1: a collective engine beside the router (two more link VCs).
+  parameter int unsigned CollEngine = 1,
+  /// Collective ids of the engine.
+  parameter int unsigned CollIds = 8,
+  /// Steps per engine program.
+  parameter int unsigned CollProg = 8,
+  /// Flits per engine input queue (per port and class); also its credits per output.
+  parameter int unsigned CollDepth = 32,
   /// Flit width (derived; do not override).
   parameter int unsigned FlitW = aries_pkg::HdrW + aries_pkg::LaneW * Lanes,
   /// 1 when the directional ports have muxes (derived; do not override).
   parameter int unsigned Muxed = (NumPorts == aries_pkg::NumMeshPorts && NumTracks > 0) ? 1 : 0,
   /// Interposer links of the node (derived; do not override).
-  parameter int unsigned NumLinks = NumPorts - 1 + ((Muxed != 0) ? 4 * NumTracks : 0)
+  parameter int unsigned NumLinks = NumPorts - 1 + ((Muxed != 0) ? 4 * NumTracks : 0),
+  /// VCs on the links (derived; do not override).
+  parameter int unsigned LinkVCs = NumVCs + ((CollEngine != 0) ? 2 : 0)
 ) (
   /// Clock.
   input  logic                           clk_i,
@@ -63,27 +81,27 @@ module aries_node #(
   input  logic                           ep_in_valid_i,
   /// Endpoint -> router: the flit.
   input  logic [FlitW-1:0]               ep_in_flit_i,
-  /// Router -> endpoint: credits per VC of the injection port.
-  output logic [NumVCs-1:0]              ep_in_credit_o,
+  /// Router -> endpoint: credits per link VC of the injection port.
+  output logic [LinkVCs-1:0]             ep_in_credit_o,
   /// Router -> endpoint: a flit.
   output logic                           ep_out_valid_o,
   /// Router -> endpoint: the flit.
   output logic [FlitW-1:0]               ep_out_flit_o,
-  /// Endpoint -> router: credits per VC of the ejection port.
-  input  logic [NumVCs-1:0]              ep_out_credit_i,
+  /// Endpoint -> router: credits per link VC of the ejection port.
+  input  logic [LinkVCs-1:0]             ep_out_credit_i,
   // Interposer links.
   /// Per link: a flit arrives.
   input  logic [NumLinks-1:0]            lnk_in_valid_i,
   /// Per link: the flit ([l*FlitW +: FlitW]).
   input  logic [NumLinks*FlitW-1:0]      lnk_in_flit_i,
-  /// Per link and VC: credits back to the link's sender.
-  output logic [NumLinks*NumVCs-1:0]     lnk_in_credit_o,
+  /// Per link and VC: credits back to the link's sender ([l*LinkVCs + v]).
+  output logic [NumLinks*LinkVCs-1:0]    lnk_in_credit_o,
   /// Per link: a flit leaves.
   output logic [NumLinks-1:0]            lnk_out_valid_o,
   /// Per link: the flit.
   output logic [NumLinks*FlitW-1:0]      lnk_out_flit_o,
   /// Per link and VC: credits from the link's receiver.
-  input  logic [NumLinks*NumVCs-1:0]     lnk_out_credit_i,
+  input  logic [NumLinks*LinkVCs-1:0]    lnk_out_credit_i,
   /// BYPASS register: cut bits of the switches at this node (x tracks [7:0], y tracks [23:16]).
   output logic [aries_pkg::CfgDataW-1:0] bypass_o,
   /// Configuration request.
@@ -140,6 +158,7 @@ module aries_node #(
     .out_valid_o (rtr_out_valid),
     .out_flit_o  (rtr_out_flit),
     .out_credit_i(rtr_out_credit),
+    .out_hold_i  (eng_claim),
     .cfg_req_i   (rtr_cfg_req),
     .cfg_we_i,
     .cfg_addr_i,
@@ -153,13 +172,98 @@ module aries_node #(
     .in_empty_o  (rtr_in_empty)
   );
 
+  // ---------------------------------------------------------------------------------------------
+  // Port side (the muxes and the endpoint) -> router and collective engine
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned VW = aries_pkg::VcIdW;
+  logic [NumPorts-1:0] prt_in_valid, prt_out_valid;
+  logic [NumPorts*FlitW-1:0] prt_in_flit, prt_out_flit;
+  logic [NumPorts*LinkVCs-1:0] prt_in_credit, prt_out_credit;
+  logic [NumPorts-1:0] eng_claim;
+  logic eng_cfg_rsp, eng_cfg_err, eng_err, eng_idle;
+  logic [aries_pkg::CfgDataW-1:0] eng_cfg_rdata;
+  logic eng_sel;
+  assign eng_sel = (CollEngine != 0) &&
+                   (cfg_addr_i[aries_pkg::CfgAddrW-1:8] == 8'(aries_pkg::EngRegPage));
+
   // Endpoint = port 0.
-  assign rtr_in_valid[0] = ep_in_valid_i;
-  assign rtr_in_flit[0 +: FlitW] = ep_in_flit_i;
-  assign ep_in_credit_o = rtr_in_credit[0 +: NumVCs];
-  assign ep_out_valid_o = rtr_out_valid[0];
-  assign ep_out_flit_o = rtr_out_flit[0 +: FlitW];
-  assign rtr_out_credit[0 +: NumVCs] = ep_out_credit_i;
+  assign prt_in_valid[0] = ep_in_valid_i;
+  assign prt_in_flit[0 +: FlitW] = ep_in_flit_i;
+  assign ep_in_credit_o = prt_in_credit[0 +: LinkVCs];
+  assign ep_out_valid_o = prt_out_valid[0];
+  assign ep_out_flit_o = prt_out_flit[0 +: FlitW];
+  assign prt_out_credit[0 +: LinkVCs] = ep_out_credit_i;
+
+  if (CollEngine != 0) begin : gen_coll
+    logic [NumPorts-1:0] eng_in_valid, eng_out_valid;
+    logic [NumPorts*FlitW-1:0] eng_out_flit;
+    logic [2*NumPorts-1:0] eng_in_credit, eng_out_credit;
+    always_comb begin : p_split
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        // By VC: the router's VCs to the router, the two collective VCs to the engine.
+        eng_in_valid[p] = prt_in_valid[p] &&
+                          (32'(prt_in_flit[p*FlitW + aries_pkg::HdrVcLsb +: VW]) >= NumVCs);
+        rtr_in_valid[p] = prt_in_valid[p] && !eng_in_valid[p];
+        prt_in_credit[p*LinkVCs +: LinkVCs] = {eng_in_credit[NumPorts + p], eng_in_credit[p],
+                                               rtr_in_credit[p*NumVCs +: NumVCs]};
+        // The engine's result wins the output (the router was held off it).
+        prt_out_valid[p] = rtr_out_valid[p] || eng_out_valid[p];
+        prt_out_flit[p*FlitW +: FlitW] = eng_out_valid[p] ? eng_out_flit[p*FlitW +: FlitW] :
+                                                            rtr_out_flit[p*FlitW +: FlitW];
+        rtr_out_credit[p*NumVCs +: NumVCs] = prt_out_credit[p*LinkVCs +: NumVCs];
+        eng_out_credit[p] = prt_out_credit[p*LinkVCs + NumVCs];
+        eng_out_credit[NumPorts + p] = prt_out_credit[p*LinkVCs + NumVCs + 1];
+      end
+    end
+    assign rtr_in_flit = prt_in_flit;
+
+    aries_coll_engine #(
+      .NumPorts  (NumPorts),
+      .Lanes     (Lanes),
+      .NumIds    (CollIds),
+      .ProgDepth (CollProg),
+      .QueueDepth(CollDepth),
+      .OutCredits(CollDepth),
+      .ReqVc     (NumVCs),
+      .RspVc     (NumVCs + 1)
+    ) u_engine (
+      .clk_i,
+      .rst_ni,
+      .in_valid_i  (eng_in_valid),
+      .in_flit_i   (prt_in_flit),
+      .in_credit_o (eng_in_credit),
+      .claim_o     (eng_claim),
+      .out_valid_o (eng_out_valid),
+      .out_flit_o  (eng_out_flit),
+      .out_credit_i(eng_out_credit),
+      .cfg_req_i   (cfg_req_i && eng_sel),
+      .cfg_we_i,
+      .cfg_addr_i,
+      .cfg_wdata_i,
+      .cfg_rsp_o   (eng_cfg_rsp),
+      .cfg_rdata_o (eng_cfg_rdata),
+      .cfg_err_o   (eng_cfg_err),
+      .err_o       (eng_err),
+      .idle_o      (eng_idle)
+    );
+    // A flit on a collective VC must not collide with a router flit on the same output.
+    logic [NumPorts-1:0] out_clash;
+    assign out_clash = rtr_out_valid & eng_out_valid;
+    `ARIES_ASSERT(EngineHoldsRouterOff_A, out_clash == '0)
+  end else begin : gen_no_coll
+    assign rtr_in_valid = prt_in_valid;
+    assign rtr_in_flit = prt_in_flit;
+    assign prt_in_credit = rtr_in_credit;
+    assign prt_out_valid = rtr_out_valid;
+    assign prt_out_flit = rtr_out_flit;
+    assign rtr_out_credit = prt_out_credit;
+    assign eng_claim = '0;
+    assign eng_cfg_rsp = 1'b0;
+    assign eng_cfg_err = 1'b0;
+    assign eng_cfg_rdata = '0;
+    assign eng_err = 1'b0;
+    assign eng_idle = 1'b1;
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Node registers
@@ -209,11 +313,11 @@ module aries_node #(
   if (Muxed != 0) begin : gen_mux
     // Port mux outputs towards the links, per port and candidate.
     logic [NumDir*NumChoices-1:0] pm_out_valid;
-    logic [NumDir*NumChoices*NumVCs-1:0] pm_in_credit;
+    logic [NumDir*NumChoices*LinkVCs-1:0] pm_in_credit;
     for (genvar p = 1; p <= NumDir; p++) begin : gen_port
       logic [NumChoices-1:0] cand_in_valid;
       logic [NumChoices*FlitW-1:0] cand_in_flit, unused_cand_out_flit;
-      logic [NumChoices*NumVCs-1:0] cand_out_credit;
+      logic [NumChoices*LinkVCs-1:0] cand_out_credit;
       logic unused_stray;
       // Candidates of this port: a link direction another port owns is masked off, so only
       // the owner sees it.
@@ -221,9 +325,9 @@ module aries_node #(
         for (int unsigned c = 0; c < NumChoices; c++) begin
           cand_in_valid[c] = lnk_in_valid_i[32'(link_of(p, c))] &&
                              (32'(in_owner[32'(link_of(p, c))*OwnW +: OwnW]) == p);
-          cand_out_credit[c*NumVCs +: NumVCs] =
+          cand_out_credit[c*LinkVCs +: LinkVCs] =
               (32'(out_owner[32'(link_of(p, c))*OwnW +: OwnW]) == p) ?
-              lnk_out_credit_i[32'(link_of(p, c))*NumVCs +: NumVCs] : '0;
+              lnk_out_credit_i[32'(link_of(p, c))*LinkVCs +: LinkVCs] : '0;
         end
       end
       for (genvar c = 0; c < NumChoices; c++) begin : gen_cand
@@ -231,7 +335,7 @@ module aries_node #(
       end
       aries_port_mux #(
         .NumLinks(NumChoices),
-        .NumVCs  (NumVCs),
+        .NumVCs  (LinkVCs),
         .FlitW   (FlitW)
       ) u_mux (
         .clk_i,
@@ -240,13 +344,13 @@ module aries_node #(
         .out_sel_i       ($clog2(NumChoices)'(sel_out_q[(p-1)*CW +: CW])),
         .lnk_in_valid_i  (cand_in_valid),
         .lnk_in_flit_i   (cand_in_flit),
-        .lnk_in_credit_o (pm_in_credit[(p-1)*NumChoices*NumVCs +: NumChoices*NumVCs]),
-        .rtr_in_valid_o  (rtr_in_valid[p]),
-        .rtr_in_flit_o   (rtr_in_flit[p*FlitW +: FlitW]),
-        .rtr_in_credit_i (rtr_in_credit[p*NumVCs +: NumVCs]),
-        .rtr_out_valid_i (rtr_out_valid[p]),
-        .rtr_out_flit_i  (rtr_out_flit[p*FlitW +: FlitW]),
-        .rtr_out_credit_o(rtr_out_credit[p*NumVCs +: NumVCs]),
+        .lnk_in_credit_o (pm_in_credit[(p-1)*NumChoices*LinkVCs +: NumChoices*LinkVCs]),
+        .rtr_in_valid_o  (prt_in_valid[p]),
+        .rtr_in_flit_o   (prt_in_flit[p*FlitW +: FlitW]),
+        .rtr_in_credit_i (prt_in_credit[p*LinkVCs +: LinkVCs]),
+        .rtr_out_valid_i (prt_out_valid[p]),
+        .rtr_out_flit_i  (prt_out_flit[p*FlitW +: FlitW]),
+        .rtr_out_credit_o(prt_out_credit[p*LinkVCs +: LinkVCs]),
         .lnk_out_valid_o (pm_out_valid[(p-1)*NumChoices +: NumChoices]),
         .lnk_out_flit_o  (unused_cand_out_flit),
         .lnk_out_credit_i(cand_out_credit),
@@ -263,24 +367,24 @@ module aries_node #(
         for (int unsigned c = 0; c < NumChoices; c++) begin
           lnk_out_valid_o[32'(link_of(p, c))] = lnk_out_valid_o[32'(link_of(p, c))] |
                                                 pm_out_valid[(p-1)*NumChoices + c];
-          lnk_in_credit_o[32'(link_of(p, c))*NumVCs +: NumVCs] =
-              lnk_in_credit_o[32'(link_of(p, c))*NumVCs +: NumVCs] |
-              pm_in_credit[((p-1)*NumChoices + c)*NumVCs +: NumVCs];
+          lnk_in_credit_o[32'(link_of(p, c))*LinkVCs +: LinkVCs] =
+              lnk_in_credit_o[32'(link_of(p, c))*LinkVCs +: LinkVCs] |
+              pm_in_credit[((p-1)*NumChoices + c)*LinkVCs +: LinkVCs];
         end
       end
     end
     for (genvar l = 0; l < NumLinks; l++) begin : gen_out_flit
       // The flit wires carry the owner's flit (port 0's, i.e. don't-care, when unowned).
       assign lnk_out_flit_o[l*FlitW +: FlitW] =
-          rtr_out_flit[32'(out_owner[l*OwnW +: OwnW])*FlitW +: FlitW];
+          prt_out_flit[32'(out_owner[l*OwnW +: OwnW])*FlitW +: FlitW];
     end
   end else begin : gen_fixed
-    assign rtr_in_valid[NumPorts-1:1] = lnk_in_valid_i;
-    assign rtr_in_flit[NumPorts*FlitW-1:FlitW] = lnk_in_flit_i;
-    assign lnk_in_credit_o = rtr_in_credit[NumPorts*NumVCs-1:NumVCs];
-    assign lnk_out_valid_o = rtr_out_valid[NumPorts-1:1];
-    assign lnk_out_flit_o = rtr_out_flit[NumPorts*FlitW-1:FlitW];
-    assign rtr_out_credit[NumPorts*NumVCs-1:NumVCs] = lnk_out_credit_i;
+    assign prt_in_valid[NumPorts-1:1] = lnk_in_valid_i;
+    assign prt_in_flit[NumPorts*FlitW-1:FlitW] = lnk_in_flit_i;
+    assign lnk_in_credit_o = prt_in_credit[NumPorts*LinkVCs-1:LinkVCs];
+    assign lnk_out_valid_o = prt_out_valid[NumPorts-1:1];
+    assign lnk_out_flit_o = prt_out_flit[NumPorts*FlitW-1:FlitW];
+    assign prt_out_credit[NumPorts*LinkVCs-1:LinkVCs] = lnk_out_credit_i;
   end
 
   always_comb begin : p_stray
@@ -288,7 +392,7 @@ module aries_node #(
     stray_credit = 1'b0;
     for (int unsigned l = 0; l < NumLinks; l++) begin
       if (lnk_in_valid_i[l] && !in_owned[l]) stray_flit = 1'b1;
-      if ((lnk_out_credit_i[l*NumVCs +: NumVCs] != '0) && !out_owned[l]) stray_credit = 1'b1;
+      if ((lnk_out_credit_i[l*LinkVCs +: LinkVCs] != '0) && !out_owned[l]) stray_credit = 1'b1;
     end
   end
 
@@ -304,7 +408,7 @@ module aries_node #(
 
   assign nd_sel = (cfg_addr_i[aries_pkg::CfgAddrW-1:8] == 8'(aries_pkg::NodeRegPage));
   assign nd_req = cfg_req_i && nd_sel;
-  assign rtr_cfg_req = cfg_req_i && !nd_sel;
+  assign rtr_cfg_req = cfg_req_i && !nd_sel && !eng_sel;
   assign ps_port = 3'(cfg_addr_i - 16'(aries_pkg::RegPortSelBase));
 
   always_comb begin : p_bypass_val
@@ -450,19 +554,19 @@ module aries_node #(
     end
   end
 
-  assign cfg_rsp_o = nd_rsp_q || rtr_cfg_rsp;
-  assign cfg_err_o = nd_err_q || rtr_cfg_err;
-  assign cfg_rdata_o = nd_rdata_q | rtr_cfg_rdata;
-  assign err_o = rtr_err || (nstatus_q != '0);
+  assign cfg_rsp_o = nd_rsp_q || rtr_cfg_rsp || eng_cfg_rsp;
+  assign cfg_err_o = nd_err_q || rtr_cfg_err || eng_cfg_err;
+  assign cfg_rdata_o = nd_rdata_q | rtr_cfg_rdata | eng_cfg_rdata;
+  assign err_o = rtr_err || (nstatus_q != '0) || eng_err;
   assign idle_o = (rtr_in_empty == '1) && (rtr_out_valid == '0) && (rtr_in_credit == '0) &&
-                  !cfg_rsp_o;
+                  eng_idle && !cfg_rsp_o;
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------------------------
   `ARIES_ASSERT_INIT(TracksLegal_A, NumTracks <= aries_pkg::MaxTracks)
   `ARIES_ASSERT_INIT(PortsLegal_A, NumPorts >= 2)
-  `ARIES_ASSERT(OneResponder_A, !(nd_rsp_q && rtr_cfg_rsp))
+  `ARIES_ASSERT(OneResponder_A, $onehot0({nd_rsp_q, rtr_cfg_rsp, eng_cfg_rsp}))
   `ARIES_ASSERT(NoStrayFlit_A, !stray_flit)
   `ARIES_ASSERT(NoStrayCredit_A, !stray_credit)
 endmodule

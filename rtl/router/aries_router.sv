@@ -59,6 +59,9 @@ module aries_router #(
   output logic [NumPorts*FlitW-1:0]           out_flit_o,
   /// Per output port and VC: a credit from the downstream receiver.
   input  logic [NumPorts*NumVCs-1:0]          out_credit_i,
+  /// Per output: keep allocation off it this cycle (the node's collective engine drives the
+  /// output next cycle).
+  input  logic [NumPorts-1:0]                 out_hold_i,
   /// Configuration request.
   input  logic                                cfg_req_i,
   /// 1: write, 0: read.
@@ -188,7 +191,7 @@ module aries_router #(
       .out_avail_i  (out_avail),
       .out_owned_i  (out_owned),
       .out_owner_i  (out_owner),
-      .out_blocked_i(pt_out_en),
+      .out_blocked_i(pt_out_en | out_hold_i),
       .req_o        (req[p*NumPorts +: NumPorts]),
       .gnt_i        (gnt_by_in[p*NumPorts +: NumPorts]),
       .mc_free_i    (!mc_busy_q),

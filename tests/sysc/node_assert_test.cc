@@ -32,6 +32,10 @@ NodeShape CheckedShape() {
   NodeShape s;
   s.num_ports = 5;
   s.num_vcs = 4;
+  s.num_link_vcs = 6;
+  s.coll_engine = true;
+  s.coll_depth = 8;
+  s.coll_ids = 4;
   s.buffer_depth = 8;
   s.lanes = 2;
   s.num_flows = 16;

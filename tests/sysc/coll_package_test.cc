@@ -1,0 +1,290 @@
+// In-network collectives on the package (shipped node models: 16 lanes, collective engine):
+// an all-reduce through a spanning tree programmed node by node through the register API
+// (reduction to a root, broadcast back), and a reduce to the root, on 2x2, 4x4 and 8x8, int32
+// and fp32, with sizes the flit does not divide; every element of every node is compared with
+// the golden reduction computed over the same tree order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "aries_pkg.h"
+#include "coll_endpoint.h"
+#include "golden_coll.h"
+#include "node_models.h"
+#include "package.h"
+
+namespace {
+
+namespace hw = aries::hw;
+using aries::sysc::Package;
+using aries::sysc::PackageConfig;
+using aries::sysc::RegOp;
+using aries::sysc::Topology;
+using aries::tb::CollEndpoint;
+
+unsigned Opposite(unsigned port) {
+  switch (port) {
+    case hw::kPortXP: return hw::kPortXM;
+    case hw::kPortXM: return hw::kPortXP;
+    case hw::kPortYP: return hw::kPortYM;
+    default: return hw::kPortYP;
+  }
+}
+
+// A spanning tree of the mesh: rows reduce towards the root's column, that column towards the
+// root. parent_port[n] is the port n sends to its parent by (0 at the root).
+struct Tree {
+  unsigned k, root;
+  std::vector<unsigned> parent_port, parent;
+  std::vector<std::vector<unsigned>> children;
+};
+
+Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
+  Tree t{k, ry * k + rx, std::vector<unsigned>(k * k, 0), std::vector<unsigned>(k * k, 0),
+         std::vector<std::vector<unsigned>>(k * k)};
+  for (unsigned y = 0; y < k; ++y) {
+    for (unsigned x = 0; x < k; ++x) {
+      const unsigned n = y * k + x;
+      unsigned p = 0, q = n;
+      if (x < rx) p = hw::kPortXP, q = n + 1;
+      else if (x > rx) p = hw::kPortXM, q = n - 1;
+      else if (y < ry) p = hw::kPortYP, q = n + k;
+      else if (y > ry) p = hw::kPortYM, q = n - k;
+      t.parent_port[n] = p;
+      t.parent[n] = q;
+      if (p != 0) t.children[q].push_back(n);
+    }
+  }
+  return t;
+}
+
+// Register writes that program collective `id` on every node: reduce up the tree, and at the
+// root either turn into responses broadcast back down (all-reduce) or deliver to the root's
+// endpoint (reduce).
+std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, unsigned flits,
+                               bool allreduce) {
+  std::vector<RegOp> ops;
+  for (unsigned n = 0; n < t.k * t.k; ++n) {
+    uint32_t in = 1, down = 1;  // bit 0: the local endpoint
+    for (unsigned c : t.children[n]) {
+      in |= 1u << Opposite(t.parent_port[c]);
+      down |= 1u << Opposite(t.parent_port[c]);
+    }
+    const bool root = n == t.root;
+    auto w = [&](uint32_t addr, uint32_t v) { ops.push_back({n, true, addr, v}); };
+    w(hw::EngIdReg(id, hw::kIdRegCfg), op | (1u << hw::kIdCfgEnBit));
+    w(hw::EngIdReg(id, hw::kIdRegCount), flits);
+    w(hw::EngIdReg(id, hw::kIdRegReqIn), in);
+    w(hw::EngIdReg(id, hw::kIdRegReqOut),
+      root ? (allreduce ? hw::kEngTurn : 0u) : t.parent_port[n]);
+    w(hw::kRegEngReqProgBase, id);
+    w(hw::kRegEngReqLen, 1u | (1u << 16));
+    uint32_t start = 1u << hw::kEngCtrlReqBit;
+    if (allreduce) {
+      w(hw::EngIdReg(id, hw::kIdRegRspIn), root ? hw::kEngTurn : t.parent_port[n]);
+      w(hw::EngIdReg(id, hw::kIdRegRspOut), down);
+      w(hw::kRegEngRspProgBase, id);
+      w(hw::kRegEngRspLen, 1u | (1u << 16));
+      start |= 1u << hw::kEngCtrlRspBit;
+    }
+    w(hw::kRegEngCtrl, start);
+  }
+  return ops;
+}
+
+// The golden value of element e at node n: the engine's tree over its port slots (slot 0 the
+// local vector, slot p the value its child on port p sends).
+uint32_t Golden(const Tree& t, unsigned op, const std::vector<std::vector<uint32_t>>& vec,
+                unsigned n, size_t e) {
+  std::vector<bool> present(5, false);
+  std::vector<uint32_t> val(5, 0);
+  present[0] = true;
+  val[0] = vec[n][e];
+  for (unsigned c : t.children[n]) {
+    const unsigned slot = Opposite(t.parent_port[c]);
+    present[slot] = true;
+    val[slot] = Golden(t, op, vec, c, e);
+  }
+  return aries::tb::GoldenTree(op, present, val);
+}
+
+uint32_t RandomElement(unsigned op, std::mt19937& rng) {
+  if (op == hw::kOpAddF32 || op == hw::kOpMaxF32) {
+    const float f = static_cast<float>(static_cast<int>(rng() % 20001) - 10000) / 977.0f;
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  }
+  return static_cast<uint32_t>(rng());
+}
+
+struct Outcome {
+  uint64_t cycles = 0;
+  unsigned depth = 0;  // hops from the farthest leaf to the root
+};
+
+unsigned Depth(const Tree& t) {
+  unsigned d = 0;
+  for (unsigned n = 0; n < t.k * t.k; ++n) {
+    unsigned h = 0;
+    for (unsigned m = n; m != t.root; m = t.parent[m]) ++h;
+    d = std::max(d, h);
+  }
+  return d;
+}
+
+// Runs one collective; checks every element of every node. Returns the cycles from the start
+// of injection to the last flit received.
+Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t elements,
+                      bool allreduce, double accept, uint64_t seed) {
+  PackageConfig pc;
+  pc.topology = Topology::kMesh;
+  pc.k = k;
+  Package pkg(pc, aries::sysc::ShippedNodeModels(), seed);
+  const auto& shape = pkg.shape();
+  EXPECT_TRUE(shape.coll_engine);
+  const unsigned flits = static_cast<unsigned>((elements + shape.lanes - 1) / shape.lanes);
+  const Tree t = MakeTree(k, rx, ry);
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  std::vector<std::vector<uint32_t>> vec(k * k, std::vector<uint32_t>(elements));
+  for (auto& v : vec) {
+    for (auto& e : v) e = RandomElement(op, rng);
+  }
+  const unsigned id = 3;
+  std::vector<std::unique_ptr<CollEndpoint>> eps;
+  for (unsigned n = 0; n < k * k; ++n) {
+    eps.push_back(std::make_unique<CollEndpoint>(shape, id, op, vec[n], accept, seed + n));
+    pkg.AttachEndpoint(n, eps.back().get());
+  }
+  pkg.Program(ProgramTree(t, id, op, flits, allreduce));
+  for (auto& ep : eps) ep->Start();
+  const uint64_t t0 = pkg.cycle();
+  auto done = [&] {
+    if (!allreduce) return eps[t.root]->received() == flits;
+    for (auto& ep : eps) {
+      if (ep->received() < flits) return false;
+    }
+    return true;
+  };
+  const uint64_t limit = 200000 + 40ull * flits;
+  while (!done() && pkg.cycle() - t0 < limit) pkg.Step();
+  EXPECT_TRUE(done()) << "collective did not finish in " << limit << " cycles";
+  for (int i = 0; i < 200; ++i) pkg.Step();  // anything extra would show up now
+  EXPECT_TRUE(pkg.Quiet()) << "flits, credits or engine work left";
+  uint64_t last = 0;
+  std::vector<uint32_t> want(elements);
+  for (size_t e = 0; e < elements; ++e) want[e] = Golden(t, op, vec, t.root, e);
+  for (unsigned n = 0; n < k * k; ++n) {
+    for (const auto& e : eps[n]->errors()) ADD_FAILURE() << pkg.NodeName(n) << ": " << e;
+    EXPECT_EQ(eps[n]->sent(), flits) << pkg.NodeName(n);
+    if (!allreduce && n != t.root) {
+      EXPECT_EQ(eps[n]->received(), 0u) << pkg.NodeName(n);
+      continue;
+    }
+    EXPECT_EQ(eps[n]->received(), flits) << pkg.NodeName(n);
+    last = std::max(last, eps[n]->last_receive_cycle());
+    unsigned bad = 0;
+    for (size_t e = 0; e < elements && bad < 5; ++e) {
+      if (eps[n]->result()[e] != want[e]) {
+        ++bad;
+        ADD_FAILURE() << pkg.NodeName(n) << " element " << e << ": got 0x" << std::hex
+                      << eps[n]->result()[e] << ", want 0x" << want[e];
+      }
+    }
+  }
+  for (unsigned n = 0; n < k * k; ++n) {
+    EXPECT_EQ(pkg.Read(n, hw::kRegEngStatus), 0u) << pkg.NodeName(n);
+    EXPECT_EQ(pkg.Read(n, hw::kRegEngCtrl), 0u) << pkg.NodeName(n) << ": programs finished";
+  }
+  EXPECT_FALSE(pkg.AnyError());
+  return {last + 1 - t0, Depth(t)};
+}
+
+TEST(PackageCollective, AllReduce2x2Int32) {
+  RunCollective(2, 0, 0, hw::kOpAddI32, 1000, true, 1.0, 1);
+}
+TEST(PackageCollective, AllReduce2x2MaxF32WithBackPressure) {
+  RunCollective(2, 1, 1, hw::kOpMaxF32, 517, true, 0.3, 2);
+}
+TEST(PackageCollective, AllReduce4x4Fp32OddSize) {
+  RunCollective(4, 1, 2, hw::kOpAddF32, 4099, true, 0.7, 3);
+}
+TEST(PackageCollective, AllReduce4x4XorCornerRoot) {
+  RunCollective(4, 3, 3, hw::kOpXor, 1601, true, 1.0, 4);
+}
+TEST(PackageCollective, ReduceToRoot4x4Int32) {
+  RunCollective(4, 2, 1, hw::kOpAddI32, 2000, false, 0.5, 5);
+}
+TEST(PackageCollective, AllReduce8x8Fp32) {
+  RunCollective(8, 3, 4, hw::kOpAddF32, 3000, true, 0.8, 6);
+}
+
+// The Hockney model of PIUMA section "Model", adapted to this package: T(m) = alpha + beta m.
+// beta: one 64-byte flit per cycle on every link and both trees at once (duplex links, separate
+// request and response VCs), so beta m = m / 64 cycles. alpha: twice the leaf-to-root latency
+// of the tree (PIUMA eq. 1 with one link level): per tree hop L + 1 wire cycles (L = 10) and
+// Levels + 1 = 4 engine cycles (issue and the tree; the queue write overlaps the wire's last
+// cycle), over D hops up and D down, plus Levels + 5 = 8 for the endpoints (injection into the
+// leaf's queue, the root's turn, ejection): alpha = 2 D (L + Levels + 2) + Levels + 5. The
+// single-flit all-reduce measures alpha + 1 exactly; the 1 KB and 1 MB all-reduces cannot beat
+// alpha + m/64 and must stay within 5% of it (line rate).
+TEST(PackageCollective, AllReduceAgainstHockneyBound) {
+  std::printf("%-4s %10s %8s %10s %10s %10s %8s\n", "K", "bytes", "flits", "cycles", "alpha",
+              "bound", "ratio");
+  for (unsigned k : {4u, 8u}) {
+    const unsigned r = k / 2 - 1;
+    const Outcome one = RunCollective(k, r, r, hw::kOpAddI32, 16, true, 1.0, 7);
+    const uint64_t alpha = one.cycles - 1;
+    const uint64_t levels = 3;  // ceil(log2 5)
+    EXPECT_EQ(alpha, 2ull * one.depth * (10 + levels + 2) + levels + 5) << "depth " << one.depth;
+    for (size_t bytes : {size_t{1024}, size_t{1} << 20}) {
+      const size_t flits = bytes / 64;
+      const Outcome o = RunCollective(k, r, r, hw::kOpAddI32, bytes / 4, true, 1.0, 8);
+      const double bound = static_cast<double>(alpha + flits);
+      std::printf("%-4u %10zu %8zu %10llu %10llu %10.0f %8.3f\n", k, bytes, flits,
+                  static_cast<unsigned long long>(o.cycles),
+                  static_cast<unsigned long long>(alpha), bound, o.cycles / bound);
+      EXPECT_GE(static_cast<double>(o.cycles), bound);
+      EXPECT_LE(static_cast<double>(o.cycles), 1.05 * bound) << "line rate";
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Engine registers through the package API: refusals name the node, the register and what is
+// allowed, and change nothing.
+TEST(PackageCollective, EngineRegisterRefusalsAreExplained) {
+  PackageConfig pc;
+  pc.topology = Topology::kMesh;
+  pc.k = 2;
+  Package pkg(pc, aries::sysc::ShippedNodeModels(), 1);
+  EXPECT_EQ(pkg.Read(1, hw::kRegEngId), hw::kEngIdValue);
+  auto refusal = [&](const RegOp& op) -> std::string {
+    try {
+      pkg.Program({op});
+    } catch (const aries::sysc::RegisterError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  std::string e = refusal({1, true, hw::EngIdReg(3, hw::kIdRegReqOut), 7});
+  EXPECT_NE(e.find("ID_REQ_OUT[id 3]"), std::string::npos) << e;
+  EXPECT_NE(e.find("a port 0 .. 4 or 31"), std::string::npos) << e;
+  EXPECT_EQ(pkg.Read(1, hw::EngIdReg(3, hw::kIdRegReqOut)), 0u);
+  e = refusal({2, true, hw::kRegEngCtrl, 1});
+  EXPECT_NE(e.find("ENG_CTRL"), std::string::npos) << e;
+  EXPECT_NE(e.find("names enabled ids"), std::string::npos) << e;
+  e = refusal({0, true, hw::EngIdReg(8, 0), 1});
+  EXPECT_NE(e.find("ids 0x0280 + 8*id (8 ids)"), std::string::npos) << e;
+  EXPECT_NE(pkg.Read(0, hw::kRegEngStatus) & (1u << hw::kEngStatusCfgErrBit), 0u);
+}
+
+}  // namespace
