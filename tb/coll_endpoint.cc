@@ -8,27 +8,46 @@ namespace aries::tb {
 
 CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, unsigned id, unsigned op,
                            std::vector<uint32_t> vector, double accept, uint64_t seed)
-    : shape_(shape),
-      id_(id),
-      op_(op),
-      vec_(std::move(vector)),
-      flits_((vec_.size() + shape.lanes - 1) / shape.lanes),
-      accept_(accept),
-      rng_(seed),
-      credits_(shape.coll_depth),
-      result_(vec_.size(), 0) {}
+    : CollEndpoint(shape, {Coll{id, op, vector}},  // (a copy: the size is read below)
+                   {Step{0, static_cast<unsigned>((vector.size() + shape.lanes - 1) /
+                                                  shape.lanes)}},
+                   1, accept, seed) {}
+
+CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls,
+                           std::vector<Step> steps, unsigned passes, double accept, uint64_t seed)
+    : shape_(shape), flits_(0), accept_(accept), rng_(seed), credits_(shape.coll_depth) {
+  for (Coll& c : colls) {
+    State st{c.id, c.op, std::move(c.vector), {}};
+    st.result.assign(st.vec.size(), 0);
+    colls_.push_back(std::move(st));
+  }
+  for (unsigned p = 0; p < passes; ++p) {
+    for (const Step& s : steps) order_.insert(order_.end(), s.flits, s.id);
+  }
+  flits_ = order_.size();
+  for (size_t c = 0; c < colls_.size(); ++c) {
+    size_t n = 0;
+    for (size_t o : order_) n += o == c;
+    if (n * shape.lanes < colls_[c].vec.size() || (n - 1) * shape.lanes >= colls_[c].vec.size()) {
+      errors_.push_back(fmt::format("schedule sends {} flits of collective {} for {} elements",
+                                    n, c, colls_[c].vec.size()));
+    }
+  }
+}
 
 bool CollEndpoint::Inject(uint64_t cycle, uint32_t* w) {
   if (!started_ || sent_ == flits_ || credits_ == 0) return false;
+  State& c = colls_[CollOf(sent_)];
   const unsigned vc = shape_.num_vcs;  // request VC
-  w[0] = 1u | 2u | (vc << hw::kHdrVcLsb) | (1u << hw::kHdrIsFlowBit) | (id_ << hw::kHdrFlowLsb) |
-         (op_ << hw::kCollHdrOpLsb) |
-         (static_cast<uint32_t>(sent_ & 0xFFF) << hw::kCollHdrSeqLsb);
+  w[0] = 1u | 2u | (vc << hw::kHdrVcLsb) | (1u << hw::kHdrIsFlowBit) | (c.id << hw::kHdrFlowLsb) |
+         (c.op << hw::kCollHdrOpLsb) |
+         (static_cast<uint32_t>(c.sent & 0xFFF) << hw::kCollHdrSeqLsb);
   for (unsigned l = 0; l < shape_.lanes; ++l) {
-    const size_t e = sent_ * shape_.lanes + l;
-    w[1 + l] = e < vec_.size() ? vec_[e] : 0u;
+    const size_t e = c.sent * shape_.lanes + l;
+    w[1 + l] = e < c.vec.size() ? c.vec[e] : 0u;
   }
   if (sent_ == 0) first_tx_ = cycle;
+  ++c.sent;
   ++sent_;
   --credits_;
   return true;
@@ -59,19 +78,21 @@ void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint3
     return;
   }
   ++fill_[vc - shape_.num_vcs];
-  if (id != id_ || op != op_ || seq != (received_ & 0xFFF)) {
-    errors_.push_back(fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} "
-                                  "seq {}",
-                                  cycle, id, op, seq, id_, op_, received_ & 0xFFF));
-  }
   if (received_ >= flits_) {
     errors_.push_back(fmt::format("cycle {}: more than {} flits received", cycle, flits_));
     return;
   }
-  for (unsigned l = 0; l < shape_.lanes; ++l) {
-    const size_t e = received_ * shape_.lanes + l;
-    if (e < result_.size()) result_[e] = ej[1 + l];
+  State& c = colls_[CollOf(received_)];
+  if (id != c.id || op != c.op || seq != (c.received & 0xFFF)) {
+    errors_.push_back(fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} "
+                                  "seq {}",
+                                  cycle, id, op, seq, c.id, c.op, c.received & 0xFFF));
   }
+  for (unsigned l = 0; l < shape_.lanes; ++l) {
+    const size_t e = c.received * shape_.lanes + l;
+    if (e < c.result.size()) c.result[e] = ej[1 + l];
+  }
+  ++c.received;
   ++received_;
   last_rx_ = cycle;
 }
