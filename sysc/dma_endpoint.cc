@@ -1,0 +1,129 @@
+#include "dma_endpoint.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "aries_pkg.h"
+
+namespace aries::sysc {
+
+DmaEndpoint::DmaEndpoint(sc_module_name name, const NodeShape& shape, LocalMemory* mem,
+                         unsigned prefetch)
+    : sc_module(name), shape_(shape), mem_(mem), prefetch_(prefetch), credits_(shape.coll_depth) {
+  if (!shape.coll_engine) {
+    throw std::invalid_argument(fmt::format("{}: the node model has no collective engine",
+                                            this->name()));
+  }
+  if (prefetch == 0) throw std::invalid_argument("DmaEndpoint: prefetch must be >= 1");
+}
+
+void DmaEndpoint::Start(const Job& job) {
+  if (active_) {
+    throw std::logic_error(fmt::format("{}: a collective is still running", name()));
+  }
+  if (job.elements == 0) throw std::invalid_argument(fmt::format("{}: empty vector", name()));
+  job_ = job;
+  active_ = true;
+  done_ = false;
+  read_ = sent_ = received_ = written_ = 0;
+  start_cycle_ = done_cycle_ = 0;
+}
+
+size_t DmaEndpoint::ElementsOf(size_t flit) const {
+  const size_t first = flit * shape_.lanes;
+  return std::min<size_t>(shape_.lanes, job_.elements - first);
+}
+
+bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
+  if (!active_) return false;
+  if (!sc_is_running()) {
+    throw std::logic_error(fmt::format(
+        "{}: the DMA endpoint's memory is a SystemC process: run the package with the SystemC "
+        "kernel (PackageSc), not the plain loop",
+        name()));
+  }
+  if (read_ == 0 && sent_ == 0) start_cycle_ = cycle;
+  // Read ahead.
+  while (reads_.size() < prefetch_ && read_ < Flits()) {
+    auto b = std::make_unique<Buf>();
+    b->data.assign(shape_.lanes, 0);
+    mem_->Read(job_.src + read_ * shape_.lanes, ElementsOf(read_), b->data.data(), &b->done);
+    reads_.push_back(std::move(b));
+    ++read_;
+  }
+  if (reads_.empty() || !reads_.front()->done || credits_ == 0) return false;
+  const unsigned vc = shape_.num_vcs;
+  w[0] = 1u | 2u | (vc << hw::kHdrVcLsb) | (1u << hw::kHdrIsFlowBit) |
+         (job_.id << hw::kHdrFlowLsb) | (job_.op << hw::kCollHdrOpLsb) |
+         (static_cast<uint32_t>(sent_ & 0xFFF) << hw::kCollHdrSeqLsb);
+  for (unsigned l = 0; l < shape_.lanes; ++l) w[1 + l] = reads_.front()->data[l];
+  reads_.pop_front();
+  ++sent_;
+  --credits_;
+  if (!job_.receives && sent_ == Flits()) Finish(cycle);
+  return true;
+}
+
+uint8_t DmaEndpoint::EjectCredits(uint64_t) {
+  // A slot is freed once its flit's data is in memory.
+  while (!writes_.empty() && writes_.front()->done) {
+    (write_is_rsp_.front() ? freed_ : freed_req_) += 1;
+    writes_.pop_front();
+    write_is_rsp_.pop_front();
+    ++written_;
+  }
+  uint8_t m = 0;
+  if (freed_ > 0) {
+    --freed_;
+    m = static_cast<uint8_t>(m | (1u << (shape_.num_vcs + 1)));
+  }
+  if (freed_req_ > 0) {
+    --freed_req_;
+    m = static_cast<uint8_t>(m | (1u << shape_.num_vcs));
+  }
+  return m;
+}
+
+void DmaEndpoint::Finish(uint64_t cycle) {
+  active_ = false;
+  done_ = true;
+  done_cycle_ = cycle;
+  ++completed_;
+  done_event_.notify(SC_ZERO_TIME);
+}
+
+void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
+  if ((inject_credits >> shape_.num_vcs) & 1u) ++credits_;
+  if (ej) {
+    const uint32_t h = ej[0];
+    const unsigned vc = (h >> hw::kHdrVcLsb) & 7u;
+    const unsigned id = (h >> hw::kHdrFlowLsb) & 0x3FFu;
+    const unsigned seq = (h >> hw::kCollHdrSeqLsb) & 0xFFFu;
+    if (!active_ || !job_.receives || received_ >= Flits()) {
+      errors_.push_back(fmt::format("cycle {}: unexpected flit of id {} (VC {})", cycle, id, vc));
+      write_is_rsp_.push_back(vc == shape_.num_vcs + 1);
+      auto b = std::make_unique<Buf>();
+      b->done = true;  // nothing to write: free the slot
+      writes_.push_back(std::move(b));
+    } else {
+      if (id != job_.id || seq != (received_ & 0xFFF)) {
+        errors_.push_back(fmt::format("cycle {}: received id {} seq {}, expected id {} seq {}",
+                                      cycle, id, seq, job_.id, received_ & 0xFFF));
+      }
+      auto b = std::make_unique<Buf>();
+      mem_->Write(job_.dst + received_ * shape_.lanes, ElementsOf(received_), ej + 1, &b->done);
+      writes_.push_back(std::move(b));
+      write_is_rsp_.push_back(vc == shape_.num_vcs + 1);
+      ++received_;
+    }
+  }
+  // Complete when every result is in memory.
+  if (active_ && job_.receives && received_ == Flits() && sent_ == Flits()) {
+    bool all = true;
+    for (const auto& b : writes_) all = all && b->done;
+    if (all) Finish(cycle);
+  }
+}
+
+}  // namespace aries::sysc

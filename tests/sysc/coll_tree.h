@@ -1,0 +1,108 @@
+// Test helpers for collectives on a mesh package: an X-then-Y spanning tree, the register
+// writes that program one collective id on it (through the package's register API), and the
+// golden value over the engines' tree order. (The collective controller of collectives/ will
+// plan such programs; these helpers exist so the engine can be tested before it.)
+#ifndef ARIES_TESTS_SYSC_COLL_TREE_H_
+#define ARIES_TESTS_SYSC_COLL_TREE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "aries_pkg.h"
+#include "golden_coll.h"
+#include "package.h"
+
+namespace aries::test {
+
+namespace hw = aries::hw;
+using aries::sysc::RegOp;
+
+inline unsigned Opposite(unsigned port) {
+  switch (port) {
+    case hw::kPortXP: return hw::kPortXM;
+    case hw::kPortXM: return hw::kPortXP;
+    case hw::kPortYP: return hw::kPortYM;
+    default: return hw::kPortYP;
+  }
+}
+
+// A spanning tree of the mesh: rows reduce towards the root's column, that column towards the
+// root. parent_port[n] is the port n sends to its parent by (0 at the root).
+struct Tree {
+  unsigned k, root;
+  std::vector<unsigned> parent_port, parent;
+  std::vector<std::vector<unsigned>> children;
+};
+
+inline Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
+  Tree t{k, ry * k + rx, std::vector<unsigned>(k * k, 0), std::vector<unsigned>(k * k, 0),
+         std::vector<std::vector<unsigned>>(k * k)};
+  for (unsigned y = 0; y < k; ++y) {
+    for (unsigned x = 0; x < k; ++x) {
+      const unsigned n = y * k + x;
+      unsigned p = 0, q = n;
+      if (x < rx) p = hw::kPortXP, q = n + 1;
+      else if (x > rx) p = hw::kPortXM, q = n - 1;
+      else if (y < ry) p = hw::kPortYP, q = n + k;
+      else if (y > ry) p = hw::kPortYM, q = n - k;
+      t.parent_port[n] = p;
+      t.parent[n] = q;
+      if (p != 0) t.children[q].push_back(n);
+    }
+  }
+  return t;
+}
+
+// Register writes that program collective `id` on every node: reduce up the tree, and at the
+// root either turn into responses broadcast back down (all-reduce) or deliver to the root's
+// endpoint (reduce).
+inline std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, unsigned flits,
+                               bool allreduce) {
+  std::vector<RegOp> ops;
+  for (unsigned n = 0; n < t.k * t.k; ++n) {
+    uint32_t in = 1, down = 1;  // bit 0: the local endpoint
+    for (unsigned c : t.children[n]) {
+      in |= 1u << Opposite(t.parent_port[c]);
+      down |= 1u << Opposite(t.parent_port[c]);
+    }
+    const bool root = n == t.root;
+    auto w = [&](uint32_t addr, uint32_t v) { ops.push_back({n, true, addr, v}); };
+    w(hw::EngIdReg(id, hw::kIdRegCfg), op | (1u << hw::kIdCfgEnBit));
+    w(hw::EngIdReg(id, hw::kIdRegCount), flits);
+    w(hw::EngIdReg(id, hw::kIdRegReqIn), in);
+    w(hw::EngIdReg(id, hw::kIdRegReqOut),
+      root ? (allreduce ? hw::kEngTurn : 0u) : t.parent_port[n]);
+    w(hw::kRegEngReqProgBase, id);
+    w(hw::kRegEngReqLen, 1u | (1u << 16));
+    uint32_t start = 1u << hw::kEngCtrlReqBit;
+    if (allreduce) {
+      w(hw::EngIdReg(id, hw::kIdRegRspIn), root ? hw::kEngTurn : t.parent_port[n]);
+      w(hw::EngIdReg(id, hw::kIdRegRspOut), down);
+      w(hw::kRegEngRspProgBase, id);
+      w(hw::kRegEngRspLen, 1u | (1u << 16));
+      start |= 1u << hw::kEngCtrlRspBit;
+    }
+    w(hw::kRegEngCtrl, start);
+  }
+  return ops;
+}
+
+// The golden value of element e at node n: the engine's tree over its port slots (slot 0 the
+// local vector, slot p the value its child on port p sends).
+inline uint32_t Golden(const Tree& t, unsigned op, const std::vector<std::vector<uint32_t>>& vec,
+                unsigned n, size_t e) {
+  std::vector<bool> present(5, false);
+  std::vector<uint32_t> val(5, 0);
+  present[0] = true;
+  val[0] = vec[n][e];
+  for (unsigned c : t.children[n]) {
+    const unsigned slot = Opposite(t.parent_port[c]);
+    present[slot] = true;
+    val[slot] = Golden(t, op, vec, c, e);
+  }
+  return aries::tb::GoldenTree(op, present, val);
+}
+
+}  // namespace aries::test
+
+#endif  // ARIES_TESTS_SYSC_COLL_TREE_H_
