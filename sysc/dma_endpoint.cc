@@ -68,19 +68,17 @@ bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
 uint8_t DmaEndpoint::EjectCredits(uint64_t) {
   // A slot is freed once its flit's data is in memory.
   while (!writes_.empty() && writes_.front()->done) {
-    (write_is_rsp_.front() ? freed_ : freed_req_) += 1;
+    ++freed_[write_vc_.front()];
     writes_.pop_front();
-    write_is_rsp_.pop_front();
+    write_vc_.pop_front();
     ++written_;
   }
   uint8_t m = 0;
-  if (freed_ > 0) {
-    --freed_;
-    m = static_cast<uint8_t>(m | (1u << (shape_.num_vcs + 1)));
-  }
-  if (freed_req_ > 0) {
-    --freed_req_;
-    m = static_cast<uint8_t>(m | (1u << shape_.num_vcs));
+  for (unsigned v = 0; v < shape_.num_link_vcs; ++v) {
+    if (freed_[v] > 0) {
+      --freed_[v];
+      m = static_cast<uint8_t>(m | (1u << v));
+    }
   }
   return m;
 }
@@ -100,9 +98,10 @@ void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32
     const unsigned vc = (h >> hw::kHdrVcLsb) & 7u;
     const unsigned id = (h >> hw::kHdrFlowLsb) & 0x3FFu;
     const unsigned seq = (h >> hw::kCollHdrSeqLsb) & 0xFFFu;
-    if (!active_ || !job_.receives || received_ >= Flits()) {
+    if (!active_ || !job_.receives || received_ >= Flits() || vc < shape_.num_vcs ||
+        vc >= shape_.num_link_vcs) {
       errors_.push_back(fmt::format("cycle {}: unexpected flit of id {} (VC {})", cycle, id, vc));
-      write_is_rsp_.push_back(vc == shape_.num_vcs + 1);
+      write_vc_.push_back(vc & 7u);
       auto b = std::make_unique<Buf>();
       b->done = true;  // nothing to write: free the slot
       writes_.push_back(std::move(b));
@@ -114,7 +113,7 @@ void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32
       auto b = std::make_unique<Buf>();
       mem_->Write(job_.dst + received_ * shape_.lanes, ElementsOf(received_), ej + 1, &b->done);
       writes_.push_back(std::move(b));
-      write_is_rsp_.push_back(vc == shape_.num_vcs + 1);
+      write_vc_.push_back(vc);
       ++received_;
     }
   }

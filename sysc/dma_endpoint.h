@@ -40,7 +40,8 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   DmaEndpoint(sc_module_name name, const NodeShape& shape, LocalMemory* mem,
               unsigned prefetch = 4);
 
-  // Starts a collective (the engines must be programmed and started first).
+  // Starts a collective (the engines must be programmed and started first). Sequence numbers
+  // start at 0: rewrite the id's ID_CFG in every engine before reusing an id.
   void Start(const Job& job);
   bool done() const { return done_; }
   uint64_t completed() const { return completed_; }  // completion counter
@@ -70,9 +71,8 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   size_t read_ = 0, sent_ = 0, received_ = 0, written_ = 0;
   unsigned credits_;
   std::deque<std::unique_ptr<Buf>> reads_, writes_;
-  unsigned freed_ = 0;       // ejection slots to free (writes completed), per response VC
-  unsigned freed_req_ = 0;   // same, request VC (a reduce's result at the root)
-  std::deque<bool> write_is_rsp_;
+  unsigned freed_[8] = {};   // ejection slots to free per VC (their writes completed)
+  std::deque<unsigned> write_vc_;
   uint64_t completed_ = 0, start_cycle_ = 0, done_cycle_ = 0;
   sc_event done_event_;
   std::vector<std::string> errors_;

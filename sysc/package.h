@@ -79,6 +79,7 @@ class Package {
   uint64_t cycle() const { return cycle_; }
 
   void AttachEndpoint(unsigned node, Endpoint* ep);
+  Endpoint* endpoint(unsigned node) const { return nodes_.at(node).ep; }
 
   // One cycle of every node (plain loop; node models evaluated on config().threads threads).
   // StepNode + EndCycle is the same, serial, split for SystemC.

@@ -97,4 +97,19 @@ void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint3
   last_rx_ = cycle;
 }
 
+bool SharedPort::Inject(uint64_t cycle, uint32_t* words) {
+  return a_->Inject(cycle, words) || b_->Inject(cycle, words);
+}
+
+uint8_t SharedPort::EjectCredits(uint64_t cycle) {
+  return static_cast<uint8_t>((a_->EjectCredits(cycle) & a_vcs_) |
+                              (b_->EjectCredits(cycle) & ~a_vcs_));
+}
+
+void SharedPort::AfterEdge(uint64_t cycle, uint8_t credits, const uint32_t* ej) {
+  const bool to_a = ej && ((a_vcs_ >> ((ej[0] >> hw::kHdrVcLsb) & 7u)) & 1u);
+  a_->AfterEdge(cycle, static_cast<uint8_t>(credits & a_vcs_), to_a ? ej : nullptr);
+  b_->AfterEdge(cycle, static_cast<uint8_t>(credits & ~a_vcs_), to_a ? nullptr : ej);
+}
+
 }  // namespace aries::tb

@@ -75,6 +75,23 @@ class CollEndpoint final : public sysc::Endpoint {
   uint64_t first_tx_ = 0, last_rx_ = 0;
 };
 
+// Two endpoints on one local port, on disjoint VCs (a collective endpoint and point-to-point
+// traffic): the first injects when it has a flit, else the second; credits and ejected flits
+// are split by VC.
+class SharedPort final : public sysc::Endpoint {
+ public:
+  // `first_vcs`: VC mask of the first endpoint (ejected flits on these VCs go to it).
+  SharedPort(sysc::Endpoint* first, sysc::Endpoint* second, uint8_t first_vcs)
+      : a_(first), b_(second), a_vcs_(first_vcs) {}
+  bool Inject(uint64_t cycle, uint32_t* words) override;
+  uint8_t EjectCredits(uint64_t cycle) override;
+  void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
+
+ private:
+  sysc::Endpoint *a_, *b_;
+  uint8_t a_vcs_;
+};
+
 }  // namespace aries::tb
 
 #endif  // ARIES_TB_COLL_ENDPOINT_H_

@@ -443,7 +443,12 @@ module aries_coll_engine #(
     for (int unsigned c = 0; c < 2; c++) begin
       can_start[c] = !run_q[c] && (len_q[c] != '0) && (passes_q[c] != '0);
       for (int unsigned i = 0; i < ProgDepth; i++) begin
-        if ((32'(i) < 32'(len_q[c])) && !id_en_q[prog_q[c*ProgDepth + i]]) can_start[c] = 1'b0;
+        if (32'(i) < 32'(len_q[c])) begin
+          // Every step's id is enabled and has inputs (request) or outputs (response).
+          if (!id_en_q[prog_q[c*ProgDepth + i]]) can_start[c] = 1'b0;
+          if ((c == 0) && (id_req_in_q[prog_q[c*ProgDepth + i]] == '0)) can_start[c] = 1'b0;
+          if ((c == 1) && (id_rsp_out_q[prog_q[c*ProgDepth + i]] == '0)) can_start[c] = 1'b0;
+        end
       end
     end
   end
@@ -594,7 +599,9 @@ module aries_coll_engine #(
               end
             end
           end
-          aries_pkg::RegEngStatus: status_q <= status_q & ~wd;
+          // Clear what is written, but keep a drop flagged in this very cycle.
+          aries_pkg::RegEngStatus:
+            status_q <= (status_q & ~wd) | (drop ? 32'(h_why[32'(drop_q)*4 +: 4]) : '0);
           aries_pkg::RegEngReqLen: begin
             len_q[0] <= wd[7:0];
             passes_q[0] <= wd[31:16];

@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "test_seed.h"
 #include "aries_pkg.h"
 #include "engine_harness.h"
 #include "golden_coll.h"
@@ -29,7 +30,7 @@ using aries::test::kEngQueue;
 using aries::test::kEngReqVc;
 using aries::test::kEngRspVc;
 
-uint64_t Seed() { return testing::UnitTest::GetInstance()->random_seed() + 17u; }
+uint64_t Seed() { return aries::test::TestSeed() + 17u; }
 
 struct IdCfg {
   unsigned op = hw::kOpAddI32;
@@ -363,9 +364,17 @@ TEST(CollEngine, RefusedRegisterAccessesChangeNothing) {
     h.WriteOk(hw::kRegEngStatus, hw::kEngStatusMask);
   }
   EXPECT_EQ(h.Read(cfg), hw::kOpMaxI32 | (1u << hw::kIdCfgEnBit));
-  // A program naming a disabled id cannot start.
+  // A program naming a disabled id cannot start, nor one whose id has no inputs (request) or
+  // no outputs (response).
   Program(h, 0, {3}, 1);
   EXPECT_FALSE(h.Write(hw::kRegEngCtrl, 1));
+  Configure(h, 2, {hw::kOpAddI32, 2, 0, 0, 0, 0});
+  Program(h, 0, {2}, 1);
+  Program(h, 1, {2}, 1);
+  EXPECT_FALSE(h.Write(hw::kRegEngCtrl, 1));
+  EXPECT_FALSE(h.Write(hw::kRegEngCtrl, 2));
+  h.WriteOk(hw::kRegEngStatus, hw::kEngStatusMask);
+  Program(h, 0, {3}, 1);
   // While a program runs, its configuration is frozen.
   Configure(h, 3, {hw::kOpAddI32, 2, 0x01, 0, 0, 0});
   h.WriteOk(hw::kRegEngCtrl, 1);

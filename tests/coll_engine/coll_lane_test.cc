@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "test_seed.h"
 #include "Vcoll_lane.h"
 #include "aries_pkg.h"
 #include "golden_coll.h"
@@ -32,20 +33,13 @@ class Lane {
  public:
   Lane() : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Vcoll_lane>(ctx_.get())) {}
   // One enabled cycle: the result is in the lane's register after the edge.
-  uint32_t Eval(unsigned op, uint32_t a, uint32_t b) {
-    m_->en_i = 1;
-    m_->op_i = op;
-    m_->a_i = a;
-    m_->b_i = b;
-    m_->clk_i = 0;
-    m_->eval();
-    m_->clk_i = 1;
-    m_->eval();
-    return m_->y_o;
-  }
+  uint32_t Eval(unsigned op, uint32_t a, uint32_t b) { return Cycle(true, op, a, b); }
   // One cycle with en_i low.
-  uint32_t Hold(unsigned op, uint32_t a, uint32_t b) {
-    m_->en_i = 0;
+  uint32_t Hold(unsigned op, uint32_t a, uint32_t b) { return Cycle(false, op, a, b); }
+
+ private:
+  uint32_t Cycle(bool en, unsigned op, uint32_t a, uint32_t b) {
+    m_->en_i = en;
     m_->op_i = op;
     m_->a_i = a;
     m_->b_i = b;
@@ -56,7 +50,6 @@ class Lane {
     return m_->y_o;
   }
 
- private:
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vcoll_lane> m_;
 };
@@ -87,7 +80,7 @@ uint32_t RandomI32(std::mt19937& rng) {
 
 TEST(CollLane, EveryOpMatchesTheGoldenModelOnRandomOperands) {
   Lane lane;
-  std::mt19937 rng(testing::UnitTest::GetInstance()->random_seed() + 5);
+  std::mt19937 rng(static_cast<unsigned>(aries::test::TestSeed() + 5));
   for (unsigned op = 0; op < hw::kNumOps; ++op) {
     const bool fp = op >= hw::kOpAddF32 && op <= hw::kOpMaxF32;
     unsigned bad = 0;
