@@ -358,7 +358,9 @@ TEST(CollEngine, RefusedRegisterAccessesChangeNothing) {
   for (const Bad& b : bad) {
     const uint32_t before = b.readable ? h.Read(b.addr) : 0;
     EXPECT_FALSE(h.Write(b.addr, b.value)) << std::hex << "0x" << b.value << " to 0x" << b.addr;
-    if (b.readable) EXPECT_EQ(h.Read(b.addr), before) << std::hex << "0x" << b.addr;
+    if (b.readable) {
+      EXPECT_EQ(h.Read(b.addr), before) << std::hex << "0x" << b.addr;
+    }
     EXPECT_NE(h.Read(hw::kRegEngStatus) & (1u << hw::kEngStatusCfgErrBit), 0u)
         << std::hex << "0x" << b.addr;
     h.WriteOk(hw::kRegEngStatus, hw::kEngStatusMask);

@@ -138,7 +138,9 @@ TEST_F(PortMux, RandomStimulusMatchesTheReference) {
     m_->lnk_out_credit_i = lnk_credit << (out_sel * kVcs);
     m_->eval();
     ASSERT_EQ(bool(m_->rtr_in_valid_o), in_valid);
-    if (in_valid) ASSERT_EQ(RouterInFlit(), Flit(in_sel, cycle));
+    if (in_valid) {
+      ASSERT_EQ(RouterInFlit(), Flit(in_sel, cycle));
+    }
     ASSERT_EQ(m_->lnk_in_credit_o, rtr_credit << (in_sel * kVcs));
     ASSERT_EQ(m_->lnk_out_valid_o, out_valid ? (1u << out_sel) : 0u);
     for (unsigned l = 0; l < kLinks; ++l) ASSERT_EQ(LinkOutFlit(l), out_flit);

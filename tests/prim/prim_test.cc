@@ -110,7 +110,9 @@ TEST(Fifo, RandomPushPopMatchesQueue) {
     ASSERT_EQ(d.m->count_o, ref.size());
     ASSERT_EQ(bool(d.m->valid_o), !ref.empty());
     ASSERT_EQ(bool(d.m->ready_o), ref.size() < kFifoDepth);
-    if (d.m->valid_o) ASSERT_EQ(d.m->data_o, ref.front());
+    if (d.m->valid_o) {
+      ASSERT_EQ(d.m->data_o, ref.front());
+    }
     const bool did_pop = pop && !ref.empty();
     const bool did_push = push && ref.size() < kFifoDepth;
     d.Tick();

@@ -330,8 +330,12 @@ TEST_F(Router, TorusWrapHopMovesToTheDatelineVc) {
   ASSERT_TRUE(h_->RunUntilDrained(100));
   ASSERT_EQ(h_->deliveries().size(), 2u);
   for (const auto& d : h_->deliveries()) {
-    if (d.out == hw::kPortXP) EXPECT_EQ(d.flit.vc, 3u);
-    if (d.out == hw::kPortYP) EXPECT_EQ(d.flit.vc, 0u);
+    if (d.out == hw::kPortXP) {
+      EXPECT_EQ(d.flit.vc, 3u);
+    }
+    if (d.out == hw::kPortYP) {
+      EXPECT_EQ(d.flit.vc, 0u);
+    }
   }
   ExpectClean();
 }

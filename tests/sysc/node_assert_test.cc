@@ -83,7 +83,9 @@ TEST_P(NodeAssertions, RandomTrafficKeepsEveryAssertionAndDeliversEveryFlit) {
     std::mt19937_64 rng(seed);
     // On 2x2 a random plan may move no hop (a segment there is as long as a mesh link).
     const unsigned moved = aries::tb::ApplyRandomBypass(pkg, rng);
-    if (c.k > 2) EXPECT_GT(moved, 0u);
+    if (c.k > 2) {
+      EXPECT_GT(moved, 0u);
+    }
   }
   TrafficConfig tc;
   tc.pattern = c.pattern;
