@@ -288,3 +288,78 @@ TEST(PackageCollective, InterleavedIdsWithDifferentRootsShareTheNetwork) {
 }
 
 }  // namespace
+
+namespace {
+
+// ARIES and PIUMA together: an in-network all-reduce whose tree uses bypass segments. In every
+// row, x-track 0 is cut at columns 1 and 3, so a segment joins them over column 2; node (3, y)
+// sends to (1, y) over it (its XM port's mux takes the track, and (1, y)'s YP port, whose mesh
+// link the tree does not use, takes the track's upper tap). The tree is one hop shallower;
+// every element checked, and the single-flit latency drops by one hop each way (11 wire + 4
+// engine cycles) less the segment's extra pitch (1 cycle each way): 2 x (15 - 1) = 28.
+TEST(PackageCollective, AllReduceOverBypassSegmentsOnAries) {
+  auto run = [](bool bypass, size_t elements) -> uint64_t {
+    const unsigned k = 4;
+    PackageConfig pc;
+    pc.topology = Topology::kAries;
+    pc.k = k;
+    Package pkg(pc, aries::sysc::ShippedNodeModels(), 21);
+    const auto& shape = pkg.shape();
+    Tree t = MakeTree(k, 0, 0);
+    if (bypass) {
+      for (unsigned y = 0; y < k; ++y) {
+        const unsigned n1 = pkg.NodeId(1, y), n3 = pkg.NodeId(3, y);
+        pkg.Write(n1, hw::kRegBypass, hw::BypassValue(0x1, 0));
+        pkg.Write(n3, hw::kRegBypass, hw::BypassValue(0x1, 0));
+        pkg.Write(n1, hw::kRegPortSelBase + hw::kPortYP, hw::PortSelValue(1, 1));
+        pkg.Write(n3, hw::kRegPortSelBase + hw::kPortXM, hw::PortSelValue(1, 1));
+        aries::test::Reparent(t, n3, n1, hw::kPortXM, hw::kPortYP);
+      }
+    }
+    std::mt19937 rng(21);
+    std::vector<std::vector<uint32_t>> vec(k * k, std::vector<uint32_t>(elements));
+    for (auto& v : vec) {
+      for (auto& e : v) e = RandomElement(hw::kOpAddF32, rng);
+    }
+    const unsigned flits = static_cast<unsigned>((elements + shape.lanes - 1) / shape.lanes);
+    std::vector<std::unique_ptr<CollEndpoint>> eps;
+    for (unsigned n = 0; n < k * k; ++n) {
+      eps.push_back(std::make_unique<CollEndpoint>(shape, 4, hw::kOpAddF32, vec[n], 1.0, n));
+      pkg.AttachEndpoint(n, eps.back().get());
+    }
+    pkg.Program(ProgramTree(t, 4, hw::kOpAddF32, flits, true));
+    for (auto& ep : eps) ep->Start();
+    const uint64_t t0 = pkg.cycle();
+    uint64_t last = 0;
+    for (int i = 0; i < 20000; ++i) {
+      bool done = true;
+      for (auto& ep : eps) done = done && ep->received() == flits;
+      if (done) break;
+      pkg.Step();
+    }
+    for (unsigned n = 0; n < k * k; ++n) {
+      for (const auto& e : eps[n]->errors()) ADD_FAILURE() << pkg.NodeName(n) << ": " << e;
+      EXPECT_EQ(eps[n]->received(), flits) << pkg.NodeName(n);
+      last = std::max(last, eps[n]->last_receive_cycle());
+      for (size_t e = 0; e < elements; ++e) {
+        EXPECT_EQ(eps[n]->result()[e], Golden(t, hw::kOpAddF32, vec, t.root, e))
+            << pkg.NodeName(n) << " element " << e;
+        if (eps[n]->result()[e] != Golden(t, hw::kOpAddF32, vec, t.root, e)) break;
+      }
+    }
+    if (bypass) {
+      uint64_t seg = 0;
+      for (const auto* ch : pkg.Channels()) {
+        if (ch->name().find("track") != std::string::npos) seg += ch->flits_sent();
+      }
+      EXPECT_EQ(seg, 2u * k * flits) << "each row's segment carries the reduce and the broadcast";
+    }
+    EXPECT_FALSE(pkg.AnyError());
+    return last + 1 - t0;
+  };
+  const uint64_t mesh1 = run(false, 16), aries1 = run(true, 16);
+  EXPECT_EQ(mesh1 - aries1, 2u * (11 + 4 - 1)) << "mesh " << mesh1 << ", with bypass " << aries1;
+  run(true, 1000);
+}
+
+}  // namespace

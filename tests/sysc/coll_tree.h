@@ -26,17 +26,35 @@ inline unsigned Opposite(unsigned port) {
   }
 }
 
-// A spanning tree of the mesh: rows reduce towards the root's column, that column towards the
-// root. parent_port[n] is the port n sends to its parent by (0 at the root).
+// A spanning tree of the package: parent_port[n] is the port n sends to its parent by (0 at
+// the root), arrive_port[n] the port of the parent its flits arrive on (the opposite port over
+// a mesh link; any port whose mux selects the bypass segment otherwise).
 struct Tree {
   unsigned k, root;
   std::vector<unsigned> parent_port, parent;
   std::vector<std::vector<unsigned>> children;
+  std::vector<unsigned> arrive_port;
 };
 
+// Reparents node n to q, its flits leaving by `out` and arriving on q's port `in`.
+inline void Reparent(Tree& t, unsigned n, unsigned q, unsigned out, unsigned in) {
+  auto& sib = t.children[t.parent[n]];
+  for (size_t i = 0; i < sib.size(); ++i) {
+    if (sib[i] == n) {
+      sib.erase(sib.begin() + static_cast<long>(i));
+      break;
+    }
+  }
+  t.parent[n] = q;
+  t.parent_port[n] = out;
+  t.arrive_port[n] = in;
+  t.children[q].push_back(n);
+}
+
 inline Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
+  // The X-then-Y mesh tree: rows reduce towards the root's column, that column towards the root.
   Tree t{k, ry * k + rx, std::vector<unsigned>(k * k, 0), std::vector<unsigned>(k * k, 0),
-         std::vector<std::vector<unsigned>>(k * k)};
+         std::vector<std::vector<unsigned>>(k * k), std::vector<unsigned>(k * k, 0)};
   for (unsigned y = 0; y < k; ++y) {
     for (unsigned x = 0; x < k; ++x) {
       const unsigned n = y * k + x;
@@ -47,6 +65,7 @@ inline Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
       else if (y > ry) p = hw::kPortYM, q = n - k;
       t.parent_port[n] = p;
       t.parent[n] = q;
+      t.arrive_port[n] = p != 0 ? Opposite(p) : 0;
       if (p != 0) t.children[q].push_back(n);
     }
   }
@@ -62,8 +81,8 @@ inline std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, u
   for (unsigned n = 0; n < t.k * t.k; ++n) {
     uint32_t in = 1, down = 1;  // bit 0: the local endpoint
     for (unsigned c : t.children[n]) {
-      in |= 1u << Opposite(t.parent_port[c]);
-      down |= 1u << Opposite(t.parent_port[c]);
+      in |= 1u << t.arrive_port[c];
+      down |= 1u << t.arrive_port[c];
     }
     const bool root = n == t.root;
     auto w = [&](uint32_t addr, uint32_t v) { ops.push_back({n, true, addr, v}); };
@@ -96,7 +115,7 @@ inline uint32_t Golden(const Tree& t, unsigned op, const std::vector<std::vector
   present[0] = true;
   val[0] = vec[n][e];
   for (unsigned c : t.children[n]) {
-    const unsigned slot = Opposite(t.parent_port[c]);
+    const unsigned slot = t.arrive_port[c];
     present[slot] = true;
     val[slot] = Golden(t, op, vec, c, e);
   }
