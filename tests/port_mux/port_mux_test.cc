@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 
+#include "test_seed.h"
 #include "Vport_mux.h"
 #include "death_util.h"
 #include "verilated.h"
@@ -15,12 +16,7 @@ namespace {
 
 constexpr unsigned kLinks = 3, kVcs = 4;
 
-uint64_t Seed() {
-  const char* s = std::getenv("ARIES_SEED");
-  const uint64_t seed = s ? std::strtoull(s, nullptr, 0) : 777;
-  std::printf("seed %llu (set ARIES_SEED to change)\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
+uint64_t Seed() { return aries::test::TestSeed(777); }
 
 class PortMux : public ::testing::Test {
  protected:

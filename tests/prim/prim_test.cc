@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 
+#include "test_seed.h"
 #include "Vprim_credit.h"
 #include "Vprim_demux.h"
 #include "Vprim_fifo.h"
@@ -18,12 +19,7 @@
 
 namespace {
 
-uint64_t Seed() {
-  const char* s = std::getenv("ARIES_SEED");
-  const uint64_t seed = s ? std::strtoull(s, nullptr, 0) : 12345;
-  std::printf("seed %llu (set ARIES_SEED to change)\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
+uint64_t Seed() { return aries::test::TestSeed(12345); }
 
 // Owns a context and a model; Tick() is one rising + falling edge.
 template <class V>

@@ -10,17 +10,12 @@
 #include <memory>
 #include <string>
 
+#include "test_seed.h"
 #include "router_harness.h"
 #include "verilated_router.h"
 
 namespace aries::tb::test {
 
-inline uint64_t TestSeed() {
-  const char* s = std::getenv("ARIES_SEED");
-  const uint64_t seed = s ? std::strtoull(s, nullptr, 0) : 20261121;
-  std::printf("seed %llu (set ARIES_SEED to change)\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
 
 template <class V>
 class RouterFixture : public ::testing::Test {
@@ -38,7 +33,7 @@ class RouterFixture : public ::testing::Test {
     for (const auto& e : h_->errors()) ADD_FAILURE() << e;
     EXPECT_EQ(h_->outstanding(), 0u) << "flits still expected at the end";
   }
-  uint64_t seed_ = TestSeed();
+  uint64_t seed_ = aries::test::TestSeed(20261121);
   std::unique_ptr<RouterDut> dut_;
   std::unique_ptr<RouterHarness> h_;
 };

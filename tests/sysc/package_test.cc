@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "test_seed.h"
 #include "aries_pkg.h"
 #include "net_run.h"
 #include "net_traffic.h"
@@ -28,12 +29,7 @@ using aries::tb::RunConfig;
 using aries::tb::TrafficConfig;
 namespace hw = aries::hw;
 
-uint64_t Seed() {
-  const char* s = std::getenv("ARIES_SEED");
-  const uint64_t seed = s ? std::strtoull(s, nullptr, 0) : 1;
-  std::printf("seed %llu (set ARIES_SEED to change)\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
+uint64_t Seed() { return aries::test::TestSeed(1); }
 
 PackageConfig Cfg(Topology t, unsigned k) {
   PackageConfig c;
