@@ -60,6 +60,21 @@ uint64_t Seed() {
   return aries::test::TestSeed() + 11;
 }
 
+// Runs the traffic (100 warm-up, `measure` measured cycles, drain) and checks that every flit
+// created was delivered, checked, with nothing stuck.
+void RunAndCheck(Package& pkg, NetTraffic& traffic, uint64_t measure) {
+  RunConfig rc;
+  rc.warmup = 100;
+  rc.measure = measure;
+  rc.drain_limit = 20000;
+  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  EXPECT_FALSE(r.stuck) << r.stuck_report;
+  EXPECT_GT(r.flits_created, 500u);
+  EXPECT_EQ(r.flits_created, r.flits_ejected);
+  EXPECT_EQ(r.packets_outstanding, 0u);
+}
+
 struct Case {
   const char* name;
   Topology topo;
@@ -94,16 +109,7 @@ TEST_P(NodeAssertions, RandomTrafficKeepsEveryAssertionAndDeliversEveryFlit) {
   tc.sink_accept = c.sink_accept;
   tc.seed = seed;
   NetTraffic traffic(pkg, tc);
-  RunConfig rc;
-  rc.warmup = 100;
-  rc.measure = 1200;
-  rc.drain_limit = 20000;
-  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
-  for (const auto& e : r.errors) ADD_FAILURE() << e;
-  EXPECT_FALSE(r.stuck) << r.stuck_report;
-  EXPECT_GT(r.flits_created, 500u);
-  EXPECT_EQ(r.flits_created, r.flits_ejected);
-  EXPECT_EQ(r.packets_outstanding, 0u);
+  RunAndCheck(pkg, traffic, 1200);
   EXPECT_TRUE(pkg.Quiet());
   EXPECT_FALSE(pkg.AnyError());
 }
@@ -187,15 +193,7 @@ TEST(NodeAssertions, AllReduceBesideRandomTrafficKeepsEveryAssertion) {
   }
   pkg.Program(aries::test::ProgramTree(t, 1, aries::hw::kOpAddI32, flits, true));
   for (auto& c : colls) c->Start();
-  RunConfig rc;
-  rc.warmup = 100;
-  rc.measure = 1000;
-  rc.drain_limit = 20000;
-  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
-  for (const auto& e : r.errors) ADD_FAILURE() << e;
-  EXPECT_FALSE(r.stuck) << r.stuck_report;
-  EXPECT_GT(r.flits_created, 500u);
-  EXPECT_EQ(r.flits_created, r.flits_ejected);
+  RunAndCheck(pkg, traffic, 1000);
   for (int i = 0; i < 5000; ++i) {
     bool done = true;
     for (auto& c : colls) done = done && c->received() == flits;
