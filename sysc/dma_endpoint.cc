@@ -26,7 +26,7 @@ void DmaEndpoint::Start(const Job& job) {
   job_ = job;
   active_ = true;
   done_ = false;
-  read_ = sent_ = received_ = written_ = 0;
+  read_ = sent_ = received_ = 0;
   start_cycle_ = done_cycle_ = 0;
 }
 
@@ -53,10 +53,7 @@ bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
     ++read_;
   }
   if (reads_.empty() || !reads_.front()->done || credits_ == 0) return false;
-  const unsigned vc = shape_.num_vcs;
-  w[0] = 1u | 2u | (vc << hw::kHdrVcLsb) | (1u << hw::kHdrIsFlowBit) |
-         (job_.id << hw::kHdrFlowLsb) | (job_.op << hw::kCollHdrOpLsb) |
-         (static_cast<uint32_t>(sent_ & 0xFFF) << hw::kCollHdrSeqLsb);
+  w[0] = hw::PackCollHeader({shape_.num_vcs, job_.id, job_.op, static_cast<unsigned>(sent_)});
   for (unsigned l = 0; l < shape_.lanes; ++l) w[1 + l] = reads_.front()->data[l];
   reads_.pop_front();
   ++sent_;
@@ -68,10 +65,8 @@ bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
 uint8_t DmaEndpoint::EjectCredits(uint64_t) {
   // A slot is freed once its flit's data is in memory.
   while (!writes_.empty() && writes_.front()->done) {
-    ++freed_[write_vc_.front()];
+    ++freed_[writes_.front()->vc];
     writes_.pop_front();
-    write_vc_.pop_front();
-    ++written_;
   }
   uint8_t m = 0;
   for (unsigned v = 0; v < shape_.num_link_vcs; ++v) {
@@ -94,28 +89,24 @@ void DmaEndpoint::Finish(uint64_t cycle) {
 void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
   if ((inject_credits >> shape_.num_vcs) & 1u) ++credits_;
   if (ej) {
-    const uint32_t h = ej[0];
-    const unsigned vc = (h >> hw::kHdrVcLsb) & 7u;
-    const unsigned id = (h >> hw::kHdrFlowLsb) & 0x3FFu;
-    const unsigned seq = (h >> hw::kCollHdrSeqLsb) & 0xFFFu;
-    if (!active_ || !job_.receives || received_ >= Flits() || vc < shape_.num_vcs ||
-        vc >= shape_.num_link_vcs) {
-      errors_.push_back(fmt::format("cycle {}: unexpected flit of id {} (VC {})", cycle, id, vc));
-      write_vc_.push_back(vc & 7u);
-      auto b = std::make_unique<Buf>();
+    const hw::CollHeader h = hw::UnpackCollHeader(ej[0]);
+    auto b = std::make_unique<Buf>();
+    b->vc = h.vc;
+    if (!active_ || !job_.receives || received_ >= Flits() || h.vc < shape_.num_vcs ||
+        h.vc >= shape_.num_link_vcs) {
+      errors_.push_back(
+          fmt::format("cycle {}: unexpected flit of id {} (VC {})", cycle, h.id, h.vc));
       b->done = true;  // nothing to write: free the slot
-      writes_.push_back(std::move(b));
     } else {
-      if (id != job_.id || seq != (received_ & 0xFFF)) {
-        errors_.push_back(fmt::format("cycle {}: received id {} seq {}, expected id {} seq {}",
-                                      cycle, id, seq, job_.id, received_ & 0xFFF));
+      if (h.id != job_.id || h.op != job_.op || h.seq != (received_ & 0xFFF)) {
+        errors_.push_back(fmt::format(
+            "cycle {}: received id {} op {} seq {}, expected id {} op {} seq {}", cycle, h.id,
+            h.op, h.seq, job_.id, job_.op, received_ & 0xFFF));
       }
-      auto b = std::make_unique<Buf>();
       mem_->Write(job_.dst + received_ * shape_.lanes, ElementsOf(received_), ej + 1, &b->done);
-      writes_.push_back(std::move(b));
-      write_vc_.push_back(vc);
       ++received_;
     }
+    writes_.push_back(std::move(b));
   }
   // Complete when every result is in memory.
   if (active_ && job_.receives && received_ == Flits() && sent_ == Flits()) {

@@ -58,6 +58,7 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   struct Buf {
     std::vector<uint32_t> data;
     bool done = false;
+    unsigned vc = 0;  // of a received flit: the ejection VC whose slot frees when written
   };
   size_t Flits() const { return (job_.elements + shape_.lanes - 1) / shape_.lanes; }
   size_t ElementsOf(size_t flit) const;
@@ -68,11 +69,10 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   unsigned prefetch_;
   Job job_;
   bool active_ = false, done_ = false;
-  size_t read_ = 0, sent_ = 0, received_ = 0, written_ = 0;
+  size_t read_ = 0, sent_ = 0, received_ = 0;
   unsigned credits_;
   std::deque<std::unique_ptr<Buf>> reads_, writes_;
   unsigned freed_[8] = {};   // ejection slots to free per VC (their writes completed)
-  std::deque<unsigned> write_vc_;
   uint64_t completed_ = 0, start_cycle_ = 0, done_cycle_ = 0;
   sc_event done_event_;
   std::vector<std::string> errors_;

@@ -116,7 +116,8 @@ class VerilatedNode final : public NodeModel {
       return uint64_t{sig[0]} | (uint64_t{sig[1]} << 32);
     }
   }
-  // n fields of `width` bits, field l at bit l * width (one per link).
+  // n fields of `width` (<= 8) bits, field l at bit l * width (one per link): a word-wise
+  // read-modify of the bus, no per-bit loop (it runs every cycle of every node).
   template <typename T>
   static void SetFields(T& sig, const std::vector<uint8_t>& f, unsigned n, unsigned width) {
     if constexpr (std::is_integral_v<T>) {
@@ -124,29 +125,30 @@ class VerilatedNode final : public NodeModel {
       for (unsigned l = 0; l < n; ++l) v |= uint64_t{f[l]} << (l * width);
       sig = static_cast<T>(v);
     } else {
-      for (size_t i = 0; i < sizeof(T) / sizeof(uint32_t); ++i) sig[i] = 0;
+      constexpr size_t kWords = sizeof(T) / sizeof(uint32_t);
+      for (size_t i = 0; i < kWords; ++i) sig[i] = 0;
       for (unsigned l = 0; l < n; ++l) {
-        for (unsigned b = 0; f[l] >> b; ++b) {
-          if ((f[l] >> b) & 1u) sig[(l * width + b) / 32] |= 1u << ((l * width + b) % 32);
-        }
+        const unsigned bit = l * width;
+        const uint64_t v = uint64_t{f[l]} << (bit % 32);
+        sig[bit / 32] |= static_cast<uint32_t>(v);
+        if (bit / 32 + 1 < kWords) sig[bit / 32 + 1] |= static_cast<uint32_t>(v >> 32);
       }
     }
   }
   template <typename T>
   static void GetFields(const T& sig, std::vector<uint8_t>& f, unsigned n, unsigned width) {
-    for (unsigned l = 0; l < n; ++l) {
-      uint8_t m = 0;
-      for (unsigned b = 0; b < width; ++b) {
-        const unsigned bit = l * width + b;
-        bool set;
-        if constexpr (std::is_integral_v<T>) {
-          set = (static_cast<uint64_t>(sig) >> bit) & 1u;
-        } else {
-          set = (sig[bit / 32] >> (bit % 32)) & 1u;
-        }
-        if (set) m = static_cast<uint8_t>(m | (1u << b));
+    const uint32_t mask = (1u << width) - 1u;
+    if constexpr (std::is_integral_v<T>) {
+      const uint64_t v = static_cast<uint64_t>(sig);
+      for (unsigned l = 0; l < n; ++l) f[l] = static_cast<uint8_t>((v >> (l * width)) & mask);
+    } else {
+      constexpr size_t kWords = sizeof(T) / sizeof(uint32_t);
+      for (unsigned l = 0; l < n; ++l) {
+        const unsigned bit = l * width;
+        uint64_t v = sig[bit / 32];
+        if (bit / 32 + 1 < kWords) v |= uint64_t{sig[bit / 32 + 1]} << 32;
+        f[l] = static_cast<uint8_t>((v >> (bit % 32)) & mask);
       }
-      f[l] = m;
     }
   }
 

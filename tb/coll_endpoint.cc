@@ -38,10 +38,7 @@ CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls
 bool CollEndpoint::Inject(uint64_t cycle, uint32_t* w) {
   if (!started_ || sent_ == flits_ || credits_ == 0) return false;
   State& c = colls_[CollOf(sent_)];
-  const unsigned vc = shape_.num_vcs;  // request VC
-  w[0] = 1u | 2u | (vc << hw::kHdrVcLsb) | (1u << hw::kHdrIsFlowBit) | (c.id << hw::kHdrFlowLsb) |
-         (c.op << hw::kCollHdrOpLsb) |
-         (static_cast<uint32_t>(c.sent & 0xFFF) << hw::kCollHdrSeqLsb);
+  w[0] = hw::PackCollHeader({shape_.num_vcs, c.id, c.op, static_cast<unsigned>(c.sent)});
   for (unsigned l = 0; l < shape_.lanes; ++l) {
     const size_t e = c.sent * shape_.lanes + l;
     w[1 + l] = e < c.vec.size() ? c.vec[e] : 0u;
@@ -68,11 +65,7 @@ uint8_t CollEndpoint::EjectCredits(uint64_t) {
 void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
   if ((inject_credits >> shape_.num_vcs) & 1u) ++credits_;
   if (!ej) return;
-  const uint32_t h = ej[0];
-  const unsigned vc = (h >> hw::kHdrVcLsb) & 7u;
-  const unsigned id = (h >> hw::kHdrFlowLsb) & 0x3FFu;
-  const unsigned op = (h >> hw::kCollHdrOpLsb) & 0xFu;
-  const unsigned seq = (h >> hw::kCollHdrSeqLsb) & 0xFFFu;
+  const auto [vc, id, op, seq] = hw::UnpackCollHeader(ej[0]);
   if (vc != shape_.num_vcs && vc != shape_.num_vcs + 1) {
     errors_.push_back(fmt::format("cycle {}: a flit on VC {} reached the endpoint", cycle, vc));
     return;
@@ -107,7 +100,7 @@ uint8_t SharedPort::EjectCredits(uint64_t cycle) {
 }
 
 void SharedPort::AfterEdge(uint64_t cycle, uint8_t credits, const uint32_t* ej) {
-  const bool to_a = ej && ((a_vcs_ >> ((ej[0] >> hw::kHdrVcLsb) & 7u)) & 1u);
+  const bool to_a = ej && ((a_vcs_ >> hw::UnpackCollHeader(ej[0]).vc) & 1u);
   a_->AfterEdge(cycle, static_cast<uint8_t>(credits & a_vcs_), to_a ? ej : nullptr);
   b_->AfterEdge(cycle, static_cast<uint8_t>(credits & ~a_vcs_), to_a ? nullptr : ej);
 }

@@ -305,7 +305,7 @@ module aries_coll_engine #(
   always_comb begin : p_tree_in
     for (int unsigned p = 0; p < P; p++) tree_in[p*PW +: PW] = q_head[p][FlitW-1:HW];
   end
-  logic tree_v;
+  logic tree_v, tree_busy;
   logic [PW-1:0] tree_y;
   logic [SideW-1:0] tree_side;
   aries_coll_tree #(
@@ -322,7 +322,8 @@ module aries_coll_engine #(
     .side_i     ({req_to_turn, req_dst, 10'(cur[0]), id_op_q[cur[0]], exp_seq[0]}),
     .out_valid_o(tree_v),
     .out_data_o (tree_y),
-    .out_side_o (tree_side)
+    .out_side_o (tree_side),
+    .busy_o     (tree_busy)
   );
 
   // Response delay line: Levels stages, so both stages' results reach the outputs in step.
@@ -641,15 +642,8 @@ module aries_coll_engine #(
     rd_any = 1'b0;
     for (int unsigned l = 0; l <= Levels; l++) rd_any = rd_any || rd_v[l];
   end
-  // The tree's inner levels hold only what was issued within the last Levels cycles, and the
-  // response delay line runs beside it: rd_any and tree_v cover the pipeline when an issue of
-  // either stage is in flight (checked by TreeFollowsIssue_A below).
-  logic [Levels:0] req_inflight_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_req_inflight
-    if (!rst_ni) req_inflight_q <= '0;
-    else req_inflight_q <= {req_inflight_q[Levels-1:0], req_issue};
-  end
-  assign idle_o = (q_valid == '0) && !turn_valid && !rd_any && (req_inflight_q == '0) &&
+  // Idle: nothing queued, in the tree or the response delay line, leaving or answering.
+  assign idle_o = (q_valid == '0) && !turn_valid && !rd_any && !tree_busy &&
                   (out_v_q == '0) && (in_credit_o == '0) && !cfg_rsp_o;
 
   // ---------------------------------------------------------------------------------------------
@@ -671,6 +665,5 @@ module aries_coll_engine #(
   assign clash_out = tree_v && !req_res_turn && rd_v[Levels] && rd_outs[Levels][32'(req_res_dst)];
   assign clash_issue = req_issue && rsp_issue && !req_to_turn && rsp_outs[32'(req_dst)];
   `ARIES_ASSERT(OneResultPerPort_A, !clash_out)
-  `ARIES_ASSERT(TreeFollowsIssue_A, tree_v == req_inflight_q[Levels-1])
   `ARIES_ASSERT(RspHasPriority_A, !clash_issue)
 endmodule

@@ -44,7 +44,9 @@ module aries_coll_tree #(
   /// Result payload.
   output logic [Lanes*32-1:0]         out_data_o,
   /// Its side word.
-  output logic [SideW-1:0]            out_side_o
+  output logic [SideW-1:0]            out_side_o,
+  /// A reduction is inside the tree (in any level's registers).
+  output logic                        busy_o
 );
   localparam int unsigned PW = Lanes * 32;
   localparam int unsigned Pad = 1 << Levels;
@@ -122,6 +124,10 @@ module aries_coll_tree #(
   end
 
   assign out_valid_o = st_valid[Levels];
+  always_comb begin : p_busy
+    busy_o = 1'b0;
+    for (int unsigned l = 1; l <= Levels; l++) busy_o = busy_o || st_valid[l];
+  end
   assign out_data_o = lv_data[Levels][PW-1:0];
   assign out_side_o = st_side[Levels];
 

@@ -246,6 +246,27 @@ inline Flit UnpackFlit(const uint32_t* words, unsigned lanes) {
   return f;
 }
 
+// The header of a collective flit (single-flit packet, is_flow = 1; aries_pkg.sv Coll*).
+struct CollHeader {
+  unsigned vc = 0, id = 0, op = 0, seq = 0;  // seq is taken modulo 2^kCollSeqW
+};
+
+inline uint32_t PackCollHeader(const CollHeader& c) {
+  return (1u << kHdrHeadBit) | (1u << kHdrTailBit) | ((c.vc & ((1u << kVcIdW) - 1u)) << kHdrVcLsb) |
+         (1u << kHdrIsFlowBit) | ((c.id & ((1u << kFlowIdW) - 1u)) << kHdrFlowLsb) |
+         ((c.op & ((1u << kOpW) - 1u)) << kCollHdrOpLsb) |
+         ((c.seq & ((1u << kCollSeqW) - 1u)) << kCollHdrSeqLsb);
+}
+
+inline CollHeader UnpackCollHeader(uint32_t h) {
+  CollHeader c;
+  c.vc = (h >> kHdrVcLsb) & ((1u << kVcIdW) - 1u);
+  c.id = (h >> kHdrFlowLsb) & ((1u << kFlowIdW) - 1u);
+  c.op = (h >> kCollHdrOpLsb) & ((1u << kOpW) - 1u);
+  c.seq = (h >> kCollHdrSeqLsb) & ((1u << kCollSeqW) - 1u);
+  return c;
+}
+
 }  // namespace aries::hw
 
 #endif  // ARIES_RTL_PKG_ARIES_PKG_H_

@@ -39,18 +39,17 @@ void EngineHarness::Edge() {
 
 CollFlit EngineHarness::Decode(const uint32_t* w) {
   CollFlit f;
-  const uint32_t h = w[0];
-  f.vc = (h >> hw::kHdrVcLsb) & 7u;
-  f.id = (h >> hw::kHdrFlowLsb) & 0x3FFu;
-  f.op = (h >> hw::kCollHdrOpLsb) & 0xFu;
-  f.seq = (h >> hw::kCollHdrSeqLsb) & 0xFFFu;
+  const hw::CollHeader h = hw::UnpackCollHeader(w[0]);
+  f.vc = h.vc;
+  f.id = h.id;
+  f.op = h.op;
+  f.seq = h.seq;
   for (unsigned l = 0; l < kEngLanes; ++l) f.lanes[l] = w[1 + l];
   return f;
 }
 
 void EngineHarness::Encode(const CollFlit& f, uint32_t* w) {
-  w[0] = 1u | 2u | (f.vc << hw::kHdrVcLsb) | (1u << hw::kHdrIsFlowBit) |
-         (f.id << hw::kHdrFlowLsb) | (f.op << hw::kCollHdrOpLsb) | (f.seq << hw::kCollHdrSeqLsb);
+  w[0] = hw::PackCollHeader({f.vc, f.id, f.op, f.seq});
   for (unsigned l = 0; l < kEngLanes; ++l) w[1 + l] = f.lanes[l];
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
@@ -47,28 +48,29 @@ struct Outcome {
   unsigned depth = 0;  // hops from the farthest leaf to the root
 };
 
-unsigned Depth(const Tree& t) {
-  unsigned d = 0;
-  for (unsigned n = 0; n < t.k * t.k; ++n) {
-    unsigned h = 0;
-    for (unsigned m = n; m != t.root; m = t.parent[m]) ++h;
-    d = std::max(d, h);
-  }
-  return d;
-}
+// What a test may change around RunCollective: the topology, a setup step that programs the
+// package (bypass, port muxes) and reshapes the tree before the collective is programmed, and
+// an inspection of the package afterwards.
+struct Hooks {
+  Topology topology = Topology::kMesh;
+  std::function<void(Package&, Tree&)> setup;
+  std::function<void(const Package&)> inspect;
+};
 
-// Runs one collective; checks every element of every node. Returns the cycles from the start
-// of injection to the last flit received.
+// Runs one collective over the X-then-Y tree rooted at (rx, ry); checks every element of every
+// node, that nothing is left in the package, and the engines' status. Returns the cycles from
+// the start of injection to the last flit received.
 Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t elements,
-                      bool allreduce, double accept, uint64_t seed) {
+                      bool allreduce, double accept, uint64_t seed, const Hooks& hooks = {}) {
   PackageConfig pc;
-  pc.topology = Topology::kMesh;
+  pc.topology = hooks.topology;
   pc.k = k;
   Package pkg(pc, aries::sysc::ShippedNodeModels(), seed);
   const auto& shape = pkg.shape();
   EXPECT_TRUE(shape.coll_engine);
   const unsigned flits = static_cast<unsigned>((elements + shape.lanes - 1) / shape.lanes);
-  const Tree t = MakeTree(k, rx, ry);
+  Tree t = MakeTree(k, rx, ry);
+  if (hooks.setup) hooks.setup(pkg, t);
   std::mt19937 rng(static_cast<unsigned>(seed));
   std::vector<std::vector<uint32_t>> vec(k * k, std::vector<uint32_t>(elements));
   for (auto& v : vec) {
@@ -121,7 +123,8 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
     EXPECT_EQ(pkg.Read(n, hw::kRegEngCtrl), 0u) << pkg.NodeName(n) << ": programs finished";
   }
   EXPECT_FALSE(pkg.AnyError());
-  return {last + 1 - t0, Depth(t)};
+  if (hooks.inspect) hooks.inspect(pkg);
+  return {last + 1 - t0, aries::test::Depth(t)};
 }
 
 TEST(PackageCollective, AllReduce2x2Int32) {
@@ -298,64 +301,32 @@ namespace {
 // every element checked, and the single-flit latency drops by one hop each way (11 wire + 4
 // engine cycles) less the segment's extra pitch (1 cycle each way): 2 x (15 - 1) = 28.
 TEST(PackageCollective, AllReduceOverBypassSegmentsOnAries) {
+  const unsigned k = 4;
   auto run = [](bool bypass, size_t elements) -> uint64_t {
-    const unsigned k = 4;
-    PackageConfig pc;
-    pc.topology = Topology::kAries;
-    pc.k = k;
-    Package pkg(pc, aries::sysc::ShippedNodeModels(), 21);
-    const auto& shape = pkg.shape();
-    Tree t = MakeTree(k, 0, 0);
+    Hooks h;
+    h.topology = Topology::kAries;
+    size_t flits = 0;
     if (bypass) {
-      for (unsigned y = 0; y < k; ++y) {
-        const unsigned n1 = pkg.NodeId(1, y), n3 = pkg.NodeId(3, y);
-        pkg.Write(n1, hw::kRegBypass, hw::BypassValue(0x1, 0));
-        pkg.Write(n3, hw::kRegBypass, hw::BypassValue(0x1, 0));
-        pkg.Write(n1, hw::kRegPortSelBase + hw::kPortYP, hw::PortSelValue(1, 1));
-        pkg.Write(n3, hw::kRegPortSelBase + hw::kPortXM, hw::PortSelValue(1, 1));
-        aries::test::Reparent(t, n3, n1, hw::kPortXM, hw::kPortYP);
-      }
+      h.setup = [&flits, elements](Package& pkg, Tree& t) {
+        flits = (elements + pkg.shape().lanes - 1) / pkg.shape().lanes;
+        for (unsigned y = 0; y < k; ++y) {
+          const unsigned n1 = pkg.NodeId(1, y), n3 = pkg.NodeId(3, y);
+          pkg.Write(n1, hw::kRegBypass, hw::BypassValue(0x1, 0));
+          pkg.Write(n3, hw::kRegBypass, hw::BypassValue(0x1, 0));
+          pkg.Write(n1, hw::kRegPortSelBase + hw::kPortYP, hw::PortSelValue(1, 1));
+          pkg.Write(n3, hw::kRegPortSelBase + hw::kPortXM, hw::PortSelValue(1, 1));
+          aries::test::Reparent(t, n3, n1, hw::kPortXM, hw::kPortYP);
+        }
+      };
+      h.inspect = [&flits](const Package& pkg) {
+        uint64_t seg = 0;
+        for (const auto* ch : pkg.Channels()) {
+          if (ch->name().find("track") != std::string::npos) seg += ch->flits_sent();
+        }
+        EXPECT_EQ(seg, 2u * k * flits) << "each row's segment carries the reduce and the broadcast";
+      };
     }
-    std::mt19937 rng(21);
-    std::vector<std::vector<uint32_t>> vec(k * k, std::vector<uint32_t>(elements));
-    for (auto& v : vec) {
-      for (auto& e : v) e = RandomElement(hw::kOpAddF32, rng);
-    }
-    const unsigned flits = static_cast<unsigned>((elements + shape.lanes - 1) / shape.lanes);
-    std::vector<std::unique_ptr<CollEndpoint>> eps;
-    for (unsigned n = 0; n < k * k; ++n) {
-      eps.push_back(std::make_unique<CollEndpoint>(shape, 4, hw::kOpAddF32, vec[n], 1.0, n));
-      pkg.AttachEndpoint(n, eps.back().get());
-    }
-    pkg.Program(ProgramTree(t, 4, hw::kOpAddF32, flits, true));
-    for (auto& ep : eps) ep->Start();
-    const uint64_t t0 = pkg.cycle();
-    uint64_t last = 0;
-    for (int i = 0; i < 20000; ++i) {
-      bool done = true;
-      for (auto& ep : eps) done = done && ep->received() == flits;
-      if (done) break;
-      pkg.Step();
-    }
-    for (unsigned n = 0; n < k * k; ++n) {
-      for (const auto& e : eps[n]->errors()) ADD_FAILURE() << pkg.NodeName(n) << ": " << e;
-      EXPECT_EQ(eps[n]->received(), flits) << pkg.NodeName(n);
-      last = std::max(last, eps[n]->last_receive_cycle());
-      for (size_t e = 0; e < elements; ++e) {
-        EXPECT_EQ(eps[n]->result()[e], Golden(t, hw::kOpAddF32, vec, t.root, e))
-            << pkg.NodeName(n) << " element " << e;
-        if (eps[n]->result()[e] != Golden(t, hw::kOpAddF32, vec, t.root, e)) break;
-      }
-    }
-    if (bypass) {
-      uint64_t seg = 0;
-      for (const auto* ch : pkg.Channels()) {
-        if (ch->name().find("track") != std::string::npos) seg += ch->flits_sent();
-      }
-      EXPECT_EQ(seg, 2u * k * flits) << "each row's segment carries the reduce and the broadcast";
-    }
-    EXPECT_FALSE(pkg.AnyError());
-    return last + 1 - t0;
+    return RunCollective(k, 0, 0, hw::kOpAddF32, elements, true, 1.0, 21, h).cycles;
   };
   const uint64_t mesh1 = run(false, 16), aries1 = run(true, 16);
   EXPECT_EQ(mesh1 - aries1, 2u * (11 + 4 - 1)) << "mesh " << mesh1 << ", with bypass " << aries1;

@@ -122,6 +122,17 @@ inline uint32_t Golden(const Tree& t, unsigned op, const std::vector<std::vector
   return aries::tb::GoldenTree(op, present, val);
 }
 
+// Hops from the farthest node to the root.
+inline unsigned Depth(const Tree& t) {
+  unsigned d = 0;
+  for (unsigned n = 0; n < t.k * t.k; ++n) {
+    unsigned h = 0;
+    for (unsigned m = n; m != t.root; m = t.parent[m]) ++h;
+    d = std::max(d, h);
+  }
+  return d;
+}
+
 }  // namespace aries::test
 
 #endif  // ARIES_TESTS_SYSC_COLL_TREE_H_

@@ -31,7 +31,6 @@ using aries::sysc::Topology;
 struct DmaRun {
   uint64_t cycles = 0;
   size_t flits = 0;
-  unsigned depth = 0;
 };
 
 // All-reduce (int32 add) of `elements` per node on a k x k mesh through DMA endpoints whose
@@ -91,15 +90,9 @@ DmaRun RunDma(unsigned k, size_t elements, double bw) {
     EXPECT_EQ(mems[n]->words()[dst - 1], 0u);
     EXPECT_EQ(mems[n]->words()[dst + elements], 0u);
   }
-  unsigned depth = 0;
-  for (unsigned n = 0; n < k * k; ++n) {
-    unsigned h = 0;
-    for (unsigned m = n; m != t.root; m = t.parent[m]) ++h;
-    depth = std::max(depth, h);
-  }
   std::printf("%ux%u all-reduce via DMA, memory %.0f B/cycle: %zu flits in %llu cycles\n", k, k,
               bw, flits, static_cast<unsigned long long>(last + 1 - t0));
-  return {last + 1 - t0, flits, depth};
+  return {last + 1 - t0, flits};
 }
 
 // A memory as fast as a duplex link (128 B/cycle: 64 read + 64 written per flit) does not limit
