@@ -43,7 +43,6 @@ bool CollEndpoint::Inject(uint64_t cycle, uint32_t* w) {
     const size_t e = c.sent * shape_.lanes + l;
     w[1 + l] = e < c.vec.size() ? c.vec[e] : 0u;
   }
-  if (sent_ == 0) first_tx_ = cycle;
   ++c.sent;
   ++sent_;
   --credits_;

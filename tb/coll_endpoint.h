@@ -46,7 +46,6 @@ class CollEndpoint final : public sysc::Endpoint {
   size_t sent() const { return sent_; }
   size_t received() const { return received_; }
   uint64_t last_receive_cycle() const { return last_rx_; }
-  uint64_t first_inject_cycle() const { return first_tx_; }
   // Received elements of collective c (by sequence number).
   const std::vector<uint32_t>& result(size_t c = 0) const { return colls_[c].result; }
   // Header or order problems seen (empty when everything was as expected).
@@ -72,7 +71,7 @@ class CollEndpoint final : public sysc::Endpoint {
   unsigned credits_;        // request VC credits
   unsigned fill_[2] = {};   // received flits not yet freed, per class
   std::vector<std::string> errors_;
-  uint64_t first_tx_ = 0, last_rx_ = 0;
+  uint64_t last_rx_ = 0;
 };
 
 // Two endpoints on one local port, on disjoint VCs (a collective endpoint and point-to-point

@@ -89,6 +89,12 @@ DmaRun RunDma(unsigned k, size_t elements, double bw) {
     // Untouched around the result.
     EXPECT_EQ(mems[n]->words()[dst - 1], 0u);
     EXPECT_EQ(mems[n]->words()[dst + elements], 0u);
+    // The memory moved the vector in and the result out, and was busy at least as long as its
+    // bandwidth requires.
+    EXPECT_EQ(mems[n]->bytes_served(), 2 * 4 * elements);
+    EXPECT_GE(static_cast<double>(mems[n]->busy_cycles()), 2 * 4 * elements / bw);
+    EXPECT_LT(dmas[n]->start_cycle(), dmas[n]->done_cycle());
+    EXPECT_GE(dmas[n]->start_cycle(), t0);
   }
   std::printf("%ux%u all-reduce via DMA, memory %.0f B/cycle: %zu flits in %llu cycles\n", k, k,
               bw, flits, static_cast<unsigned long long>(last + 1 - t0));
