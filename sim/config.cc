@@ -148,17 +148,17 @@ unsigned AutoThreads() {
 
 SimSettings Validate(const Config& c) {
   SimSettings s;
-  auto topo = sysc::ParseTopology(c.Get("package.topology"));
+  auto topo = coll::ParseTopology(c.Get("package.topology"));
   if (!topo) Bad(c, "package.topology");
   s.package.topology = *topo;
-  s.package.k = static_cast<unsigned>(Uint(c, "package.k", 2, *topo == sysc::Topology::kFbfly ? 8 : 16));
+  s.package.k = static_cast<unsigned>(Uint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 16));
   s.package.tracks = static_cast<unsigned>(Uint(c, "package.tracks", 0, 2));
   s.package.link_latency = static_cast<unsigned>(Uint(c, "package.link_latency", 0, 1000));
   s.package.extra_per_pitch = static_cast<unsigned>(Uint(c, "package.extra_per_pitch", 0, 100));
   s.package.skip_idle = Bool(c, "sim.skip_idle");
   s.bypass = c.Get("package.bypass");
   if (s.bypass != "none" && s.bypass != "random") Bad(c, "package.bypass");
-  if (s.bypass == "random" && *topo != sysc::Topology::kAries) {
+  if (s.bypass == "random" && *topo != coll::Topology::kAries) {
     throw ConfigError(fmt::format("package.bypass = random needs package.topology = aries (is {})",
                                   c.Get("package.topology")));
   }

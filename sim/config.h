@@ -18,7 +18,7 @@
 
 #include "net_run.h"
 #include "net_traffic.h"
-#include "topology.h"
+#include "geometry.h"
 
 namespace aries::sim {
 

@@ -107,7 +107,7 @@ std::string CsvRow(const SimSettings& s, const RunOutput& o) {
   const tb::RunResult& r = o.result;
   return fmt::format("{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
                      "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{}",
-                     sysc::TopologyName(s.package.topology), s.package.k, s.package.tracks,
+                     coll::TopologyName(s.package.topology), s.package.k, s.package.tracks,
                      s.package.link_latency, s.bypass, tb::PatternName(s.traffic.pattern),
                      s.traffic.rate, s.traffic.packet_len, s.seed, r.offered, r.accepted,
                      r.saturated ? 1 : 0, r.stuck ? 1 : 0, r.latency.mean, r.latency.p50,

@@ -32,7 +32,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     throw std::invalid_argument(
         fmt::format("threads = {}: allowed 1 .. 64", cfg.threads));
   }
-  const unsigned want_ports = RouterPorts(cfg.topology, cfg.k);
+  const unsigned want_ports = coll::RouterPorts(cfg.topology, cfg.k);
   ctx_->randReset(2);
   ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
   ctx_->traceEverOn(true);
@@ -44,7 +44,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   if (shape_.num_ports < want_ports) {
     throw std::invalid_argument(fmt::format(
         "package.topology = {} with package.k = {} needs {}-port routers; the model has {}",
-        TopologyName(cfg.topology), cfg.k, want_ports, shape_.num_ports));
+        coll::TopologyName(cfg.topology), cfg.k, want_ports, shape_.num_ports));
   }
   if (cfg.topology == Topology::kAries && cfg.tracks > shape_.num_tracks) {
     throw std::invalid_argument(fmt::format(
@@ -72,7 +72,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.out_ch.assign(shape_.num_links, nullptr);
     nd.model->Reset(n % cfg.k, n / cfg.k);
   }
-  for (const LinkSpec& l : FixedLinks(cfg_)) Connect(l, fixed_);
+  for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
 
   // Every router learns the topology and grid size.
   const hw::Topo topo = cfg.topology == Topology::kTorus   ? hw::kTopoTorus
@@ -97,7 +97,7 @@ std::string Package::NodeName(unsigned n) const {
 void Package::AttachEndpoint(unsigned node, Endpoint* ep) { nodes_.at(node).ep = ep; }
 
 void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into) {
-  const unsigned lat = LinkLatency(cfg_, l.pitches);
+  const unsigned lat = coll::LinkLatency(cfg_, l.pitches);
   const unsigned w = shape_.words();
   auto one = [&](unsigned s, unsigned sl, unsigned d, unsigned dl, const char* dir) {
     into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat, w, s, sl,
@@ -136,10 +136,10 @@ void Package::RebuildSegments() {
           const unsigned n = d == 0 ? NodeId(i, line) : NodeId(line, i);
           cut[i] = (nodes_[n].bypass >> ((d == 0 ? hw::kBypassXLsb : hw::kBypassYLsb) + t)) & 1u;
         }
-        for (auto [a, b] : ResolveSegments(cut)) {
+        for (auto [a, b] : coll::ResolveSegments(cut)) {
           const unsigned na = d == 0 ? NodeId(a, line) : NodeId(line, a);
           const unsigned nb = d == 0 ? NodeId(b, line) : NodeId(line, b);
-          Connect({na, TapLink(tm, d, t, 1), nb, TapLink(tm, d, t, 0), b - a,
+          Connect({na, coll::TapLink(tm, d, t, 1), nb, coll::TapLink(tm, d, t, 0), b - a,
                    fmt::format("{}track{}.{}:{}-{}", d == 0 ? "x" : "y", t, line, a, b)},
                   segments_);
         }

@@ -1,4 +1,4 @@
-// Package: K x K Verilated chiplet nodes on the passive interposer (sysc/topology.h), stepped
+// Package: K x K Verilated chiplet nodes on the passive interposer (collectives/geometry.h), stepped
 // cycle by cycle, with the register API the collective controller uses.
 //
 // Each cycle every node reads what arrives on its channels, its endpoint injects and returns
@@ -28,12 +28,20 @@
 #include "endpoint.h"
 #include "node_model.h"
 #include "tick_pool.h"
-#include "topology.h"
+#include "geometry.h"
 
 class VerilatedContext;
 class VerilatedFstC;
 
 namespace aries::sysc {
+
+// The package's geometry (pure, shared with the collective controller) and how to simulate it.
+using coll::LinkSpec;
+using coll::Topology;
+struct PackageConfig : coll::Geometry {
+  bool skip_idle = true;  // do not evaluate nodes whose clock edge changes nothing
+  unsigned threads = 1;   // threads evaluating node models in Step() (1: serial)
+};
 
 // A register access that the hardware or the address map refused; what() names the node, the
 // register, the value and why.

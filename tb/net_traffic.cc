@@ -262,7 +262,7 @@ NetTraffic::NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg)
                                             cfg.hotspot, pkg.num_nodes() - 1));
   }
   // Torus packets start in dateline class 0: VC bit 0 clear (rtl/router/README.md).
-  if (pkg.config().topology == sysc::Topology::kTorus) cfg_.vc_mask &= 0x55;
+  if (pkg.config().topology == coll::Topology::kTorus) cfg_.vc_mask &= 0x55;
   if ((cfg_.vc_mask & ((1u << pkg.shape().num_vcs) - 1)) == 0) {
     throw std::invalid_argument("traffic: no usable VC");
   }

@@ -1,5 +1,5 @@
 // aries_bypass_track (K = 8 switches joined by the track wires) against the package's segment
-// resolution (sysc::ResolveSegments): for every cut vector, what a router's upper tap drives
+// resolution (coll::ResolveSegments): for every cut vector, what a router's upper tap drives
 // arrives at exactly the lower tap of the next cutting router, and vice versa; nothing reaches
 // a router whose switch passes; driving a passing switch's tap is reported.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "Vbypass_track.h"
-#include "topology.h"
+#include "geometry.h"
 #include "verilated.h"
 
 namespace {
@@ -59,7 +59,7 @@ TEST_F(BypassTrack, SegmentsMatchThePackageResolution) {
     }
     Drive(cut, lo, hi);
     std::vector<uint16_t> want_lo(kK, 0), want_hi(kK, 0);
-    for (auto [a, b] : aries::sysc::ResolveSegments(cv)) {
+    for (auto [a, b] : aries::coll::ResolveSegments(cv)) {
       want_lo[b] = hi[a];  // a's upper tap reaches b's lower tap
       want_hi[a] = lo[b];
     }

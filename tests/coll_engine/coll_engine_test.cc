@@ -1,4 +1,4 @@
-// aries_coll_engine against the golden reduction tree (tb/golden_coll.h), with its assertions
+// aries_coll_engine against the golden reduction tree (tb/arith.h), with its assertions
 // on: every operation over random inputs with random input gaps and output back-pressure;
 // partial input sets and the fixed reduction order; broadcast and the all-reduce turn at the
 // root; many collective ids sharing queues through an interleaved program; dropped flits with
@@ -14,13 +14,13 @@
 #include "test_seed.h"
 #include "aries_pkg.h"
 #include "engine_harness.h"
-#include "golden_coll.h"
+#include "arith.h"
 
 namespace {
 
 namespace hw = aries::hw;
-using aries::tb::GoldenTree;
-using aries::tb::OpName;
+using aries::coll::EngineTreeReduce;
+using aries::coll::OpName;
 using aries::test::CollFlit;
 using aries::test::EngineHarness;
 using aries::test::kEngIds;
@@ -92,7 +92,7 @@ std::vector<std::vector<uint32_t>> SendReduction(EngineHarness& h, unsigned id, 
       for (unsigned l = 0; l < kEngLanes; ++l) f.lanes[l] = vals[l][p] = RandomValue(op, rng);
       h.Send(p, f);
     }
-    for (unsigned l = 0; l < kEngLanes; ++l) want[s][l] = GoldenTree(op, present, vals[l]);
+    for (unsigned l = 0; l < kEngLanes; ++l) want[s][l] = EngineTreeReduce(op, present, vals[l]);
   }
   return want;
 }

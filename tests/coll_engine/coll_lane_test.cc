@@ -13,15 +13,15 @@
 #include "test_seed.h"
 #include "Vcoll_lane.h"
 #include "aries_pkg.h"
-#include "golden_coll.h"
+#include "arith.h"
 #include "verilated.h"
 
 namespace {
 
 namespace hw = aries::hw;
-using aries::tb::GoldenLaneOp;
-using aries::tb::kCanonicalNaN;
-using aries::tb::OpName;
+using aries::coll::LaneOp;
+using aries::coll::kCanonicalNaN;
+using aries::coll::OpName;
 
 uint32_t Bits(float f) {
   uint32_t u;
@@ -89,7 +89,7 @@ TEST(CollLane, EveryOpMatchesTheGoldenModelOnRandomOperands) {
       uint32_t b = fp ? RandomF32(rng) : RandomI32(rng);
       if (fp && i % 7 == 0) b = a ^ 0x80000000u;  // exact cancellation
       if (fp && i % 11 == 0) b = (a & 0xFF800000u) | (static_cast<uint32_t>(rng()) & 0x7FFFFF);
-      const uint32_t want = GoldenLaneOp(op, a, b), got = lane.Eval(op, a, b);
+      const uint32_t want = LaneOp(op, a, b), got = lane.Eval(op, a, b);
       if (want != got) {
         ++bad;
         ADD_FAILURE() << OpName(op) << std::hex << " a=0x" << a << " b=0x" << b << " want 0x"
@@ -166,9 +166,9 @@ TEST(CollLaneGolden, AgreesWithTheHostFpuInDazFtzMode) {
     const double exact = static_cast<double>(fa) * static_cast<double>(fb);
     const bool band = std::fabs(exact) > std::ldexp(1.0, -127) &&
                       std::fabs(exact) < std::ldexp(1.0, -126);
-    EXPECT_EQ(GoldenLaneOp(hw::kOpAddF32, a, b), hs) << std::hex << a << " + " << b;
+    EXPECT_EQ(LaneOp(hw::kOpAddF32, a, b), hs) << std::hex << a << " + " << b;
     if (!band) {
-      EXPECT_EQ(GoldenLaneOp(hw::kOpMulF32, a, b), hp) << std::hex << a << " * " << b;
+      EXPECT_EQ(LaneOp(hw::kOpMulF32, a, b), hp) << std::hex << a << " * " << b;
       ++checked;
     }
   }

@@ -16,7 +16,7 @@
 #include "aries_pkg.h"
 #include "coll_endpoint.h"
 #include "coll_tree.h"
-#include "golden_coll.h"
+#include "arith.h"
 #include "node_models.h"
 #include "package.h"
 
@@ -26,7 +26,7 @@ namespace hw = aries::hw;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
 using aries::sysc::RegOp;
-using aries::sysc::Topology;
+using aries::coll::Topology;
 using aries::tb::CollEndpoint;
 using aries::test::Golden;
 using aries::test::MakeTree;

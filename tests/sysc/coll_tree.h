@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "aries_pkg.h"
-#include "golden_coll.h"
+#include "arith.h"
 #include "package.h"
 
 namespace aries::test {
@@ -119,7 +119,7 @@ inline uint32_t Golden(const Tree& t, unsigned op, const std::vector<std::vector
     present[slot] = true;
     val[slot] = Golden(t, op, vec, c, e);
   }
-  return aries::tb::GoldenTree(op, present, val);
+  return aries::coll::EngineTreeReduce(op, present, val);
 }
 
 // Hops from the farthest node to the root.

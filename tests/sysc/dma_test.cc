@@ -26,7 +26,7 @@ using aries::sysc::LocalMemory;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
 using aries::sysc::PackageSc;
-using aries::sysc::Topology;
+using aries::coll::Topology;
 
 struct DmaRun {
   uint64_t cycles = 0;

@@ -26,7 +26,7 @@ namespace {
 using aries::sysc::NodeShape;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
-using aries::sysc::Topology;
+using aries::coll::Topology;
 using aries::tb::NetTraffic;
 using aries::tb::Pattern;
 using aries::tb::RunConfig;

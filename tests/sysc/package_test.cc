@@ -22,7 +22,7 @@ using aries::sysc::Package;
 using aries::sysc::PackageConfig;
 using aries::sysc::RegisterError;
 using aries::sysc::RegOp;
-using aries::sysc::Topology;
+using aries::coll::Topology;
 using aries::tb::NetTraffic;
 using aries::tb::Pattern;
 using aries::tb::RunConfig;
@@ -57,17 +57,17 @@ unsigned WireCycles(const PackageConfig& c, unsigned s, unsigned d) {
     if (a == b) return;
     const unsigned diff = a > b ? a - b : b - a;
     if (c.topology == Topology::kFbfly) {
-      cyc += aries::sysc::LinkLatency(c, diff);
+      cyc += aries::coll::LinkLatency(c, diff);
     } else if (c.topology == Topology::kTorus) {
       // The shorter way round, ties going + (rtl/router/aries_route_compute.sv).
       const unsigned plus = (b + k - a) % k;
       const bool go_plus = 2 * plus <= k;
       const unsigned hops = go_plus ? plus : k - plus;
       const bool wrap = go_plus ? a + plus >= k : a < hops;
-      cyc += (hops - (wrap ? 1 : 0)) * aries::sysc::LinkLatency(c, 1) +
-             (wrap ? aries::sysc::LinkLatency(c, k - 1) : 0);
+      cyc += (hops - (wrap ? 1 : 0)) * aries::coll::LinkLatency(c, 1) +
+             (wrap ? aries::coll::LinkLatency(c, k - 1) : 0);
     } else {
-      cyc += diff * aries::sysc::LinkLatency(c, 1);
+      cyc += diff * aries::coll::LinkLatency(c, 1);
     }
   };
   dim(s % k, d % k);

@@ -5,26 +5,26 @@
 // Written independently of the RTL: fp32 add and mul are computed in double precision (exact
 // for a product of two 24-bit significands; for a sum, double rounding through 53 bits is
 // innocuous since 53 >= 2 * 24 + 2) and rounded once to fp32.
-#ifndef ARIES_TB_GOLDEN_COLL_H_
-#define ARIES_TB_GOLDEN_COLL_H_
+#ifndef ARIES_COLLECTIVES_ARITH_H_
+#define ARIES_COLLECTIVES_ARITH_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace aries::tb {
+namespace aries::coll {
 
 // y = a (op) b for one lane; opcodes of aries_pkg.h (hw::kOp*); unknown opcodes give 0.
-uint32_t GoldenLaneOp(unsigned op, uint32_t a, uint32_t b);
+uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b);
 
 // The reduction of several inputs in the engine's fixed order: ((in0 op in1) op in2) ...
-uint32_t GoldenReduce(unsigned op, const std::vector<uint32_t>& inputs);
+uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs);
 
 // The engine's reduction tree (rtl/coll_engine/aries_coll_tree.sv) for one lane: slots are
 // the router ports, present[s] says whether slot s takes part. Level by level, pairs (2i,
 // 2i+1) combine: both present -> a (op) b, one -> it passes unchanged. Returns the root; a
 // single present slot comes out unchanged. At least one slot must be present.
-uint32_t GoldenTree(unsigned op, const std::vector<bool>& present,
+uint32_t EngineTreeReduce(unsigned op, const std::vector<bool>& present,
                     const std::vector<uint32_t>& values);
 
 // "add.f32", "max.i32", "xor", ...
@@ -32,6 +32,6 @@ std::string OpName(unsigned op);
 
 inline constexpr uint32_t kCanonicalNaN = 0x7FC00000u;
 
-}  // namespace aries::tb
+}  // namespace aries::coll
 
-#endif  // ARIES_TB_GOLDEN_COLL_H_
+#endif  // ARIES_COLLECTIVES_ARITH_H_

@@ -1,11 +1,11 @@
-#include "golden_coll.h"
+#include "arith.h"
 
 #include <cmath>
 #include <cstring>
 
 #include "aries_pkg.h"
 
-namespace aries::tb {
+namespace aries::coll {
 
 namespace {
 
@@ -72,7 +72,7 @@ bool LessF32(uint32_t a, uint32_t b) {
 
 }  // namespace
 
-uint32_t GoldenLaneOp(unsigned op, uint32_t a, uint32_t b) {
+uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b) {
   const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
   switch (op) {
     case hw::kOpAddI32: return a + b;
@@ -94,14 +94,14 @@ uint32_t GoldenLaneOp(unsigned op, uint32_t a, uint32_t b) {
   }
 }
 
-uint32_t GoldenReduce(unsigned op, const std::vector<uint32_t>& inputs) {
+uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs) {
   if (inputs.empty()) return 0;
   uint32_t acc = inputs[0];
-  for (size_t i = 1; i < inputs.size(); ++i) acc = GoldenLaneOp(op, acc, inputs[i]);
+  for (size_t i = 1; i < inputs.size(); ++i) acc = LaneOp(op, acc, inputs[i]);
   return acc;
 }
 
-uint32_t GoldenTree(unsigned op, const std::vector<bool>& present,
+uint32_t EngineTreeReduce(unsigned op, const std::vector<bool>& present,
                     const std::vector<uint32_t>& values) {
   std::vector<bool> v = present;
   std::vector<uint32_t> d = values;
@@ -113,7 +113,7 @@ uint32_t GoldenTree(unsigned op, const std::vector<bool>& present,
   while (n > 1) {
     for (size_t s = 0; s < n / 2; ++s) {
       const bool a = v[2 * s], b = v[2 * s + 1];
-      d[s] = a && b ? GoldenLaneOp(op, d[2 * s], d[2 * s + 1]) : (a ? d[2 * s] : d[2 * s + 1]);
+      d[s] = a && b ? LaneOp(op, d[2 * s], d[2 * s + 1]) : (a ? d[2 * s] : d[2 * s + 1]);
       v[s] = a || b;
     }
     n /= 2;
@@ -128,4 +128,4 @@ std::string OpName(unsigned op) {
   return op < hw::kNumOps ? kNames[op] : "op" + std::to_string(op);
 }
 
-}  // namespace aries::tb
+}  // namespace aries::coll

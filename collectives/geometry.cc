@@ -1,8 +1,8 @@
-#include "topology.h"
+#include "geometry.h"
 
 #include <fmt/format.h>
 
-namespace aries::sysc {
+namespace aries::coll {
 
 const char* TopologyName(Topology t) {
   switch (t) {
@@ -27,7 +27,7 @@ unsigned RouterPorts(Topology t, unsigned k) {
   return t == Topology::kFbfly ? 1 + 2 * (k - 1) : 5;
 }
 
-unsigned LinkLatency(const PackageConfig& c, unsigned pitches) {
+unsigned LinkLatency(const Geometry& c, unsigned pitches) {
   return c.link_latency + (pitches > 1 ? (pitches - 1) * c.extra_per_pitch : 0);
 }
 
@@ -35,7 +35,7 @@ unsigned TapLink(unsigned model_tracks, unsigned d, unsigned t, unsigned s) {
   return 4 + d * 2 * model_tracks + 2 * t + s;
 }
 
-std::vector<LinkSpec> FixedLinks(const PackageConfig& c) {
+std::vector<LinkSpec> FixedLinks(const Geometry& c) {
   const unsigned k = c.k;
   auto id = [k](unsigned x, unsigned y) { return y * k + x; };
   std::vector<LinkSpec> links;
@@ -89,4 +89,4 @@ std::vector<std::pair<unsigned, unsigned>> ResolveSegments(const std::vector<boo
   return seg;
 }
 
-}  // namespace aries::sysc
+}  // namespace aries::coll

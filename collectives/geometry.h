@@ -1,4 +1,5 @@
-// The interposer's topology description: which node link meets which, over how many chiplet
+// The package's geometry, shared by the SystemC package (sysc/) and the collective controller
+// (collectives/): the interposer's topology description: which node link meets which, over how many chiplet
 // pitches, for mesh, torus, flattened butterfly and ARIES (mesh + segmentable bypass tracks).
 //
 // Nodes are numbered n = y * K + x. Link indices follow aries_node: on a 5-port node links 0..3
@@ -11,8 +12,8 @@
 // spanning d pitches takes link_latency + (d - 1) * extra_per_pitch. Torus wrap links span K - 1
 // pitches (the unfolded layout of ARIES Fig. 5), flattened-butterfly links |dx| or |dy|, bypass
 // segments the distance between the two cutting nodes.
-#ifndef ARIES_SYSC_TOPOLOGY_H_
-#define ARIES_SYSC_TOPOLOGY_H_
+#ifndef ARIES_COLLECTIVES_GEOMETRY_H_
+#define ARIES_COLLECTIVES_GEOMETRY_H_
 
 #include <optional>
 #include <string>
@@ -20,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace aries::sysc {
+namespace aries::coll {
 
 enum class Topology { kMesh, kTorus, kFbfly, kAries };
 
@@ -29,14 +30,12 @@ std::optional<Topology> ParseTopology(std::string_view name);
 // "mesh, torus, fbfly, aries"
 const char* TopologyNames();
 
-struct PackageConfig {
+struct Geometry {
   Topology topology = Topology::kAries;
   unsigned k = 4;                 // K x K chiplets
   unsigned tracks = 2;            // ARIES bypass tracks per row and per column
   unsigned link_latency = 10;     // wire cycles of a one-pitch link
   unsigned extra_per_pitch = 1;   // wire cycles added per further pitch a link spans
-  bool skip_idle = true;          // do not evaluate nodes whose clock edge changes nothing
-  unsigned threads = 1;           // threads evaluating node models in Step() (1: serial)
 };
 
 // A bidirectional link between node a's link la and node b's link lb.
@@ -49,9 +48,9 @@ struct LinkSpec {
 // Router radix a node needs.
 unsigned RouterPorts(Topology t, unsigned k);
 // Wire cycles of a link over `pitches` chiplet pitches.
-unsigned LinkLatency(const PackageConfig& c, unsigned pitches);
+unsigned LinkLatency(const Geometry& c, unsigned pitches);
 // Mesh, wrap and flattened-butterfly links (everything but bypass segments).
-std::vector<LinkSpec> FixedLinks(const PackageConfig& c);
+std::vector<LinkSpec> FixedLinks(const Geometry& c);
 // Link index of the tap of track t, dimension d (0 x, 1 y), side s (0 lower, 1 upper) on a
 // 5-port node with `model_tracks` tracks.
 unsigned TapLink(unsigned model_tracks, unsigned d, unsigned t, unsigned s);
@@ -59,6 +58,6 @@ unsigned TapLink(unsigned model_tracks, unsigned d, unsigned t, unsigned s);
 // consecutive cutting positions. Checked against rtl/bypass_switch/aries_bypass_track.
 std::vector<std::pair<unsigned, unsigned>> ResolveSegments(const std::vector<bool>& cut);
 
-}  // namespace aries::sysc
+}  // namespace aries::coll
 
-#endif  // ARIES_SYSC_TOPOLOGY_H_
+#endif  // ARIES_COLLECTIVES_GEOMETRY_H_
