@@ -1,0 +1,41 @@
+// Planners: (topology, K, algorithm, collective, operation, size) -> Program, chosen by name.
+// Every plan is validated (validate.h) before it is returned; a request no planner can serve
+// gets a PlanError naming the offending item and what is allowed.
+#ifndef ARIES_COLLECTIVES_PLANNERS_H_
+#define ARIES_COLLECTIVES_PLANNERS_H_
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "program.h"
+#include "validate.h"
+
+namespace aries::coll {
+
+struct PlanError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct AlgorithmInfo {
+  const char* name;
+  const char* description;
+  bool engine;  // uses the collective engine (in-network)
+};
+
+// Every algorithm the factory knows, in order.
+const std::vector<AlgorithmInfo>& Algorithms();
+// "ring, 2dring, ..." for messages and --help.
+std::string AlgorithmNames();
+
+// Plans and validates; throws PlanError (unknown algorithm, a collective or topology the
+// algorithm does not serve, hardware too small) or std::logic_error if a planner produced a
+// program its own validator refuses (a bug, with the validator's message).
+Program Plan(const Request& req, const Hardware& hw, Validation* validation = nullptr);
+
+// The ring order (a Hamiltonian cycle where the grid has one: K even) used by the ring planner.
+std::vector<unsigned> RingOrder(unsigned k);
+
+}  // namespace aries::coll
+
+#endif  // ARIES_COLLECTIVES_PLANNERS_H_

@@ -1,0 +1,66 @@
+#include "program.h"
+
+#include <fmt/format.h>
+
+namespace aries::coll {
+
+namespace {
+constexpr Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
+                               Collective::kAllGather, Collective::kReduce,
+                               Collective::kBroadcast, Collective::kBarrier};
+}
+
+const char* CollectiveName(Collective c) {
+  switch (c) {
+    case Collective::kAllReduce: return "allreduce";
+    case Collective::kReduceScatter: return "reducescatter";
+    case Collective::kAllGather: return "allgather";
+    case Collective::kReduce: return "reduce";
+    case Collective::kBroadcast: return "broadcast";
+    case Collective::kBarrier: return "barrier";
+  }
+  return "?";
+}
+
+std::optional<Collective> ParseCollective(std::string_view name) {
+  for (Collective c : kAll) {
+    if (name == CollectiveName(c)) return c;
+  }
+  return std::nullopt;
+}
+
+const char* CollectiveNames() {
+  return "allreduce, reducescatter, allgather, reduce, broadcast, barrier";
+}
+
+const char* ActName(Act a) {
+  switch (a) {
+    case Act::kSend: return "send";
+    case Act::kRecvReduce: return "recv-reduce";
+    case Act::kRecvCopy: return "recv-copy";
+    case Act::kEngSend: return "engine-send";
+    case Act::kEngRecv: return "engine-recv";
+  }
+  return "?";
+}
+
+Range Shard(uint64_t elements, unsigned n, unsigned i) {
+  const uint64_t base = elements / n, extra = elements % n;
+  return {i * base + std::min<uint64_t>(i, extra), base + (i < extra ? 1 : 0)};
+}
+
+Range Program::ResultRegion(unsigned node) const {
+  switch (req.collective) {
+    case Collective::kReduceScatter: return Shard(elements, num_nodes(), node);
+    case Collective::kReduce: return node == req.root ? Range{0, elements} : Range{0, 0};
+    default: return {0, elements};
+  }
+}
+
+std::string PortName(unsigned port, unsigned num_ports) {
+  static const char* kMesh[] = {"L", "XP", "XM", "YP", "YM"};
+  if (num_ports == 5 && port < 5) return kMesh[port];
+  return port == 0 ? "L" : fmt::format("P{}", port);
+}
+
+}  // namespace aries::coll

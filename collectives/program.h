@@ -1,0 +1,139 @@
+// A collective program: everything the controller writes into a package to run one collective
+// (port-mux and bypass-switch settings, routing-table entries, collective-engine registers) and
+// the schedule every node's endpoint executes (messages to send and receive, engine streams).
+//
+// Semantics of an endpoint schedule (what the symbolic execution interprets and what the
+// endpoint model in sysc/ executes cycle by cycle):
+// * every node has one buffer of `Program::elements` elements, in place: it holds the node's
+//   input at the start and its output at the end;
+// * ops run in program order per buffer element: an op touching element e waits until every
+//   earlier op of the node touching e is done with e, and every reader (send) sees the value
+//   the sequential order gives. Ops touching different elements overlap freely, so a relay
+//   forwards the first flit of a message before the last one has arrived (pipelining);
+// * a send is non-blocking; a receive takes the next message of its channel, the channel being
+//   (source node, destination node, route: dimension order or flow f, VC). Messages of a
+//   channel arrive in the order they were sent (one route, one VC, wormhole); a receive lands
+//   at the same offset and length as its send;
+// * an engine send injects the region as request flits of a collective id (sequence numbers
+//   from 0), an engine receive takes that id's results (responses, or request results at the
+//   root of a reduce) into the region.
+#ifndef ARIES_COLLECTIVES_PROGRAM_H_
+#define ARIES_COLLECTIVES_PROGRAM_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "geometry.h"
+
+namespace aries::coll {
+
+enum class Collective { kAllReduce, kReduceScatter, kAllGather, kReduce, kBroadcast, kBarrier };
+const char* CollectiveName(Collective c);
+std::optional<Collective> ParseCollective(std::string_view name);
+// "allreduce, reducescatter, allgather, reduce, broadcast, barrier"
+const char* CollectiveNames();
+
+// What the nodes offer (the node model's parameters): the validator's limits.
+struct Hardware {
+  unsigned lanes = 16;       // 32-bit elements per flit
+  unsigned num_vcs = 4;      // router VCs (point-to-point)
+  unsigned num_flows = 64;   // routing-table flows
+  unsigned tracks = 2;       // bypass tracks per row and column in the node (port-mux choices)
+  bool engine = true;        // a collective engine per node
+  unsigned coll_ids = 8;     // its ids
+  unsigned coll_prog = 8;    // its program steps
+};
+
+// What is asked.
+struct Request {
+  Geometry geom;
+  Collective collective = Collective::kAllReduce;
+  std::string algo = "ring";
+  unsigned op = 0;           // engine opcode (hw::kOp*)
+  uint64_t elements = 0;     // per-node buffer size (all-gather: the gathered size)
+  unsigned root = 0;         // reduce and broadcast
+  unsigned levels = 2;       // ARIES_LT: ring levels
+  unsigned embeddings = 1;   // in-network tree: trees over disjoint parts of the vector
+  unsigned packet_flits = 8; // point-to-point packet length
+};
+
+// Shard i of n of `elements` (balanced: the first elements % n shards hold one more).
+struct Range {
+  uint64_t off = 0, len = 0;
+  uint64_t end() const { return off + len; }
+};
+Range Shard(uint64_t elements, unsigned n, unsigned i);
+
+// Port-mux choice of one side of a port: 0 mesh, 1 + t x-track t, 1 + T + t y-track t.
+struct PortSel {
+  uint8_t in = 0, out = 0;
+};
+
+// One routing-table entry: packets of `flow` arriving on `in_port` leave by the ports of `mask`.
+struct RouteEntry {
+  unsigned flow, in_port;
+  uint32_t mask;
+};
+
+// One collective id's registers (rtl/coll_engine/README.md).
+struct EngineId {
+  unsigned id = 0, op = 0;
+  uint32_t count = 1;        // flits per program step
+  uint32_t req_in = 0;       // port mask
+  uint32_t req_out = 0;      // port, or kEngTurn
+  uint32_t rsp_in = 0;       // port, or kEngTurn
+  uint32_t rsp_out = 0;      // port mask (0: no response stage)
+};
+
+struct EngineProgram {
+  std::vector<unsigned> steps;  // ids
+  unsigned passes = 0;
+};
+
+enum class Act : uint8_t { kSend, kRecvReduce, kRecvCopy, kEngSend, kEngRecv };
+const char* ActName(Act a);
+
+// One endpoint op. Sends and receives name the peer node and the route; engine ops the id.
+struct Op {
+  Act act = Act::kSend;
+  unsigned peer = 0;
+  Range region;
+  int flow = -1;             // -1: dimension-order routing, else the flow id (table routing)
+  unsigned vc = 0;           // router VC (point-to-point)
+  unsigned id = 0;           // engine ops
+  bool IsWrite() const { return act == Act::kRecvReduce || act == Act::kRecvCopy || act == Act::kEngRecv; }
+  bool IsRecv() const { return act == Act::kRecvReduce || act == Act::kRecvCopy; }
+};
+
+struct NodeProgram {
+  std::array<PortSel, 5> portsel{};  // index = port (1..4 used)
+  uint32_t bypass = 0;               // BYPASS register value
+  std::vector<RouteEntry> routes;
+  std::vector<EngineId> ids;
+  EngineProgram req, rsp;
+  std::vector<Op> ops;
+};
+
+struct Program {
+  Request req;
+  uint64_t elements = 0;   // buffer elements per node
+  std::vector<NodeProgram> nodes;
+  // Synchronization steps (the longest chain of dependent messages or engine levels, counted
+  // by the planner from its construction) and a line on the embedding.
+  unsigned sync_steps = 0;
+  std::string summary;
+  // The result region every node must hold (reduce-scatter: its shard; all-reduce: all).
+  Range ResultRegion(unsigned node) const;
+  unsigned num_nodes() const { return static_cast<unsigned>(nodes.size()); }
+};
+
+// Port names "L", "XP", "XM", "YP", "YM" (or "P<n>" on a flattened butterfly).
+std::string PortName(unsigned port, unsigned num_ports);
+
+}  // namespace aries::coll
+
+#endif  // ARIES_COLLECTIVES_PROGRAM_H_

@@ -1,0 +1,63 @@
+// Where a program's packets go: the wiring of the package under a program's port-mux and
+// bypass settings (which input a node's output port reaches), dimension-order paths and
+// table-routed flow paths. Used by the validator and the symbolic execution; the SystemC
+// package builds the same wiring from the same geometry (collectives/geometry.h).
+#ifndef ARIES_COLLECTIVES_WIRING_H_
+#define ARIES_COLLECTIVES_WIRING_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "program.h"
+
+namespace aries::coll {
+
+// The input side of a port: a packet leaving (node, port) arrives at (node, port).
+struct PortRef {
+  unsigned node = 0, port = 0;
+  bool operator==(const PortRef& o) const { return node == o.node && port == o.port; }
+};
+
+// One hop of a path: leaves `node` by `port` on VC `vc`.
+struct Hop {
+  unsigned node, port, vc;
+};
+
+class Wiring {
+ public:
+  Wiring(const Geometry& g, const Hardware& hw, const std::vector<NodeProgram>& nodes);
+
+  unsigned num_ports() const { return ports_; }
+  unsigned num_nodes() const { return n_; }
+  // Where a packet leaving (node, port) arrives, or nullopt with the reason in *why (an edge
+  // port, a track not cut here, a segment whose far end no port listens to).
+  std::optional<PortRef> Across(unsigned node, unsigned port, std::string* why) const;
+
+  // Dimension-order path from src to dst (router semantics of CTRL.TOPO, torus datelines on
+  // VC bit 0), checked against the wiring: empty and *why set if a hop does not arrive where
+  // dimension order expects (for example a mesh port whose mux selects a track).
+  std::vector<Hop> DorPath(unsigned src, unsigned dst, unsigned vc, std::string* why) const;
+  // Path of `flow` from src's local port through the routing tables until it is delivered
+  // locally at dst (unicast). Empty and *why set on a missing entry, a multicast entry, a
+  // delivery elsewhere or a loop.
+  std::vector<Hop> FlowPath(unsigned src, unsigned dst, unsigned flow, unsigned vc,
+                            std::string* why) const;
+
+  std::string NodeName(unsigned n) const;
+  std::string PortName(unsigned port) const;
+
+ private:
+  std::optional<unsigned> Mask(unsigned node, unsigned flow, unsigned in_port) const;
+
+  Geometry g_;
+  Hardware hw_;
+  const std::vector<NodeProgram>& nodes_;
+  unsigned n_, ports_;
+  // Fixed links: fixed_[node * ports + port] = arrival (port 0 unused), when a link exists.
+  std::vector<std::optional<PortRef>> fixed_;
+};
+
+}  // namespace aries::coll
+
+#endif  // ARIES_COLLECTIVES_WIRING_H_

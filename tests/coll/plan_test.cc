@@ -1,0 +1,133 @@
+// The planners against their own validator and symbolic execution: every algorithm x
+// collective it implements x topology x size (one element, sizes N and the flit do not divide,
+// large), and the synchronization steps against ARIES Table I.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "aries_pkg.h"
+#include "planners.h"
+
+namespace {
+
+using namespace aries::coll;
+namespace hw = aries::hw;
+
+Request Req(Topology t, unsigned k, const char* algo, Collective c, uint64_t elements) {
+  Request r;
+  r.geom.topology = t;
+  r.geom.k = k;
+  r.algo = algo;
+  r.collective = c;
+  r.op = hw::kOpAddI32;
+  r.elements = elements;
+  r.root = k * k / 2 + 1 < k * k ? k * k / 2 + 1 : 0;
+  return r;
+}
+
+Hardware Hw(Topology t) {
+  Hardware h;
+  h.engine = t != Topology::kFbfly;
+  return h;
+}
+
+bool Implements(const std::string& algo, Collective c) {
+  Request r = Req(Topology::kMesh, 2, algo.c_str(), c, 7);
+  try {
+    Plan(r, Hw(Topology::kMesh));
+    return true;
+  } catch (const PlanError& e) {
+    return std::string(e.what()).find("does not implement") == std::string::npos;
+  }
+}
+
+TEST(Plan, EveryAlgorithmCollectiveTopologyAndSizeValidates) {
+  const Collective colls[] = {Collective::kAllReduce, Collective::kReduceScatter,
+                              Collective::kAllGather, Collective::kReduce,
+                              Collective::kBroadcast, Collective::kBarrier};
+  unsigned planned = 0;
+  for (const AlgorithmInfo& a : Algorithms()) {
+    for (Collective c : colls) {
+      if (!Implements(a.name, c)) continue;
+      for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
+        if (a.engine && t == Topology::kFbfly) continue;
+        for (unsigned k : {2u, 4u, 8u}) {
+          for (uint64_t m : {uint64_t{1}, uint64_t{k * k - 1}, uint64_t{1000003}, uint64_t{16u << 20}}) {
+            SCOPED_TRACE(fmt::format("{} {} {} {}x{} {} elements", a.name, CollectiveName(c),
+                                     TopologyName(t), k, k, m));
+            Validation v;
+            const Program p = Plan(Req(t, k, a.name, c, m), Hw(t), &v);
+            EXPECT_TRUE(v.ok()) << v.error;
+            EXPECT_GT(v.symbolic.messages + v.symbolic.engine_ids, 0u);
+            EXPECT_GT(p.sync_steps, 0u);
+            ++planned;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(planned, 200u);
+}
+
+TEST(Plan, TreeWithSeveralEmbeddingsInterleavesIds) {
+  Request r = Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 100000);
+  r.embeddings = 4;
+  Validation v;
+  const Program p = Plan(r, Hw(Topology::kMesh), &v);
+  ASSERT_TRUE(v.ok()) << v.error;
+  EXPECT_EQ(p.nodes[0].req.steps.size(), 4u);
+  EXPECT_EQ(p.nodes[0].ids.size(), 4u);
+}
+
+TEST(Plan, SynchronizationStepsFollowTableI) {
+  // ARIES Table I (sqrt(N) x sqrt(N) torus): ring N - 1, 2D ring 2 (sqrt(N) - 1).
+  for (unsigned k : {2u, 4u, 8u}) {
+    const unsigned n = k * k;
+    EXPECT_EQ(Plan(Req(Topology::kTorus, k, "ring", Collective::kAllReduce, 4096), Hw(Topology::kTorus)).sync_steps, n - 1);
+    EXPECT_EQ(Plan(Req(Topology::kTorus, k, "2dring", Collective::kAllReduce, 4096), Hw(Topology::kTorus)).sync_steps, 2 * (k - 1));
+    unsigned lg = 0;
+    while ((1u << lg) < n) ++lg;
+    EXPECT_EQ(Plan(Req(Topology::kTorus, k, "rd", Collective::kAllReduce, 4096), Hw(Topology::kTorus)).sync_steps, lg);
+  }
+}
+
+TEST(Plan, RingOrderIsAHamiltonianCycleForEvenK) {
+  for (unsigned k : {2u, 4u, 6u, 8u, 16u}) {
+    const auto r = RingOrder(k);
+    ASSERT_EQ(r.size(), k * k);
+    std::vector<bool> seen(k * k, false);
+    for (size_t i = 0; i < r.size(); ++i) {
+      EXPECT_FALSE(seen[r[i]]);
+      seen[r[i]] = true;
+      const unsigned a = r[i], b = r[(i + 1) % r.size()];
+      const int dx = static_cast<int>(a % k) - static_cast<int>(b % k);
+      const int dy = static_cast<int>(a / k) - static_cast<int>(b / k);
+      EXPECT_EQ(std::abs(dx) + std::abs(dy), 1) << "k " << k << " step " << i;
+    }
+  }
+}
+
+TEST(Plan, BadRequestsNameTheItem) {
+  auto err = [](Request r, Hardware h = Hardware{}) -> std::string {
+    try {
+      Plan(r, h);
+    } catch (const PlanError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "nccl", Collective::kAllReduce, 10)).find("coll.algo = nccl: unknown; allowed ring"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "rd", Collective::kBroadcast, 10)).find("rd does not implement broadcast"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 0)).find("coll.size"), std::string::npos);
+  Request r = Req(Topology::kMesh, 4, "ring", Collective::kReduce, 10);
+  r.root = 16;
+  EXPECT_NE(err(r).find("coll.root = 16: allowed 0..15"), std::string::npos);
+  Hardware none;
+  none.engine = false;
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 10), none).find("needs the collective engine"), std::string::npos);
+  Request e = Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 10);
+  e.embeddings = 9;
+  EXPECT_NE(err(e).find("coll.embeddings = 9: allowed 1..8"), std::string::npos);
+}
+
+}  // namespace
