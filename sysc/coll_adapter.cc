@@ -1,0 +1,361 @@
+#include "coll_adapter.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "aries_pkg.h"
+#include "arith.h"
+#include "validate.h"
+
+namespace aries::sysc {
+
+namespace hw = aries::hw;
+using coll::Act;
+
+coll::Hardware HardwareOf(const NodeShape& s) {
+  coll::Hardware h;
+  h.lanes = s.lanes;
+  h.num_vcs = s.num_vcs;
+  h.num_flows = s.num_flows;
+  h.tracks = s.num_tracks;
+  h.engine = s.coll_engine;
+  h.coll_ids = s.coll_ids;
+  h.coll_prog = s.coll_prog;
+  return h;
+}
+
+std::vector<RegOp> RegisterWrites(const coll::Program& p) {
+  std::vector<RegOp> ops;
+  for (unsigned n = 0; n < p.num_nodes(); ++n) {
+    const coll::NodeProgram& np = p.nodes[n];
+    auto w = [&](uint32_t addr, uint32_t v) { ops.push_back({n, true, addr, v}); };
+    if (np.bypass) w(hw::kRegBypass, np.bypass);
+    for (unsigned port = 1; port < np.portsel.size(); ++port) {
+      const coll::PortSel s = np.portsel[port];
+      if (s.in || s.out) w(hw::kRegPortSelBase + port, hw::PortSelValue(s.in, s.out));
+    }
+    for (const coll::RouteEntry& r : np.routes) w(hw::RouteAddr(r.flow, r.in_port), r.mask);
+    for (const coll::EngineId& e : np.ids) {
+      w(hw::EngIdReg(e.id, hw::kIdRegCfg), e.op | (1u << hw::kIdCfgEnBit));
+      w(hw::EngIdReg(e.id, hw::kIdRegCount), e.count);
+      w(hw::EngIdReg(e.id, hw::kIdRegReqIn), e.req_in);
+      w(hw::EngIdReg(e.id, hw::kIdRegReqOut), e.req_out);
+      w(hw::EngIdReg(e.id, hw::kIdRegRspIn), e.rsp_in);
+      w(hw::EngIdReg(e.id, hw::kIdRegRspOut), e.rsp_out);
+    }
+    uint32_t start = 0;
+    for (int stage = 0; stage < 2; ++stage) {
+      const coll::EngineProgram& prog = stage == 0 ? np.req : np.rsp;
+      if (prog.steps.empty()) continue;
+      const uint32_t base = stage == 0 ? hw::kRegEngReqProgBase : hw::kRegEngRspProgBase;
+      for (size_t i = 0; i < prog.steps.size(); ++i) w(base + static_cast<uint32_t>(i), prog.steps[i]);
+      w(stage == 0 ? hw::kRegEngReqLen : hw::kRegEngRspLen,
+        static_cast<uint32_t>(prog.steps.size()) | (prog.passes << 16));
+      start |= 1u << (stage == 0 ? hw::kEngCtrlReqBit : hw::kEngCtrlRspBit);
+    }
+    if (start) w(hw::kRegEngCtrl, start);
+  }
+  return ops;
+}
+
+ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned node,
+                                   const coll::Program& p, std::vector<uint32_t> input,
+                                   unsigned reduce_flits)
+    : shape_(shape), k_(k), node_(node), torus_(p.req.geom.topology == coll::Topology::kTorus),
+      packet_flits_(std::max(1u, p.req.packet_flits)), reduce_flits_(reduce_flits),
+      ops_(p.nodes[node].ops), st_(ops_.size()), buf_(std::move(input)), op_code_(p.req.op) {
+  buf_.resize(p.elements, 0);
+  for (size_t j = 0; j < ops_.size(); ++j) {
+    const coll::Range a = ops_[j].region;
+    for (size_t i = 0; i < j; ++i) {
+      const coll::Range b = ops_[i].region;
+      const bool overlap = a.off < b.end() && b.off < a.end();
+      if (overlap && (ops_[i].IsWrite() || ops_[j].IsWrite())) st_[j].deps.push_back(i);
+    }
+    const coll::Op& o = ops_[j];
+    const unsigned vc = torus_ ? (o.vc & ~1u) : o.vc;
+    if (o.act == Act::kSend) {
+      const Key key{o.peer, o.flow, vc};
+      if (!tx_.count(key)) tx_keys_.push_back(key);
+      tx_[key].ops.push_back(j);
+    } else if (o.IsRecv()) {
+      rx_[{o.peer, o.flow, vc}].ops.push_back(j);
+    } else if (o.act == Act::kEngRecv) {
+      eng_rx_op_[o.id] = j;
+      const coll::NodeProgram& np = p.nodes[node];
+      bool at_root = false;
+      for (const coll::EngineId& e : np.ids) {
+        if (e.id == o.id) at_root = e.req_out == 0 && e.req_in != 0;
+      }
+      eng_rx_total_[o.id] = coll::EngineFlits(np, o.id, !at_root);
+    }
+  }
+  // Engine request flits in the order of the node's request program.
+  const coll::NodeProgram& np = p.nodes[node];
+  std::map<unsigned, size_t> send_op;
+  for (size_t j = 0; j < ops_.size(); ++j) {
+    if (ops_[j].act == Act::kEngSend) send_op[ops_[j].id] = j;
+  }
+  std::map<unsigned, uint64_t> next_index;
+  for (unsigned pass = 0; pass < np.req.passes; ++pass) {
+    for (unsigned id : np.req.steps) {
+      auto it = send_op.find(id);
+      if (it == send_op.end()) continue;
+      uint32_t count = 0;
+      for (const coll::EngineId& e : np.ids) {
+        if (e.id == id) count = e.count;
+      }
+      for (uint32_t f = 0; f < count; ++f) eng_tx_.push_back({it->second, id, next_index[id]++});
+    }
+  }
+  to_send_ = eng_tx_.size();
+  for (const coll::Op& o : ops_) {
+    const uint64_t flits = (o.region.len + shape.lanes - 1) / shape.lanes;
+    if (o.act == Act::kSend) to_send_ += flits;
+    if (o.IsRecv()) to_receive_ += flits;
+  }
+  for (const auto& [id, total] : eng_rx_total_) to_receive_ += total;
+  credits_.assign(shape.num_link_vcs, shape.buffer_depth);
+  for (unsigned v = shape.num_vcs; v < shape.num_link_vcs; ++v) credits_[v] = shape.coll_depth;
+}
+
+bool ScheduleEndpoint::Ready(size_t j, uint64_t from, uint64_t to) const {
+  for (size_t i : st_[j].deps) {
+    const coll::Range r = ops_[i].region;
+    const uint64_t lo = std::max(from, r.off), hi = std::min(to, r.end());
+    if (lo < hi && r.off + st_[i].progress < hi) return false;
+  }
+  return true;
+}
+
+void ScheduleEndpoint::Advance(size_t j, uint64_t elements, uint64_t cycle) {
+  const bool was_done = st_[j].progress >= ops_[j].region.len;
+  st_[j].progress += elements;
+  if (!was_done && st_[j].progress >= ops_[j].region.len) ++done_ops_;
+  done_cycle_ = cycle;
+}
+
+std::string ScheduleEndpoint::Where() const {
+  for (size_t j = 0; j < ops_.size(); ++j) {
+    if (st_[j].progress < ops_[j].region.len) {
+      const coll::Op& o = ops_[j];
+      return fmt::format("op {} ({} {} {}): {} of {} elements", j, coll::ActName(o.act),
+                         o.act == Act::kEngSend || o.act == Act::kEngRecv ? "id" : "peer",
+                         o.act == Act::kEngSend || o.act == Act::kEngRecv ? o.id : o.peer,
+                         st_[j].progress, o.region.len);
+    }
+  }
+  return eng_tx_next_ < eng_tx_.size() ? "engine padding flits" : "done";
+}
+
+bool ScheduleEndpoint::InjectEngine(uint32_t* w) {
+  if (eng_tx_next_ >= eng_tx_.size() || credits_[shape_.num_vcs] == 0) return false;
+  const EngFlit& f = eng_tx_[eng_tx_next_];
+  const coll::Range r = ops_[f.op].region;
+  const uint64_t from = r.off + f.index * shape_.lanes;
+  const uint64_t to = std::min(from + shape_.lanes, r.end());
+  if (from < to && !Ready(f.op, from, to)) return false;
+  w[0] = hw::PackCollHeader({shape_.num_vcs, f.id, op_code_, static_cast<unsigned>(f.index)});
+  for (unsigned l = 0; l < shape_.lanes; ++l) w[1 + l] = from + l < to ? buf_[from + l] : 0u;
+  if (from < to) Advance(f.op, to - from, done_cycle_);
+  --credits_[shape_.num_vcs];
+  ++eng_tx_next_;
+  return true;
+}
+
+bool ScheduleEndpoint::InjectP2p(uint32_t* w) {
+  const unsigned lanes = shape_.lanes;
+  if (!in_packet_) {
+    for (size_t t = 0; t < tx_keys_.size() && !in_packet_; ++t) {
+      const size_t c = (tx_rr_ + t) % tx_keys_.size();
+      TxChannel& ch = tx_[tx_keys_[c]];
+      if (ch.next >= ch.ops.size()) continue;
+      const size_t j = ch.ops[ch.next];
+      const coll::Op& o = ops_[j];
+      const uint64_t left = o.region.len - st_[j].progress;
+      const uint64_t flits = std::min<uint64_t>(packet_flits_, (left + lanes - 1) / lanes);
+      const uint64_t from = o.region.off + st_[j].progress;
+      const uint64_t to = std::min(from + flits * lanes, o.region.end());
+      if (credits_[o.vc] == 0 || !Ready(j, from, to)) continue;
+      in_packet_ = true;
+      pkt_op_ = j;
+      pkt_left_ = static_cast<unsigned>(flits);
+      pkt_elem_ = flits;  // flits of the packet (for the head bit)
+      tx_rr_ = c + 1;
+    }
+    if (!in_packet_) return false;
+  }
+  const size_t j = pkt_op_;
+  const coll::Op& o = ops_[j];
+  if (credits_[o.vc] == 0) return false;
+  hw::Flit f;
+  f.head = pkt_left_ == pkt_elem_;
+  f.tail = pkt_left_ == 1;
+  f.vc = o.vc;
+  f.is_flow = o.flow >= 0;
+  f.flow = o.flow >= 0 ? static_cast<unsigned>(o.flow) : 0u;
+  f.dst_x = o.peer % k_;
+  f.dst_y = o.peer / k_;
+  f.src_x = node_ % k_;
+  f.src_y = node_ / k_;
+  w[0] = hw::PackHeader(f);
+  const uint64_t from = o.region.off + st_[j].progress;
+  const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
+  for (unsigned l = 0; l < lanes; ++l) w[1 + l] = l < n ? buf_[from + l] : 0u;
+  Advance(j, n, done_cycle_);
+  --credits_[o.vc];
+  if (--pkt_left_ == 0) {
+    in_packet_ = false;
+    if (st_[j].progress >= o.region.len) {
+      const unsigned vc = torus_ ? (o.vc & ~1u) : o.vc;
+      ++tx_[{o.peer, o.flow, vc}].next;
+    }
+  }
+  return true;
+}
+
+bool ScheduleEndpoint::Inject(uint64_t cycle, uint32_t* w) {
+  if (!started_) return false;
+  const uint64_t before = done_cycle_;
+  done_cycle_ = cycle;
+  const bool sent = InjectEngine(w) || InjectP2p(w);
+  if (!sent) done_cycle_ = before;
+  if (sent) ++flits_sent_;
+  return sent;
+}
+
+uint8_t ScheduleEndpoint::EjectCredits(uint64_t) {
+  const uint8_t m = free_next_;
+  free_next_ = 0;
+  return m;
+}
+
+void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
+  for (unsigned v = 0; v < shape_.num_link_vcs; ++v) {
+    if ((inject_credits >> v) & 1u) ++credits_[v];
+  }
+  if (ej) {
+    ++flits_received_;
+    const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
+    free_next_ = static_cast<uint8_t>(free_next_ | (1u << vc));
+    std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
+    if (vc >= shape_.num_vcs) {
+      const auto h = hw::UnpackCollHeader(ej[0]);
+      if (!eng_rx_op_.count(h.id)) {
+        errors_.push_back(fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
+      } else {
+        eng_rx_[h.id].push_back(std::move(payload));
+      }
+    } else {
+      const hw::Flit f = hw::UnpackFlit(ej, 0);
+      const Key key{f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1,
+                    torus_ ? (vc & ~1u) : vc};
+      auto it = rx_.find(key);
+      if (it == rx_.end()) {
+        errors_.push_back(fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
+                                      "expects",
+                                      cycle, std::get<0>(key), std::get<1>(key), vc));
+      } else {
+        it->second.flits.push_back(std::move(payload));
+      }
+    }
+  }
+  Process(cycle);
+}
+
+void ScheduleEndpoint::Process(uint64_t cycle) {
+  unsigned budget = reduce_flits_;
+  const unsigned lanes = shape_.lanes;
+  for (bool progress = true; progress && budget > 0;) {
+    progress = false;
+    for (auto& [key, ch] : rx_) {
+      if (budget == 0) break;
+      if (ch.flits.empty() || ch.next >= ch.ops.size()) continue;
+      const size_t j = ch.ops[ch.next];
+      const coll::Op& o = ops_[j];
+      const uint64_t from = o.region.off + st_[j].progress;
+      const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
+      if (!Ready(j, from, from + n)) continue;
+      const auto& in = ch.flits.front();
+      for (uint64_t l = 0; l < n; ++l) {
+        buf_[from + l] = o.act == Act::kRecvReduce ? coll::LaneOp(op_code_, buf_[from + l], in[l])
+                                                   : in[l];
+      }
+      ch.flits.pop_front();
+      Advance(j, n, cycle);
+      if (st_[j].progress >= o.region.len) ++ch.next;
+      --budget;
+      progress = true;
+    }
+    for (auto& [id, q] : eng_rx_) {
+      if (budget == 0) break;
+      if (q.empty()) continue;
+      const size_t j = eng_rx_op_[id];
+      const coll::Range r = ops_[j].region;
+      uint64_t& idx = eng_rx_count_[id];
+      const uint64_t from = r.off + idx * lanes;
+      const uint64_t to = std::min(from + lanes, r.end());
+      if (from < to && !Ready(j, from, to)) continue;
+      for (uint64_t e = from; e < to; ++e) buf_[e] = q.front()[e - from];
+      q.pop_front();
+      ++idx;
+      if (from < to) Advance(j, to - from, cycle);
+      if (idx > eng_rx_total_[id]) {
+        errors_.push_back(fmt::format("cycle {}: more than {} flits of id {}", cycle,
+                                      eng_rx_total_[id], id));
+      }
+      --budget;
+      progress = true;
+    }
+  }
+}
+
+CollRunResult RunProgram(Package& pkg, const coll::Program& p,
+                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit) {
+  CollRunResult res;
+  const unsigned n = pkg.num_nodes();
+  if (p.num_nodes() != n || inputs.size() != n) {
+    throw std::invalid_argument(fmt::format("program for {} nodes, {} inputs, package of {}",
+                                            p.num_nodes(), inputs.size(), n));
+  }
+  pkg.Program(RegisterWrites(p));
+  std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
+  for (unsigned i = 0; i < n; ++i) {
+    eps.push_back(std::make_unique<ScheduleEndpoint>(pkg.shape(), pkg.k(), i, p, inputs[i]));
+    pkg.AttachEndpoint(i, eps.back().get());
+    eps.back()->Start();
+  }
+  const uint64_t start = pkg.cycle();
+  auto all_done = [&] {
+    return std::all_of(eps.begin(), eps.end(), [](const auto& e) { return e->done(); });
+  };
+  while (!all_done() && pkg.cycle() - start < limit) pkg.Step();
+  res.finished = all_done();
+  uint64_t end = start;
+  for (const auto& e : eps) {
+    end = std::max(end, e->done_cycle());
+    res.flits_injected += e->flits_sent();
+    res.flits_ejected += e->flits_received();
+    res.flits_to_inject += e->flits_to_send();
+    res.flits_to_eject += e->flits_to_receive();
+    for (const auto& s : e->errors()) res.errors.push_back(s);
+  }
+  for (uint64_t c = 0; c < 10000 && !pkg.Quiet(); ++c) pkg.Step();
+  for (unsigned i = 0; i < n && !res.finished; ++i) {
+    if (!eps[i]->done()) {
+      res.errors.push_back(fmt::format("did not finish in {} cycles: {} stops at {}", limit,
+                                       pkg.NodeName(i), eps[i]->Where()));
+      break;
+    }
+  }
+  if (pkg.AnyError()) res.errors.push_back("a node raised its error output (STATUS registers)");
+  res.cycles = end + 1 - start;
+  for (unsigned i = 0; i < n; ++i) {
+    res.out.push_back(eps[i]->buffer());
+    pkg.AttachEndpoint(i, nullptr);
+  }
+  return res;
+}
+
+}  // namespace aries::sysc

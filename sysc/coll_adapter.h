@@ -1,0 +1,138 @@
+// The adapter between the collective controller (collectives/) and the package: writes a
+// validated program through the register API (bypass cuts, port muxes, routing tables, engine
+// registers, then the engines' start bits) and runs it with one ScheduleEndpoint per node,
+// cycle by cycle.
+//
+// ScheduleEndpoint models the chiplet's side of a collective (its DMA and reduction unit): it
+// executes the node's op list with the semantics of collectives/program.h. Sends are cut into
+// packets of `packet_flits` flits (`lanes` elements each; a region the flit does not divide
+// ends with a partial flit) and injected, one flit per cycle, as soon as the elements they
+// carry are final (all earlier ops on them done); receives are applied flit by flit, up to
+// `reduce_flits` flits per cycle, in program order per element. The ejection side always
+// accepts (arrivals wait in the chiplet's memory), so the endpoints never block the network.
+// Engine streams follow the node's engine program (ids interleaved in its step order), padded
+// to the program's flit count.
+#ifndef ARIES_SYSC_COLL_ADAPTER_H_
+#define ARIES_SYSC_COLL_ADAPTER_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "endpoint.h"
+#include "package.h"
+#include "program.h"
+
+namespace aries::sysc {
+
+// What the node model offers, for the validator.
+coll::Hardware HardwareOf(const NodeShape& s);
+
+// Register writes that configure the package for `p` (in the order the hardware accepts them:
+// cuts before muxes, engine registers before the start bits).
+std::vector<RegOp> RegisterWrites(const coll::Program& p);
+
+class ScheduleEndpoint final : public Endpoint {
+ public:
+  ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned node, const coll::Program& p,
+                   std::vector<uint32_t> input, unsigned reduce_flits = 2);
+
+  void Start() { started_ = true; }
+  bool done() const { return done_ops_ == ops_.size() && eng_tx_next_ == eng_tx_.size(); }
+  uint64_t done_cycle() const { return done_cycle_; }
+  const std::vector<uint32_t>& buffer() const { return buf_; }
+  uint64_t flits_sent() const { return flits_sent_; }
+  uint64_t flits_received() const { return flits_received_; }
+  // Flits the schedule sends and receives (point-to-point and engine streams with padding).
+  uint64_t flits_to_send() const { return to_send_; }
+  uint64_t flits_to_receive() const { return to_receive_; }
+  const std::vector<std::string>& errors() const { return errors_; }
+  // "op 12 (recv-reduce from 5): 3 of 40 flits" for the first unfinished op.
+  std::string Where() const;
+
+  bool Inject(uint64_t cycle, uint32_t* words) override;
+  uint8_t EjectCredits(uint64_t cycle) override;
+  void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
+
+ private:
+  using Key = std::tuple<unsigned, int, unsigned>;  // peer, flow, vc
+  struct OpState {
+    uint64_t progress = 0;  // elements done (a prefix of the region)
+    std::vector<size_t> deps;  // earlier ops on overlapping elements that conflict
+  };
+  struct RxChannel {
+    std::deque<std::vector<uint32_t>> flits;
+    std::vector<size_t> ops;
+    size_t next = 0;
+  };
+  struct TxChannel {
+    std::vector<size_t> ops;
+    size_t next = 0;
+  };
+  struct EngFlit {
+    size_t op;      // the engine op it belongs to
+    unsigned id;
+    uint64_t index; // flit index in the id's stream
+  };
+
+  bool Ready(size_t j, uint64_t from, uint64_t to) const;
+  void Advance(size_t j, uint64_t elements, uint64_t cycle);
+  void Process(uint64_t cycle);
+  bool InjectP2p(uint32_t* w);
+  bool InjectEngine(uint32_t* w);
+
+  NodeShape shape_;
+  unsigned k_, node_;
+  bool torus_;
+  unsigned packet_flits_, reduce_flits_;
+  std::vector<coll::Op> ops_;
+  std::vector<OpState> st_;
+  std::vector<uint32_t> buf_;
+  unsigned op_code_;
+  std::map<Key, RxChannel> rx_;
+  std::map<Key, TxChannel> tx_;
+  std::vector<Key> tx_keys_;
+  size_t tx_rr_ = 0;
+  // The packet being injected: its op, element offset in the region and flits left.
+  bool in_packet_ = false;
+  size_t pkt_op_ = 0;
+  uint64_t pkt_elem_ = 0;
+  unsigned pkt_left_ = 0;
+  // Engine streams: request flits to inject in program order, results expected per id.
+  std::vector<EngFlit> eng_tx_;
+  size_t eng_tx_next_ = 0;
+  std::map<unsigned, size_t> eng_rx_op_;      // id -> engine-recv op
+  std::map<unsigned, uint64_t> eng_rx_total_; // id -> flits the engine delivers
+  std::map<unsigned, std::deque<std::vector<uint32_t>>> eng_rx_;
+  std::map<unsigned, uint64_t> eng_rx_count_;
+  std::vector<unsigned> credits_;
+  uint8_t free_next_ = 0;
+  bool started_ = false;
+  size_t done_ops_ = 0;
+  uint64_t done_cycle_ = 0, flits_sent_ = 0, flits_received_ = 0, to_send_ = 0, to_receive_ = 0;
+  std::vector<std::string> errors_;
+};
+
+struct CollRunResult {
+  bool finished = false;
+  uint64_t cycles = 0;                      // from the first injection to the last op done
+  std::vector<std::vector<uint32_t>> out;   // every node's buffer at the end
+  // Flit accounting: what the endpoints injected and received, and what their schedules say
+  // they must (a collective flit may be merged by a reduction or copied by a broadcast, so
+  // injected and ejected differ for engine programs; each must equal its schedule).
+  uint64_t flits_injected = 0, flits_ejected = 0;
+  uint64_t flits_to_inject = 0, flits_to_eject = 0;
+  std::vector<std::string> errors;          // endpoint and hardware errors, or the stall
+};
+
+// Programs the package (which must be quiet, endpoints detached) and runs `p` on `inputs`
+// (one vector of p.elements words per node) until every node finished or `limit` cycles.
+CollRunResult RunProgram(Package& pkg, const coll::Program& p,
+                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit);
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_COLL_ADAPTER_H_

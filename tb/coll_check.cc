@@ -1,0 +1,103 @@
+#include "coll_check.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "aries_pkg.h"
+#include "arith.h"
+
+namespace aries::tb {
+
+namespace hw = aries::hw;
+
+namespace {
+float F(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint32_t U(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+}  // namespace
+
+std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const unsigned op = p.req.op;
+  std::vector<std::vector<uint32_t>> in(p.num_nodes(), std::vector<uint32_t>(p.elements));
+  for (auto& v : in) {
+    for (auto& x : v) {
+      switch (op) {
+        case hw::kOpAddF32: x = U(std::uniform_real_distribution<float>(-1, 1)(rng)); break;
+        case hw::kOpMulF32: x = U(std::uniform_real_distribution<float>(0.95f, 1.05f)(rng)); break;
+        case hw::kOpMinF32:
+        case hw::kOpMaxF32: x = U(std::uniform_real_distribution<float>(-100, 100)(rng)); break;
+        case hw::kOpMulI32: x = static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2); break;
+        default: x = static_cast<uint32_t>(rng());
+      }
+    }
+  }
+  return in;
+}
+
+std::vector<std::string> CheckCollective(const coll::Program& p,
+                                         const std::vector<std::vector<uint32_t>>& in,
+                                         const std::vector<std::vector<uint32_t>>& out,
+                                         size_t max_report) {
+  std::vector<std::string> bad;
+  size_t count = 0;
+  const unsigned n = p.num_nodes(), op = p.req.op;
+  const bool fp_assoc = op == hw::kOpAddF32 || op == hw::kOpMulF32;
+  for (unsigned node = 0; node < n; ++node) {
+    const coll::Range r = p.ResultRegion(node);
+    for (uint64_t e = r.off; e < r.end(); ++e) {
+      const uint32_t got = out[node][e];
+      bool ok = true;
+      std::string want;
+      switch (p.req.collective) {
+        case coll::Collective::kAllGather: {
+          unsigned owner = 0;
+          while (!(e < coll::Shard(p.elements, n, owner).end())) ++owner;
+          ok = got == in[owner][e];
+          want = fmt::format("{:#010x} (node {}'s)", in[owner][e], owner);
+          break;
+        }
+        case coll::Collective::kBroadcast:
+          ok = got == in[p.req.root][e];
+          want = fmt::format("{:#010x} (the root's)", in[p.req.root][e]);
+          break;
+        default:
+          if (fp_assoc) {
+            double ref = op == hw::kOpAddF32 ? 0.0 : 1.0, mag = 0.0;
+            for (unsigned i = 0; i < n; ++i) {
+              const double x = F(in[i][e]);
+              if (op == hw::kOpAddF32) ref += x; else ref *= x;
+              mag += std::fabs(x);
+            }
+            const double tol = op == hw::kOpAddF32 ? n * std::ldexp(mag, -22)
+                                                   : n * std::ldexp(std::fabs(ref), -22);
+            ok = std::fabs(static_cast<double>(F(got)) - ref) <= tol;
+            want = fmt::format("{} (+- {})", ref, tol);
+          } else {
+            std::vector<uint32_t> vals(n);
+            for (unsigned i = 0; i < n; ++i) vals[i] = in[i][e];
+            const uint32_t w = coll::ReduceInOrder(op, vals);
+            ok = got == w;
+            want = fmt::format("{:#010x}", w);
+          }
+      }
+      if (!ok && count++ < max_report) {
+        bad.push_back(fmt::format("node {} element {}: got {:#010x}, want {}", node, e, got, want));
+      }
+    }
+  }
+  if (count > max_report) bad.push_back(fmt::format("... {} wrong elements in all", count));
+  return bad;
+}
+
+}  // namespace aries::tb
