@@ -17,7 +17,9 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "coll_run.h"
 #include "config.h"
+#include "planners.h"
 #include "package_run.h"
 
 using aries::sim::Config;
@@ -99,9 +101,22 @@ extern "C" int sc_main(int argc, char** argv) {
   bool quick = false;
   bench->add_flag("--quick", quick, "shorter runs");
   CLI::App* keys = app.add_subcommand("keys", "list configuration keys");
+  CLI::App* coll = app.add_subcommand("coll", "plan, validate and run one collective");
+  aries::sim::CollOptions co;
+  coll->add_option("--topology", co.topology, "mesh, torus, fbfly, aries");
+  coll->add_option("-k,--k", co.k, "K x K chiplets");
+  coll->add_option("--algo", co.algo, "algorithm: " + aries::coll::AlgorithmNames());
+  coll->add_option("--collective", co.collective, aries::coll::CollectiveNames());
+  coll->add_option("--type", co.type, "int32 or fp32 (sum)");
+  coll->add_option("--size", co.size, "bytes per node: 64, 4K, 2M");
+  coll->add_option("--root", co.root, "root of reduce and broadcast");
+  coll->add_option("--embeddings", co.embeddings, "in-network tree: trees over disjoint segments");
+  coll->add_option("--seed", co.seed, "input generator seed");
+  coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   CLI11_PARSE(app, argc, argv);
 
   try {
+    if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,
