@@ -7,8 +7,6 @@
 
 namespace aries::coll {
 
-namespace {
-
 float AsFloat(uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
@@ -20,6 +18,8 @@ uint32_t AsBits(float f) {
   std::memcpy(&u, &f, 4);
   return u;
 }
+
+namespace {
 
 bool IsNaN(uint32_t u) { return ((u >> 23) & 0xFF) == 0xFF && (u & 0x7FFFFF) != 0; }
 

@@ -27,6 +27,10 @@ uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs);
 uint32_t EngineTreeReduce(unsigned op, const std::vector<bool>& present,
                     const std::vector<uint32_t>& values);
 
+// The bits of an fp32 lane as a float and back.
+float AsFloat(uint32_t bits);
+uint32_t AsBits(float f);
+
 // "add.f32", "max.i32", "xor", ...
 std::string OpName(unsigned op);
 

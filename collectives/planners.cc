@@ -89,16 +89,6 @@ std::vector<unsigned> ChainTo(const std::vector<unsigned>& ring, unsigned root, 
   return c;
 }
 
-void NeedCollective(const Request& req, std::initializer_list<Collective> ok) {
-  for (Collective c : ok) {
-    if (c == req.collective) return;
-  }
-  std::string names;
-  for (Collective c : ok) names += std::string(names.empty() ? "" : ", ") + CollectiveName(c);
-  throw PlanError(fmt::format("algorithm {} does not implement {}; it implements {}", req.algo,
-                              CollectiveName(req.collective), names));
-}
-
 Program PlanRing(const Request& req, const Hardware&) {
   Program p = Empty(req);
   Builder b(p);
@@ -111,25 +101,13 @@ Program PlanRing(const Request& req, const Hardware&) {
     case Collective::kBarrier:
       RingReduceScatter(b, ring, own);
       RingAllGather(b, ring, own);
-      p.sync_steps = n - 1;
       break;
-    case Collective::kReduceScatter:
-      RingReduceScatter(b, ring, own);
-      p.sync_steps = n - 1;
-      break;
-    case Collective::kAllGather:
-      RingAllGather(b, ring, own);
-      p.sync_steps = n - 1;
-      break;
-    case Collective::kReduce:
-      Chain(b, ChainTo(ring, req.root, true), all, true);
-      p.sync_steps = n - 1;
-      break;
-    case Collective::kBroadcast:
-      Chain(b, ChainTo(ring, req.root, false), all, false);
-      p.sync_steps = n - 1;
-      break;
+    case Collective::kReduceScatter: RingReduceScatter(b, ring, own); break;
+    case Collective::kAllGather: RingAllGather(b, ring, own); break;
+    case Collective::kReduce: Chain(b, ChainTo(ring, req.root, true), all, true); break;
+    case Collective::kBroadcast: Chain(b, ChainTo(ring, req.root, false), all, false); break;
   }
+  p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
   p.summary = fmt::format("one ring over the {} nodes (a Hamiltonian cycle of the grid{}), {} "
                           "chunks, dimension-order hops",
                           n, req.geom.k % 2 ? " is impossible for odd K: one long hop" : "", n);
@@ -138,7 +116,6 @@ Program PlanRing(const Request& req, const Hardware&) {
 
 // 2D ring: rings along the rows, then along the columns on each row's shard.
 Program Plan2dRing(const Request& req, const Hardware&) {
-  NeedCollective(req, {Collective::kAllReduce, Collective::kBarrier});
   Program p = Empty(req);
   Builder b(p);
   const unsigned k = req.geom.k;
@@ -172,7 +149,6 @@ bool PowerOfTwo(unsigned n) { return n != 0 && (n & (n - 1)) == 0; }
 
 // Recursive doubling: log2 N exchanges of the whole vector.
 Program PlanRecursiveDoubling(const Request& req, const Hardware&) {
-  NeedCollective(req, {Collective::kAllReduce, Collective::kBarrier});
   Program p = Empty(req);
   const unsigned n = p.num_nodes();
   if (!PowerOfTwo(n)) throw PlanError(fmt::format("rd needs a power-of-two node count; K = {}", req.geom.k));
@@ -189,8 +165,6 @@ Program PlanRecursiveDoubling(const Request& req, const Hardware&) {
 
 // Rabenseifner: reduce-scatter by recursive halving, all-gather by recursive doubling.
 Program PlanRabenseifner(const Request& req, const Hardware&) {
-  NeedCollective(req, {Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather,
-                       Collective::kBarrier});
   Program p = Empty(req);
   const unsigned n = p.num_nodes();
   if (!PowerOfTwo(n)) {
@@ -213,8 +187,9 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
   const bool rs = req.collective != Collective::kAllGather;
   const bool ag = req.collective != Collective::kReduceScatter;
   unsigned steps = 0;
+  for (unsigned d = 1; d < n; d <<= 1) ++steps;
   if (rs) {
-    for (unsigned d = n / 2; d >= 1; d >>= 1, ++steps) {
+    for (unsigned d = n / 2; d >= 1; d >>= 1) {
       for (unsigned a = 0; a < n; ++a) {
         const auto [lo, hi] = span(a, d);
         const unsigned mid = (lo + hi) / 2;
@@ -245,8 +220,7 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
       }
     }
   }
-  p.sync_steps = rs ? steps : 0;
-  for (unsigned d = 1; !rs && d < n; d <<= 1) ++p.sync_steps;
+  p.sync_steps = steps;  // log2 N rounds in either phase
   p.summary = "Rabenseifner: recursive halving (reduce-scatter) then recursive doubling "
               "(all-gather), halves of the vector between nodes n and n ^ 2^s";
   return p;
@@ -257,8 +231,6 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
 // With E embeddings the vector is split in E segments, each on its own id and root, the ids
 // interleaved in 8-flit steps.
 Program PlanTree(const Request& req, const Hardware& hwp) {
-  NeedCollective(req, {Collective::kAllReduce, Collective::kReduceScatter, Collective::kReduce,
-                       Collective::kBroadcast, Collective::kBarrier});
   if (!hwp.engine) {
     throw PlanError(fmt::format("algorithm tree needs the collective engine; the {} node model "
                                 "has none",
@@ -293,7 +265,7 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
     if (seg[e].len == 0) continue;
     const unsigned root = rooted ? req.root : centres[e % centres.size()];
     // Parent port of every node: the first hop of its dimension-order path to the root.
-    std::vector<unsigned> parent_port(n, 0), arrive(n, 0);
+    std::vector<unsigned> parent_port(n, 0);
     std::vector<uint32_t> children(n, 0);
     for (unsigned a = 0; a < n; ++a) {
       if (a == root) continue;
@@ -302,10 +274,8 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
       if (path.empty()) throw PlanError("tree: " + why);
       parent_port[a] = path[0].port;
       const auto to = w.Across(a, path[0].port, nullptr);
-      arrive[a] = to->port;
       children[to->node] |= 1u << to->port;
-      unsigned d = static_cast<unsigned>(path.size());
-      depth_max = std::max(depth_max, d);
+      depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
     }
     for (unsigned a = 0; a < n; ++a) {
       EngineId id;
@@ -330,7 +300,6 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
       if (id.rsp_out) np.rsp.steps.push_back(e);
       if (id.req_in & 1u) np.ops.push_back({Act::kEngSend, 0, seg[e], -1, 0, e});
     }
-    (void)arrive;
   }
   // Receives after every send (the endpoint injects all its ids' requests in program order).
   for (unsigned e = 0; e < emb; ++e) {
@@ -359,13 +328,23 @@ struct Entry {
 };
 
 const std::vector<Entry>& Registry() {
+  using C = Collective;
   static const std::vector<Entry> r = {
-      {{"ring", "one ring (reduce-scatter + all-gather), ARIES II-C", false}, PlanRing},
-      {{"2dring", "rings along rows then columns, ARIES Table I", false}, Plan2dRing},
-      {{"rd", "recursive doubling, host-based baseline (PIUMA)", false}, PlanRecursiveDoubling},
-      {{"rabenseifner", "recursive halving + doubling, host-based baseline (PIUMA)", false},
+      {{"ring", "one ring (reduce-scatter + all-gather), ARIES II-C", false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}},
+       PlanRing},
+      {{"2dring", "rings along rows then columns, ARIES Table I", false,
+        {C::kAllReduce, C::kBarrier}},
+       Plan2dRing},
+      {{"rd", "recursive doubling, host-based baseline (PIUMA)", false,
+        {C::kAllReduce, C::kBarrier}},
+       PlanRecursiveDoubling},
+      {{"rabenseifner", "recursive halving + doubling, host-based baseline (PIUMA)", false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}},
        PlanRabenseifner},
-      {{"tree", "in-network reduction tree on the collective engines (PIUMA)", true}, PlanTree},
+      {{"tree", "in-network reduction tree on the collective engines (PIUMA)", true,
+        {C::kAllReduce, C::kReduceScatter, C::kReduce, C::kBroadcast, C::kBarrier}},
+       PlanTree},
   };
   return r;
 }
@@ -398,6 +377,17 @@ const std::vector<AlgorithmInfo>& Algorithms() {
   return a;
 }
 
+bool AlgorithmInfo::Serves(Collective c) const {
+  return std::find(collectives.begin(), collectives.end(), c) != collectives.end();
+}
+
+const AlgorithmInfo* FindAlgorithm(std::string_view name) {
+  for (const AlgorithmInfo& a : Algorithms()) {
+    if (name == a.name) return &a;
+  }
+  return nullptr;
+}
+
 std::string AlgorithmNames() {
   std::string s;
   for (const Entry& e : Registry()) s += std::string(s.empty() ? "" : ", ") + e.info.name;
@@ -411,6 +401,14 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   }
   if (!entry) {
     throw PlanError(fmt::format("coll.algo = {}: unknown; allowed {}", req.algo, AlgorithmNames()));
+  }
+  if (!entry->info.Serves(req.collective)) {
+    std::string names;
+    for (Collective c : entry->info.collectives) {
+      names += std::string(names.empty() ? "" : ", ") + CollectiveName(c);
+    }
+    throw PlanError(fmt::format("algorithm {} does not implement {}; it implements {}", req.algo,
+                                CollectiveName(req.collective), names));
   }
   const unsigned n = req.geom.k * req.geom.k;
   if (req.collective != Collective::kBarrier && req.elements == 0) {

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "program.h"
@@ -20,11 +21,15 @@ struct PlanError : std::invalid_argument {
 struct AlgorithmInfo {
   const char* name;
   const char* description;
-  bool engine;  // uses the collective engine (in-network)
+  bool engine;                          // uses the collective engine (in-network)
+  std::vector<Collective> collectives;  // what it implements
+  bool Serves(Collective c) const;
 };
 
 // Every algorithm the factory knows, in order.
 const std::vector<AlgorithmInfo>& Algorithms();
+// The algorithm called `name`, or nullptr.
+const AlgorithmInfo* FindAlgorithm(std::string_view name);
 // "ring, 2dring, ..." for messages and --help.
 std::string AlgorithmNames();
 

@@ -49,6 +49,20 @@ Range Shard(uint64_t elements, unsigned n, unsigned i) {
   return {i * base + std::min<uint64_t>(i, extra), base + (i < extra ? 1 : 0)};
 }
 
+unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e) {
+  const uint64_t base = elements / n, extra = elements % n;
+  // The first `extra` shards hold base + 1 elements.
+  if (e < extra * (base + 1)) return static_cast<unsigned>(e / (base + 1));
+  return static_cast<unsigned>(extra + (e - extra * (base + 1)) / base);
+}
+
+const EngineId* NodeProgram::FindId(unsigned id) const {
+  for (const EngineId& e : ids) {
+    if (e.id == id) return &e;
+  }
+  return nullptr;
+}
+
 Range Program::ResultRegion(unsigned node) const {
   switch (req.collective) {
     case Collective::kReduceScatter: return Shard(elements, num_nodes(), node);

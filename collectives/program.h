@@ -67,6 +67,8 @@ struct Range {
   uint64_t end() const { return off + len; }
 };
 Range Shard(uint64_t elements, unsigned n, unsigned i);
+// The shard holding element e.
+unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e);
 
 // Port-mux choice of one side of a port: 0 mesh, 1 + t x-track t, 1 + T + t y-track t.
 struct PortSel {
@@ -109,6 +111,10 @@ struct Op {
   bool IsRecv() const { return act == Act::kRecvReduce || act == Act::kRecvCopy; }
 };
 
+// True where the id's request result goes to the local endpoint (the root of a reduce), so the
+// endpoint's engine receive takes request flits instead of responses.
+inline bool DeliversRequests(const EngineId& e) { return e.req_out == 0 && e.req_in != 0; }
+
 struct NodeProgram {
   std::array<PortSel, 5> portsel{};  // index = port (1..4 used)
   uint32_t bypass = 0;               // BYPASS register value
@@ -116,6 +122,8 @@ struct NodeProgram {
   std::vector<EngineId> ids;
   EngineProgram req, rsp;
   std::vector<Op> ops;
+  // The registers of `id`, or nullptr when this node does not configure it.
+  const EngineId* FindId(unsigned id) const;
 };
 
 struct Program {

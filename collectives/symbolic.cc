@@ -109,13 +109,7 @@ class Executor {
     }
   }
 
-  unsigned OwnerOf(size_t interval) const {
-    for (unsigned s = 0; s < n_; ++s) {
-      const Range r = Shard(p_.elements, n_, s);
-      if (bounds_[interval] >= r.off && bounds_[interval] < r.end()) return s;
-    }
-    return 0;
-  }
+  unsigned OwnerOf(size_t interval) const { return ShardOf(p_.elements, n_, bounds_[interval]); }
 
   bool CheckRegion(unsigned n, size_t j, const Op& o) {
     if (o.region.len == 0 || o.region.end() > p_.elements) {
@@ -214,17 +208,10 @@ class Executor {
     return false;
   }
 
-  const EngineId* Id(unsigned n, unsigned id) const {
-    for (const EngineId& e : p_.nodes[n].ids) {
-      if (e.id == id) return &e;
-    }
-    return nullptr;
-  }
-
   // The node and id entry that sends id's requests (rsp = false) or responses into (n, port).
   std::optional<unsigned> Feeder(unsigned n, unsigned port, unsigned id, bool rsp) const {
     for (unsigned m = 0; m < n_; ++m) {
-      const EngineId* e = Id(m, id);
+      const EngineId* e = p_.nodes[m].FindId(id);
       if (!e) continue;
       for (unsigned q = 1; q < w_.num_ports(); ++q) {
         const bool sends = rsp ? ((e->rsp_out >> q) & 1u) : e->req_out == q;
@@ -243,7 +230,7 @@ class Executor {
       Fail(fmt::format("engine id {}: the request inputs form a cycle through {}", id, w_.NodeName(n)));
       return std::nullopt;
     }
-    const EngineId* e = Id(n, id);
+    const EngineId* e = p_.nodes[n].FindId(id);
     const auto [lo, hi] = Span(region);
     std::vector<Set> acc(hi - lo);
     for (unsigned port = 0; port < w_.num_ports(); ++port) {
@@ -283,7 +270,7 @@ class Executor {
   }
 
   std::optional<Message> EngineResult(unsigned n, size_t j, const Op& o) {
-    const EngineId* e = Id(n, o.id);
+    const EngineId* e = p_.nodes[n].FindId(o.id);
     if (!e) {
       Fail(fmt::format("{} op {}: engine receive of id {}, which this node's engine does not "
                        "have",
@@ -291,7 +278,7 @@ class Executor {
       return std::nullopt;
     }
     ++rep_.engine_ids;
-    if (e->req_out == 0 && (e->req_in != 0)) {
+    if (DeliversRequests(*e)) {
       auto v = ReqValue(n, o.id, o.region, 0);
       if (!v) return std::nullopt;
       return Message{o.region, std::move(*v)};
@@ -305,7 +292,7 @@ class Executor {
     // Walk the response up to its turn.
     unsigned cur = n;
     for (unsigned depth = 0;; ++depth) {
-      const EngineId* c = Id(cur, o.id);
+      const EngineId* c = p_.nodes[cur].FindId(o.id);
       if (depth > n_) {
         Fail(fmt::format("engine id {}: the responses form a cycle", o.id));
         return std::nullopt;

@@ -16,10 +16,8 @@ namespace hw = aries::hw;
 
 uint64_t EngineFlits(const NodeProgram& np, unsigned id, bool response) {
   const EngineProgram& prog = response ? np.rsp : np.req;
-  uint64_t count = 0;
-  for (const EngineId& e : np.ids) {
-    if (e.id == id) count = e.count;
-  }
+  const EngineId* e = np.FindId(id);
+  const uint64_t count = e ? e->count : 0;
   const auto uses = static_cast<uint64_t>(std::count(prog.steps.begin(), prog.steps.end(), id));
   return count * uses * prog.passes;
 }
@@ -213,15 +211,12 @@ class Validator {
       for (size_t j = 0; j < np.ops.size(); ++j) {
         const Op& o = np.ops[j];
         if (o.act != Act::kEngSend && o.act != Act::kEngRecv) continue;
-        const EngineId* e = nullptr;
-        for (const EngineId& x : np.ids) {
-          if (x.id == o.id) e = &x;
-        }
+        const EngineId* e = np.FindId(o.id);
         if (!e) {
           return Fail(fmt::format("{} op {} ({}): id {} is not configured on this node", Node(n),
                                   j, ActName(o.act), o.id));
         }
-        const bool rsp = o.act == Act::kEngRecv && !(e->req_out == 0 && e->req_in != 0);
+        const bool rsp = o.act == Act::kEngRecv && !DeliversRequests(*e);
         const uint64_t need = (o.region.len + hw_.lanes - 1) / hw_.lanes;
         const uint64_t have = EngineFlits(np, o.id, rsp);
         if (have < need || have > need + e->count) {

@@ -87,8 +87,7 @@ int RunCollectiveCommand(const CollOptions& o) {
     case coll::Collective::kAllGather: factor = static_cast<double>(n - 1) / n; break;
     default: factor = 1.0;
   }
-  bool engine = false;
-  for (const auto& a : coll::Algorithms()) engine = engine || (a.engine && o.algo == a.name);
+  const bool engine = coll::FindAlgorithm(o.algo)->engine;  // Plan() accepted the name
   // Bound: point-to-point algorithms move factor * M through each node's link; the in-network
   // tree M (nccl-tests bus bandwidth / link bandwidth).
   const double bound = static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / link_bytes;

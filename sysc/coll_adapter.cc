@@ -74,21 +74,18 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       if (overlap && (ops_[i].IsWrite() || ops_[j].IsWrite())) st_[j].deps.push_back(i);
     }
     const coll::Op& o = ops_[j];
-    const unsigned vc = torus_ ? (o.vc & ~1u) : o.vc;
     if (o.act == Act::kSend) {
-      const Key key{o.peer, o.flow, vc};
+      const Key key = KeyOf(o.peer, o.flow, o.vc);
       if (!tx_.count(key)) tx_keys_.push_back(key);
       tx_[key].ops.push_back(j);
     } else if (o.IsRecv()) {
-      rx_[{o.peer, o.flow, vc}].ops.push_back(j);
+      rx_[KeyOf(o.peer, o.flow, o.vc)].ops.push_back(j);
     } else if (o.act == Act::kEngRecv) {
-      eng_rx_op_[o.id] = j;
-      const coll::NodeProgram& np = p.nodes[node];
-      bool at_root = false;
-      for (const coll::EngineId& e : np.ids) {
-        if (e.id == o.id) at_root = e.req_out == 0 && e.req_in != 0;
-      }
-      eng_rx_total_[o.id] = coll::EngineFlits(np, o.id, !at_root);
+      const coll::EngineId* e = p.nodes[node].FindId(o.id);
+      const bool rsp = !(e && coll::DeliversRequests(*e));
+      EngRx& rx = eng_rx_[o.id];
+      rx.op = j;
+      rx.total = coll::EngineFlits(p.nodes[node], o.id, rsp);
     }
   }
   // Engine request flits in the order of the node's request program.
@@ -102,10 +99,7 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
     for (unsigned id : np.req.steps) {
       auto it = send_op.find(id);
       if (it == send_op.end()) continue;
-      uint32_t count = 0;
-      for (const coll::EngineId& e : np.ids) {
-        if (e.id == id) count = e.count;
-      }
+      const uint32_t count = np.FindId(id)->count;  // validated: configured
       for (uint32_t f = 0; f < count; ++f) eng_tx_.push_back({it->second, id, next_index[id]++});
     }
   }
@@ -115,7 +109,7 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
     if (o.act == Act::kSend) to_send_ += flits;
     if (o.IsRecv()) to_receive_ += flits;
   }
-  for (const auto& [id, total] : eng_rx_total_) to_receive_ += total;
+  for (const auto& [id, rx] : eng_rx_) to_receive_ += rx.total;
   credits_.assign(shape.num_link_vcs, shape.buffer_depth);
   for (unsigned v = shape.num_vcs; v < shape.num_link_vcs; ++v) credits_[v] = shape.coll_depth;
 }
@@ -149,7 +143,7 @@ std::string ScheduleEndpoint::Where() const {
   return eng_tx_next_ < eng_tx_.size() ? "engine padding flits" : "done";
 }
 
-bool ScheduleEndpoint::InjectEngine(uint32_t* w) {
+bool ScheduleEndpoint::InjectEngine(uint64_t cycle, uint32_t* w) {
   if (eng_tx_next_ >= eng_tx_.size() || credits_[shape_.num_vcs] == 0) return false;
   const EngFlit& f = eng_tx_[eng_tx_next_];
   const coll::Range r = ops_[f.op].region;
@@ -158,13 +152,13 @@ bool ScheduleEndpoint::InjectEngine(uint32_t* w) {
   if (from < to && !Ready(f.op, from, to)) return false;
   w[0] = hw::PackCollHeader({shape_.num_vcs, f.id, op_code_, static_cast<unsigned>(f.index)});
   for (unsigned l = 0; l < shape_.lanes; ++l) w[1 + l] = from + l < to ? buf_[from + l] : 0u;
-  if (from < to) Advance(f.op, to - from, done_cycle_);
+  if (from < to) Advance(f.op, to - from, cycle);
   --credits_[shape_.num_vcs];
   ++eng_tx_next_;
   return true;
 }
 
-bool ScheduleEndpoint::InjectP2p(uint32_t* w) {
+bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
   const unsigned lanes = shape_.lanes;
   if (!in_packet_) {
     for (size_t t = 0; t < tx_keys_.size() && !in_packet_; ++t) {
@@ -180,8 +174,7 @@ bool ScheduleEndpoint::InjectP2p(uint32_t* w) {
       if (credits_[o.vc] == 0 || !Ready(j, from, to)) continue;
       in_packet_ = true;
       pkt_op_ = j;
-      pkt_left_ = static_cast<unsigned>(flits);
-      pkt_elem_ = flits;  // flits of the packet (for the head bit)
+      pkt_flits_ = pkt_left_ = static_cast<unsigned>(flits);
       tx_rr_ = c + 1;
     }
     if (!in_packet_) return false;
@@ -190,7 +183,7 @@ bool ScheduleEndpoint::InjectP2p(uint32_t* w) {
   const coll::Op& o = ops_[j];
   if (credits_[o.vc] == 0) return false;
   hw::Flit f;
-  f.head = pkt_left_ == pkt_elem_;
+  f.head = pkt_left_ == pkt_flits_;
   f.tail = pkt_left_ == 1;
   f.vc = o.vc;
   f.is_flow = o.flow >= 0;
@@ -203,24 +196,18 @@ bool ScheduleEndpoint::InjectP2p(uint32_t* w) {
   const uint64_t from = o.region.off + st_[j].progress;
   const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
   for (unsigned l = 0; l < lanes; ++l) w[1 + l] = l < n ? buf_[from + l] : 0u;
-  Advance(j, n, done_cycle_);
+  Advance(j, n, cycle);
   --credits_[o.vc];
   if (--pkt_left_ == 0) {
     in_packet_ = false;
-    if (st_[j].progress >= o.region.len) {
-      const unsigned vc = torus_ ? (o.vc & ~1u) : o.vc;
-      ++tx_[{o.peer, o.flow, vc}].next;
-    }
+    if (st_[j].progress >= o.region.len) ++tx_[KeyOf(o.peer, o.flow, o.vc)].next;
   }
   return true;
 }
 
 bool ScheduleEndpoint::Inject(uint64_t cycle, uint32_t* w) {
   if (!started_) return false;
-  const uint64_t before = done_cycle_;
-  done_cycle_ = cycle;
-  const bool sent = InjectEngine(w) || InjectP2p(w);
-  if (!sent) done_cycle_ = before;
+  const bool sent = InjectEngine(cycle, w) || InjectP2p(cycle, w);
   if (sent) ++flits_sent_;
   return sent;
 }
@@ -242,15 +229,15 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const u
     std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
     if (vc >= shape_.num_vcs) {
       const auto h = hw::UnpackCollHeader(ej[0]);
-      if (!eng_rx_op_.count(h.id)) {
+      auto it = eng_rx_.find(h.id);
+      if (it == eng_rx_.end()) {
         errors_.push_back(fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
       } else {
-        eng_rx_[h.id].push_back(std::move(payload));
+        it->second.flits.push_back(std::move(payload));
       }
     } else {
       const hw::Flit f = hw::UnpackFlit(ej, 0);
-      const Key key{f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1,
-                    torus_ ? (vc & ~1u) : vc};
+      const Key key = KeyOf(f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1, vc);
       auto it = rx_.find(key);
       if (it == rx_.end()) {
         errors_.push_back(fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
@@ -288,22 +275,18 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       --budget;
       progress = true;
     }
-    for (auto& [id, q] : eng_rx_) {
+    for (auto& [id, rx] : eng_rx_) {
       if (budget == 0) break;
-      if (q.empty()) continue;
-      const size_t j = eng_rx_op_[id];
-      const coll::Range r = ops_[j].region;
-      uint64_t& idx = eng_rx_count_[id];
-      const uint64_t from = r.off + idx * lanes;
+      if (rx.flits.empty()) continue;
+      const coll::Range r = ops_[rx.op].region;
+      const uint64_t from = r.off + rx.count * lanes;
       const uint64_t to = std::min(from + lanes, r.end());
-      if (from < to && !Ready(j, from, to)) continue;
-      for (uint64_t e = from; e < to; ++e) buf_[e] = q.front()[e - from];
-      q.pop_front();
-      ++idx;
-      if (from < to) Advance(j, to - from, cycle);
-      if (idx > eng_rx_total_[id]) {
-        errors_.push_back(fmt::format("cycle {}: more than {} flits of id {}", cycle,
-                                      eng_rx_total_[id], id));
+      if (from < to && !Ready(rx.op, from, to)) continue;
+      for (uint64_t e = from; e < to; ++e) buf_[e] = rx.flits.front()[e - from];
+      rx.flits.pop_front();
+      if (from < to) Advance(rx.op, to - from, cycle);
+      if (++rx.count > rx.total) {
+        errors_.push_back(fmt::format("cycle {}: more than {} flits of id {}", cycle, rx.total, id));
       }
       --budget;
       progress = true;

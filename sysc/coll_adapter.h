@@ -78,11 +78,23 @@ class ScheduleEndpoint final : public Endpoint {
     uint64_t index; // flit index in the id's stream
   };
 
+  struct EngRx {
+    size_t op = 0;    // the engine-recv op
+    uint64_t total = 0;  // flits the engine delivers (with padding)
+    uint64_t count = 0;
+    std::deque<std::vector<uint32_t>> flits;
+  };
+
+  // Channel key of an op or an arriving flit: on the torus the dateline bit of the VC is not
+  // part of it (the router sets it on the wrap hop).
+  Key KeyOf(unsigned peer, int flow, unsigned vc) const {
+    return {peer, flow, torus_ ? (vc & ~1u) : vc};
+  }
   bool Ready(size_t j, uint64_t from, uint64_t to) const;
   void Advance(size_t j, uint64_t elements, uint64_t cycle);
   void Process(uint64_t cycle);
-  bool InjectP2p(uint32_t* w);
-  bool InjectEngine(uint32_t* w);
+  bool InjectP2p(uint64_t cycle, uint32_t* w);
+  bool InjectEngine(uint64_t cycle, uint32_t* w);
 
   NodeShape shape_;
   unsigned k_, node_;
@@ -96,18 +108,14 @@ class ScheduleEndpoint final : public Endpoint {
   std::map<Key, TxChannel> tx_;
   std::vector<Key> tx_keys_;
   size_t tx_rr_ = 0;
-  // The packet being injected: its op, element offset in the region and flits left.
+  // The packet being injected: its op, its length and the flits left.
   bool in_packet_ = false;
   size_t pkt_op_ = 0;
-  uint64_t pkt_elem_ = 0;
-  unsigned pkt_left_ = 0;
+  unsigned pkt_flits_ = 0, pkt_left_ = 0;
   // Engine streams: request flits to inject in program order, results expected per id.
   std::vector<EngFlit> eng_tx_;
   size_t eng_tx_next_ = 0;
-  std::map<unsigned, size_t> eng_rx_op_;      // id -> engine-recv op
-  std::map<unsigned, uint64_t> eng_rx_total_; // id -> flits the engine delivers
-  std::map<unsigned, std::deque<std::vector<uint32_t>>> eng_rx_;
-  std::map<unsigned, uint64_t> eng_rx_count_;
+  std::map<unsigned, EngRx> eng_rx_;  // by id
   std::vector<unsigned> credits_;
   uint8_t free_next_ = 0;
   bool started_ = false;

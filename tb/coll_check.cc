@@ -1,7 +1,6 @@
 #include "coll_check.h"
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
 #include <fmt/format.h>
@@ -13,18 +12,8 @@ namespace aries::tb {
 
 namespace hw = aries::hw;
 
-namespace {
-float F(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint32_t U(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-}  // namespace
+using coll::AsBits;
+using coll::AsFloat;
 
 std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -33,10 +22,10 @@ std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64
   for (auto& v : in) {
     for (auto& x : v) {
       switch (op) {
-        case hw::kOpAddF32: x = U(std::uniform_real_distribution<float>(-1, 1)(rng)); break;
-        case hw::kOpMulF32: x = U(std::uniform_real_distribution<float>(0.95f, 1.05f)(rng)); break;
+        case hw::kOpAddF32: x = AsBits(std::uniform_real_distribution<float>(-1, 1)(rng)); break;
+        case hw::kOpMulF32: x = AsBits(std::uniform_real_distribution<float>(0.95f, 1.05f)(rng)); break;
         case hw::kOpMinF32:
-        case hw::kOpMaxF32: x = U(std::uniform_real_distribution<float>(-100, 100)(rng)); break;
+        case hw::kOpMaxF32: x = AsBits(std::uniform_real_distribution<float>(-100, 100)(rng)); break;
         case hw::kOpMulI32: x = static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2); break;
         default: x = static_cast<uint32_t>(rng());
       }
@@ -53,6 +42,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   size_t count = 0;
   const unsigned n = p.num_nodes(), op = p.req.op;
   const bool fp_assoc = op == hw::kOpAddF32 || op == hw::kOpMulF32;
+  std::vector<uint32_t> vals(n);
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);
     for (uint64_t e = r.off; e < r.end(); ++e) {
@@ -61,8 +51,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
       std::string want;
       switch (p.req.collective) {
         case coll::Collective::kAllGather: {
-          unsigned owner = 0;
-          while (!(e < coll::Shard(p.elements, n, owner).end())) ++owner;
+          const unsigned owner = coll::ShardOf(p.elements, n, e);
           ok = got == in[owner][e];
           want = fmt::format("{:#010x} (node {}'s)", in[owner][e], owner);
           break;
@@ -75,16 +64,15 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
           if (fp_assoc) {
             double ref = op == hw::kOpAddF32 ? 0.0 : 1.0, mag = 0.0;
             for (unsigned i = 0; i < n; ++i) {
-              const double x = F(in[i][e]);
+              const double x = AsFloat(in[i][e]);
               if (op == hw::kOpAddF32) ref += x; else ref *= x;
               mag += std::fabs(x);
             }
             const double tol = op == hw::kOpAddF32 ? n * std::ldexp(mag, -22)
                                                    : n * std::ldexp(std::fabs(ref), -22);
-            ok = std::fabs(static_cast<double>(F(got)) - ref) <= tol;
+            ok = std::fabs(static_cast<double>(AsFloat(got)) - ref) <= tol;
             want = fmt::format("{} (+- {})", ref, tol);
           } else {
-            std::vector<uint32_t> vals(n);
             for (unsigned i = 0; i < n; ++i) vals[i] = in[i][e];
             const uint32_t w = coll::ReduceInOrder(op, vals);
             ok = got == w;

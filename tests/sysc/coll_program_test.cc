@@ -54,9 +54,7 @@ uint64_t RunCase(const Case& c, uint64_t seed) {
   EXPECT_TRUE(res.errors.empty()) << Name(c) << ": " << (res.errors.empty() ? "" : res.errors[0]);
   EXPECT_EQ(res.flits_injected, res.flits_to_inject) << Name(c);
   EXPECT_EQ(res.flits_ejected, res.flits_to_eject) << Name(c);
-  bool engine = false;
-  for (const auto& a : coll::Algorithms()) engine = engine || (a.engine && std::string(a.name) == c.algo);
-  if (!engine) {
+  if (!coll::FindAlgorithm(c.algo)->engine) {
     EXPECT_EQ(res.flits_injected, res.flits_ejected) << Name(c);  // point to point
   }
   const auto bad = tb::CheckCollective(p, in, res.out);
@@ -68,27 +66,12 @@ const Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
                            Collective::kAllGather, Collective::kReduce, Collective::kBroadcast,
                            Collective::kBarrier};
 
-bool Serves(const char* algo, Collective c) {
-  coll::Request r;
-  r.geom.topology = Topology::kMesh;
-  r.geom.k = 2;
-  r.algo = algo;
-  r.collective = c;
-  r.elements = 4;
-  try {
-    coll::Plan(r, coll::Hardware{});
-    return true;
-  } catch (const coll::PlanError&) {
-    return false;
-  }
-}
-
 TEST(CollProgram, EveryAlgorithmTopologyAndCollectiveOn4x4) {
   const uint64_t seed = aries::test::TestSeed(11);
   unsigned runs = 0;
   for (const auto& a : coll::Algorithms()) {
     for (Collective c : kAll) {
-      if (!Serves(a.name, c)) continue;
+      if (!a.Serves(c)) continue;
       for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries}) {
         // 1000 elements: the flit (16) and N (16) do not divide the shards evenly.
         RunCase({t, 4, a.name, c, hw::kOpAddI32, 1000}, seed + runs++);
