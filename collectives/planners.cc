@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "aries_pkg.h"
+#include "embed.h"
 #include "wiring.h"
 
 namespace aries::coll {
@@ -19,10 +20,13 @@ namespace {
 class Builder {
  public:
   explicit Builder(Program& p) : p_(p) {}
-  void Xfer(unsigned from, unsigned to, Range r, bool reduce) {
+  void Xfer(unsigned from, unsigned to, Range r, bool reduce, uint8_t lane = 0) {
     if (r.len == 0) return;
-    p_.nodes[from].ops.push_back({Act::kSend, to, r});
-    p_.nodes[to].ops.push_back({reduce ? Act::kRecvReduce : Act::kRecvCopy, from, r});
+    Op send{Act::kSend, to, r};
+    Op recv{reduce ? Act::kRecvReduce : Act::kRecvCopy, from, r};
+    send.lane = recv.lane = lane;
+    p_.nodes[from].ops.push_back(send);
+    p_.nodes[to].ops.push_back(recv);
   }
 
  private:
@@ -422,6 +426,8 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
     throw PlanError(fmt::format("operation {}: allowed 0..{}", req.op, hw::kNumOps - 1));
   }
   Program p = entry->fn(req, hw);
+  const EmbedReport embedding = Embed(p, hw);
+  if (embedding.links) p.summary += "; embedding: " + embedding.Summary();
   Validation v = Validate(p, hw);
   if (!v.ok()) {
     throw std::logic_error(fmt::format("planner {} produced a program its validator refuses: {}",

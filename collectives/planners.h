@@ -4,7 +4,6 @@
 #ifndef ARIES_COLLECTIVES_PLANNERS_H_
 #define ARIES_COLLECTIVES_PLANNERS_H_
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,10 +12,6 @@
 #include "validate.h"
 
 namespace aries::coll {
-
-struct PlanError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
 
 struct AlgorithmInfo {
   const char* name;

@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,11 @@
 #include "geometry.h"
 
 namespace aries::coll {
+
+// A request the controller cannot serve; the message names the item and what is allowed.
+struct PlanError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
 
 enum class Collective { kAllReduce, kReduceScatter, kAllGather, kReduce, kBroadcast, kBarrier };
 const char* CollectiveName(Collective c);
@@ -107,6 +113,8 @@ struct Op {
   int flow = -1;             // -1: dimension-order routing, else the flow id (table routing)
   unsigned vc = 0;           // router VC (point-to-point)
   unsigned id = 0;           // engine ops
+  uint8_t lane = 0;          // sends and receives: 1 = a second link between the same two
+                             // nodes, disjoint from lane 0 (ARIES_BW; see embed.h)
   bool IsWrite() const { return act == Act::kRecvReduce || act == Act::kRecvCopy || act == Act::kEngRecv; }
   bool IsRecv() const { return act == Act::kRecvReduce || act == Act::kRecvCopy; }
 };
