@@ -1,0 +1,52 @@
+// Internal to the planners: the schedule builder and the ring steps the planners share, and
+// the planner functions the factory (planners.cc) registers.
+#ifndef ARIES_COLLECTIVES_PLAN_STEPS_H_
+#define ARIES_COLLECTIVES_PLAN_STEPS_H_
+
+#include <vector>
+
+#include "planners.h"
+
+namespace aries::coll::steps {
+
+// Appends ops to node programs (empty regions are skipped on both sides); the sender's send
+// and the receiver's receive are appended in the same call, so every channel's messages are
+// received in the order they were sent.
+class Builder {
+ public:
+  explicit Builder(Program& p) : p_(p) {}
+  void Xfer(unsigned from, unsigned to, Range r, bool reduce, uint8_t lane = 0);
+
+ private:
+  Program& p_;
+};
+
+// A program with the request's buffer size and one empty node program per node.
+Program Empty(const Request& req);
+// Ring reduce-scatter over `ring` (node ids in ring order): position i ends with chunk c[i]
+// fully reduced. The chunk c[i] starts at position i + 1 and travels the ring once.
+void RingReduceScatter(Builder& b, const std::vector<unsigned>& ring, const std::vector<Range>& c);
+// Ring all-gather: position i starts with chunk c[i]; every position ends with all of them.
+void RingAllGather(Builder& b, const std::vector<unsigned>& ring, const std::vector<Range>& c);
+// Chunks of `r` for a ring whose position i must end with the shard of node ring[i] (so a
+// reduce-scatter leaves every node its own shard and an all-gather starts from it), or with
+// chunk i of `r` when not `whole_package`.
+std::vector<Range> OwnShards(const std::vector<unsigned>& ring, Range r, unsigned n_all,
+                             bool whole_package);
+bool PowerOfTwo(unsigned n);
+
+// The planners (the factory's table in planners.cc).
+Program PlanRing(const Request& req, const Hardware& hw);
+Program Plan2dRing(const Request& req, const Hardware& hw);
+Program PlanAriesBw(const Request& req, const Hardware& hw);
+Program PlanAriesLt(const Request& req, const Hardware& hw);
+Program PlanRecursiveDoubling(const Request& req, const Hardware& hw);
+Program PlanRabenseifner(const Request& req, const Hardware& hw);
+Program PlanTree(const Request& req, const Hardware& hw);
+Program PlanDoubleBinaryTree(const Request& req, const Hardware& hw);
+Program PlanMultiTree(const Request& req, const Hardware& hw);
+Program PlanConcentratedMultiTree(const Request& req, const Hardware& hw);
+
+}  // namespace aries::coll::steps
+
+#endif  // ARIES_COLLECTIVES_PLAN_STEPS_H_

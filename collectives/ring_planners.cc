@@ -1,0 +1,200 @@
+// The ring family: ring (ARIES II-C), 2D ring (Table I), ARIES_BW (IV-A1), ARIES_LT (IV-A2).
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "plan_steps.h"
+
+namespace aries::coll::steps {
+
+namespace {
+
+// The whole region along a chain (pipelined by the endpoints flit by flit).
+void Chain(Builder& b, const std::vector<unsigned>& chain, Range r, bool reduce) {
+  for (size_t j = 0; j + 1 < chain.size(); ++j) b.Xfer(chain[j], chain[j + 1], r, reduce);
+}
+
+// Rotates `ring` so that it ends at `root` (a chain towards the root) or starts there.
+std::vector<unsigned> ChainTo(const std::vector<unsigned>& ring, unsigned root, bool ending) {
+  std::vector<unsigned> c(ring.size());
+  const size_t at = std::find(ring.begin(), ring.end(), root) - ring.begin();
+  for (size_t i = 0; i < ring.size(); ++i) {
+    c[i] = ring[(at + (ending ? 1 : 0) + i) % ring.size()];
+  }
+  return c;
+}
+
+}  // namespace
+
+Program PlanRing(const Request& req, const Hardware&) {
+  Program p = Empty(req);
+  Builder b(p);
+  const unsigned n = p.num_nodes();
+  const auto ring = RingOrder(req.geom.k);
+  const Range all{0, p.elements};
+  const auto own = OwnShards(ring, all, n, true);
+  switch (req.collective) {
+    case Collective::kAllReduce:
+    case Collective::kBarrier:
+      RingReduceScatter(b, ring, own);
+      RingAllGather(b, ring, own);
+      break;
+    case Collective::kReduceScatter: RingReduceScatter(b, ring, own); break;
+    case Collective::kAllGather: RingAllGather(b, ring, own); break;
+    case Collective::kReduce: Chain(b, ChainTo(ring, req.root, true), all, true); break;
+    case Collective::kBroadcast: Chain(b, ChainTo(ring, req.root, false), all, false); break;
+  }
+  p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
+  p.summary = fmt::format("one ring over the {} nodes (a Hamiltonian cycle of the grid{}), {} "
+                          "chunks, dimension-order hops",
+                          n, req.geom.k % 2 ? " is impossible for odd K: one long hop" : "", n);
+  return p;
+}
+
+// 2D ring: rings along the rows, then along the columns on each row's shard.
+Program Plan2dRing(const Request& req, const Hardware&) {
+  Program p = Empty(req);
+  Builder b(p);
+  const unsigned k = req.geom.k;
+  const Range all{0, p.elements};
+  std::vector<std::vector<unsigned>> rows(k), cols(k);
+  for (unsigned y = 0; y < k; ++y) {
+    for (unsigned x = 0; x < k; ++x) {
+      rows[y].push_back(y * k + x);
+      cols[x].push_back(y * k + x);
+    }
+  }
+  // Row phase: position x of every row ends with chunk x of the vector (the same chunk for a
+  // whole column); the column phase reduces that chunk over the column.
+  std::vector<Range> row_chunks = OwnShards(rows[0], all, k, false);
+  for (unsigned y = 0; y < k; ++y) RingReduceScatter(b, rows[y], row_chunks);
+  std::vector<std::vector<Range>> col_chunks(k);
+  for (unsigned x = 0; x < k; ++x) {
+    col_chunks[x] = OwnShards(cols[x], row_chunks[x], k, false);
+    RingReduceScatter(b, cols[x], col_chunks[x]);
+  }
+  for (unsigned x = 0; x < k; ++x) RingAllGather(b, cols[x], col_chunks[x]);
+  for (unsigned y = 0; y < k; ++y) RingAllGather(b, rows[y], row_chunks);
+  p.sync_steps = 2 * (k - 1);
+  p.summary = fmt::format("rings along the {} rows, then along the columns on each row chunk "
+                          "(dimension-order hops; the mesh closes a row ring over the row)",
+                          k);
+  return p;
+}
+
+// ARIES_BW (IV-A1): the ring, every message split on a flit boundary over two links between
+// the same neighbours: the mesh link and a bypass segment wired to idle ports (the embedder
+// gives every lane-1 link a segment of its own, Fig. 6(b)).
+Program PlanAriesBw(const Request& req, const Hardware& hwp) {
+  if (req.geom.topology != Topology::kAries) {
+    throw PlanError(fmt::format("aries_bw needs the bypass tracks of topology aries; {} has none "
+                                "(its ring is algorithm ring)",
+                                TopologyName(req.geom.topology)));
+  }
+  if (req.geom.k % 2 != 0) {
+    throw PlanError(fmt::format("aries_bw needs a Hamiltonian ring of neighbours: K even; K = {}",
+                                req.geom.k));
+  }
+  Program p = PlanRing(req, hwp);
+  for (NodeProgram& np : p.nodes) {
+    std::vector<Op> split;
+    for (const Op& o : np.ops) {
+      const uint64_t flits = (o.region.len + hwp.lanes - 1) / hwp.lanes;
+      split.push_back(o);
+      if (flits < 2) continue;
+      const uint64_t first = (flits + 1) / 2 * hwp.lanes;  // < len for two flits or more
+      split.back().region.len = first;
+      Op second = o;
+      second.region = {o.region.off + first, o.region.len - first};
+      second.lane = 1;
+      split.push_back(second);
+    }
+    np.ops = std::move(split);
+  }
+  p.summary = fmt::format("ARIES_BW: the ring of algorithm ring, every message halved on a flit "
+                          "boundary over the mesh link and a bypass segment beside it");
+  return p;
+}
+
+// ARIES_LT (IV-A2): L-level hierarchical rings. With b = K^(1/L), a node's x and y have L digits
+// in base b; the level-l rings join the b x b nodes that differ only in digit l (level 0: b x b
+// blocks of neighbours; level L-1: nodes K/b apart, joined by bypass segments on ARIES), each in
+// the ring order of a b x b grid. Reduce-scatter level by level, each on the chunk the previous
+// level left, then all-gather back down: L (b^2 - 1) dependent steps per phase.
+Program PlanAriesLt(const Request& req, const Hardware&) {
+  const unsigned k = req.geom.k, levels = req.levels;
+  unsigned b = 0;
+  std::string allowed;
+  for (unsigned l = 1; l <= 8; ++l) {
+    for (unsigned c = 2; c <= k; ++c) {
+      unsigned pw = 1;
+      for (unsigned i = 0; i < l; ++i) pw *= c;
+      if (pw != k) continue;
+      allowed += fmt::format("{}{}", allowed.empty() ? "" : ", ", l);
+      if (l == levels) b = c;
+    }
+  }
+  if (b == 0) {
+    throw PlanError(fmt::format("coll.levels = {}: K = {} must be b^levels for an integer b >= 2; "
+                                "allowed levels for K = {}: {}",
+                                levels, k, k, allowed.empty() ? "none" : allowed));
+  }
+  Program p = Empty(req);
+  Builder bld(p);
+  const unsigned n = p.num_nodes();
+  const auto order = RingOrder(b);
+  std::vector<Range> hold(n, Range{0, p.elements});
+  struct Ring {
+    std::vector<unsigned> nodes;
+    std::vector<Range> chunks;
+  };
+  std::vector<std::vector<Ring>> by_level;
+  unsigned stride = 1;
+  for (unsigned l = 0; l < levels; ++l, stride *= b) {
+    std::vector<Ring> rings;
+    for (unsigned base = 0; base < n; ++base) {
+      if ((base % k / stride) % b != 0 || (base / k / stride) % b != 0) continue;
+      Ring r;
+      for (unsigned j : order) r.nodes.push_back(base + (j % b) * stride + (j / b) * stride * k);
+      r.chunks = OwnShards(r.nodes, hold[base], b * b, false);
+      rings.push_back(std::move(r));
+    }
+    for (const Ring& r : rings) {
+      RingReduceScatter(bld, r.nodes, r.chunks);
+      for (size_t i = 0; i < r.nodes.size(); ++i) hold[r.nodes[i]] = r.chunks[i];
+    }
+    by_level.push_back(std::move(rings));
+  }
+  for (unsigned l = levels; l-- > 0;) {
+    for (const Ring& r : by_level[l]) RingAllGather(bld, r.nodes, r.chunks);
+  }
+  p.sync_steps = levels * (b * b - 1);
+  p.summary = fmt::format("ARIES_LT: {} levels of {}x{} rings (level l joins nodes {}^l apart), "
+                          "reduce-scatter up the levels, all-gather down",
+                          levels, b, b, b);
+  return p;
+}
+
+}  // namespace aries::coll::steps
+
+namespace aries::coll {
+
+std::vector<unsigned> RingOrder(unsigned k) {
+  std::vector<unsigned> r;
+  if (k % 2 == 1 || k == 1) {
+    for (unsigned y = 0; y < k; ++y) {
+      for (unsigned i = 0; i < k; ++i) r.push_back(y * k + (y % 2 ? k - 1 - i : i));
+    }
+    return r;
+  }
+  // Row 0 left to right, rows 1..K-1 snaking over columns 1..K-1, back up column 0.
+  for (unsigned x = 0; x < k; ++x) r.push_back(x);
+  for (unsigned y = 1; y < k; ++y) {
+    for (unsigned i = 0; i + 1 < k; ++i) r.push_back(y * k + (y % 2 ? k - 1 - i : 1 + i));
+  }
+  for (unsigned y = k - 1; y >= 1; --y) r.push_back(y * k);
+  return r;
+}
+
+}  // namespace aries::coll
