@@ -27,37 +27,39 @@ struct Entry {
 
 const std::vector<Entry>& Registry() {
   using C = Collective;
+  const std::vector<Topology> any = {Topology::kMesh, Topology::kTorus, Topology::kFbfly,
+                                     Topology::kAries};
   static const std::vector<Entry> r = {
       {{"ring", "one ring (reduce-scatter + all-gather), ARIES II-C", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}},
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}, any},
        PlanRing},
-      {{"2dring", "rings along rows then columns, ARIES Table I", false,
-        {C::kAllReduce, C::kBarrier}},
-       Plan2dRing},
-      {{"rd", "recursive doubling, host-based baseline (PIUMA)", false,
-        {C::kAllReduce, C::kBarrier}},
-       PlanRecursiveDoubling},
-      {{"rabenseifner", "recursive halving + doubling, host-based baseline (PIUMA)", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}},
-       PlanRabenseifner},
-      {{"tree", "in-network reduction tree on the collective engines (PIUMA)", true,
-        {C::kAllReduce, C::kReduceScatter, C::kReduce, C::kBroadcast, C::kBarrier}},
-       PlanTree},
       {{"aries_bw", "ARIES_BW: the ring over the mesh link and a bypass segment beside it, ARIES IV-A1",
-        false, {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}},
+        false, {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}, {Topology::kAries}},
        PlanAriesBw},
       {{"aries_lt", "ARIES_LT: L-level hierarchical rings (coll.levels), ARIES IV-A2", false,
-        {C::kAllReduce, C::kBarrier}},
+        {C::kAllReduce, C::kBarrier}, any},
        PlanAriesLt},
+      {{"2dring", "rings along rows then columns, ARIES Table I", false,
+        {C::kAllReduce, C::kBarrier}, any},
+       Plan2dRing},
       {{"dbt", "double binary tree (two complementary trees), ARIES IV-B1", false,
-        {C::kAllReduce, C::kBarrier}},
+        {C::kAllReduce, C::kBarrier}, any},
        PlanDoubleBinaryTree},
       {{"mtree", "multi-tree: a tree per node reducing its chunk, ARIES IV-B2 / Huang ISCA'21", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}},
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}, any},
        PlanMultiTree},
       {{"cmtree", "concentrated multi-tree over 2x2 groups, ARIES IV-B2 Fig. 8", false,
-        {C::kAllReduce, C::kBarrier}},
+        {C::kAllReduce, C::kBarrier}, any},
        PlanConcentratedMultiTree},
+      {{"tree", "in-network reduction tree on the collective engines (PIUMA)", true,
+        {C::kAllReduce, C::kReduceScatter, C::kReduce, C::kBroadcast, C::kBarrier}, any},
+       PlanTree},
+      {{"rd", "recursive doubling, host-based baseline (PIUMA)", false,
+        {C::kAllReduce, C::kBarrier}, any},
+       PlanRecursiveDoubling},
+      {{"rabenseifner", "recursive halving + doubling, host-based baseline (PIUMA)", false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}, any},
+       PlanRabenseifner},
   };
   return r;
 }
@@ -75,6 +77,10 @@ const std::vector<AlgorithmInfo>& Algorithms() {
 
 bool AlgorithmInfo::Serves(Collective c) const {
   return std::find(collectives.begin(), collectives.end(), c) != collectives.end();
+}
+
+bool AlgorithmInfo::Serves(Topology t) const {
+  return std::find(topologies.begin(), topologies.end(), t) != topologies.end();
 }
 
 const AlgorithmInfo* FindAlgorithm(std::string_view name) {
@@ -105,6 +111,12 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
     }
     throw PlanError(fmt::format("algorithm {} does not implement {}; it implements {}", req.algo,
                                 CollectiveName(req.collective), names));
+  }
+  if (!entry->info.Serves(req.geom.topology)) {
+    std::string names;
+    for (Topology t : entry->info.topologies) names += std::string(names.empty() ? "" : ", ") + TopologyName(t);
+    throw PlanError(fmt::format("algorithm {} does not apply to topology {}; it applies to {}",
+                                req.algo, TopologyName(req.geom.topology), names));
   }
   const unsigned n = req.geom.k * req.geom.k;
   if (req.collective != Collective::kBarrier && req.elements == 0) {

@@ -18,7 +18,9 @@ struct AlgorithmInfo {
   const char* description;
   bool engine;                          // uses the collective engine (in-network)
   std::vector<Collective> collectives;  // what it implements
+  std::vector<Topology> topologies;     // where it applies
   bool Serves(Collective c) const;
+  bool Serves(Topology t) const;
 };
 
 // Every algorithm the factory knows, in order.

@@ -87,11 +87,6 @@ Program Plan2dRing(const Request& req, const Hardware&) {
 // the same neighbours: the mesh link and a bypass segment wired to idle ports (the embedder
 // gives every lane-1 link a segment of its own, Fig. 6(b)).
 Program PlanAriesBw(const Request& req, const Hardware& hwp) {
-  if (req.geom.topology != Topology::kAries) {
-    throw PlanError(fmt::format("aries_bw needs the bypass tracks of topology aries; {} has none "
-                                "(its ring is algorithm ring)",
-                                TopologyName(req.geom.topology)));
-  }
   if (req.geom.k % 2 != 0) {
     throw PlanError(fmt::format("aries_bw needs a Hamiltonian ring of neighbours: K even; K = {}",
                                 req.geom.k));

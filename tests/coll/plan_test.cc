@@ -40,13 +40,15 @@ TEST(Plan, EveryAlgorithmCollectiveTopologyAndSizeValidates) {
     for (Collective c : colls) {
       if (!a.Serves(c)) continue;
       for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
-        if (a.engine && t == Topology::kFbfly) continue;
+        if ((a.engine && t == Topology::kFbfly) || !a.Serves(t)) continue;
         for (unsigned k : {2u, 4u, 8u}) {
           for (uint64_t m : {uint64_t{1}, uint64_t{k * k - 1}, uint64_t{1000003}, uint64_t{16u << 20}}) {
             SCOPED_TRACE(fmt::format("{} {} {} {}x{} {} elements", a.name, CollectiveName(c),
                                      TopologyName(t), k, k, m));
             Validation v;
-            const Program p = Plan(Req(t, k, a.name, c, m), Hw(t), &v);
+            Request r = Req(t, k, a.name, c, m);
+            r.levels = k == 2 ? 1 : k == 4 ? 2 : 3;  // aries_lt: 2x2 rings at every level
+            const Program p = Plan(r, Hw(t), &v);
             EXPECT_TRUE(v.ok()) << v.error;
             EXPECT_GT(v.symbolic.messages + v.symbolic.engine_ids, 0u);
             EXPECT_GT(p.sync_steps, 0u);
@@ -69,16 +71,41 @@ TEST(Plan, TreeWithSeveralEmbeddingsInterleavesIds) {
   EXPECT_EQ(p.nodes[0].ids.size(), 4u);
 }
 
+unsigned Steps(Topology t, unsigned k, const char* algo, unsigned levels = 2) {
+  Request r = Req(t, k, algo, Collective::kAllReduce, 4096);
+  r.levels = levels;
+  return Plan(r, Hw(t)).sync_steps;
+}
+
 TEST(Plan, SynchronizationStepsFollowTableI) {
   // ARIES Table I (sqrt(N) x sqrt(N) torus): ring N - 1, 2D ring 2 (sqrt(N) - 1).
   for (unsigned k : {2u, 4u, 8u}) {
     const unsigned n = k * k;
-    EXPECT_EQ(Plan(Req(Topology::kTorus, k, "ring", Collective::kAllReduce, 4096), Hw(Topology::kTorus)).sync_steps, n - 1);
-    EXPECT_EQ(Plan(Req(Topology::kTorus, k, "2dring", Collective::kAllReduce, 4096), Hw(Topology::kTorus)).sync_steps, 2 * (k - 1));
+    EXPECT_EQ(Steps(Topology::kTorus, k, "ring"), n - 1);
+    EXPECT_EQ(Steps(Topology::kTorus, k, "2dring"), 2 * (k - 1));
     unsigned lg = 0;
     while ((1u << lg) < n) ++lg;
-    EXPECT_EQ(Plan(Req(Topology::kTorus, k, "rd", Collective::kAllReduce, 4096), Hw(Topology::kTorus)).sync_steps, lg);
+    EXPECT_EQ(Steps(Topology::kTorus, k, "rd"), lg);
+    // Double binary tree: the in-order tree over N = 2^m ranks has height log2 N (Table I's
+    // sqrt(N) - 1 counts torus hops, not tree levels).
+    EXPECT_EQ(Steps(Topology::kTorus, k, "dbt"), lg);
+    // Multi-tree: breadth-first trees are as high as the topology's eccentricity: K on a
+    // torus with even K (Table I: sqrt(N) - 1), 2 (K - 1) on a mesh, 2 on the butterfly.
+    EXPECT_EQ(Steps(Topology::kTorus, k, "mtree"), k == 2 ? 2 : k);
+    EXPECT_EQ(Steps(Topology::kMesh, k, "mtree"), 2 * (k - 1));
+    EXPECT_EQ(Steps(Topology::kFbfly, k, "mtree"), 2u);
+    // Concentrated multi-tree: 3 ring steps in a 2x2 group + the (K/2)x(K/2) plane's height.
+    EXPECT_EQ(Steps(Topology::kAries, k, "cmtree"), 3 + 2 * (k / 2 - 1));
   }
+  // ARIES_LT (section IV-A2): L (N^(1/L) - 1). Table I prints L (sqrt(N) - 1) in v1 and
+  // L (N^(1/4) - 1) in v2 for the same row; IV-A2 (both versions) is the one that counts the
+  // rings' steps: L = 1 is the ring, L = 2 ties the 2D ring.
+  EXPECT_EQ(Steps(Topology::kAries, 4, "aries_lt", 1), 15u);
+  EXPECT_EQ(Steps(Topology::kAries, 4, "aries_lt", 2), 2u * (4 - 1));
+  EXPECT_EQ(Steps(Topology::kAries, 8, "aries_lt", 1), 63u);
+  EXPECT_EQ(Steps(Topology::kAries, 8, "aries_lt", 3), 3u * (4 - 1));
+  EXPECT_EQ(Steps(Topology::kAries, 16, "aries_lt", 2), 2u * (16 - 1));
+  EXPECT_EQ(Steps(Topology::kAries, 16, "aries_lt", 4), 4u * (4 - 1));
 }
 
 TEST(Plan, RingOrderIsAHamiltonianCycleForEvenK) {
@@ -118,6 +145,11 @@ TEST(Plan, BadRequestsNameTheItem) {
   Request e = Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 10);
   e.embeddings = 9;
   EXPECT_NE(err(e).find("coll.embeddings = 9: allowed 1..8"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "aries_bw", Collective::kAllReduce, 10)).find("algorithm aries_bw does not apply to topology mesh; it applies to aries"), std::string::npos);
+  Request lt = Req(Topology::kAries, 4, "aries_lt", Collective::kAllReduce, 10);
+  lt.levels = 3;
+  EXPECT_NE(err(lt).find("coll.levels = 3: K = 4 must be b^levels for an integer b >= 2; allowed levels for K = 4: 1, 2"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 3, "cmtree", Collective::kAllReduce, 10)).find("cmtree concentrates 2x2 groups: K even; K = 3"), std::string::npos);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ struct Case {
   Collective coll;
   unsigned op;
   uint64_t elements;
+  unsigned levels = 2;  // aries_lt
 };
 
 std::string Name(const Case& c) {
@@ -47,6 +48,7 @@ uint64_t RunCase(const Case& c, uint64_t seed) {
   r.op = c.op;
   r.elements = c.elements;
   r.root = c.k * c.k - 2;
+  r.levels = c.levels;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
   const auto in = tb::MakeCollInputs(p, seed);
   const auto res = sysc::RunProgram(pkg, p, in, 2'000'000);
@@ -73,6 +75,7 @@ TEST(CollProgram, EveryAlgorithmTopologyAndCollectiveOn4x4) {
     for (Collective c : kAll) {
       if (!a.Serves(c)) continue;
       for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries}) {
+        if (!a.Serves(t)) continue;
         // 1000 elements: the flit (16) and N (16) do not divide the shards evenly.
         RunCase({t, 4, a.name, c, hw::kOpAddI32, 1000}, seed + runs++);
       }
@@ -84,19 +87,31 @@ TEST(CollProgram, EveryAlgorithmTopologyAndCollectiveOn4x4) {
 TEST(CollProgram, Fp32AndOtherOperations) {
   const uint64_t seed = aries::test::TestSeed(12);
   for (const auto& a : coll::Algorithms()) {
-    RunCase({Topology::kMesh, 4, a.name, Collective::kAllReduce, hw::kOpAddF32, 333}, seed);
-    RunCase({Topology::kTorus, 4, a.name, Collective::kAllReduce, hw::kOpMaxF32, 50}, seed + 1);
+    if (a.Serves(Topology::kMesh)) {
+      RunCase({Topology::kMesh, 4, a.name, Collective::kAllReduce, hw::kOpAddF32, 333}, seed);
+      RunCase({Topology::kTorus, 4, a.name, Collective::kAllReduce, hw::kOpMaxF32, 50}, seed + 1);
+    }
     RunCase({Topology::kAries, 4, a.name, Collective::kAllReduce, hw::kOpXor, 1}, seed + 2);
+    RunCase({Topology::kAries, 4, a.name, Collective::kAllReduce, hw::kOpAddF32, 4099}, seed + 3);
   }
 }
 
 TEST(CollProgram, SubsetOn2x2And8x8) {
   const uint64_t seed = aries::test::TestSeed(13);
-  for (const char* algo : {"ring", "2dring", "rabenseifner", "tree"}) {
+  for (const char* algo : {"ring", "2dring", "rabenseifner", "tree", "dbt", "mtree", "cmtree"}) {
     RunCase({Topology::kMesh, 2, algo, Collective::kAllReduce, hw::kOpAddI32, 77}, seed);
     RunCase({Topology::kTorus, 8, algo, Collective::kAllReduce, hw::kOpAddI32, 2000}, seed + 1);
   }
-  RunCase({Topology::kFbfly, 4, "ring", Collective::kAllReduce, hw::kOpAddI32, 1000}, seed + 2);
+  // ARIES 8x8: segments run out (greedy segmentation), three-level hierarchical rings.
+  for (const char* algo : {"aries_bw", "dbt", "cmtree", "mtree"}) {
+    RunCase({Topology::kAries, 8, algo, Collective::kAllReduce, hw::kOpAddI32, 3001}, seed + 2);
+  }
+  RunCase({Topology::kAries, 8, "aries_lt", Collective::kAllReduce, hw::kOpAddF32, 3001, 3}, seed + 3);
+  RunCase({Topology::kAries, 2, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 77, 1}, seed + 4);
+  // The flattened butterfly runs rings and trees.
+  for (const char* algo : {"ring", "dbt", "mtree", "2dring"}) {
+    RunCase({Topology::kFbfly, 4, algo, Collective::kAllReduce, hw::kOpAddI32, 1000}, seed + 5);
+  }
 }
 
 TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
