@@ -8,6 +8,7 @@
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_check.h"
+#include "coll_io.h"
 #include "node_models.h"
 #include "planners.h"
 
@@ -65,6 +66,7 @@ int RunCollectiveCommand(const CollOptions& o) {
   r.elements = (bytes + 3) / 4;
   r.root = o.root;
   r.embeddings = o.embeddings;
+  r.levels = o.levels;
   coll::Validation v;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
   const unsigned n = p.num_nodes();
@@ -74,7 +76,10 @@ int RunCollectiveCommand(const CollOptions& o) {
   fmt::print("  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
              "synchronization steps {}\n",
              v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
-  const auto in = tb::MakeCollInputs(p, o.seed);
+  const auto in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
+                                   : tb::ReadNodeVectors(o.inputs, o.type, n, p.elements);
+  fmt::print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
+                                                 : tb::NodePath(o.inputs, 0) + " ...");
   const auto t0 = std::chrono::steady_clock::now();
   const auto res = sysc::RunProgram(pkg, p, in, 200'000'000);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -99,6 +104,20 @@ int RunCollectiveCommand(const CollOptions& o) {
   bool ok = res.finished && res.errors.empty() && res.flits_injected == res.flits_to_inject &&
             res.flits_ejected == res.flits_to_eject;
   for (const auto& e : res.errors) fmt::print("  error: {}\n", e);
+  if (!o.outputs.empty()) {
+    // Each node's result region (the whole vector, its shard after a reduce-scatter, nothing
+    // off the root of a reduce).
+    unsigned written = 0;
+    for (unsigned node = 0; node < n; ++node) {
+      const coll::Range rr = p.ResultRegion(node);
+      if (rr.len == 0) continue;
+      tb::WriteVectorFile(tb::NodePath(o.outputs, node), o.type,
+                          std::vector<uint32_t>(res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.off),
+                                                res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.end())));
+      ++written;
+    }
+    fmt::print("  outputs: {} files, {} ...\n", written, tb::NodePath(o.outputs, 0));
+  }
   if (o.verify) {
     const auto bad = tb::CheckCollective(p, in, res.out);
     for (const auto& b : bad) fmt::print("  verify: {}\n", b);

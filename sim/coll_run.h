@@ -12,7 +12,8 @@ namespace aries::sim {
 struct CollOptions {
   std::string topology = "mesh", algo = "ring", collective = "allreduce", type = "int32";
   std::string size = "64K";
-  unsigned k = 4, root = 0, embeddings = 1;
+  unsigned k = 4, root = 0, embeddings = 1, levels = 2;
+  std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   bool verify = false;
   uint64_t seed = 1;
 };

@@ -1,0 +1,83 @@
+// Per-node vector files (tb/coll_io): .npy and raw round trips, a header written the way NumPy
+// writes it, and every refusal naming the file and what was expected.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "coll_io.h"
+
+namespace {
+
+using namespace aries::tb;
+
+std::string Tmp(const std::string& name) { return ::testing::TempDir() + "coll_io_" + name; }
+
+void WriteBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string Refusal(const std::string& path, const std::string& type, uint64_t n) {
+  try {
+    ReadVectorFile(path, type, n);
+  } catch (const VectorFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CollIo, NpyAndRawRoundTrip) {
+  const std::vector<uint32_t> v = {0, 1, 0xFFFFFFFFu, 0x3F800000u, 123456789u};
+  for (const char* ext : {".npy", ".bin"}) {
+    const std::string path = Tmp(std::string("rt") + ext);
+    WriteVectorFile(path, "fp32", v);
+    EXPECT_EQ(ReadVectorFile(path, "fp32", v.size()), v) << ext;
+  }
+  // Raw: exactly 4 bytes per element, little-endian.
+  std::ifstream f(Tmp("rt.bin"), std::ios::binary | std::ios::ate);
+  EXPECT_EQ(static_cast<size_t>(f.tellg()), 4 * v.size());
+}
+
+TEST(CollIo, ReadsAHeaderAsNumPyWritesIt) {
+  // numpy.save of np.array([1, -2, 3], dtype="<i4"): format 1.0, preamble + header padded
+  // with spaces and a newline to 128 bytes.
+  std::string h = "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }";
+  h.append(128 - 10 - h.size() - 1, ' ');
+  h.push_back('\n');
+  std::string file = std::string("\x93NUMPY\x01\x00", 8);
+  file.push_back(static_cast<char>(h.size()));
+  file.push_back('\0');
+  file += h;
+  for (uint32_t w : {1u, 0xFFFFFFFEu, 3u}) {
+    for (int b = 0; b < 4; ++b) file.push_back(static_cast<char>(w >> (8 * b)));
+  }
+  WriteBytes(Tmp("np.npy"), file);
+  EXPECT_EQ(ReadVectorFile(Tmp("np.npy"), "int32", 3), (std::vector<uint32_t>{1, 0xFFFFFFFEu, 3}));
+  EXPECT_EQ(file.size(), 128u + 12u);  // data starts at byte 128
+}
+
+TEST(CollIo, RefusalsNameTheFileAndWhatWasExpected) {
+  WriteVectorFile(Tmp("i.npy"), "int32", {1, 2, 3});
+  EXPECT_NE(Refusal(Tmp("i.npy"), "fp32", 3).find("coll_io_i.npy: dtype '<i4' does not hold fp32; allowed '<f4'"), std::string::npos);
+  EXPECT_NE(Refusal(Tmp("i.npy"), "int32", 4).find("shape (3,): expected (4,)"), std::string::npos);
+  WriteVectorFile(Tmp("r.bin"), "int32", {1, 2, 3});
+  EXPECT_NE(Refusal(Tmp("r.bin"), "int32", 2).find("coll_io_r.bin: 12 bytes of data: expected 8 (2 elements"), std::string::npos);
+  WriteBytes(Tmp("bad.npy"), "not numpy at all");
+  EXPECT_NE(Refusal(Tmp("bad.npy"), "int32", 1).find("not a NumPy .npy file"), std::string::npos);
+  EXPECT_NE(Refusal(Tmp("missing.npy"), "int32", 1).find("cannot open for reading"), std::string::npos);
+  try {
+    NodePath("in/node.npy", 3);
+    FAIL();
+  } catch (const VectorFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("must contain {node}"), std::string::npos);
+  }
+  EXPECT_EQ(NodePath("in/n{node}.npy", 12), "in/n12.npy");
+}
+
+TEST(CollIo, NodeVectorsByPattern) {
+  const std::vector<std::vector<uint32_t>> v = {{1, 2}, {3, 4}, {5, 6}};
+  WriteNodeVectors(Tmp("node{node}.npy"), "int32", v);
+  EXPECT_EQ(ReadNodeVectors(Tmp("node{node}.npy"), "int32", 3, 2), v);
+}
+
+}  // namespace
