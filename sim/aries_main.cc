@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "coll_run.h"
+#include "coll_sweep.h"
 #include "config.h"
 #include "planners.h"
 #include "package_run.h"
@@ -105,7 +106,7 @@ extern "C" int sc_main(int argc, char** argv) {
   aries::sim::CollOptions co;
   coll->add_option("--topology", co.topology, "mesh, torus, fbfly, aries");
   coll->add_option("-k,--k", co.k, "K x K chiplets");
-  coll->add_option("--algo", co.algo, "algorithm: " + aries::coll::AlgorithmNames());
+  coll->add_option("--algo", co.algo, "algorithm: auto (cheapest by the measured costs) or " + aries::coll::AlgorithmNames());
   coll->add_option("--collective", co.collective, aries::coll::CollectiveNames());
   coll->add_option("--type", co.type, "int32 or fp32 (sum)");
   coll->add_option("--size", co.size, "bytes per node: 64, 4K, 2M");
@@ -116,10 +117,21 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
+  coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
+  CLI::App* csweep = app.add_subcommand("coll-sweep", "all-reduce over algorithms x topologies x sizes, verified; Markdown table and cost CSV");
+  aries::sim::CollSweepOptions cs;
+  csweep->add_option("-k,--k", cs.k, "K x K chiplets");
+  csweep->add_option("--topologies", cs.topologies, "comma-separated: mesh,torus,aries,fbfly");
+  csweep->add_option("--algos", cs.algos, "comma-separated algorithms or all");
+  csweep->add_option("--sizes", cs.sizes, "comma-separated bytes per node: 1K,64K,2M");
+  csweep->add_option("--type", cs.type, "int32 or fp32");
+  csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
+  csweep->add_option("--seed", cs.seed, "input generator seed");
   CLI11_PARSE(app, argc, argv);
 
   try {
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
+    if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "coll_io.h"
 #include "node_models.h"
 #include "planners.h"
+#include "tuner.h"
 
 namespace aries::sim {
 
@@ -39,7 +41,10 @@ uint64_t ParseBytes(const std::string& s) {
 
 }  // namespace
 
-int RunCollectiveCommand(const CollOptions& o) {
+CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
+  auto print = [&](auto&&... a) {
+    if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
+  };
   coll::Request r;
   const auto topo = coll::ParseTopology(o.topology);
   if (!topo) {
@@ -61,24 +66,47 @@ int RunCollectiveCommand(const CollOptions& o) {
   const uint64_t bytes = ParseBytes(o.size);
   r.geom = pc;
   r.algo = o.algo;
+  r.levels = o.levels;
+  r.embeddings = o.embeddings;
+  double predicted = 0;
+  if (o.algo == "auto") {
+    if (*c != coll::Collective::kAllReduce) {
+      throw std::invalid_argument(fmt::format("--algo auto: the cost models are all-reduce; for {} "
+                                              "name one of {}",
+                                              o.collective, coll::AlgorithmNames()));
+    }
+    const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
+    const auto models = coll::LoadCostModels(path);
+    const coll::Choice ch = coll::ChooseAlgorithm(models, *topo, o.k, bytes);
+    r.algo = ch.best.algo;
+    r.levels = ch.best.levels;
+    r.embeddings = ch.best.embeddings;
+    predicted = ch.predicted;
+    std::string why;
+    for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
+      why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
+    }
+    print("auto: {} predicted cheapest for {} bytes on {} {}x{} (cycles interpolated between "
+          "measured sizes in {}): {}{}\n",
+          ch.best.Label(), bytes, o.topology, o.k, o.k, path, why,
+          ch.ranking.size() > 5 ? ", ..." : "");
+  }
   r.collective = *c;
   r.op = o.type == "fp32" ? hw::kOpAddF32 : hw::kOpAddI32;
   r.elements = (bytes + 3) / 4;
   r.root = o.root;
-  r.embeddings = o.embeddings;
-  r.levels = o.levels;
   coll::Validation v;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
   const unsigned n = p.num_nodes();
-  fmt::print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} {}x{}\n", o.algo, o.collective,
+  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} {}x{}\n", r.algo, o.collective,
              bytes, p.elements, o.type, o.topology, o.k, o.k);
-  fmt::print("  plan: {}\n", p.summary);
-  fmt::print("  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
+  print("  plan: {}\n", p.summary);
+  print("  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
              "synchronization steps {}\n",
              v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
   const auto in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
                                    : tb::ReadNodeVectors(o.inputs, o.type, n, p.elements);
-  fmt::print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
+  print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
                                                  : tb::NodePath(o.inputs, 0) + " ...");
   const auto t0 = std::chrono::steady_clock::now();
   const auto res = sysc::RunProgram(pkg, p, in, 200'000'000);
@@ -92,18 +120,22 @@ int RunCollectiveCommand(const CollOptions& o) {
     case coll::Collective::kAllGather: factor = static_cast<double>(n - 1) / n; break;
     default: factor = 1.0;
   }
-  const bool engine = coll::FindAlgorithm(o.algo)->engine;  // Plan() accepted the name
+  const bool engine = coll::FindAlgorithm(r.algo)->engine;  // Plan() accepted the name
   // Bound: point-to-point algorithms move factor * M through each node's link; the in-network
   // tree M (nccl-tests bus bandwidth / link bandwidth).
   const double bound = static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / link_bytes;
-  fmt::print("  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
+  print("  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
              "({:.1f}% of it)   [{:.2f} s simulated]\n",
              res.cycles, algbw, algbw * factor, bound, 100.0 * bound / res.cycles, secs);
-  fmt::print("  flits injected {} (schedule {}), ejected {} (schedule {})\n", res.flits_injected,
+  if (predicted > 0) {
+    print("  auto: predicted {:.0f} cycles, measured {} ({:+.1f}%)\n", predicted, res.cycles,
+          100.0 * (static_cast<double>(res.cycles) - predicted) / predicted);
+  }
+  print("  flits injected {} (schedule {}), ejected {} (schedule {})\n", res.flits_injected,
              res.flits_to_inject, res.flits_ejected, res.flits_to_eject);
   bool ok = res.finished && res.errors.empty() && res.flits_injected == res.flits_to_inject &&
             res.flits_ejected == res.flits_to_eject;
-  for (const auto& e : res.errors) fmt::print("  error: {}\n", e);
+  for (const auto& e : res.errors) print("  error: {}\n", e);
   if (!o.outputs.empty()) {
     // Each node's result region (the whole vector, its shard after a reduce-scatter, nothing
     // off the root of a reduce).
@@ -116,16 +148,27 @@ int RunCollectiveCommand(const CollOptions& o) {
                                                 res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.end())));
       ++written;
     }
-    fmt::print("  outputs: {} files, {} ...\n", written, tb::NodePath(o.outputs, 0));
+    print("  outputs: {} files, {} ...\n", written, tb::NodePath(o.outputs, 0));
   }
   if (o.verify) {
     const auto bad = tb::CheckCollective(p, in, res.out);
-    for (const auto& b : bad) fmt::print("  verify: {}\n", b);
-    fmt::print("  verify: {}\n", bad.empty() ? "every element of every node matches the golden reduction"
+    for (const auto& b : bad) print("  verify: {}\n", b);
+    print("  verify: {}\n", bad.empty() ? "every element of every node matches the golden reduction"
                                              : "FAILED");
     ok = ok && bad.empty();
   }
-  return ok ? 0 : 1;
+  CollMeasurement m;
+  m.bytes = bytes;
+  m.elements = p.elements;
+  m.cycles = res.cycles;
+  m.algbw = algbw;
+  m.busbw = algbw * factor;
+  m.bound = bound;
+  m.sync_steps = p.sync_steps;
+  m.ok = ok;
+  return m;
 }
+
+int RunCollectiveCommand(const CollOptions& o) { return MeasureCollective(o).ok ? 0 : 1; }
 
 }  // namespace aries::sim

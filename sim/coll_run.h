@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace aries::sim {
 
@@ -14,9 +15,22 @@ struct CollOptions {
   std::string size = "64K";
   unsigned k = 4, root = 0, embeddings = 1, levels = 2;
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
+  std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
 };
+
+// One measured run.
+struct CollMeasurement {
+  uint64_t bytes = 0, elements = 0, cycles = 0;
+  double algbw = 0, busbw = 0;   // bytes per cycle (nccl-tests definitions)
+  double bound = 0;              // cycles of the bandwidth bound
+  unsigned sync_steps = 0;
+  bool ok = false;               // finished, no errors, every flit accounted (and verified)
+};
+
+// Plans, validates and runs one collective; prints the report unless `quiet`.
+CollMeasurement MeasureCollective(const CollOptions& o, bool quiet = false);
 
 // Returns the process exit code (0 ok, 1 verification or run failure); throws
 // std::invalid_argument naming a bad option and what is allowed.

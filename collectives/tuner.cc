@@ -1,0 +1,113 @@
+#include "tuner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace aries::coll {
+
+std::string Candidate::Label() const {
+  if (algo == "aries_lt") return fmt::format("aries_lt L={}", levels);
+  if (algo == "tree" && embeddings > 1) return fmt::format("tree E={}", embeddings);
+  return algo;
+}
+
+namespace {
+
+double Interpolate(const CostPoint& a, const CostPoint& b, uint64_t bytes) {
+  const double x0 = static_cast<double>(a.bytes), x1 = static_cast<double>(b.bytes);
+  return a.cycles + (b.cycles - a.cycles) * (static_cast<double>(bytes) - x0) / (x1 - x0);
+}
+
+}  // namespace
+
+double CostModel::Predict(uint64_t bytes) const {
+  if (points.empty()) return 0;
+  if (points.size() == 1) return points[0].cycles;
+  size_t i = 1;
+  while (i + 1 < points.size() && points[i].bytes < bytes) ++i;
+  return std::max(0.0, Interpolate(points[i - 1], points[i], bytes));
+}
+
+double CostModel::LeaveOneOutError() const {
+  double worst = 0;
+  for (size_t i = 1; i + 1 < points.size(); ++i) {
+    const double p = Interpolate(points[i - 1], points[i + 1], points[i].bytes);
+    worst = std::max(worst, std::abs(p - points[i].cycles) / points[i].cycles);
+  }
+  return worst;
+}
+
+const char* CostCsvHeader() {
+  return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
+}
+
+std::vector<CostModel> LoadCostModels(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw PlanError(fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
+  std::string line;
+  std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned>, CostModel> by_key;
+  for (unsigned ln = 1; std::getline(f, line); ++ln) {
+    if (ln == 1) {
+      if (line != CostCsvHeader()) {
+        throw PlanError(fmt::format("{}:1: header '{}'; expected '{}'", path, line, CostCsvHeader()));
+      }
+      continue;
+    }
+    if (line.empty()) continue;
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+    if (c.size() != 12) throw PlanError(fmt::format("{}:{}: {} fields; expected 12", path, ln, c.size()));
+    const auto topo = ParseTopology(c[0]);
+    if (!topo) throw PlanError(fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
+    if (c[5] != "allreduce" || c[11] != "1") continue;  // models are all-reduce, runs that passed
+    CostModel m;
+    try {
+      m.topology = *topo;
+      m.k = static_cast<unsigned>(std::stoul(c[1]));
+      m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};
+      const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
+      auto [it, fresh] = by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings}, m);
+      it->second.points.push_back(pt);
+    } catch (const std::logic_error&) {
+      throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));
+    }
+  }
+  std::vector<CostModel> out;
+  for (auto& [key, m] : by_key) {
+    std::sort(m.points.begin(), m.points.end(), [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+Choice ChooseAlgorithm(const std::vector<CostModel>& models, Topology t, unsigned k, uint64_t bytes) {
+  Choice c;
+  std::string have;
+  for (const CostModel& m : models) {
+    if (m.topology != t || m.k != k) {
+      const std::string s = fmt::format("{} {}x{}", TopologyName(m.topology), m.k, m.k);
+      if (have.find(s) == std::string::npos) have += (have.empty() ? "" : ", ") + s;
+      continue;
+    }
+    c.ranking.push_back({m.cand.Label(), m.Predict(bytes)});
+    if (c.ranking.size() == 1 || c.ranking.back().second < c.predicted) {
+      c.best = m.cand;
+      c.predicted = c.ranking.back().second;
+    }
+  }
+  if (c.ranking.empty()) {
+    throw PlanError(fmt::format("--algo auto: no measured costs for {} {}x{}; the cost file has {}",
+                                TopologyName(t), k, k, have.empty() ? "none" : have));
+  }
+  std::stable_sort(c.ranking.begin(), c.ranking.end(),
+                   [](const auto& a, const auto& b) { return a.second < b.second; });
+  return c;
+}
+
+}  // namespace aries::coll

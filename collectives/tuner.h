@@ -1,0 +1,59 @@
+// Choosing an all-reduce algorithm from measured costs, the way NCCL's tuner does, but fed by
+// this simulator: `aries coll-sweep --csv` writes the cycles of every (topology, K, candidate,
+// size) it ran; a candidate's cost at any size is the piecewise-linear interpolation between
+// its measured sizes (linear extrapolation beyond the first and last), and `--algo auto` takes
+// the cheapest. The quality of each model is its leave-one-out error: every inner measured
+// point predicted from its neighbours alone.
+#ifndef ARIES_COLLECTIVES_TUNER_H_
+#define ARIES_COLLECTIVES_TUNER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "program.h"
+
+namespace aries::coll {
+
+// An algorithm with its embedding parameters.
+struct Candidate {
+  std::string algo;
+  unsigned levels = 2;      // aries_lt
+  unsigned embeddings = 1;  // tree
+  std::string Label() const;  // "ring", "aries_lt L=3", "tree E=4"
+};
+
+struct CostPoint {
+  uint64_t bytes;
+  double cycles;
+};
+
+struct CostModel {
+  Topology topology = Topology::kMesh;
+  unsigned k = 0;
+  Candidate cand;
+  std::vector<CostPoint> points;  // increasing bytes
+  double Predict(uint64_t bytes) const;
+  // Largest relative error of an inner point predicted from its two neighbours (0 with fewer
+  // than three points).
+  double LeaveOneOutError() const;
+};
+
+// The CSV header `aries coll-sweep` writes and LoadCostModels reads.
+const char* CostCsvHeader();
+// Reads all-reduce rows of a sweep CSV; throws PlanError naming file:line on a malformed row.
+std::vector<CostModel> LoadCostModels(const std::string& path);
+
+struct Choice {
+  Candidate best;
+  double predicted = 0;
+  std::vector<std::pair<std::string, double>> ranking;  // label, predicted cycles, cheapest first
+};
+// The cheapest candidate for (topology, K, bytes); throws PlanError when the models have none
+// for that topology and K (naming the ones they have).
+Choice ChooseAlgorithm(const std::vector<CostModel>& models, Topology t, unsigned k,
+                       uint64_t bytes);
+
+}  // namespace aries::coll
+
+#endif  // ARIES_COLLECTIVES_TUNER_H_

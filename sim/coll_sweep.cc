@@ -1,0 +1,130 @@
+#include "coll_sweep.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "coll_run.h"
+#include "planners.h"
+#include "tuner.h"
+
+namespace aries::sim {
+
+namespace {
+
+std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');) {
+    if (!x.empty()) v.push_back(x);
+  }
+  return v;
+}
+
+// The variants worth comparing: aries_lt at every level count K allows above 1 (L = 1 is the
+// ring), the in-network tree with one and four embeddings.
+std::vector<coll::Candidate> Candidates(const coll::AlgorithmInfo& a, unsigned k) {
+  if (std::string(a.name) == "aries_lt") {
+    std::vector<coll::Candidate> v;
+    for (unsigned l = 2; l <= 8; ++l) {
+      unsigned b = 2;
+      while (true) {
+        unsigned pw = 1;
+        for (unsigned i = 0; i < l; ++i) pw *= b;
+        if (pw >= k) {
+          if (pw == k) v.push_back({a.name, l, 1});
+          break;
+        }
+        ++b;
+      }
+    }
+    return v;
+  }
+  if (std::string(a.name) == "tree") return {{a.name, 2, 1}, {a.name, 2, 4}};
+  return {{a.name, 2, 1}};
+}
+
+}  // namespace
+
+int RunCollSweep(const CollSweepOptions& o) {
+  const auto topos = Split(o.topologies);
+  const auto sizes = Split(o.sizes);
+  const auto algos = Split(o.algos);
+  for (const auto& t : topos) {
+    if (!coll::ParseTopology(t)) {
+      throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}", o.topologies, t, coll::TopologyNames()));
+    }
+  }
+  for (const auto& a : algos) {
+    if (a != "all" && !coll::FindAlgorithm(a)) {
+      throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}", o.algos, a, coll::AlgorithmNames()));
+    }
+  }
+  std::ofstream csv;
+  if (!o.csv.empty()) {
+    const bool fresh = !std::ifstream(o.csv).good();
+    csv.open(o.csv, std::ios::app);
+    if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", o.csv));
+    if (fresh) csv << coll::CostCsvHeader() << "\n";
+  }
+  fmt::print("all-reduce {} on {}x{}: cycles, bus bandwidth (B/cycle) and % of the bound "
+             "(2(N-1)/N M/B point to point, M/B in-network); every element verified\n\n",
+             o.type, o.k, o.k);
+  std::string head = "| algorithm | topology |", rule = "|---|---|";
+  for (const auto& s : sizes) {
+    head += fmt::format(" {} |", s);
+    rule += "---|";
+  }
+  fmt::print("{}\n{}\n", head, rule);
+  int failures = 0;
+  for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+    if (!a.Serves(coll::Collective::kAllReduce)) continue;
+    if (!(algos.empty() || algos[0] == "all" || std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end())) continue;
+    for (const coll::Candidate& cand : Candidates(a, o.k)) {
+      for (const auto& t : topos) {
+        if (!a.Serves(*coll::ParseTopology(t))) continue;
+        std::string row = fmt::format("| {} | {} |", cand.Label(), t);
+        bool skipped = false;
+        for (const auto& s : sizes) {
+          CollOptions co;
+          co.topology = t;
+          co.k = o.k;
+          co.algo = a.name;
+          co.levels = cand.levels;
+          co.embeddings = cand.embeddings;
+          co.type = o.type;
+          co.size = s;
+          co.seed = o.seed;
+          co.verify = true;
+          CollMeasurement m;
+          try {
+            m = MeasureCollective(co, true);
+          } catch (const coll::PlanError& e) {
+            row += " n/a |";
+            skipped = true;
+            fmt::print(stderr, "  {} on {}: {}\n", cand.Label(), t, e.what());
+            break;
+          }
+          failures += m.ok ? 0 : 1;
+          row += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw, 100.0 * m.bound / static_cast<double>(m.cycles),
+                             m.ok ? "" : " FAILED");
+          if (csv.is_open()) {
+            csv << fmt::format("{},{},{},{},{},allreduce,{},{},{},{:.3f},{:.4f},{}\n", t, o.k, a.name,
+                               cand.levels, cand.embeddings, o.type, m.bytes, m.cycles, m.busbw,
+                               m.bound / static_cast<double>(m.cycles), m.ok ? 1 : 0);
+            csv.flush();
+          }
+        }
+        if (!skipped) fmt::print("{}\n", row);
+        std::fflush(stdout);
+      }
+    }
+  }
+  if (failures) fmt::print("\n{} runs FAILED\n", failures);
+  return failures ? 1 : 0;
+}
+
+}  // namespace aries::sim

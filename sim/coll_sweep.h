@@ -1,0 +1,27 @@
+// `aries coll-sweep`: all-reduce over every algorithm (and embedding variant) x topology x size
+// on one K, every run verified element by element; prints a Markdown table (cycles, bus
+// bandwidth, fraction of the bound) and writes the CSV that `--algo auto` reads as its cost
+// models (collectives/tuner.h).
+#ifndef ARIES_SIM_COLL_SWEEP_H_
+#define ARIES_SIM_COLL_SWEEP_H_
+
+#include <cstdint>
+#include <string>
+
+namespace aries::sim {
+
+struct CollSweepOptions {
+  unsigned k = 4;
+  std::string topologies = "mesh,torus,aries,fbfly";
+  std::string algos = "all";
+  std::string sizes = "1K,64K,2M";
+  std::string type = "int32";
+  std::string csv;       // append rows (header when the file is new)
+  uint64_t seed = 1;
+};
+
+int RunCollSweep(const CollSweepOptions& o);
+
+}  // namespace aries::sim
+
+#endif  // ARIES_SIM_COLL_SWEEP_H_
