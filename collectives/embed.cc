@@ -43,7 +43,7 @@ class Embedder {
  public:
   Embedder(Program& p, const Hardware& hwp)
       : p_(p), hw_(hwp), k_(p.req.geom.k), n_(k_ * k_),
-        aries_(p.req.geom.topology == Topology::kAries && RouterPorts(p.req.geom.topology, k_) == 5),
+        aries_(p.req.geom.topology == Topology::kAries),
         w_(p.req.geom, hwp, p.nodes), ports_(RouterPorts(p.req.geom.topology, k_)), used_out_(n_ * ports_, false), used_in_(n_ * ports_, false),
         table_(n_) {}
 
@@ -57,26 +57,25 @@ class Embedder {
         if (flow_of.emplace(l, -1).second) links.push_back(l);
       }
     }
-    // A link that gets no segment keeps its dimension-order path; the ports on that path must
-    // then stay mesh, so the allocation restarts with those paths reserved until no new link
-    // falls back (reservations only grow: at most one restart per link).
+    // A link left without a segment takes its dimension-order path if the segments left it
+    // intact, else an x-then-y path over what is configured. When neither exists, the
+    // allocation restarts with that link's dimension-order path reserved (kept mesh), so it
+    // cannot be broken again: reservations only grow, at most one restart per link.
     const std::vector<NodeProgram> original = p_.nodes;
     std::set<Link> forced;
     for (;;) {
       p_.nodes = original;
-      std::set<Link> failed;
-      Attempt(links, forced, &failed, &flow_of);
-      if (std::includes(forced.begin(), forced.end(), failed.begin(), failed.end()) &&
-          failed.size() == forced.size()) {
-        break;
-      }
-      forced.insert(failed.begin(), failed.end());
+      std::set<Link> no_path;
+      Attempt(links, forced, &no_path, &flow_of);
+      if (no_path.empty()) break;
+      forced.insert(no_path.begin(), no_path.end());
     }
     for (unsigned n = 0; n < n_; ++n) {
       for (Op& o : p_.nodes[n].ops) {
         if (o.flow >= 0 || !(o.act == Act::kSend || o.IsRecv())) continue;
         const Link l = o.act == Act::kSend ? Link{n, o.peer, o.lane} : Link{o.peer, n, o.lane};
-        o.flow = flow_of.at(l);
+        const auto it = flow_of.find(l);  // a receive without its send: the validator names it
+        if (it != flow_of.end()) o.flow = it->second;
       }
       auto& routes = p_.nodes[n].routes;
       routes.clear();
@@ -87,9 +86,9 @@ class Embedder {
   }
 
  private:
-  // One allocation with the dimension-order paths of `forced` reserved; the links that got no
-  // segment go to *failed.
-  void Attempt(const std::vector<Link>& links, const std::set<Link>& forced, std::set<Link>* failed,
+  // One allocation with the dimension-order paths of `forced` reserved; the links that found
+  // no path go to *no_path.
+  void Attempt(const std::vector<Link>& links, const std::set<Link>& forced, std::set<Link>* no_path,
                std::map<Link, int>* flow_of) {
     r_ = EmbedReport{};
     r_.links = static_cast<unsigned>(links.size());
@@ -102,20 +101,21 @@ class Embedder {
       for (const RouteEntry& r : p_.nodes[n].routes) table_[n][{r.flow, r.in_port}] = r.mask;
     }
     for (auto& [l, f] : *flow_of) f = -1;
-    // 1. Mesh neighbours on lane 0 keep their mesh hop; forced links their dimension order.
-    std::vector<Link> rest;
+    // 1. Mesh neighbours on lane 0 keep their mesh hop; forced links and links that share no
+    //    row or column (no segment can serve them) reserve their dimension-order paths.
+    std::vector<Link> rest, fallback;
     for (const Link& l : links) {
       const int port = MeshPort(l.from, l.to);
       if (l.lane == 0 && port > 0) {
         used_out_[l.from * ports_ + port] = used_in_[l.to * ports_ + Opposite(port)] = true;
         ++r_.mesh;
-      } else if (forced.count(l)) {
+      } else if (forced.count(l) || (l.lane == 0 && !Aligned(l))) {
         for (const Hop& h : w_.DorPath(l.from, l.to, 0, nullptr)) {
           used_out_[h.node * ports_ + h.port] = true;
           const auto to = w_.Across(h.node, h.port, nullptr);
           used_in_[to->node * ports_ + to->port] = true;
         }
-        failed->insert(l);
+        fallback.push_back(l);
       } else {
         rest.push_back(l);
       }
@@ -133,18 +133,20 @@ class Embedder {
         (*flow_of)[l] = AssignFlow(l, {*seg});
         ++r_.segments;
       } else if (l.lane == 1) {
+        const unsigned tracks = std::min(p_.req.geom.tracks, hw_.tracks);
         throw PlanError(fmt::format(
-            "no bypass segment left for the second link {} -> {}{}", w_.NodeName(l.from),
+            "no bypass segment for the second link {} -> {}: {}", w_.NodeName(l.from),
             w_.NodeName(l.to),
-            aries_ ? (Aligned(l) ? ": every track over the span or every idle port is taken"
-                                 : ": the nodes share no row or column")
-                   : fmt::format(": the {} package has no bypass tracks", TopologyName(p_.req.geom.topology))));
+            !aries_ ? fmt::format("the {} package has no bypass tracks", TopologyName(p_.req.geom.topology))
+            : tracks == 0 ? std::string("the package has 0 bypass tracks")
+            : !Aligned(l) ? std::string("the nodes share no row or column")
+                          : fmt::format("every one of the {} tracks over the span, or every idle port at an end, is taken", tracks)));
       } else {
-        failed->insert(l);
+        fallback.push_back(l);
       }
     }
-    // 3. Dimension order where it is intact, else the shortest configured path.
-    for (const Link& l : *failed) {
+    // 3. Dimension order where it is intact, else the shortest x-then-y configured path.
+    for (const Link& l : fallback) {
       std::string why;
       const auto dor = w_.DorPath(l.from, l.to, 0, &why);
       if (!dor.empty()) {
@@ -152,10 +154,13 @@ class Embedder {
         continue;
       }
       const auto path = Shortest(l.from, l.to);
-      if (path.empty() && !forced.count(l)) continue;  // the next attempt reserves its path
-      if (path.empty()) {
+      if (path.empty() && forced.count(l)) {
         throw PlanError(fmt::format("no path from {} to {} under the configured links ({})",
                                     w_.NodeName(l.from), w_.NodeName(l.to), why));
+      }
+      if (path.empty()) {
+        no_path->insert(l);  // the next attempt reserves its dimension-order path
+        continue;
       }
       (*flow_of)[l] = AssignFlow(l, path);
       ++r_.routed;
@@ -195,10 +200,16 @@ class Embedder {
     const unsigned tracks = std::min(p_.req.geom.tracks, hw_.tracks);
     for (unsigned t = 0; t < tracks; ++t) {
       auto& iv = intervals_[{d, line, t}];
+      // A segment carries one direction each way: the same span is shared only by the
+      // opposite direction.
       bool shared = false, clash = false;
-      for (auto [s, e] : iv) {
-        if (s == lo && e == hi) shared = true;
-        else if (std::max(s, lo) < std::min(e, hi)) clash = true;
+      for (const Interval& i : iv) {
+        if (i.lo == lo && i.hi == hi) {
+          shared = true;
+          clash = clash || (up ? i.up : i.down);
+        } else if (std::max(i.lo, lo) < std::min(i.hi, hi)) {
+          clash = true;
+        }
       }
       if (clash) continue;
       int dp = -1, ap = -1;
@@ -209,7 +220,10 @@ class Embedder {
         if (ap < 0 && !used_in_[l.to * ports_ + q]) ap = static_cast<int>(q);
       }
       if (dp < 0 || ap < 0) continue;
-      if (!shared) iv.push_back({lo, hi});
+      if (!shared) iv.push_back({lo, hi, false, false});
+      for (Interval& i : iv) {
+        if (i.lo == lo && i.hi == hi) (up ? i.up : i.down) = true;
+      }
       const uint32_t cut = 1u << ((d == 0 ? hw::kBypassXLsb : hw::kBypassYLsb) + t);
       p_.nodes[l.from].bypass |= cut;
       p_.nodes[l.to].bypass |= cut;
@@ -224,8 +238,10 @@ class Embedder {
 
   // Fewest hops from u to v over the links the current settings make, in dimension order: x
   // links (mesh or x-segments) towards v's column without passing it, then y links towards v's
-  // row. Every such path is monotone per dimension, x before y, like the dimension-order paths
-  // beside it, so the channels they hold cannot depend on each other in a cycle.
+  // row. On the ARIES package (a mesh plus tracks; only it gets here) every such path is
+  // monotone per dimension, x before y, like the dimension-order paths and single hops beside
+  // it, and a muxed port carries one dimension's traffic, so the channels can be ordered and
+  // cannot depend on each other in a cycle.
   std::vector<Hop> Shortest(unsigned u, unsigned v) const {
     const unsigned ports = w_.num_ports();
     std::vector<std::optional<Hop>> via(n_);
@@ -287,7 +303,11 @@ class Embedder {
   Wiring w_;
   unsigned ports_;
   std::vector<bool> used_out_, used_in_;  // [node * ports_ + port]
-  std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<std::pair<unsigned, unsigned>>>
+  struct Interval {
+    unsigned lo, hi;
+    bool up, down;  // directions in use
+  };
+  std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<Interval>>
       intervals_;  // (dimension, line, track) -> segments
   std::vector<std::map<std::pair<unsigned, unsigned>, uint32_t>> table_;  // (flow, in) -> mask
   std::map<unsigned, bool> flows_used_;

@@ -35,6 +35,9 @@ std::string AlgorithmNames();
 // program its own validator refuses (a bug, with the validator's message).
 Program Plan(const Request& req, const Hardware& hw, Validation* validation = nullptr);
 
+// The level counts L that aries_lt accepts for K (K = b^L for an integer b >= 2), increasing.
+std::vector<unsigned> AriesLtLevels(unsigned k);
+
 // The ring order (a Hamiltonian cycle where the grid has one: K even) used by the ring planner.
 std::vector<unsigned> RingOrder(unsigned k);
 

@@ -1,5 +1,6 @@
 // The ring family: ring (ARIES II-C), 2D ring (Table I), ARIES_BW (IV-A1), ARIES_LT (IV-A2).
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -119,22 +120,15 @@ Program PlanAriesBw(const Request& req, const Hardware& hwp) {
 // level left, then all-gather back down: L (b^2 - 1) dependent steps per phase.
 Program PlanAriesLt(const Request& req, const Hardware&) {
   const unsigned k = req.geom.k, levels = req.levels;
-  unsigned b = 0;
-  std::string allowed;
-  for (unsigned l = 1; l <= 8; ++l) {
-    for (unsigned c = 2; c <= k; ++c) {
-      unsigned pw = 1;
-      for (unsigned i = 0; i < l; ++i) pw *= c;
-      if (pw != k) continue;
-      allowed += fmt::format("{}{}", allowed.empty() ? "" : ", ", l);
-      if (l == levels) b = c;
-    }
-  }
-  if (b == 0) {
+  const auto allowed = AriesLtLevels(k);
+  if (std::find(allowed.begin(), allowed.end(), levels) == allowed.end()) {
+    std::string names;
+    for (unsigned l : allowed) names += fmt::format("{}{}", names.empty() ? "" : ", ", l);
     throw PlanError(fmt::format("coll.levels = {}: K = {} must be b^levels for an integer b >= 2; "
                                 "allowed levels for K = {}: {}",
-                                levels, k, k, allowed.empty() ? "none" : allowed));
+                                levels, k, k, names.empty() ? "none" : names));
   }
+  const auto b = static_cast<unsigned>(std::lround(std::pow(k, 1.0 / levels)));
   Program p = Empty(req);
   Builder bld(p);
   const unsigned n = p.num_nodes();
@@ -174,6 +168,19 @@ Program PlanAriesLt(const Request& req, const Hardware&) {
 }  // namespace aries::coll::steps
 
 namespace aries::coll {
+
+std::vector<unsigned> AriesLtLevels(unsigned k) {
+  std::vector<unsigned> v;
+  for (unsigned l = 1; (1u << l) <= k; ++l) {
+    for (unsigned b = 2; b <= k; ++b) {
+      uint64_t pw = 1;
+      for (unsigned i = 0; i < l && pw <= k; ++i) pw *= b;
+      if (pw == k) v.push_back(l);
+      if (pw >= k) break;
+    }
+  }
+  return v;
+}
 
 std::vector<unsigned> RingOrder(unsigned k) {
   std::vector<unsigned> r;

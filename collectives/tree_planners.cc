@@ -128,22 +128,6 @@ void SetDepths(Tree& t) {
   }
 }
 
-// Reduce `r` up tree t (children before parents), or broadcast it down from the root.
-void TreeReduce(Builder& b, const Tree& t, Range r) {
-  for (unsigned d = t.height; d >= 1; --d) {
-    for (size_t v = 0; v < t.parent.size(); ++v) {
-      if (t.depth[v] == d) b.Xfer(static_cast<unsigned>(v), static_cast<unsigned>(t.parent[v]), r, true);
-    }
-  }
-}
-void TreeBroadcast(Builder& b, const Tree& t, Range r) {
-  for (unsigned d = 1; d <= t.height; ++d) {
-    for (size_t v = 0; v < t.parent.size(); ++v) {
-      if (t.depth[v] == d) b.Xfer(static_cast<unsigned>(t.parent[v]), static_cast<unsigned>(v), r, false);
-    }
-  }
-}
-
 // The binary tree of NCCL's double binary tree over ranks 0..n-1 (in-order numbering: rank r
 // with lowest set bit 2^h sits at height h, its parent is r with that bit cleared and the next
 // one set; rank 0 is the root above the highest power of two).
@@ -223,11 +207,17 @@ std::vector<Tree> MultiTrees(const std::vector<unsigned>& members,
   return trees;
 }
 
-// Reduce-scatter and all-gather of `r` over trees[j] reducing chunk j of `r` to its root.
+unsigned Height(const std::vector<Tree>& trees) {
+  unsigned h = 0;
+  for (const Tree& t : trees) h = std::max(h, t.height);
+  return h;
+}
+
+// Reduce-scatter and all-gather of `r` over trees[j] reducing chunk j of `r` to its root, level
+// by level (children before parents up, parents before children down) across all trees.
 void MultiTreePhases(Builder& b, const std::vector<Tree>& trees, Range r, bool rs, bool ag) {
   const auto m = static_cast<unsigned>(trees.size());
-  unsigned height = 0;
-  for (const Tree& t : trees) height = std::max(height, t.height);
+  const unsigned height = Height(trees);
   auto chunk = [&](unsigned j) {
     Range c = Shard(r.len, m, j);
     c.off += r.off;
@@ -286,12 +276,8 @@ Program PlanDoubleBinaryTree(const Request& req, const Hardware&) {
   bt.root = n % 2 == 0 ? n - 1 : 1 % n;
   SetDepths(a);
   SetDepths(bt);
-  const Range half[2] = {Shard(p.elements, 2, 0), Shard(p.elements, 2, 1)};
-  TreeReduce(b, a, half[0]);
-  TreeReduce(b, bt, half[1]);
-  TreeBroadcast(b, a, half[0]);
-  TreeBroadcast(b, bt, half[1]);
-  p.sync_steps = std::max(a.height, bt.height);
+  MultiTreePhases(b, {a, bt}, {0, p.elements}, true, true);  // half of the vector each
+  p.sync_steps = Height({a, bt});
   p.summary = fmt::format("double binary tree: in-order binary tree over the node ids (root {}) "
                           "and its {} (root {}), half of the vector each, height {}",
                           a.root, n % 2 == 0 ? "mirror" : "shift by one", bt.root, p.sync_steps);
@@ -310,8 +296,7 @@ Program PlanMultiTree(const Request& req, const Hardware&) {
   const bool rs = req.collective != Collective::kAllGather;
   const bool ag = req.collective != Collective::kReduceScatter;
   MultiTreePhases(b, trees, {0, p.elements}, rs, ag);
-  unsigned height = 0;
-  for (const Tree& t : trees) height = std::max(height, t.height);
+  const unsigned height = Height(trees);
   p.sync_steps = height;
   p.summary = fmt::format("multi-tree: {} breadth-first trees over the {} links, tree j reduces "
                           "chunk j to node j, height {}",
@@ -358,7 +343,7 @@ Program PlanConcentratedMultiTree(const Request& req, const Hardware&) {
       if (gy > 0) nb[i].push_back(i - g);
     }
     planes[q] = MultiTrees(members, nb, n);
-    for (const Tree& t : planes[q]) height = std::max(height, t.height);
+    height = std::max(height, Height(planes[q]));
   }
   for (unsigned q = 0; q < 4; ++q) MultiTreePhases(b, planes[q], quarters[q], true, false);
   for (unsigned q = 0; q < 4; ++q) MultiTreePhases(b, planes[q], quarters[q], false, true);

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "planners.h"
+
 namespace aries::coll {
 
 std::string Candidate::Label() const {
@@ -30,7 +32,9 @@ double CostModel::Predict(uint64_t bytes) const {
   if (points.size() == 1) return points[0].cycles;
   size_t i = 1;
   while (i + 1 < points.size() && points[i].bytes < bytes) ++i;
-  return std::max(0.0, Interpolate(points[i - 1], points[i], bytes));
+  double floor = points[0].cycles;
+  for (const CostPoint& q : points) floor = std::min(floor, q.cycles);
+  return std::max(floor, Interpolate(points[i - 1], points[i], bytes));
 }
 
 double CostModel::LeaveOneOutError() const {
@@ -46,7 +50,7 @@ const char* CostCsvHeader() {
   return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
 }
 
-std::vector<CostModel> LoadCostModels(const std::string& path) {
+std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type) {
   std::ifstream f(path);
   if (!f) throw PlanError(fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
@@ -65,7 +69,10 @@ std::vector<CostModel> LoadCostModels(const std::string& path) {
     if (c.size() != 12) throw PlanError(fmt::format("{}:{}: {} fields; expected 12", path, ln, c.size()));
     const auto topo = ParseTopology(c[0]);
     if (!topo) throw PlanError(fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
-    if (c[5] != "allreduce" || c[11] != "1") continue;  // models are all-reduce, runs that passed
+    if (c[5] != "allreduce" || c[6] != type || c[11] != "1") continue;  // all-reduce runs that passed
+    if (!FindAlgorithm(c[2])) {
+      throw PlanError(fmt::format("{}:{}: algorithm '{}': allowed {}", path, ln, c[2], AlgorithmNames()));
+    }
     CostModel m;
     try {
       m.topology = *topo;
@@ -81,6 +88,15 @@ std::vector<CostModel> LoadCostModels(const std::string& path) {
   std::vector<CostModel> out;
   for (auto& [key, m] : by_key) {
     std::sort(m.points.begin(), m.points.end(), [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+    std::vector<CostPoint> merged;  // one point per size: the mean of its runs
+    for (size_t i = 0; i < m.points.size();) {
+      size_t j = i;
+      double sum = 0;
+      for (; j < m.points.size() && m.points[j].bytes == m.points[i].bytes; ++j) sum += m.points[j].cycles;
+      merged.push_back({m.points[i].bytes, sum / static_cast<double>(j - i)});
+      i = j;
+    }
+    m.points = std::move(merged);
     out.push_back(std::move(m));
   }
   return out;
@@ -99,6 +115,7 @@ Choice ChooseAlgorithm(const std::vector<CostModel>& models, Topology t, unsigne
     if (c.ranking.size() == 1 || c.ranking.back().second < c.predicted) {
       c.best = m.cand;
       c.predicted = c.ranking.back().second;
+      c.fit_error = m.LeaveOneOutError();
     }
   }
   if (c.ranking.empty()) {

@@ -32,7 +32,8 @@ struct CostModel {
   Topology topology = Topology::kMesh;
   unsigned k = 0;
   Candidate cand;
-  std::vector<CostPoint> points;  // increasing bytes
+  std::vector<CostPoint> points;  // strictly increasing bytes
+  // Interpolated cycles, never below the smallest measured value.
   double Predict(uint64_t bytes) const;
   // Largest relative error of an inner point predicted from its two neighbours (0 with fewer
   // than three points).
@@ -41,12 +42,15 @@ struct CostModel {
 
 // The CSV header `aries coll-sweep` writes and LoadCostModels reads.
 const char* CostCsvHeader();
-// Reads all-reduce rows of a sweep CSV; throws PlanError naming file:line on a malformed row.
-std::vector<CostModel> LoadCostModels(const std::string& path);
+// Reads the all-reduce rows of element type `type` ("int32", "fp32") that passed from a sweep
+// CSV; repeated sizes of one candidate are averaged. Throws PlanError naming file:line on a
+// malformed row or an algorithm the factory does not know.
+std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type = "int32");
 
 struct Choice {
   Candidate best;
   double predicted = 0;
+  double fit_error = 0;  // the best model's leave-one-out error
   std::vector<std::pair<std::string, double>> ranking;  // label, predicted cycles, cheapest first
 };
 // The cheapest candidate for (topology, K, bytes); throws PlanError when the models have none

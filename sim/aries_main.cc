@@ -113,7 +113,7 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--root", co.root, "root of reduce and broadcast");
   coll->add_option("--embeddings", co.embeddings, "in-network tree: trees over disjoint segments");
   coll->add_option("--levels", co.levels, "aries_lt: ring levels L (K = b^L)");
-  coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian)");
+  coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian); each holds the node's whole buffer (all-gather: the gathered size, the node's shard in place)");
   coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");

@@ -76,7 +76,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
                                               o.collective, coll::AlgorithmNames()));
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
-    const auto models = coll::LoadCostModels(path);
+    const auto models = coll::LoadCostModels(path, o.type);
     const coll::Choice ch = coll::ChooseAlgorithm(models, *topo, o.k, bytes);
     r.algo = ch.best.algo;
     r.levels = ch.best.levels;
@@ -87,8 +87,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
     }
     print("auto: {} predicted cheapest for {} bytes on {} {}x{} (cycles interpolated between "
-          "measured sizes in {}): {}{}\n",
-          ch.best.Label(), bytes, o.topology, o.k, o.k, path, why,
+          "measured sizes in {}; this model's leave-one-out error {:.1f}%): {}{}\n",
+          ch.best.Label(), bytes, o.topology, o.k, o.k, path, 100.0 * ch.fit_error, why,
           ch.ranking.size() > 5 ? ", ..." : "");
   }
   r.collective = *c;
@@ -140,15 +140,17 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     // Each node's result region (the whole vector, its shard after a reduce-scatter, nothing
     // off the root of a reduce).
     unsigned written = 0;
+    std::string first;
     for (unsigned node = 0; node < n; ++node) {
       const coll::Range rr = p.ResultRegion(node);
       if (rr.len == 0) continue;
+      if (first.empty()) first = tb::NodePath(o.outputs, node);
       tb::WriteVectorFile(tb::NodePath(o.outputs, node), o.type,
                           std::vector<uint32_t>(res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.off),
                                                 res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.end())));
       ++written;
     }
-    print("  outputs: {} files, {} ...\n", written, tb::NodePath(o.outputs, 0));
+    print("  outputs: {} files, {} ...\n", written, first);
   }
   if (o.verify) {
     const auto bad = tb::CheckCollective(p, in, res.out);

@@ -29,17 +29,8 @@ std::vector<std::string> Split(const std::string& s) {
 std::vector<coll::Candidate> Candidates(const coll::AlgorithmInfo& a, unsigned k) {
   if (std::string(a.name) == "aries_lt") {
     std::vector<coll::Candidate> v;
-    for (unsigned l = 2; l <= 8; ++l) {
-      unsigned b = 2;
-      while (true) {
-        unsigned pw = 1;
-        for (unsigned i = 0; i < l; ++i) pw *= b;
-        if (pw >= k) {
-          if (pw == k) v.push_back({a.name, l, 1});
-          break;
-        }
-        ++b;
-      }
+    for (unsigned l : coll::AriesLtLevels(k)) {
+      if (l >= 2) v.push_back({a.name, l, 1});
     }
     return v;
   }
@@ -102,11 +93,16 @@ int RunCollSweep(const CollSweepOptions& o) {
           CollMeasurement m;
           try {
             m = MeasureCollective(co, true);
-          } catch (const coll::PlanError& e) {
+          } catch (const coll::PlanError& e) {  // not applicable here (no engine, ...)
             row += " n/a |";
             skipped = true;
             fmt::print(stderr, "  {} on {}: {}\n", cand.Label(), t, e.what());
             break;
+          } catch (const std::exception& e) {  // a bug: report it, keep sweeping
+            row += " ERROR |";
+            ++failures;
+            fmt::print(stderr, "  {} on {} at {}: {}\n", cand.Label(), t, s, e.what());
+            continue;
           }
           failures += m.ok ? 0 : 1;
           row += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw, 100.0 * m.bound / static_cast<double>(m.cycles),
@@ -118,7 +114,11 @@ int RunCollSweep(const CollSweepOptions& o) {
             csv.flush();
           }
         }
-        if (!skipped) fmt::print("{}\n", row);
+        if (skipped) {  // every size: not applicable (the reason went to stderr)
+          row = fmt::format("| {} | {} |", cand.Label(), t);
+          for (size_t i = 0; i < sizes.size(); ++i) row += " n/a |";
+        }
+        fmt::print("{}\n", row);
         std::fflush(stdout);
       }
     }

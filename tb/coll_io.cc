@@ -1,5 +1,6 @@
 #include "coll_io.h"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -12,8 +13,12 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+// True for a name ending in .npy, in any case.
+bool IsNpy(const std::string& s) {
+  if (s.size() < 4) return false;
+  std::string ext = s.substr(s.size() - 4);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".npy";
 }
 
 std::string ReadAll(const std::string& path) {
@@ -64,7 +69,7 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
                                      uint64_t elements) {
   const std::string data = ReadAll(path);
   size_t off = 0;
-  if (EndsWith(path, ".npy")) {
+  if (IsNpy(path)) {
     if (data.size() < 10 || data.compare(0, 6, kMagic, 6) != 0) {
       throw VectorFileError(fmt::format("{}: not a NumPy .npy file (no \\x93NUMPY magic)", path));
     }
@@ -84,7 +89,7 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
     const std::string header = data.substr(off, hlen);
     off += hlen;
     const std::string descr = DictValue(header, "descr", path);
-    const bool int_ok = descr == "'<i4'" || descr == "'<u4'" || descr == "'|i4'";
+    const bool int_ok = descr == "'<i4'" || descr == "'<u4'";
     const bool fp_ok = descr == "'<f4'";
     if ((type == "int32" && !int_ok) || (type == "fp32" && !fp_ok)) {
       throw VectorFileError(fmt::format("{}: dtype {} does not hold {}; allowed {}", path, descr,
@@ -118,7 +123,7 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
 void WriteVectorFile(const std::string& path, const std::string& type,
                      const std::vector<uint32_t>& words) {
   std::string out;
-  if (EndsWith(path, ".npy")) {
+  if (IsNpy(path)) {
     std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}",
                                      type == "fp32" ? "<f4" : "<i4", words.size());
     // Pad with spaces and a newline so data starts at a multiple of 64 bytes (format 1.0).

@@ -1,0 +1,93 @@
+// The cost models behind --algo auto (collectives/tuner): interpolation and extrapolation by
+// hand, the leave-one-out error, the choice and its ranking, and refusals of a bad cost file.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tuner.h"
+
+namespace {
+
+using namespace aries::coll;
+
+std::string Write(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "tuner_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string Refusal(const std::string& path) {
+  try {
+    LoadCostModels(path);
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Tuner, PiecewiseLinearBetweenMeasuredSizes) {
+  CostModel m;
+  m.points = {{1000, 100}, {2000, 150}, {4000, 350}};
+  EXPECT_DOUBLE_EQ(m.Predict(1000), 100);
+  EXPECT_DOUBLE_EQ(m.Predict(1500), 125);    // halfway between the first two
+  EXPECT_DOUBLE_EQ(m.Predict(3000), 250);    // halfway between the last two
+  EXPECT_DOUBLE_EQ(m.Predict(8000), 750);    // the last slope (0.1 cycle/byte) beyond
+  EXPECT_DOUBLE_EQ(m.Predict(500), 100);     // below the first size: not below its cycles
+  EXPECT_DOUBLE_EQ(m.Predict(1), 100);
+  // The middle point from its neighbours: 100 + (350 - 100) / 3 = 183.3 vs 150 measured.
+  EXPECT_NEAR(m.LeaveOneOutError(), (100 + 250.0 / 3 - 150) / 150, 1e-12);
+}
+
+TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
+  const std::string path = Write("costs.csv", std::string(CostCsvHeader()) + "\n"
+      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,65536,2000,1,0.9,1\n"
+      "mesh,4,aries_lt,2,1,allreduce,int32,1024,250,1,0.1,1\n"
+      "mesh,4,aries_lt,2,1,allreduce,int32,65536,2300,1,0.8,1\n"
+      "mesh,4,dbt,2,1,allreduce,int32,1024,10,1,0.1,0\n"          // a failed run: ignored
+      "mesh,4,tree,2,4,reducescatter,int32,1024,10,1,0.1,1\n"     // not all-reduce: ignored
+      "torus,8,ring,2,1,allreduce,int32,1024,900,1,0.1,1\n");
+  const auto models = LoadCostModels(path);
+  ASSERT_EQ(models.size(), 3u);
+  const Choice small = ChooseAlgorithm(models, Topology::kMesh, 4, 1024);
+  EXPECT_EQ(small.best.Label(), "aries_lt L=2");
+  EXPECT_DOUBLE_EQ(small.predicted, 250);
+  ASSERT_EQ(small.ranking.size(), 2u);
+  EXPECT_EQ(small.ranking[1].first, "ring");
+  const Choice large = ChooseAlgorithm(models, Topology::kMesh, 4, 65536);
+  EXPECT_EQ(large.best.algo, "ring");
+  try {
+    ChooseAlgorithm(models, Topology::kAries, 4, 1024);
+    FAIL();
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("no measured costs for aries 4x4; the cost file has mesh 4x4, torus 8x8"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
+  const std::string path = Write("rep.csv", std::string(CostCsvHeader()) + "\n"
+      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1\n"
+      "mesh,4,ring,2,1,allreduce,fp32,1024,9999,1,0.1,1\n");
+  const auto models = LoadCostModels(path);
+  ASSERT_EQ(models.size(), 1u);
+  ASSERT_EQ(models[0].points.size(), 2u);
+  EXPECT_DOUBLE_EQ(models[0].points[0].cycles, 410);
+  EXPECT_DOUBLE_EQ(models[0].Predict(1536), 455);
+  const auto fp = LoadCostModels(path, "fp32");
+  ASSERT_EQ(fp.size(), 1u);
+  EXPECT_DOUBLE_EQ(fp[0].Predict(1024), 9999);
+}
+
+TEST(Tuner, BadCostFilesNameTheLine) {
+  EXPECT_NE(Refusal(Write("h.csv", "topology,k\n")).find("tuner_h.csv:1: header 'topology,k'; expected 'topology,k,algo"), std::string::npos);
+  const std::string h = std::string(CostCsvHeader()) + "\n";
+  EXPECT_NE(Refusal(Write("f.csv", h + "mesh,4,ring\n")).find("tuner_f.csv:2: 3 fields; expected 12"), std::string::npos);
+  EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_t.csv:2: topology 'ring': allowed mesh"), std::string::npos);
+  EXPECT_NE(Refusal(Write("n.csv", h + "mesh,four,ring,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_n.csv:2: a number field does not parse"), std::string::npos);
+  EXPECT_NE(Refusal("/nonexistent/costs.csv").find("cannot open the cost file"), std::string::npos);
+  EXPECT_NE(Refusal(Write("a.csv", h + "mesh,4,nccl,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_a.csv:2: algorithm 'nccl': allowed ring"), std::string::npos);
+}
+
+}  // namespace
