@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# aries coll-sweep on 2x2 (every algorithm x topology, two sizes, verified): the Markdown table
+# has a row per applicable pair, the CSV loads as --algo auto's cost file and the report script
+# reads it; bad lists are refused by name.
+set -euo pipefail
+aries="$1"
+report="$2"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$aries" coll-sweep -k 2 --sizes 64,1K --csv "$dir/c.csv" > "$dir/t.md" 2> "$dir/err"
+grep -q "^| ring | mesh | [0-9]* (" "$dir/t.md"
+grep -q "^| aries_bw | aries | " "$dir/t.md"
+if grep -q "^| aries_bw | mesh" "$dir/t.md"; then echo "aries_bw ran on mesh"; exit 1; fi
+if grep -q "FAILED\|ERROR" "$dir/t.md"; then cat "$dir/t.md"; exit 1; fi
+rows=$(($(wc -l < "$dir/c.csv") - 1))
+[ "$rows" -ge 60 ] || { echo "only $rows CSV rows"; exit 1; }
+"$aries" coll -k 2 --topology torus --algo auto --size 512 --costs "$dir/c.csv" --verify > "$dir/auto"
+grep -q "predicted cheapest" "$dir/auto"
+python3 "$report" "$dir/c.csv" --sizes 64,1K > "$dir/rep"
+grep -q "^| ring | " "$dir/rep"
+for bad in "--topologies mesh,ring" "--algos ring,nccl"; do
+  if "$aries" coll-sweep -k 2 $bad > "$dir/o" 2>&1; then echo "accepted $bad"; exit 1; fi
+done
+"$aries" coll-sweep -k 2 --topologies mesh,ring > "$dir/o" 2>&1 || true
+grep -q "'ring' unknown; allowed mesh, torus, fbfly, aries" "$dir/o"
+"$aries" coll-sweep -k 2 --algos nccl > "$dir/o" 2>&1 || true
+grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
+echo ok
