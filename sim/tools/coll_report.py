@@ -29,6 +29,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--sizes", default="1K,64K,2M")
+    ap.add_argument("--topologies", default="mesh,torus,aries,fbfly")
     a = ap.parse_args()
     sizes = [parse_size(s) for s in a.sizes.split(",")]
     names = a.sizes.split(",")
@@ -45,7 +46,7 @@ def main():
                 order.append(key)
             cyc[(int(row["k"]), label(row), row["topology"], int(row["bytes"]))] = (
                 int(row["cycles"]), float(row["bound_fraction"]))
-    topos = ["mesh", "torus", "aries", "fbfly"]
+    topos = a.topologies.split(",")
     print("cycles from", ", ".join(a.csv))
     for k in sorted({k for k, _ in order}):
         print(f"\n{k}x{k} all-reduce, cycles (fraction of the bound) per topology\n")
