@@ -46,6 +46,33 @@ double CostModel::LeaveOneOutError() const {
   return worst;
 }
 
+AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points) {
+  AlphaBeta f;
+  if (points.empty()) return f;
+  if (points.size() == 1) {
+    f.alpha = points[0].cycles;
+    return f;
+  }
+  // Weighted normal equations for y = a + b x with w = 1 / y^2.
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const CostPoint& p : points) {
+    const double x = static_cast<double>(p.bytes), y = p.cycles, w = 1.0 / (y * y);
+    sw += w;
+    sx += w * x;
+    sy += w * y;
+    sxx += w * x * x;
+    sxy += w * x * y;
+  }
+  const double det = sw * sxx - sx * sx;
+  f.beta = det != 0 ? (sw * sxy - sx * sy) / det : 0;
+  f.alpha = (sy - f.beta * sx) / sw;
+  for (const CostPoint& p : points) {
+    const double pred = f.alpha + f.beta * static_cast<double>(p.bytes);
+    f.max_rel_error = std::max(f.max_rel_error, std::abs(pred - p.cycles) / p.cycles);
+  }
+  return f;
+}
+
 const char* CostCsvHeader() {
   return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
 }

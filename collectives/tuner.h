@@ -40,6 +40,16 @@ struct CostModel {
   double LeaveOneOutError() const;
 };
 
+// The alpha-beta model cycles = alpha + beta * bytes fitted to a candidate's measurements by
+// least squares on the relative error (weights 1 / cycles^2, so small and large sizes count
+// alike), with the largest relative error of the fit over the measured points.
+struct AlphaBeta {
+  double alpha = 0;          // cycles
+  double beta = 0;           // cycles per byte
+  double max_rel_error = 0;
+};
+AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
+
 // The CSV header `aries coll-sweep` writes and LoadCostModels reads.
 const char* CostCsvHeader();
 // Reads the all-reduce rows of element type `type` ("int32", "fp32") that passed from a sweep

@@ -127,11 +127,16 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--type", cs.type, "int32 or fp32");
   csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
+  CLI::App* cmodels = app.add_subcommand("coll-models", "the all-reduce cost models of a sweep CSV: alpha-beta fits and their errors");
+  std::string cm_costs, cm_type = "int32";
+  cmodels->add_option("--costs", cm_costs, "sweep CSV (default: collectives/data/allreduce_costs.csv)");
+  cmodels->add_option("--type", cm_type, "int32 or fp32");
   CLI11_PARSE(app, argc, argv);
 
   try {
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
+    if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

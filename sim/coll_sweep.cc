@@ -127,4 +127,21 @@ int RunCollSweep(const CollSweepOptions& o) {
   return failures ? 1 : 0;
 }
 
+int RunCollModels(const std::string& costs, const std::string& type) {
+  const std::string path = costs.empty() ? ARIES_COST_FILE : costs;
+  const auto models = coll::LoadCostModels(path, type);
+  fmt::print("all-reduce cost models from {} ({}): alpha + beta * bytes fitted on the relative "
+             "error, and the piecewise-linear model --algo auto uses\n\n",
+             path, type);
+  fmt::print("| topology | K | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta "
+             "max error | piecewise leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
+  for (const coll::CostModel& m : models) {
+    const coll::AlphaBeta f = coll::FitAlphaBeta(m.points);
+    fmt::print("| {} | {} | {} | {} | {:.0f} | {:.2f} | {:.1f}% | {:.1f}% |\n",
+               coll::TopologyName(m.topology), m.k, m.cand.Label(), m.points.size(), f.alpha,
+               f.beta * 1024, 100 * f.max_rel_error, 100 * m.LeaveOneOutError());
+  }
+  return 0;
+}
+
 }  // namespace aries::sim

@@ -22,6 +22,11 @@ struct CollSweepOptions {
 
 int RunCollSweep(const CollSweepOptions& o);
 
+// `aries coll-models`: the cost models of a sweep CSV (default: the repository's measured
+// costs), one row per (topology, K, candidate): the alpha-beta fit with its largest relative
+// error, and the piecewise model's leave-one-out error.
+int RunCollModels(const std::string& costs, const std::string& type);
+
 }  // namespace aries::sim
 
 #endif  // ARIES_SIM_COLL_SWEEP_H_

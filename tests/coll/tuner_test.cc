@@ -2,6 +2,7 @@
 // hand, the leave-one-out error, the choice and its ranking, and refusals of a bad cost file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "tuner.h"
@@ -36,6 +37,30 @@ TEST(Tuner, PiecewiseLinearBetweenMeasuredSizes) {
   EXPECT_DOUBLE_EQ(m.Predict(1), 100);
   // The middle point from its neighbours: 100 + (350 - 100) / 3 = 183.3 vs 150 measured.
   EXPECT_NEAR(m.LeaveOneOutError(), (100 + 250.0 / 3 - 150) / 150, 1e-12);
+}
+
+TEST(Tuner, AlphaBetaFit) {
+  // On a line: exact.
+  const AlphaBeta line = FitAlphaBeta({{1000, 150}, {2000, 250}, {8000, 850}});
+  EXPECT_NEAR(line.alpha, 50, 1e-9);
+  EXPECT_NEAR(line.beta, 0.1, 1e-12);
+  EXPECT_NEAR(line.max_rel_error, 0, 1e-12);
+  // Off a line: the returned fit minimises the summed squared relative error (any nudge of
+  // alpha or beta makes it worse) and reports its largest relative error.
+  const std::vector<CostPoint> pts = {{1024, 420}, {65536, 1933}, {2097152, 61453}};
+  const AlphaBeta f = FitAlphaBeta(pts);
+  auto cost = [&](double a, double b) {
+    double c = 0;
+    for (const CostPoint& p : pts) c += std::pow((a + b * p.bytes - p.cycles) / p.cycles, 2);
+    return c;
+  };
+  const double best = cost(f.alpha, f.beta);
+  for (double da : {-1.0, 1.0}) EXPECT_GT(cost(f.alpha + da, f.beta), best);
+  for (double db : {-1e-5, 1e-5}) EXPECT_GT(cost(f.alpha, f.beta + db), best);
+  double worst = 0;
+  for (const CostPoint& p : pts) worst = std::max(worst, std::abs(f.alpha + f.beta * p.bytes - p.cycles) / p.cycles);
+  EXPECT_DOUBLE_EQ(f.max_rel_error, worst);
+  EXPECT_GT(f.max_rel_error, 0.01);  // a ring is not one line from 1 KB to 2 MB
 }
 
 TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
