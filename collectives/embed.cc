@@ -289,7 +289,7 @@ class Embedder {
       });
       if (!fits) continue;
       for (const auto& [node, port, mask] : entries) table_[node][{f, port}] = mask;
-      flows_used_[f] = true;
+      flows_used_.insert(f);
       return static_cast<int>(f);
     }
     throw PlanError(fmt::format("the routing tables' {} flows are all taken at the link {} -> {}",
@@ -310,7 +310,7 @@ class Embedder {
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<Interval>>
       intervals_;  // (dimension, line, track) -> segments
   std::vector<std::map<std::pair<unsigned, unsigned>, uint32_t>> table_;  // (flow, in) -> mask
-  std::map<unsigned, bool> flows_used_;
+  std::set<unsigned> flows_used_;
   EmbedReport r_;
 };
 

@@ -48,37 +48,33 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
   const bool ag = req.collective != Collective::kReduceScatter;
   unsigned steps = 0;
   for (unsigned d = 1; d < n; d <<= 1) ++steps;
-  if (rs) {
-    for (unsigned d = n / 2; d >= 1; d >>= 1) {
-      for (unsigned a = 0; a < n; ++a) {
-        const auto [lo, hi] = span(a, d);
-        const unsigned mid = (lo + hi) / 2;
-        const Range give = (a & d) ? range(lo, mid) : range(mid, hi);
-        if (give.len) p.nodes[a].ops.push_back({Act::kSend, a ^ d, give});
-      }
-      for (unsigned a = 0; a < n; ++a) {
-        const auto [lo, hi] = span(a, d);
-        const unsigned mid = (lo + hi) / 2;
-        const Range keep = (a & d) ? range(mid, hi) : range(lo, mid);
-        if (keep.len) p.nodes[a].ops.push_back({Act::kRecvReduce, a ^ d, keep});
-      }
+  // One exchange at distance d: every node sends one half of its span to a ^ d (all sends
+  // first, so nothing is sent after it is overwritten) and receives the other half. The node
+  // whose bit d is 0 owns the lower half. Halving sends the partner's half and reduces into its
+  // own; doubling sends its own half and copies the partner's.
+  auto exchange = [&](unsigned d, bool send_own, Act recv) {
+    auto halves = [&](unsigned a) {
+      const auto [lo, hi] = span(a, d);
+      const unsigned mid = (lo + hi) / 2;
+      const Range lower = range(lo, mid), upper = range(mid, hi);
+      return (a & d) ? std::pair{upper, lower} : std::pair{lower, upper};  // own, other
+    };
+    for (unsigned a = 0; a < n; ++a) {
+      const auto [own, other] = halves(a);
+      const Range give = send_own ? own : other;
+      if (give.len) p.nodes[a].ops.push_back({Act::kSend, a ^ d, give});
     }
+    for (unsigned a = 0; a < n; ++a) {
+      const auto [own, other] = halves(a);
+      const Range take = send_own ? other : own;
+      if (take.len) p.nodes[a].ops.push_back({recv, a ^ d, take});
+    }
+  };
+  if (rs) {
+    for (unsigned d = n / 2; d >= 1; d >>= 1) exchange(d, false, Act::kRecvReduce);
   }
   if (ag) {
-    for (unsigned d = 1; d < n; d <<= 1) {
-      for (unsigned a = 0; a < n; ++a) {
-        const auto [lo, hi] = span(a, d);
-        const unsigned mid = (lo + hi) / 2;
-        const Range mine = (a & d) ? range(mid, hi) : range(lo, mid);
-        if (mine.len) p.nodes[a].ops.push_back({Act::kSend, a ^ d, mine});
-      }
-      for (unsigned a = 0; a < n; ++a) {
-        const auto [lo, hi] = span(a, d);
-        const unsigned mid = (lo + hi) / 2;
-        const Range theirs = (a & d) ? range(lo, mid) : range(mid, hi);
-        if (theirs.len) p.nodes[a].ops.push_back({Act::kRecvCopy, a ^ d, theirs});
-      }
-    }
+    for (unsigned d = 1; d < n; d <<= 1) exchange(d, true, Act::kRecvCopy);
   }
   p.sync_steps = steps;  // log2 N rounds in either phase
   p.summary = "Rabenseifner: recursive halving (reduce-scatter) then recursive doubling "

@@ -1,8 +1,6 @@
 #include "planners.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
 
 #include <fmt/format.h>
 

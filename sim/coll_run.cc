@@ -18,8 +18,6 @@ namespace aries::sim {
 
 namespace hw = aries::hw;
 
-namespace {
-
 uint64_t ParseBytes(const std::string& s) {
   size_t pos = 0;
   uint64_t v = 0;
@@ -38,8 +36,6 @@ uint64_t ParseBytes(const std::string& s) {
   }
   return v * mul;
 }
-
-}  // namespace
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   auto print = [&](auto&&... a) {

@@ -20,6 +20,10 @@ struct CollOptions {
   uint64_t seed = 1;
 };
 
+// "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
+// naming `s` and the format.
+uint64_t ParseBytes(const std::string& s);
+
 // One measured run.
 struct CollMeasurement {
   uint64_t bytes = 0, elements = 0, cycles = 0;

@@ -49,6 +49,7 @@ int RunCollSweep(const CollSweepOptions& o) {
       throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}", o.topologies, t, coll::TopologyNames()));
     }
   }
+  for (const auto& sz : sizes) ParseBytes(sz);  // refuse a bad size before anything runs
   for (const auto& a : algos) {
     if (a != "all" && !coll::FindAlgorithm(a)) {
       throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}", o.algos, a, coll::AlgorithmNames()));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # aries coll-sweep on 2x2 (every algorithm x topology, two sizes, verified): the Markdown table
 # has a row per applicable pair, the CSV loads as --algo auto's cost file and the report script
-# reads it; bad lists are refused by name.
+# reads it; bad lists and sizes are refused by name before anything is written.
 set -euo pipefail
 aries="$1"
 report="$2"
@@ -25,4 +25,8 @@ done
 grep -q "'ring' unknown; allowed mesh, torus, fbfly, aries" "$dir/o"
 "$aries" coll-sweep -k 2 --algos nccl > "$dir/o" 2>&1 || true
 grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
+# A bad size is refused before anything runs or is written.
+if "$aries" coll-sweep -k 2 --sizes 1K,1Q --csv "$dir/never.csv" > "$dir/o" 2>&1; then echo "accepted 1Q"; exit 1; fi
+grep -q -- "--size 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 1; }
+[ ! -e "$dir/never.csv" ] || { echo "a CSV was written for a refused sweep"; exit 1; }
 echo ok
