@@ -233,7 +233,9 @@ TEST(PackageCollective, InterleavedIdsWithDifferentRootsShareTheNetwork) {
   std::mt19937 rng(11);
   std::vector<Tree> trees;
   std::vector<std::vector<std::vector<uint32_t>>> vec(3);  // [coll][node][element]
-  std::vector<RegOp> ops;
+  // The three ids' registers on every node, and one program interleaving them per stage.
+  aries::coll::Program prog;
+  prog.nodes.resize(k * k);
   for (unsigned c = 0; c < 3; ++c) {
     trees.push_back(MakeTree(k, defs[c].rx, defs[c].ry));
     const size_t elements = flits * shape.lanes - c * 5;  // not a multiple of the flit
@@ -241,20 +243,17 @@ TEST(PackageCollective, InterleavedIdsWithDifferentRootsShareTheNetwork) {
     for (auto& v : vec[c]) {
       for (auto& e : v) e = RandomElement(defs[c].op, rng);
     }
-    for (const RegOp& op : ProgramTree(trees[c], defs[c].id, defs[c].op, step, true)) {
-      // Keep the per-id registers; the programs and the start are written below.
-      if (op.addr >= hw::kRegEngIdBase) ops.push_back(op);
-    }
+    const auto nodes = aries::test::TreeNodePrograms(trees[c], defs[c].id, defs[c].op, step, true);
+    for (unsigned n = 0; n < k * k; ++n) prog.nodes[n].ids.push_back(nodes[n].ids[0]);
   }
-  for (unsigned n = 0; n < k * k; ++n) {
+  for (auto& np : prog.nodes) {
     for (unsigned c = 0; c < 3; ++c) {
-      ops.push_back({n, true, hw::kRegEngReqProgBase + c, defs[c].id});
-      ops.push_back({n, true, hw::kRegEngRspProgBase + c, defs[c].id});
+      np.req.steps.push_back(defs[c].id);
+      np.rsp.steps.push_back(defs[c].id);
     }
-    ops.push_back({n, true, hw::kRegEngReqLen, 3u | (passes << 16)});
-    ops.push_back({n, true, hw::kRegEngRspLen, 3u | (passes << 16)});
-    ops.push_back({n, true, hw::kRegEngCtrl, 3});
+    np.req.passes = np.rsp.passes = passes;
   }
+  const std::vector<RegOp> ops = aries::sysc::RegisterWrites(prog);
   std::vector<std::unique_ptr<CollEndpoint>> eps;
   for (unsigned n = 0; n < k * k; ++n) {
     std::vector<CollEndpoint::Coll> colls;

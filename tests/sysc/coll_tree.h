@@ -1,7 +1,8 @@
-// Test helpers for collectives on a mesh package: an X-then-Y spanning tree, the register
-// writes that program one collective id on it (through the package's register API), and the
-// golden value over the engines' tree order. (The collective controller of collectives/ will
-// plan such programs; these helpers exist so the engine can be tested before it.)
+// Test helpers for collectives on a mesh package: an X-then-Y spanning tree (reparentable onto
+// bypass segments), the engine registers that program one collective id on it, written
+// through sysc/coll_adapter's RegisterWrites, and the golden value over the engines' tree
+// order. The engine tests program trees by hand, below the planners, to reach cases the
+// planners do not make (reparented trees, ids interleaved by a hand-written program).
 #ifndef ARIES_TESTS_SYSC_COLL_TREE_H_
 #define ARIES_TESTS_SYSC_COLL_TREE_H_
 
@@ -10,7 +11,9 @@
 
 #include "aries_pkg.h"
 #include "arith.h"
+#include "coll_adapter.h"
 #include "package.h"
+#include "program.h"
 
 namespace aries::test {
 
@@ -72,38 +75,38 @@ inline Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
   return t;
 }
 
-// Register writes that program collective `id` on every node: reduce up the tree, and at the
-// root either turn into responses broadcast back down (all-reduce) or deliver to the root's
-// endpoint (reduce).
-inline std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, unsigned flits,
-                               bool allreduce) {
-  std::vector<RegOp> ops;
+// The engine registers of collective `id` on every node (the controller's program model, one
+// id and a one-step program per stage): reduce up the tree, and at the root either turn into
+// responses broadcast back down (all-reduce) or deliver to the root's endpoint (reduce).
+inline std::vector<coll::NodeProgram> TreeNodePrograms(const Tree& t, unsigned id, unsigned op,
+                                                       unsigned flits, bool allreduce) {
+  std::vector<coll::NodeProgram> nodes(t.k * t.k);
   for (unsigned n = 0; n < t.k * t.k; ++n) {
-    uint32_t in = 1, down = 1;  // bit 0: the local endpoint
-    for (unsigned c : t.children[n]) {
-      in |= 1u << t.arrive_port[c];
-      down |= 1u << t.arrive_port[c];
-    }
+    coll::EngineId e;
+    e.id = id;
+    e.op = op;
+    e.count = flits;
+    e.req_in = 1;  // bit 0: the local endpoint
+    for (unsigned c : t.children[n]) e.req_in |= 1u << t.arrive_port[c];
     const bool root = n == t.root;
-    auto w = [&](uint32_t addr, uint32_t v) { ops.push_back({n, true, addr, v}); };
-    w(hw::EngIdReg(id, hw::kIdRegCfg), op | (1u << hw::kIdCfgEnBit));
-    w(hw::EngIdReg(id, hw::kIdRegCount), flits);
-    w(hw::EngIdReg(id, hw::kIdRegReqIn), in);
-    w(hw::EngIdReg(id, hw::kIdRegReqOut),
-      root ? (allreduce ? hw::kEngTurn : 0u) : t.parent_port[n]);
-    w(hw::kRegEngReqProgBase, id);
-    w(hw::kRegEngReqLen, 1u | (1u << 16));
-    uint32_t start = 1u << hw::kEngCtrlReqBit;
+    e.req_out = root ? (allreduce ? hw::kEngTurn : 0u) : t.parent_port[n];
     if (allreduce) {
-      w(hw::EngIdReg(id, hw::kIdRegRspIn), root ? hw::kEngTurn : t.parent_port[n]);
-      w(hw::EngIdReg(id, hw::kIdRegRspOut), down);
-      w(hw::kRegEngRspProgBase, id);
-      w(hw::kRegEngRspLen, 1u | (1u << 16));
-      start |= 1u << hw::kEngCtrlRspBit;
+      e.rsp_in = root ? hw::kEngTurn : t.parent_port[n];
+      e.rsp_out = e.req_in;
+      nodes[n].rsp = {{id}, 1};
     }
-    w(hw::kRegEngCtrl, start);
+    nodes[n].req = {{id}, 1};
+    nodes[n].ids.push_back(e);
   }
-  return ops;
+  return nodes;
+}
+
+// The register writes of those programs (sysc/coll_adapter's RegisterWrites).
+inline std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, unsigned flits,
+                                      bool allreduce) {
+  coll::Program p;
+  p.nodes = TreeNodePrograms(t, id, op, flits, allreduce);
+  return sysc::RegisterWrites(p);
 }
 
 // The golden value of element e at node n: the engine's tree over its port slots (slot 0 the
