@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "planners.h"
-
 namespace aries::coll {
 
 std::string Candidate::Label() const {
@@ -71,6 +69,27 @@ AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points) {
     f.max_rel_error = std::max(f.max_rel_error, std::abs(pred - p.cycles) / p.cycles);
   }
   return f;
+}
+
+std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
+  const std::string name = a.name;
+  if (name == "aries_lt") {
+    std::vector<Candidate> v;
+    for (unsigned l : AriesLtLevels(k)) {
+      if (l >= 2) v.push_back({name, l, 1});
+    }
+    return v;
+  }
+  if (name == "tree") return {{name, 2, 1}, {name, 2, 4}};
+  return {{name, 2, 1}};
+}
+
+std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, const std::string& type,
+                       uint64_t bytes, uint64_t cycles, double busbw, double bound_fraction,
+                       bool ok) {
+  return fmt::format("{},{},{},{},{},allreduce,{},{},{},{:.3f},{:.4f},{}", TopologyName(t), k,
+                     c.algo, c.levels, c.embeddings, type, bytes, cycles, busbw, bound_fraction,
+                     ok ? 1 : 0);
 }
 
 const char* CostCsvHeader() {

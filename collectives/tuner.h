@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "planners.h"
 #include "program.h"
 
 namespace aries::coll {
@@ -50,8 +51,16 @@ struct AlphaBeta {
 };
 AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
 
-// The CSV header `aries coll-sweep` writes and LoadCostModels reads.
+// The candidates a sweep measures for algorithm `a` on K x K: aries_lt at every level count K
+// allows above 1 (L = 1 is the ring), the in-network tree with one and four embeddings, every
+// other algorithm as it is.
+std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k);
+
+// The CSV header `aries coll-sweep` writes and LoadCostModels reads, and one all-reduce row.
 const char* CostCsvHeader();
+std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, const std::string& type,
+                       uint64_t bytes, uint64_t cycles, double busbw, double bound_fraction,
+                       bool ok);
 // Reads the all-reduce rows of element type `type` ("int32", "fp32") that passed from a sweep
 // CSV; repeated sizes of one candidate are averaged. Throws PlanError naming file:line on a
 // malformed row or an algorithm the factory does not know.

@@ -18,7 +18,7 @@ namespace aries::sim {
 
 namespace hw = aries::hw;
 
-uint64_t ParseBytes(const std::string& s) {
+uint64_t ParseBytes(const std::string& s, const char* option) {
   size_t pos = 0;
   uint64_t v = 0;
   try {
@@ -30,9 +30,9 @@ uint64_t ParseBytes(const std::string& s) {
   const uint64_t mul = suf.empty() || suf == "B" ? 1 : suf == "K" || suf == "KB" ? 1024
                        : suf == "M" || suf == "MB" ? 1024 * 1024 : 0;
   if (pos == 0 || mul == 0 || v == 0) {
-    throw std::invalid_argument(fmt::format("--size {}: a positive byte count with an optional "
+    throw std::invalid_argument(fmt::format("{} {}: a positive byte count with an optional "
                                             "K or M suffix (64, 4K, 2M)",
-                                            s));
+                                            option, s));
   }
   return v * mul;
 }

@@ -21,8 +21,8 @@ struct CollOptions {
 };
 
 // "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
-// naming `s` and the format.
-uint64_t ParseBytes(const std::string& s);
+// naming the option, `s` and the format.
+uint64_t ParseBytes(const std::string& s, const char* option = "--size");
 
 // One measured run.
 struct CollMeasurement {

@@ -24,20 +24,6 @@ std::vector<std::string> Split(const std::string& s) {
   return v;
 }
 
-// The variants worth comparing: aries_lt at every level count K allows above 1 (L = 1 is the
-// ring), the in-network tree with one and four embeddings.
-std::vector<coll::Candidate> Candidates(const coll::AlgorithmInfo& a, unsigned k) {
-  if (std::string(a.name) == "aries_lt") {
-    std::vector<coll::Candidate> v;
-    for (unsigned l : coll::AriesLtLevels(k)) {
-      if (l >= 2) v.push_back({a.name, l, 1});
-    }
-    return v;
-  }
-  if (std::string(a.name) == "tree") return {{a.name, 2, 1}, {a.name, 2, 4}};
-  return {{a.name, 2, 1}};
-}
-
 }  // namespace
 
 int RunCollSweep(const CollSweepOptions& o) {
@@ -49,7 +35,7 @@ int RunCollSweep(const CollSweepOptions& o) {
       throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}", o.topologies, t, coll::TopologyNames()));
     }
   }
-  for (const auto& sz : sizes) ParseBytes(sz);  // refuse a bad size before anything runs
+  for (const auto& sz : sizes) ParseBytes(sz, "--sizes");  // refuse a bad size before anything runs
   for (const auto& a : algos) {
     if (a != "all" && !coll::FindAlgorithm(a)) {
       throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}", o.algos, a, coll::AlgorithmNames()));
@@ -75,7 +61,7 @@ int RunCollSweep(const CollSweepOptions& o) {
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
     if (!a.Serves(coll::Collective::kAllReduce)) continue;
     if (!(algos.empty() || algos[0] == "all" || std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end())) continue;
-    for (const coll::Candidate& cand : Candidates(a, o.k)) {
+    for (const coll::Candidate& cand : coll::SweepCandidates(a, o.k)) {
       for (const auto& t : topos) {
         if (!a.Serves(*coll::ParseTopology(t))) continue;
         std::string row = fmt::format("| {} | {} |", cand.Label(), t);
@@ -109,9 +95,9 @@ int RunCollSweep(const CollSweepOptions& o) {
           row += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw, 100.0 * m.bound / static_cast<double>(m.cycles),
                              m.ok ? "" : " FAILED");
           if (csv.is_open()) {
-            csv << fmt::format("{},{},{},{},{},allreduce,{},{},{},{:.3f},{:.4f},{}\n", t, o.k, a.name,
-                               cand.levels, cand.embeddings, o.type, m.bytes, m.cycles, m.busbw,
-                               m.bound / static_cast<double>(m.cycles), m.ok ? 1 : 0);
+            csv << coll::CostCsvRow(*coll::ParseTopology(t), o.k, cand, o.type, m.bytes, m.cycles,
+                                    m.busbw, m.bound / static_cast<double>(m.cycles), m.ok)
+                << "\n";
             csv.flush();
           }
         }

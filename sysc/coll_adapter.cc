@@ -37,7 +37,7 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p) {
     }
     for (const coll::RouteEntry& r : np.routes) w(hw::RouteAddr(r.flow, r.in_port), r.mask);
     for (const coll::EngineId& e : np.ids) {
-      w(hw::EngIdReg(e.id, hw::kIdRegCfg), e.op | (1u << hw::kIdCfgEnBit));
+      w(hw::EngIdReg(e.id, hw::kIdRegCfg), hw::IdCfgValue(e.op));
       w(hw::EngIdReg(e.id, hw::kIdRegCount), e.count);
       w(hw::EngIdReg(e.id, hw::kIdRegReqIn), e.req_in);
       w(hw::EngIdReg(e.id, hw::kIdRegReqOut), e.req_out);
@@ -51,7 +51,7 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p) {
       const uint32_t base = stage == 0 ? hw::kRegEngReqProgBase : hw::kRegEngRspProgBase;
       for (size_t i = 0; i < prog.steps.size(); ++i) w(base + static_cast<uint32_t>(i), prog.steps[i]);
       w(stage == 0 ? hw::kRegEngReqLen : hw::kRegEngRspLen,
-        static_cast<uint32_t>(prog.steps.size()) | (prog.passes << 16));
+        hw::EngLenValue(static_cast<unsigned>(prog.steps.size()), prog.passes));
       start |= 1u << (stage == 0 ? hw::kEngCtrlReqBit : hw::kEngCtrlRspBit);
     }
     if (start) w(hw::kRegEngCtrl, start);

@@ -50,8 +50,8 @@ void LocalMemory::OnFall() {
     const double take = std::min(left, budget_);
     budget_ -= take;
     r.done_bytes += take;
-    served_ += static_cast<uint64_t>(take);
     if (r.done_bytes < static_cast<double>(4 * r.n)) break;
+    served_ += 4 * r.n;  // whole requests (a fractional bandwidth would truncate partial ones)
     if (r.write) {
       std::copy(r.data.begin(), r.data.end(), mem_.begin() + static_cast<ptrdiff_t>(r.addr));
     } else {

@@ -36,7 +36,7 @@ SC_MODULE(LocalMemory) {
   // Direct access for loading inputs and checking results (no bandwidth, no time).
   std::vector<uint32_t>& words() { return mem_; }
   double bytes_per_cycle() const { return bw_; }
-  uint64_t bytes_served() const { return served_; }
+  uint64_t bytes_served() const { return served_; }  // of completed requests
   uint64_t busy_cycles() const { return busy_; }
 
  private:

@@ -35,7 +35,7 @@ CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls
   }
 }
 
-bool CollEndpoint::Inject(uint64_t cycle, uint32_t* w) {
+bool CollEndpoint::Inject(uint64_t /*cycle*/, uint32_t* w) {
   if (!started_ || sent_ == flits_ || credits_ == 0) return false;
   State& c = colls_[CollOf(sent_)];
   w[0] = hw::PackCollHeader({shape_.num_vcs, c.id, c.op, static_cast<unsigned>(c.sent)});

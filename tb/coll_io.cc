@@ -153,9 +153,4 @@ std::vector<std::vector<uint32_t>> ReadNodeVectors(const std::string& pattern,
   return v;
 }
 
-void WriteNodeVectors(const std::string& pattern, const std::string& type,
-                      const std::vector<std::vector<uint32_t>>& vectors) {
-  for (unsigned n = 0; n < vectors.size(); ++n) WriteVectorFile(NodePath(pattern, n), type, vectors[n]);
-}
-
 }  // namespace aries::tb

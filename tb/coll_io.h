@@ -30,8 +30,6 @@ void WriteVectorFile(const std::string& path, const std::string& type,
 std::vector<std::vector<uint32_t>> ReadNodeVectors(const std::string& pattern,
                                                    const std::string& type, unsigned nodes,
                                                    uint64_t elements);
-void WriteNodeVectors(const std::string& pattern, const std::string& type,
-                      const std::vector<std::vector<uint32_t>>& vectors);
 
 }  // namespace aries::tb
 

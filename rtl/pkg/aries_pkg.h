@@ -188,6 +188,12 @@ constexpr uint32_t PortSelValue(unsigned in_choice, unsigned out_choice) {
   return (in_choice << kPortSelInLsb) | (out_choice << kPortSelOutLsb);
 }
 // BYPASS value from per-dimension cut masks (bit t: track t).
+// ID_CFG: operation and enable.
+constexpr uint32_t IdCfgValue(unsigned op, bool enable = true) {
+  return op | (enable ? 1u << kIdCfgEnBit : 0u);
+}
+// ENG_REQ_LEN / ENG_RSP_LEN: [7:0] program steps, [31:16] passes.
+constexpr uint32_t EngLenValue(unsigned steps, unsigned passes) { return steps | (passes << 16); }
 constexpr uint32_t BypassValue(uint32_t x_cut, uint32_t y_cut) {
   return (x_cut << kBypassXLsb) | (y_cut << kBypassYLsb);
 }

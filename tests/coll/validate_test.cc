@@ -29,11 +29,6 @@ std::string Refusal(const Program& p, Hardware h = Hardware{}) {
 
 #define EXPECT_HAS(s, sub) EXPECT_NE((s).find(sub), std::string::npos) << (s)
 
-TEST(Validate, PlannedProgramsPass) {
-  EXPECT_TRUE(Validate(Good(Topology::kMesh, "ring"), Hardware{}).ok());
-  EXPECT_TRUE(Validate(Good(Topology::kAries, "tree"), Hardware{}).ok());
-}
-
 TEST(Validate, Rule1Shape) {
   Program p = Good(Topology::kMesh, "ring");
   p.nodes.pop_back();

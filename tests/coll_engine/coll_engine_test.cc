@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -39,7 +38,7 @@ struct IdCfg {
 };
 
 void Configure(EngineHarness& h, unsigned id, const IdCfg& c) {
-  h.WriteOk(hw::EngIdReg(id, hw::kIdRegCfg), c.op | (1u << hw::kIdCfgEnBit));
+  h.WriteOk(hw::EngIdReg(id, hw::kIdRegCfg), hw::IdCfgValue(c.op));
   h.WriteOk(hw::EngIdReg(id, hw::kIdRegCount), c.count);
   h.WriteOk(hw::EngIdReg(id, hw::kIdRegReqIn), c.req_in);
   h.WriteOk(hw::EngIdReg(id, hw::kIdRegReqOut), c.req_out);
@@ -51,7 +50,7 @@ void Program(EngineHarness& h, unsigned cls, const std::vector<unsigned>& ids, u
   const uint32_t base = cls == 0 ? hw::kRegEngReqProgBase : hw::kRegEngRspProgBase;
   for (size_t i = 0; i < ids.size(); ++i) h.WriteOk(base + static_cast<uint32_t>(i), ids[i]);
   h.WriteOk(cls == 0 ? hw::kRegEngReqLen : hw::kRegEngRspLen,
-            static_cast<uint32_t>(ids.size()) | (passes << 16));
+            hw::EngLenValue(static_cast<unsigned>(ids.size()), passes));
 }
 
 uint32_t RandomValue(unsigned op, std::mt19937& rng) {
@@ -63,11 +62,8 @@ uint32_t RandomValue(unsigned op, std::mt19937& rng) {
     case 2: return 0x7F800000u | (static_cast<uint32_t>(rng()) & 0x7FFFFF) | 1u;  // NaN
     case 3: return static_cast<uint32_t>(rng()) & 0x807FFFFFu;     // subnormal or zero
     default: {
-      const float f = std::ldexp(static_cast<float>(rng() % 2000) / 1000.0f - 1.0f,
-                                 static_cast<int>(rng() % 40) - 20);
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      return u;
+      return aries::coll::AsBits(std::ldexp(static_cast<float>(rng() % 2000) / 1000.0f - 1.0f,
+                                            static_cast<int>(rng() % 40) - 20));
     }
   }
 }
@@ -163,11 +159,7 @@ TEST(CollEngine, FpOrderIsTheTreeOfPortSlots) {
   Configure(h, 0, {hw::kOpAddF32, 1, 0x0E, 4, 0, 0});
   Program(h, 0, {0}, 1);
   h.WriteOk(hw::kRegEngCtrl, 1);
-  auto bits = [](float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-  };
+  auto bits = [](float f) { return aries::coll::AsBits(f); };
   const float in[4] = {0, 1e8f, -1e8f, 1.0f};
   for (unsigned p = 1; p <= 3; ++p) {
     CollFlit f;

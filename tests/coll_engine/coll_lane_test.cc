@@ -7,7 +7,6 @@
 #include <xmmintrin.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
 #include "test_seed.h"
@@ -23,11 +22,7 @@ using aries::coll::LaneOp;
 using aries::coll::kCanonicalNaN;
 using aries::coll::OpName;
 
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
+uint32_t Bits(float f) { return aries::coll::AsBits(f); }
 
 class Lane {
  public:
@@ -156,9 +151,7 @@ TEST(CollLaneGolden, AgreesWithTheHostFpuInDazFtzMode) {
   unsigned checked = 0;
   for (int i = 0; i < 200000; ++i) {
     const uint32_t a = RandomF32(rng), b = RandomF32(rng);
-    float fa, fb;
-    std::memcpy(&fa, &a, 4);
-    std::memcpy(&fb, &b, 4);
+    const float fa = aries::coll::AsFloat(a), fb = aries::coll::AsFloat(b);
     volatile float s = fa + fb, p = fa * fb;
     const float ss = s, pp = p;
     const uint32_t hs = std::isnan(ss) ? kCanonicalNaN : Bits(ss);

@@ -57,14 +57,6 @@ void EngineHarness::Send(unsigned port, const CollFlit& f) {
   src_[f.vc == kEngRspVc ? 1 : 0][port].push_back(f);
 }
 
-void EngineHarness::Force(unsigned port, const CollFlit& f) {
-  uint32_t w[kEngWords];
-  Encode(f, w);
-  m_->in_valid_i |= 1u << port;
-  for (unsigned i = 0; i < kEngWords; ++i) m_->in_flit_i[port * kEngWords + i] = w[i];
-  forced_ = true;
-}
-
 bool EngineHarness::SendersEmpty() const {
   for (unsigned c = 0; c < 2; ++c) {
     for (unsigned p = 0; p < kEngPorts; ++p) {
@@ -76,9 +68,8 @@ bool EngineHarness::SendersEmpty() const {
 
 void EngineHarness::Step() {
   // Inputs: per port one flit of either class (alternating when both wait).
-  if (!forced_) m_->in_valid_i = 0;
+  m_->in_valid_i = 0;
   for (unsigned p = 0; p < kEngPorts; ++p) {
-    if (forced_ && ((m_->in_valid_i >> p) & 1u)) continue;
     for (unsigned k = 0; k < 2; ++k) {
       const unsigned c = (next_cls_[p] + k) % 2;
       if (src_[c][p].empty() || cred_[c][p] == 0 || uni_(rng_) >= send_rate_) continue;
@@ -92,7 +83,6 @@ void EngineHarness::Step() {
       break;
     }
   }
-  forced_ = false;
   // Sinks free slots at random.
   uint32_t oc = 0;
   for (unsigned c = 0; c < 2; ++c) {

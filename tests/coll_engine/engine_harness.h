@@ -51,8 +51,6 @@ class EngineHarness {
 
   // Queue a flit to arrive on `port` (its class from its VC), in order per port and class.
   void Send(unsigned port, const CollFlit& f);
-  // Drive a flit on a port this cycle regardless of credits (error tests).
-  void Force(unsigned port, const CollFlit& f);
 
   // Probability per cycle that a sender offers its next flit / a sink frees a slot.
   void set_send_rate(double r) { send_rate_ = r; }
@@ -86,7 +84,6 @@ class EngineHarness {
   unsigned next_cls_[kEngPorts] = {};
   std::vector<Left> left_;
   uint64_t cycle_ = 0;
-  bool forced_ = false;
 };
 
 }  // namespace aries::test

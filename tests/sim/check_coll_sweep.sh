@@ -27,6 +27,6 @@ grep -q "'ring' unknown; allowed mesh, torus, fbfly, aries" "$dir/o"
 grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
 # A bad size is refused before anything runs or is written.
 if "$aries" coll-sweep -k 2 --sizes 1K,1Q --csv "$dir/never.csv" > "$dir/o" 2>&1; then echo "accepted 1Q"; exit 1; fi
-grep -q -- "--size 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 1; }
+grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 1; }
 [ ! -e "$dir/never.csv" ] || { echo "a CSV was written for a refused sweep"; exit 1; }
 echo ok

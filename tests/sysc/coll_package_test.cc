@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
@@ -35,10 +34,7 @@ using aries::test::Tree;
 
 uint32_t RandomElement(unsigned op, std::mt19937& rng) {
   if (op == hw::kOpAddF32 || op == hw::kOpMaxF32) {
-    const float f = static_cast<float>(static_cast<int>(rng() % 20001) - 10000) / 977.0f;
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
+    return aries::coll::AsBits(static_cast<float>(static_cast<int>(rng() % 20001) - 10000) / 977.0f);
   }
   return static_cast<uint32_t>(rng());
 }

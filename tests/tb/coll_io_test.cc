@@ -76,7 +76,7 @@ TEST(CollIo, RefusalsNameTheFileAndWhatWasExpected) {
 
 TEST(CollIo, NodeVectorsByPattern) {
   const std::vector<std::vector<uint32_t>> v = {{1, 2}, {3, 4}, {5, 6}};
-  WriteNodeVectors(Tmp("node{node}.npy"), "int32", v);
+  for (unsigned n = 0; n < 3; ++n) WriteVectorFile(NodePath(Tmp("node{node}.npy"), n), "int32", v[n]);
   EXPECT_EQ(ReadNodeVectors(Tmp("node{node}.npy"), "int32", 3, 2), v);
 }
 
