@@ -17,7 +17,8 @@ namespace aries::coll {
 // y = a (op) b for one lane; opcodes of aries_pkg.h (hw::kOp*); unknown opcodes give 0.
 uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b);
 
-// The reduction of several inputs in the engine's fixed order: ((in0 op in1) op in2) ...
+// Left-to-right reduction ((in0 op in1) op in2) ...: the golden value of the order-free
+// operations (integer, bitwise, min, max); the engine's own order is EngineTreeReduce below.
 uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs);
 
 // The engine's reduction tree (rtl/coll_engine/aries_coll_tree.sv) for one lane: slots are

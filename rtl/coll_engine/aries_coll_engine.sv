@@ -658,12 +658,9 @@ module aries_coll_engine #(
   `ARIES_ASSERT(OnlyCollectiveVcs_A, bad_vc == '0)
   `ARIES_ASSERT(NoTurnOverflow_A, turn_push |-> turn_ready)
   `ARIES_ASSERT(NoCreditError_A, cr_err == '0)
-  `ARIES_ASSERT(IssueHasCredit_A, (cr_take & ~cr_avail) == '0)
   `ARIES_ASSERT(PopOnlyValid_A, (q_pop & ~q_valid) == '0)
   // (Variable indices inside assertions trip Verilator 5.006: computed here.)
-  logic clash_out, clash_issue;
+  logic clash_out;
   assign clash_out = tree_v && !req_res_turn && rd_v[Levels] && rd_outs[Levels][32'(req_res_dst)];
-  assign clash_issue = req_issue && rsp_issue && !req_to_turn && rsp_outs[32'(req_dst)];
   `ARIES_ASSERT(OneResultPerPort_A, !clash_out)
-  `ARIES_ASSERT(RspHasPriority_A, !clash_issue)
 endmodule

@@ -10,7 +10,7 @@
 // signed. Bitwise and, or, xor.
 //
 // fp32 ops follow IEEE 754 binary32 with these documented choices (the C++ golden model in
-// tests/coll_engine implements the same, and is checked against the host FPU):
+// collectives/arith implements the same, and tests/coll_engine checks it against the host FPU):
 //   * Rounding: round to nearest, ties to even.
 //   * Subnormals: inputs read as zero of their sign (DAZ); results that are subnormal after
 //     rounding become zero of their sign (FTZ). (x86 SSE with DAZ and FTZ does the same.)

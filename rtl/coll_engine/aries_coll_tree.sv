@@ -6,8 +6,8 @@
 // valid -> a (op) b with a the lower slot, one valid -> that one passes unchanged, none ->
 // invalid. The association is therefore fixed by the slot positions (the router ports), so a
 // given embedding always reduces in the same order and fp results repeat exactly. A single
-// valid input passes unchanged (no DAZ, no NaN canonicalisation). tb/golden_coll.h
-// (GoldenTree) computes the same tree.
+// valid input passes unchanged (no DAZ, no NaN canonicalisation). collectives/arith.h
+// (EngineTreeReduce) computes the same tree.
 //
 // One register stage per level (the lanes' result registers, or a pass register where one
 // input is alone): a result leaves Levels cycles after its inputs enter (Levels =

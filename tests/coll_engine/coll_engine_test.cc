@@ -1,4 +1,4 @@
-// aries_coll_engine against the golden reduction tree (tb/arith.h), with its assertions
+// aries_coll_engine against the golden reduction tree (collectives/arith.h), with its assertions
 // on: every operation over random inputs with random input gaps and output back-pressure;
 // partial input sets and the fixed reduction order; broadcast and the all-reduce turn at the
 // root; many collective ids sharing queues through an interleaved program; dropped flits with

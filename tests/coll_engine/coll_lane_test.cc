@@ -1,4 +1,5 @@
-// aries_coll_lane (one reduction lane with its result register, every opcode) against the golden model tb/golden_coll:
+// aries_coll_lane (one reduction lane with its result register, every opcode) against the
+// golden model collectives/arith:
 // random operands drawn from every fp32 class (zeros, subnormals, normals near 1, near the
 // overflow and underflow thresholds, infinities, NaNs) and from the int32 corners, plus the
 // documented special cases by hand; and the golden model itself against the host FPU with
