@@ -84,19 +84,20 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
   return {{name, 2, 1}};
 }
 
-std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, const std::string& type,
-                       uint64_t bytes, uint64_t cycles, double busbw, double bound_fraction,
-                       bool ok) {
-  return fmt::format("{},{},{},{},{},allreduce,{},{},{},{:.3f},{:.4f},{}", TopologyName(t), k,
-                     c.algo, c.levels, c.embeddings, type, bytes, cycles, busbw, bound_fraction,
-                     ok ? 1 : 0);
+std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, Collective coll,
+                       const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
+                       double bound_fraction, bool ok) {
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{}", TopologyName(t), k, c.algo,
+                     c.levels, c.embeddings, CollectiveName(coll), type, bytes, cycles, busbw,
+                     bound_fraction, ok ? 1 : 0);
 }
 
 const char* CostCsvHeader() {
   return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
 }
 
-std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type) {
+std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type,
+                                      Collective coll) {
   std::ifstream f(path);
   if (!f) throw PlanError(fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
@@ -115,12 +116,17 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
     if (c.size() != 12) throw PlanError(fmt::format("{}:{}: {} fields; expected 12", path, ln, c.size()));
     const auto topo = ParseTopology(c[0]);
     if (!topo) throw PlanError(fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
-    if (c[5] != "allreduce" || c[6] != type || c[11] != "1") continue;  // all-reduce runs that passed
+    const auto run_coll = ParseCollective(c[5]);
+    if (!run_coll) {
+      throw PlanError(fmt::format("{}:{}: collective '{}': allowed {}", path, ln, c[5], CollectiveNames()));
+    }
+    if (*run_coll != coll || c[6] != type || c[11] != "1") continue;  // runs of `coll` that passed
     if (!FindAlgorithm(c[2])) {
       throw PlanError(fmt::format("{}:{}: algorithm '{}': allowed {}", path, ln, c[2], AlgorithmNames()));
     }
     CostModel m;
     try {
+      m.collective = coll;
       m.topology = *topo;
       m.k = static_cast<unsigned>(std::stoul(c[1]));
       m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};

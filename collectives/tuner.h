@@ -30,6 +30,7 @@ struct CostPoint {
 };
 
 struct CostModel {
+  Collective collective = Collective::kAllReduce;
   Topology topology = Topology::kMesh;
   unsigned k = 0;
   Candidate cand;
@@ -56,15 +57,16 @@ AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
 // other algorithm as it is.
 std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k);
 
-// The CSV header `aries coll-sweep` writes and LoadCostModels reads, and one all-reduce row.
+// The CSV header `aries coll-sweep` writes and LoadCostModels reads, and one measured row.
 const char* CostCsvHeader();
-std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, const std::string& type,
-                       uint64_t bytes, uint64_t cycles, double busbw, double bound_fraction,
-                       bool ok);
-// Reads the all-reduce rows of element type `type` ("int32", "fp32") that passed from a sweep
-// CSV; repeated sizes of one candidate are averaged. Throws PlanError naming file:line on a
-// malformed row or an algorithm the factory does not know.
-std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type = "int32");
+std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, Collective coll,
+                       const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
+                       double bound_fraction, bool ok);
+// Reads the rows of collective `coll` and element type `type` ("int32", "fp32") that passed
+// from a sweep CSV; repeated sizes of one candidate are averaged. Throws PlanError naming
+// file:line on a malformed row, an unknown collective or an algorithm the factory does not know.
+std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type = "int32",
+                                      Collective coll = Collective::kAllReduce);
 
 struct Choice {
   Candidate best;

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "planners.h"
 #include "package_run.h"
+#include "train_run.h"
 
 using aries::sim::Config;
 using aries::sim::ConfigError;
@@ -118,25 +119,54 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--seed", co.seed, "input generator seed");
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
-  CLI::App* csweep = app.add_subcommand("coll-sweep", "all-reduce over algorithms x topologies x sizes, verified; Markdown table and cost CSV");
+  CLI::App* csweep = app.add_subcommand("coll-sweep", "a collective (all-reduce by default) over algorithms x topologies x sizes, verified; Markdown table and cost CSV");
   aries::sim::CollSweepOptions cs;
   csweep->add_option("-k,--k", cs.k, "K x K chiplets");
   csweep->add_option("--topologies", cs.topologies, "comma-separated: mesh,torus,aries,fbfly");
   csweep->add_option("--algos", cs.algos, "comma-separated algorithms or all");
   csweep->add_option("--sizes", cs.sizes, "comma-separated bytes per node: 1K,64K,2M");
   csweep->add_option("--type", cs.type, "int32 or fp32");
+  csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
   csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
   CLI::App* cmodels = app.add_subcommand("coll-models", "the all-reduce cost models of a sweep CSV: alpha-beta fits and their errors");
   std::string cm_costs, cm_type = "int32";
-  cmodels->add_option("--costs", cm_costs, "sweep CSV (default: collectives/data/allreduce_costs.csv)");
+  cmodels->add_option("--costs", cm_costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
   cmodels->add_option("--type", cm_type, "int32 or fp32");
+  CLI::App* train = app.add_subcommand("train", "one training iteration: compute and communication streams, collective times from the fitted cost models");
+  aries::sim::TrainOptions to;
+  train->add_option("--workload", to.workload, "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV");
+  train->add_option("--strategy", to.strategy, "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp (all-reduce of partial outputs)");
+  train->add_option("--topology", to.topology, "mesh, torus, fbfly, aries");
+  train->add_option("-k,--k", to.k, "K x K chiplets");
+  train->add_option("--algo", to.algo, "collective algorithm (its measured cost model)");
+  train->add_option("--levels", to.levels, "aries_lt: ring levels");
+  train->add_option("--embeddings", to.embeddings, "tree: embeddings");
+  train->add_option("--batch", to.batch, "samples per chiplet (0: the workload's)");
+  train->add_option("--bucket", to.bucket, "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)");
+  train->add_option("--utilization", to.utilization, "compute utilization in (0, 1] (MAD Max 4.2: ~0.7)");
+  train->add_option("--costs", to.costs, "cost CSV (default: collectives/data/collective_costs.csv)");
+  train->add_option("--timeline", to.timeline, "write the iteration's operations as CSV");
+  train->add_option("--svg", to.svg, "plot the iteration's timeline (SVG)");
+  train->add_flag("--check", to.check, "re-run every collective of the iteration up to --check-max cycle-accurately and print the model's error");
+  train->add_option("--check-max", to.check_max, "largest collective --check runs (bytes: 2M)");
+  CLI::App* fig10 = app.add_subcommand("fig10", "ARIES Fig. 10: training-time speedup of ARIES over mesh, torus, flattened butterfly (ring, DB tree, multi-tree)");
+  aries::sim::Fig10Options fo;
+  fig10->add_option("-k,--k", fo.ks, "comma-separated: 4,8");
+  fig10->add_option("--workloads", fo.workloads, "comma-separated workloads");
+  fig10->add_option("--batch", fo.batch, "samples per chiplet (0: each workload's)");
+  fig10->add_option("--utilization", fo.utilization, "compute utilization in (0, 1]");
+  fig10->add_option("--costs", fo.costs, "cost CSV");
+  fig10->add_option("--csv", fo.csv, "write every iteration as CSV");
+  fig10->add_option("--svg", fo.svg, "plot the speedups (SVG)");
   CLI11_PARSE(app, argc, argv);
 
   try {
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
     if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type);
+    if (train->parsed()) return aries::sim::RunTrainCommand(to);
+    if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

@@ -35,6 +35,11 @@ int RunCollSweep(const CollSweepOptions& o) {
       throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}", o.topologies, t, coll::TopologyNames()));
     }
   }
+  const auto coll_kind = coll::ParseCollective(o.collective);
+  if (!coll_kind || *coll_kind == coll::Collective::kReduce || *coll_kind == coll::Collective::kBroadcast ||
+      *coll_kind == coll::Collective::kBarrier) {
+    throw std::invalid_argument(fmt::format("--collective {}: allowed allreduce, reducescatter, allgather", o.collective));
+  }
   for (const auto& sz : sizes) ParseBytes(sz, "--sizes");  // refuse a bad size before anything runs
   for (const auto& a : algos) {
     if (a != "all" && !coll::FindAlgorithm(a)) {
@@ -48,9 +53,10 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", o.csv));
     if (fresh) csv << coll::CostCsvHeader() << "\n";
   }
-  fmt::print("all-reduce {} on {}x{}: cycles, bus bandwidth (B/cycle) and % of the bound "
-             "(2(N-1)/N M/B point to point, M/B in-network); every element verified\n\n",
-             o.type, o.k, o.k);
+  fmt::print("{} {} on {}x{}: cycles, bus bandwidth (B/cycle) and % of the bound "
+             "({} M/B point to point, M/B in-network); every element verified\n\n",
+             o.collective, o.type, o.k, o.k,
+             *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N");
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const auto& s : sizes) {
     head += fmt::format(" {} |", s);
@@ -59,7 +65,7 @@ int RunCollSweep(const CollSweepOptions& o) {
   fmt::print("{}\n{}\n", head, rule);
   int failures = 0;
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
-    if (!a.Serves(coll::Collective::kAllReduce)) continue;
+    if (!a.Serves(*coll_kind)) continue;
     if (!(algos.empty() || algos[0] == "all" || std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end())) continue;
     for (const coll::Candidate& cand : coll::SweepCandidates(a, o.k)) {
       for (const auto& t : topos) {
@@ -71,6 +77,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           co.topology = t;
           co.k = o.k;
           co.algo = a.name;
+          co.collective = o.collective;
           co.levels = cand.levels;
           co.embeddings = cand.embeddings;
           co.type = o.type;
@@ -95,7 +102,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           row += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw, 100.0 * m.bound / static_cast<double>(m.cycles),
                              m.ok ? "" : " FAILED");
           if (csv.is_open()) {
-            csv << coll::CostCsvRow(*coll::ParseTopology(t), o.k, cand, o.type, m.bytes, m.cycles,
+            csv << coll::CostCsvRow(*coll::ParseTopology(t), o.k, cand, *coll_kind, o.type, m.bytes, m.cycles,
                                     m.busbw, m.bound / static_cast<double>(m.cycles), m.ok)
                 << "\n";
             csv.flush();

@@ -16,6 +16,7 @@ struct CollSweepOptions {
   std::string algos = "all";
   std::string sizes = "1K,64K,2M";
   std::string type = "int32";
+  std::string collective = "allreduce";  // or reducescatter, allgather
   std::string csv;       // append rows (header when the file is new)
   uint64_t seed = 1;
 };

@@ -4,7 +4,7 @@ chosen sizes, and ARIES against mesh and torus for the paper's three families (A
 V-A, Fig. 9): ring (ARIES_LT / ARIES_BW on ARIES vs the ring on mesh and torus), double binary
 tree, multi-tree (the concentrated multi-tree or the multi-tree on ARIES vs the multi-tree).
 
-  python3 sim/tools/coll_report.py collectives/data/allreduce_costs.csv --sizes 1K,64K,2M
+  python3 sim/tools/coll_report.py collectives/data/collective_costs.csv --sizes 1K,64K,2M
 """
 import argparse
 import csv

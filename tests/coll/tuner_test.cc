@@ -105,6 +105,22 @@ TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
   EXPECT_DOUBLE_EQ(fp[0].Predict(1024), 9999);
 }
 
+TEST(Tuner, CollectivesAreKeptApartAndRowsRoundTrip) {
+  const Candidate ring{"ring", 2, 1};
+  const std::string path = Write("coll.csv", std::string(CostCsvHeader()) + "\n" +
+      CostCsvRow(Topology::kMesh, 4, ring, Collective::kAllReduce, "int32", 1024, 400, 1, 0.1, true) + "\n" +
+      CostCsvRow(Topology::kMesh, 4, ring, Collective::kReduceScatter, "int32", 1024, 210, 1, 0.1, true) + "\n" +
+      CostCsvRow(Topology::kMesh, 4, ring, Collective::kAllGather, "int32", 1024, 205, 1, 0.1, false) + "\n");
+  const auto rs = LoadCostModels(path, "int32", Collective::kReduceScatter);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].collective, Collective::kReduceScatter);
+  EXPECT_DOUBLE_EQ(rs[0].Predict(1024), 210);
+  EXPECT_DOUBLE_EQ(LoadCostModels(path)[0].Predict(1024), 400);
+  EXPECT_TRUE(LoadCostModels(path, "int32", Collective::kAllGather).empty());  // the run failed
+  const std::string h = std::string(CostCsvHeader()) + "\n";
+  EXPECT_NE(Refusal(Write("c.csv", h + "mesh,4,ring,2,1,alltoall,int32,1,1,1,1,1\n")).find("tuner_c.csv:2: collective 'alltoall': allowed allreduce"), std::string::npos);
+}
+
 TEST(Tuner, BadCostFilesNameTheLine) {
   EXPECT_NE(Refusal(Write("h.csv", "topology,k\n")).find("tuner_h.csv:1: header 'topology,k'; expected 'topology,k,algo"), std::string::npos);
   const std::string h = std::string(CostCsvHeader()) + "\n";

@@ -1,0 +1,61 @@
+#include "costs.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace aries::train {
+
+CostTable::CostTable(const std::string& path, const std::string& type) : path_(path) {
+  for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter,
+                             coll::Collective::kAllGather}) {
+    auto m = coll::LoadCostModels(path, type, c);
+    models_.insert(models_.end(), m.begin(), m.end());
+  }
+}
+
+const coll::CostModel& CostTable::Find(coll::Collective c, coll::Topology t, unsigned k,
+                                       const coll::Candidate& cand) const {
+  for (const coll::CostModel& m : models_) {
+    if (m.collective == c && m.topology == t && m.k == k && m.cand.Label() == cand.Label()) return m;
+  }
+  std::string have;
+  for (const coll::Candidate& x : Candidates(c, t, k)) have += (have.empty() ? "" : ", ") + x.Label();
+  throw std::invalid_argument(fmt::format(
+      "no measured {} costs for {} on {} {}x{} in {}; measured there: {} (add them with aries "
+      "coll-sweep --collective {} --csv)",
+      coll::CollectiveName(c), cand.Label(), coll::TopologyName(t), k, k, path_,
+      have.empty() ? "none" : have, coll::CollectiveName(c)));
+}
+
+std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, coll::Topology t, unsigned k) const {
+  std::vector<coll::Candidate> v;
+  for (const coll::CostModel& m : models_) {
+    if (m.collective == c && m.topology == t && m.k == k) v.push_back(m.cand);
+  }
+  return v;
+}
+
+CommCost CostTable::Cost(coll::Topology t, unsigned k, const coll::Candidate& cand,
+                         const Chiplet& chip, const std::vector<coll::Collective>& needed) const {
+  std::vector<std::pair<coll::Collective, const coll::CostModel*>> found;
+  for (coll::Collective c : needed) found.push_back({c, &Find(c, t, k, cand)});
+  const double ghz = chip.clock_ghz;
+  return [found, ghz](coll::Collective c, uint64_t bytes) {
+    for (const auto& [fc, m] : found) {
+      if (fc == c) return m->Predict(bytes) / ghz;
+    }
+    throw std::logic_error(fmt::format("no cost model looked up for {}", coll::CollectiveName(c)));
+  };
+}
+
+std::vector<coll::Collective> CollectivesOf(Strategy s) {
+  switch (s) {
+    case Strategy::kDdp:
+    case Strategy::kTp: return {coll::Collective::kAllReduce};
+    case Strategy::kFsdp: return {coll::Collective::kAllGather, coll::Collective::kReduceScatter};
+  }
+  return {};
+}
+
+}  // namespace aries::train

@@ -1,0 +1,120 @@
+#include "workload.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace aries::train {
+
+namespace {
+
+const char* kHeader = "layer,params,fwd_flops,out_elems,sync";
+
+std::string Trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t\r");
+  const size_t b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, const std::string& v) {
+  size_t pos = 0;
+  uint64_t x = 0;
+  try {
+    x = std::stoull(v, &pos);
+  } catch (const std::logic_error&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != v.size() || v[0] == '-') {
+    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected a non-negative integer", path, ln, column, v));
+  }
+  return x;
+}
+
+}  // namespace
+
+uint64_t Workload::Params() const {
+  uint64_t n = 0;
+  for (const Layer& l : layers) n += l.params;
+  return n;
+}
+
+double Workload::FwdFlops() const {
+  double f = 0;
+  for (const Layer& l : layers) f += l.fwd_flops;
+  return f;
+}
+
+Workload LoadWorkload(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) {
+    throw WorkloadError(fmt::format("{}: cannot open the workload file (shipped: {})", path,
+                                    fmt::join(ShippedWorkloads(), ", ")));
+  }
+  Workload w;
+  bool header = false;
+  std::string line;
+  for (unsigned ln = 1; std::getline(f, line); ++ln) {
+    line = Trim(line);
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      const size_t colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      const std::string key = Trim(line.substr(1, colon - 1)), value = Trim(line.substr(colon + 1));
+      if (key == "workload") w.name = value;
+      if (key == "source") w.sources.push_back(value);
+      if (key == "sample") w.sample = value;
+      if (key == "batch") {
+        const uint64_t b = ParseCount(path, ln, "batch", value);
+        if (b == 0 || b > 1'000'000) {
+          throw WorkloadError(fmt::format("{}:{}: batch {}: allowed 1..1000000", path, ln, value));
+        }
+        w.batch = static_cast<unsigned>(b);
+      }
+      continue;
+    }
+    if (!header) {
+      if (line != kHeader) {
+        throw WorkloadError(fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, kHeader));
+      }
+      header = true;
+      continue;
+    }
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
+    if (c.size() != 5) {
+      throw WorkloadError(fmt::format("{}:{}: {} fields; expected 5 ({})", path, ln, c.size(), kHeader));
+    }
+    Layer l;
+    l.name = c[0];
+    if (l.name.empty()) throw WorkloadError(fmt::format("{}:{}: empty layer name", path, ln));
+    for (const Layer& prev : w.layers) {
+      if (prev.name == l.name) throw WorkloadError(fmt::format("{}:{}: layer '{}' appears twice", path, ln, l.name));
+    }
+    l.params = ParseCount(path, ln, "params", c[1]);
+    l.fwd_flops = static_cast<double>(ParseCount(path, ln, "fwd_flops", c[2]));
+    l.out_elems = ParseCount(path, ln, "out_elems", c[3]);
+    if (c[4] == "sharded") {
+      l.sharded = true;
+    } else if (c[4] != "dp") {
+      throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[4]));
+    }
+    w.layers.push_back(l);
+  }
+  if (!header) throw WorkloadError(fmt::format("{}: no header line '{}'", path, kHeader));
+  if (w.layers.empty()) throw WorkloadError(fmt::format("{}: no layers", path));
+  if (w.name.empty()) w.name = path;
+  return w;
+}
+
+std::vector<std::string> ShippedWorkloads() { return {"resnet50", "vgg16", "dlrm", "transformer", "gpt3"}; }
+
+std::string WorkloadPath(const std::string& name_or_path) {
+  for (const std::string& s : ShippedWorkloads()) {
+    if (s == name_or_path) return fmt::format("{}/{}.csv", ARIES_WORKLOAD_DIR, s);
+  }
+  return name_or_path;
+}
+
+}  // namespace aries::train

@@ -1,0 +1,48 @@
+// A training workload: the layers of one model with their gradient sizes and forward work per
+// sample, read from a CSV in sim/train/workloads/ (written by make_workloads.py from the
+// models' papers; the header comments cite them).
+#ifndef ARIES_SIM_TRAIN_WORKLOAD_H_
+#define ARIES_SIM_TRAIN_WORKLOAD_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace aries::train {
+
+// A malformed workload file: the message names file:line, the column and what is allowed.
+class WorkloadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Layer {
+  std::string name;
+  uint64_t params = 0;     // trainable parameters: the gradient's elements
+  double fwd_flops = 0;    // forward FLOPs per sample (backward: twice that)
+  uint64_t out_elems = 0;  // output activation elements per sample
+  bool sharded = false;    // a model-parallel table: no gradient collective
+};
+
+struct Workload {
+  std::string name;
+  std::vector<std::string> sources;  // "# source:" lines
+  std::string sample;                // what one sample is
+  unsigned batch = 1;                // default samples per chiplet per iteration
+  std::vector<Layer> layers;         // forward order
+  uint64_t Params() const;
+  double FwdFlops() const;           // per sample
+};
+
+// Reads a workload CSV: "# key: value" comments (workload, source, sample, batch), then the
+// header "layer,params,fwd_flops,out_elems,sync" and one row per layer (sync: dp or sharded).
+Workload LoadWorkload(const std::string& path);
+
+// The shipped workloads' names ("resnet50", ...), and the path of a name or a path.
+std::vector<std::string> ShippedWorkloads();
+std::string WorkloadPath(const std::string& name_or_path);
+
+}  // namespace aries::train
+
+#endif  // ARIES_SIM_TRAIN_WORKLOAD_H_

@@ -1,0 +1,311 @@
+#include "train_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "coll_run.h"
+#include "costs.h"
+#include "plot.h"
+#include "planners.h"
+#include "streams.h"
+#include "workload.h"
+
+namespace aries::sim {
+
+namespace {
+
+std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');) {
+    if (!x.empty()) v.push_back(x);
+  }
+  return v;
+}
+
+std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
+
+coll::Topology TopologyArg(const std::string& t) {
+  const auto topo = coll::ParseTopology(t);
+  if (!topo) throw std::invalid_argument(fmt::format("--topology '{}': allowed {}", t, coll::TopologyNames()));
+  return *topo;
+}
+
+void WriteOut(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", what, path));
+}
+
+std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
+
+train::Chiplet ChipletWith(double utilization) {
+  if (!(utilization > 0 && utilization <= 1)) {
+    throw std::invalid_argument(fmt::format("--utilization {}: allowed (0, 1]", utilization));
+  }
+  train::Chiplet c;
+  c.utilization = utilization;
+  return c;
+}
+
+std::string TimelineSvgOf(const train::Iteration& it, const std::string& title) {
+  std::vector<TimelineBox> boxes;
+  for (const train::Op& op : it.ops) {
+    if (op.duration <= 0) continue;
+    boxes.push_back({op.stream == train::Stream::kCompute ? 0u : 1u, op.start / 1000.0, op.end / 1000.0, op.name});
+  }
+  return TimelineSvg(title, {"compute", "communication"}, boxes, "us");
+}
+
+}  // namespace
+
+int RunTrainCommand(const TrainOptions& o) {
+  const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
+  const train::Strategy strategy = train::ParseStrategy(o.strategy);
+  const coll::Topology topo = TopologyArg(o.topology);
+  if (o.k < 2 || o.k > 16) throw std::invalid_argument(fmt::format("-k {}: allowed 2..16", o.k));
+  const train::Chiplet chip = ChipletWith(o.utilization);
+  const coll::Candidate cand{o.algo, o.levels, o.embeddings};
+  const train::CostTable table(CostPath(o.costs));
+  const auto needed = train::CollectivesOf(strategy);
+  const train::CommCost cost = table.Cost(topo, o.k, cand, chip, needed);
+  train::IterationOptions io;
+  io.strategy = strategy;
+  io.chiplets = o.k * o.k;
+  io.batch = o.batch;
+  io.bucket_bytes = o.bucket == "0" ? 0 : ParseBytes(o.bucket, "--bucket");
+  const train::Iteration it = train::RunIteration(w, chip, io, cost);
+  io.overlap = false;
+  const train::Iteration ser = train::RunIteration(w, chip, io, cost);
+  const unsigned batch = o.batch ? o.batch : w.batch;
+
+  fmt::print("ARIES-sim train: {} ({:.1f}M parameters, {:.2f} GFLOP forward per sample: {}), {}, "
+             "batch {} per chiplet, {} chiplets ({} {}x{}), collectives: {}\n",
+             w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, o.strategy, batch, io.chiplets,
+             o.topology, o.k, o.k, cand.Label());
+  fmt::print("  chiplet: {:.1f} TFLOP/s sustained (16 PEs x 32x32 multipliers x 1 GHz, ARIES Table II; "
+             "utilization {:.2f}, MAD Max 4.2)\n",
+             chip.FlopsPerNs() / 1000.0, chip.utilization);
+  uint64_t largest = 0;
+  for (coll::Collective c : needed) {
+    const coll::CostModel& m = table.Find(c, topo, o.k, cand);
+    largest = std::max<uint64_t>(largest, m.points.back().bytes);
+    const coll::AlphaBeta ab = coll::FitAlphaBeta(m.points);
+    fmt::print("  cost model: {} {} on {} {}x{}, {} sizes {}..{} B from {}: piecewise leave-one-out "
+               "error {:.1f}% (alpha-beta fit: {:.0f} cycles + {:.4f} cycles/B, largest error {:.1f}%)\n",
+               coll::CollectiveName(c), cand.Label(), o.topology, o.k, o.k, m.points.size(),
+               m.points.front().bytes, m.points.back().bytes, table.path(), 100 * m.LeaveOneOutError(),
+               ab.alpha, ab.beta, 100 * ab.max_rel_error);
+  }
+  unsigned extrapolated = 0;
+  for (const train::Op& op : it.ops) {
+    if (op.stream == train::Stream::kComm && op.bytes > largest) ++extrapolated;
+  }
+  fmt::print("  iteration: {} us overlapped, {} us serialized; compute {} us, communication {} us in {} "
+             "collectives ({} above the largest measured size, extrapolated); exposed communication {} us "
+             "({:.1f}% of the iteration)\n",
+             Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives, extrapolated,
+             Us(it.exposed_comm), 100.0 * it.exposed_comm / it.time);
+  if (!o.timeline.empty()) {
+    WriteOut(o.timeline, train::TimelineCsv(it), "--timeline");
+    fmt::print("  timeline: {}\n", o.timeline);
+  }
+  if (!o.svg.empty()) {
+    WriteOut(o.svg, TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name, o.strategy,
+                                                   o.topology, o.k, o.k, cand.Label())),
+             "--svg");
+    fmt::print("  plot: {}\n", o.svg);
+  }
+  if (!o.check) return 0;
+  // Every distinct collective of the iteration up to --check-max, run cycle-accurately.
+  const uint64_t cap = ParseBytes(o.check_max, "--check-max");
+  std::set<std::pair<int, uint64_t>> runs;
+  for (const train::Op& op : it.ops) {
+    if (op.stream == train::Stream::kComm && op.bytes <= cap) runs.insert({static_cast<int>(op.collective), op.bytes});
+  }
+  fmt::print("\n  cycle-accurate check of {} distinct collectives up to {} bytes (every element verified):\n\n"
+             "| collective | bytes | model (cycles) | measured (cycles) | error |\n|---|---|---|---|---|\n",
+             runs.size(), cap);
+  double worst = 0;
+  bool ok = true;
+  unsigned done = 0;
+  for (const auto& [ci, bytes] : runs) {
+    const auto c = static_cast<coll::Collective>(ci);
+    CollOptions co;
+    co.topology = o.topology;
+    co.k = o.k;
+    co.algo = o.algo;
+    co.levels = o.levels;
+    co.embeddings = o.embeddings;
+    co.collective = coll::CollectiveName(c);
+    co.size = std::to_string(bytes);
+    co.verify = true;
+    fmt::print(stderr, "  check {}/{}: {} of {} bytes\n", ++done, runs.size(), co.collective, bytes);
+    const CollMeasurement m = MeasureCollective(co, true);
+    const double model = cost(c, bytes) * chip.clock_ghz;
+    const double err = (model - static_cast<double>(m.cycles)) / static_cast<double>(m.cycles);
+    worst = std::max(worst, std::abs(err));
+    ok = ok && m.ok;
+    fmt::print("| {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", co.collective, bytes, model, m.cycles, m.ok ? "" : " FAILED",
+               100 * err);
+  }
+  fmt::print("\n  largest model error {:.1f}%{}\n", 100 * worst, ok ? "" : "; some runs FAILED");
+  return ok ? 0 : 1;
+}
+
+namespace {
+
+struct Family {
+  const char* name;
+  const char* label;
+  std::vector<std::string> baseline;  // algorithms on mesh, torus, fbfly
+  std::vector<std::string> aries;     // algorithms ARIES may configure (the best is taken)
+};
+
+const std::vector<Family>& Families() {
+  static const std::vector<Family> f = {
+      {"ring", "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)", {"ring"}, {"ring", "aries_lt", "aries_bw"}},
+      {"dbt", "double binary tree all-reduce", {"dbt"}, {"dbt"}},
+      {"mtree", "multi-tree all-reduce (ARIES: multi-tree or concentrated)", {"mtree"}, {"mtree", "cmtree"}},
+  };
+  return f;
+}
+
+// ARIES V-B: speedup of ARIES over mesh, torus, flattened butterfly, per family and K.
+struct PaperSpeedup {
+  const char* family;
+  unsigned k;
+  double mesh, torus, fbfly;
+};
+const PaperSpeedup kPaper[] = {
+    {"ring", 4, 2.10, 2.10, 1.52}, {"ring", 8, 2.09, 2.09, 1.46},
+    {"dbt", 4, 1.35, 1.35, 1.65},  {"dbt", 8, 2.80, 2.43, 3.92},
+    {"mtree", 4, 2.55, 1.44, 1.03}, {"mtree", 8, 2.21, 1.28, 1.08},
+};
+// ARIES V-B: communication time reduced by 33.7% (ring), 51.9% (DB-T), 19.5% (MT), averaged
+// over the networks (stated with the Transformer).
+double PaperCommReduction(const std::string& family) {
+  return family == "ring" ? 0.337 : family == "dbt" ? 0.519 : 0.195;
+}
+
+const char* kTopos[] = {"mesh", "torus", "fbfly", "aries"};
+
+}  // namespace
+
+int RunFig10Command(const Fig10Options& o) {
+  const train::Chiplet chip = ChipletWith(o.utilization);
+  std::vector<unsigned> ks;
+  for (const auto& s : Split(o.ks)) {
+    if (s != "4" && s != "8") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8 (the paper's)", o.ks));
+    ks.push_back(static_cast<unsigned>(std::stoul(s)));
+  }
+  std::vector<train::Workload> ws;
+  for (const auto& name : Split(o.workloads)) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  const train::CostTable table(CostPath(o.costs));
+  std::string csv =
+      "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_speedup,"
+      "comm_reduction,paper_speedup\n";
+  std::vector<BarChart> panels;
+  fmt::print("ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per layer, "
+             "overlapped with back-propagation), ARIES speedup over each topology; collective times from {} "
+             "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
+             table.path());
+  for (const Family& fam : Families()) {
+    for (unsigned k : ks) {
+      const PaperSpeedup* paper = nullptr;
+      for (const PaperSpeedup& p : kPaper) {
+        if (p.family == std::string(fam.name) && p.k == k) paper = &p;
+      }
+      fmt::print("\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | ARIES us (algorithm) | "
+                 "speedup vs mesh / torus / fbfly | communication reduced vs mesh / torus / fbfly |\n"
+                 "|---|---|---|---|---|---|---|\n",
+                 fam.label, k, k);
+      BarChart chart;
+      chart.title = fmt::format("{} {}x{}", fam.name, k, k);
+      chart.y_label = "ARIES speedup";
+      chart.series = {"vs mesh", "vs torus", "vs fbfly"};
+      chart.values.assign(3, {});
+      chart.reference = 1.0;
+      std::vector<double> logsum(3, 0.0), comm_red(3, 0.0);
+      for (const train::Workload& w : ws) {
+        train::IterationOptions io;
+        io.chiplets = k * k;
+        io.batch = o.batch;
+        struct Best {
+          train::Iteration it;
+          std::string algo;
+        };
+        std::map<std::string, Best> best;
+        for (const char* t : kTopos) {
+          const coll::Topology topo = *coll::ParseTopology(t);
+          const auto& algos = std::string(t) == "aries" ? fam.aries : fam.baseline;
+          for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, topo, k)) {
+            if (std::find(algos.begin(), algos.end(), cand.algo) == algos.end()) continue;
+            const auto cost = table.Cost(topo, k, cand, chip, {coll::Collective::kAllReduce});
+            train::Iteration it = train::RunIteration(w, chip, io, cost);
+            auto f = best.find(t);
+            if (f == best.end() || it.time < f->second.it.time) best[t] = {std::move(it), cand.Label()};
+          }
+          if (!best.count(t)) {
+            throw std::invalid_argument(fmt::format("{}: no all-reduce costs of {} on {} {}x{}", table.path(),
+                                                    fmt::join(algos, "/"), t, k, k));
+          }
+        }
+        const Best& a = best["aries"];
+        std::string sp, red;
+        for (int i = 0; i < 3; ++i) {
+          const Best& b = best[kTopos[i]];
+          const double s = b.it.time / a.it.time;
+          const double r = 1.0 - a.it.comm_busy / b.it.comm_busy;
+          chart.values[i].push_back(s);
+          logsum[i] += std::log(s);
+          comm_red[i] += r;
+          sp += fmt::format("{}{:.2f}", i ? " / " : "", s);
+          red += fmt::format("{}{:.0f}%", i ? " / " : "", 100 * r);
+        }
+        fmt::print("| {} | {} | {} | {} | {} ({}) | {} | {} |\n", w.name, Us(best["mesh"].it.time),
+                   Us(best["torus"].it.time), Us(best["fbfly"].it.time), Us(a.it.time), a.algo, sp, red);
+        for (int i = 0; i < 4; ++i) {
+          const Best& b = best[kTopos[i]];
+          const double pv = i == 3 || !paper ? 0 : (i == 0 ? paper->mesh : i == 1 ? paper->torus : paper->fbfly);
+          csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{}\n", k, fam.name, w.name,
+                             kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000, b.it.comm_busy / 1000,
+                             b.it.exposed_comm / 1000, b.it.time / a.it.time, 1.0 - a.it.comm_busy / b.it.comm_busy,
+                             pv > 0 ? fmt::format("{:.2f}", pv) : "");
+        }
+        chart.groups.push_back(w.name);
+      }
+      const double n = static_cast<double>(ws.size());
+      fmt::print("| geometric mean (ours) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.0f}% / {:.0f}% / {:.0f}% (mean) |\n",
+                 std::exp(logsum[0] / n), std::exp(logsum[1] / n), std::exp(logsum[2] / n), 100 * comm_red[0] / n,
+                 100 * comm_red[1] / n, 100 * comm_red[2] / n);
+      if (paper) {
+        fmt::print("| paper (V-B) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.1f}% (average over the networks) |\n",
+                   paper->mesh, paper->torus, paper->fbfly, 100 * PaperCommReduction(fam.name));
+        chart.groups.push_back("paper");
+        chart.values[0].push_back(paper->mesh);
+        chart.values[1].push_back(paper->torus);
+        chart.values[2].push_back(paper->fbfly);
+      }
+      panels.push_back(std::move(chart));
+    }
+  }
+  if (!o.csv.empty()) {
+    WriteOut(o.csv, csv, "--csv");
+    fmt::print("\ncsv: {}\n", o.csv);
+  }
+  if (!o.svg.empty()) {
+    WriteOut(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg");
+    fmt::print("plot: {}\n", o.svg);
+  }
+  return 0;
+}
+
+}  // namespace aries::sim

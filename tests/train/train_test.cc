@@ -1,0 +1,256 @@
+// The training-time model: iteration schedules computed by hand (serialized and overlapped,
+// per strategy), workload files and their refusals, the shipped workloads against their
+// papers' totals, cost lookup.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "costs.h"
+#include "streams.h"
+#include "workload.h"
+
+namespace aries::train {
+namespace {
+
+using coll::Collective;
+
+std::string Write(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// One FLOP per ns: 2 x 1 PE x 1x1 array x 1 GHz x 0.5.
+Chiplet UnitChiplet() {
+  Chiplet c;
+  c.pes = 1;
+  c.array = 1;
+  c.utilization = 0.5;
+  return c;
+}
+
+// A (10 params, 100 FLOPs, 5 outputs), B (20, 50, 10), C (30, 10, 15); 4-byte elements.
+Workload ThreeLayers() {
+  Workload w;
+  w.name = "abc";
+  w.batch = 1;
+  w.layers = {{"A", 10, 100, 5, false}, {"B", 20, 50, 10, false}, {"C", 30, 10, 15, false}};
+  return w;
+}
+
+// Every collective costs 1 ns per byte.
+double ByteCost(Collective, uint64_t bytes) { return static_cast<double>(bytes); }
+
+const Op& Find(const Iteration& it, const std::string& name) {
+  for (const Op& op : it.ops) {
+    if (op.name == name) return op;
+  }
+  ADD_FAILURE() << "no op " << name;
+  static Op none;
+  return none;
+}
+
+TEST(Streams, DdpPerLayerOverlapsTheBackwardPass) {
+  IterationOptions o;
+  o.chiplets = 16;
+  const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
+  // Compute: fwd A 0-100, B 100-150, C 150-160; bwd C 160-180, B 180-280, A 280-480.
+  // Comm: AR C (120 B) 180-300, AR B (80 B) 300-380 (waits for the stream), AR A (40 B) 480-520.
+  EXPECT_DOUBLE_EQ(Find(it, "bwd A").end, 480);
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce C").start, 180);
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce B").start, 300);
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce A").start, 480);
+  EXPECT_DOUBLE_EQ(it.time, 520);
+  EXPECT_DOUBLE_EQ(it.compute_busy, 480);
+  EXPECT_DOUBLE_EQ(it.comm_busy, 240);
+  EXPECT_DOUBLE_EQ(it.exposed_comm, 40);
+  EXPECT_EQ(it.collectives, 3u);
+  o.overlap = false;
+  const Iteration ser = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
+  EXPECT_DOUBLE_EQ(ser.time, 720);  // 480 compute + 240 communication
+  EXPECT_DOUBLE_EQ(ser.exposed_comm, 240);
+}
+
+TEST(Streams, DdpBucketsGatherLayersInBackwardOrder) {
+  IterationOptions o;
+  o.bucket_bytes = 100;
+  const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
+  // C alone fills a bucket (120 B >= 100); B (80 B) waits for A: one 120-byte all-reduce
+  // after bwd A (480), 480-600.
+  EXPECT_EQ(it.collectives, 2u);
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce C").end, 300);
+  EXPECT_EQ(Find(it, "allreduce B+A").bytes, 120u);
+  EXPECT_DOUBLE_EQ(it.time, 600);
+}
+
+TEST(Streams, FsdpGathersAheadAndReduceScattersAfterEachLayer) {
+  IterationOptions o;
+  o.strategy = Strategy::kFsdp;
+  const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
+  // Forward: AG A 0-40, AG B 40-120, fwd A 40-140, AG C waits for fwd A (two layers held):
+  // 140-260, fwd B 140-190, fwd C 260-270.
+  EXPECT_DOUBLE_EQ(Find(it, "allgather C").start, 140);
+  EXPECT_DOUBLE_EQ(Find(it, "fwd C").end, 270);
+  // Backward: AGb C 260-380, AGb B 380-460, bwd C 380-400, AGb A 460-500, RS C 500-620,
+  // bwd B 460-560, RS B 620-700, bwd A 560-760, RS A 760-800.
+  EXPECT_DOUBLE_EQ(Find(it, "allgather(bwd) A").start, 460);
+  EXPECT_DOUBLE_EQ(Find(it, "reducescatter C").start, 500);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd A").start, 560);
+  EXPECT_DOUBLE_EQ(it.time, 800);
+  EXPECT_DOUBLE_EQ(it.exposed_comm, 320);
+  EXPECT_EQ(it.collectives, 9u);
+  o.overlap = false;
+  EXPECT_DOUBLE_EQ(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost).time, 1200);  // 480 + 3 x 240
+}
+
+TEST(Streams, TensorParallelAllReducesBlockEveryLayer) {
+  IterationOptions o;
+  o.strategy = Strategy::kTp;
+  o.chiplets = 2;
+  const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
+  // Half of each layer's work: fwd A 0-50, AR 20 B 50-70, fwd B 70-95, AR 40 B 95-135, fwd C
+  // 135-140, AR 60 B 140-200; bwd C 200-210, AR (B's output) 40 B 210-250, bwd B 250-300,
+  // AR 20 B 300-320, bwd A 320-420 (the input needs no gradient).
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce(grad) C").bytes, 40);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd A").start, 320);
+  EXPECT_DOUBLE_EQ(it.time, 420);
+  EXPECT_DOUBLE_EQ(it.compute_busy, 240);
+  EXPECT_EQ(it.collectives, 5u);
+  o.overlap = false;  // every collective blocks: serialized = overlapped
+  EXPECT_DOUBLE_EQ(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost).time, 420);
+}
+
+TEST(Streams, BatchScalesComputeAndShardedTablesHaveNoCollective) {
+  Workload w = ThreeLayers();
+  w.layers[1].sharded = true;
+  w.batch = 3;
+  IterationOptions o;
+  const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
+  EXPECT_EQ(it.collectives, 2u);
+  EXPECT_DOUBLE_EQ(it.compute_busy, 3 * 480);
+  o.batch = 1;  // the option overrides the workload's batch
+  EXPECT_DOUBLE_EQ(RunIteration(w, UnitChiplet(), o, ByteCost).compute_busy, 480);
+}
+
+TEST(Streams, ChipletRateIsAriesTableII) {
+  // 16 PEs x 32 x 32 multipliers x 2 FLOPs x 1 GHz x 0.7 = 22,937.6 FLOPs per ns.
+  EXPECT_DOUBLE_EQ(Chiplet().FlopsPerNs(), 22937.6);
+}
+
+TEST(Streams, ScheduleRefusesACycle) {
+  std::vector<Op> ops(2);
+  ops[0].name = "x";
+  ops[0].deps = {1};
+  ops[1].name = "y";
+  ops[1].stream = Stream::kComm;
+  ops[1].deps = {0};
+  try {
+    Schedule(ops, true);
+    FAIL() << "a cycle was scheduled";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'x'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Streams, StrategyNamesAndRefusals) {
+  EXPECT_EQ(ParseStrategy("fsdp"), Strategy::kFsdp);
+  try {
+    ParseStrategy("zero3");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed ddp, fsdp, tp"), std::string::npos);
+  }
+  IterationOptions o;
+  o.chiplets = 0;
+  EXPECT_THROW(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost), std::invalid_argument);
+}
+
+const char* kHead = "layer,params,fwd_flops,out_elems,sync\n";
+
+TEST(Workload, ReadsHeaderCommentsAndRows) {
+  const Workload w = LoadWorkload(Write("w.csv", std::string("# workload: tiny\n# source: a paper\n"
+                                                             "# sample: one thing\n# batch: 7\n") +
+                                                     kHead + "a,10,100,5,dp\nb,20,0,3,sharded\n"));
+  EXPECT_EQ(w.name, "tiny");
+  EXPECT_EQ(w.batch, 7u);
+  ASSERT_EQ(w.layers.size(), 2u);
+  EXPECT_TRUE(w.layers[1].sharded);
+  EXPECT_EQ(w.Params(), 30u);
+  EXPECT_DOUBLE_EQ(w.FwdFlops(), 100);
+}
+
+void ExpectRefused(const std::string& text, const std::string& what) {
+  const std::string path = Write("bad.csv", text);
+  try {
+    LoadWorkload(path);
+    FAIL() << "accepted: " << text;
+  } catch (const WorkloadError& e) {
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
+TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
+  ExpectRefused("layer,params\n", "bad.csv:1: header");
+  ExpectRefused(std::string(kHead) + "a,-3,100,5,dp\n", "bad.csv:2: params '-3'");
+  ExpectRefused(std::string(kHead) + "a,3,1e9,5,dp\n", "fwd_flops '1e9'");
+  ExpectRefused(std::string(kHead) + "a,3,100,5,ddp\n", "sync 'ddp': allowed dp, sharded");
+  ExpectRefused(std::string(kHead) + "a,3,100,5,dp\na,1,1,1,dp\n", "layer 'a' appears twice");
+  ExpectRefused(std::string(kHead) + "a,3,100,dp\n", "4 fields; expected 5");
+  ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,dp\n", "batch 0: allowed 1..1000000");
+  ExpectRefused(kHead, "no layers");
+  EXPECT_THROW(LoadWorkload("/nonexistent/w.csv"), WorkloadError);
+}
+
+// The shipped workloads against the totals their papers (and frameworks) publish.
+TEST(Workload, ShippedModelsMatchTheirPapers) {
+  const Workload r = LoadWorkload(WorkloadPath("resnet50"));
+  EXPECT_EQ(r.Params(), 25'557'032u);  // torchvision resnet50; He et al.: 25.6M
+  EXPECT_NEAR(r.FwdFlops() / 2, 3.8e9, 0.15e9);  // He et al. Table 1: 3.8e9 multiply-adds
+  EXPECT_EQ(r.layers.size(), 54u);  // 53 convolutions + fc
+  const Workload v = LoadWorkload(WorkloadPath("vgg16"));
+  EXPECT_EQ(v.Params(), 138'357'544u);  // VGG configuration D (Table 2: 138M)
+  EXPECT_NEAR(v.FwdFlops() / 2, 15.5e9, 0.1e9);
+  const Workload t = LoadWorkload(WorkloadPath("transformer"));
+  EXPECT_NEAR(static_cast<double>(t.Params()), 65e6, 0.05 * 65e6);  // Vaswani Table 3: 65M
+  const Workload g = LoadWorkload(WorkloadPath("gpt3"));
+  EXPECT_NEAR(static_cast<double>(g.Params()), 175e9, 0.01 * 175e9);  // MAD Max Table 2
+  EXPECT_NEAR(g.FwdFlops() / 2048, 350e9, 0.05 * 350e9);              // 350 GFLOPs per token
+  const Workload d = LoadWorkload(WorkloadPath("dlrm"));
+  unsigned tables = 0;
+  for (const Layer& l : d.layers) tables += l.sharded ? 1 : 0;
+  EXPECT_EQ(tables, 26u);  // Criteo's 26 categorical features
+}
+
+TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
+  const std::string path = Write("costs.csv", std::string(coll::CostCsvHeader()) + "\n"
+      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1\n"
+      "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1\n"
+      "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1\n");
+  const CostTable table(path);
+  Chiplet chip;
+  chip.clock_ghz = 2.0;
+  const CommCost c = table.Cost(coll::Topology::kMesh, 4, {"ring", 2, 1}, chip,
+                                {Collective::kAllReduce, Collective::kAllGather});
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 250);  // 500 cycles at 2 GHz
+  EXPECT_DOUBLE_EQ(c(Collective::kAllGather, 4096), 125);  // extrapolated: 250 cycles
+  try {
+    table.Cost(coll::Topology::kMesh, 4, {"ring", 2, 1}, chip, {Collective::kReduceScatter});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no measured reducescatter costs for ring on mesh 4x4"), std::string::npos)
+        << e.what();
+  }
+  try {
+    table.Find(Collective::kAllReduce, coll::Topology::kMesh, 4, {"dbt", 2, 1});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("measured there: ring"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(CollectivesOf(Strategy::kFsdp).size(), 2u);
+}
+
+}  // namespace
+}  // namespace aries::train
