@@ -49,6 +49,32 @@ CommCost CostTable::Cost(coll::Topology t, unsigned k, const coll::Candidate& ca
   };
 }
 
+CommCost CostTable::CheapestOf(coll::Topology t, unsigned k, const std::vector<coll::Candidate>& cands,
+                               const Chiplet& chip, const std::vector<coll::Collective>& needed,
+                               std::shared_ptr<std::map<std::string, unsigned>> used) const {
+  if (cands.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
+  std::vector<std::pair<coll::Collective, const coll::CostModel*>> found;
+  for (coll::Collective c : needed) {
+    for (const coll::Candidate& cand : cands) found.push_back({c, &Find(c, t, k, cand)});
+  }
+  const double ghz = chip.clock_ghz;
+  return [found, ghz, used](coll::Collective c, uint64_t bytes) {
+    const coll::CostModel* best = nullptr;
+    double cycles = 0;
+    for (const auto& [fc, m] : found) {
+      if (fc != c) continue;
+      const double p = m->Predict(bytes);
+      if (!best || p < cycles) {
+        best = m;
+        cycles = p;
+      }
+    }
+    if (!best) throw std::logic_error(fmt::format("no cost model looked up for {}", coll::CollectiveName(c)));
+    if (used) ++(*used)[best->cand.Label()];
+    return cycles / ghz;
+  };
+}
+
 std::vector<coll::Collective> CollectivesOf(Strategy s) {
   switch (s) {
     case Strategy::kDdp:

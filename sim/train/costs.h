@@ -4,6 +4,8 @@
 #ifndef ARIES_SIM_TRAIN_COSTS_H_
 #define ARIES_SIM_TRAIN_COSTS_H_
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,12 @@ class CostTable {
   // looked up now so that a missing model fails before any schedule is built.
   CommCost Cost(coll::Topology t, unsigned k, const coll::Candidate& cand, const Chiplet& chip,
                 const std::vector<coll::Collective>& needed) const;
+  // A reconfigurable package: each collective takes the cheapest of `cands` at its size (the
+  // controller reprograms the links between collectives; the register writes are not timed).
+  // `used`, when given, counts the collectives each candidate served (by label).
+  CommCost CheapestOf(coll::Topology t, unsigned k, const std::vector<coll::Candidate>& cands,
+                      const Chiplet& chip, const std::vector<coll::Collective>& needed,
+                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
   const std::string& path() const { return path_; }
 
  private:

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# aries train and aries fig10 end to end: the iteration report, the timeline CSV (one row per
+# operation) and SVG, FSDP over the measured reduce-scatter/all-gather costs, a cycle-accurate
+# --check of a one-layer workload, Fig. 10's CSV and plot; bad options refused by name.
+set -euo pipefail
+aries="$1"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$aries" train --workload dlrm -k 4 --topology aries --algo aries_lt --timeline "$dir/t.csv" --svg "$dir/t.svg" > "$dir/o"
+grep -q "iteration: [0-9.]* us overlapped, [0-9.]* us serialized" "$dir/o" || { cat "$dir/o"; exit 1; }
+# dlrm: 34 layers forward and backward, 7 gradient all-reduces (the 26 tables are sharded).
+[ "$(($(wc -l < "$dir/t.csv") - 1))" -eq 75 ] || { echo "timeline rows"; head "$dir/t.csv"; exit 1; }
+[ "$(grep -c '^comm,allreduce' "$dir/t.csv")" -eq 7 ]
+grep -q "<svg" "$dir/t.svg" && grep -q "allreduce top_mlp2" "$dir/t.svg"
+"$aries" train --workload resnet50 --strategy fsdp -k 4 --topology torus --algo ring > "$dir/f"
+grep -q "cost model: reducescatter ring on torus 4x4" "$dir/f" && grep -q "in 162 collectives" "$dir/f"
+# One 16 KB layer, checked cycle-accurately against its cost model.
+printf '# batch: 2\nlayer,params,fwd_flops,out_elems,sync\nfc,4096,1000000,64,dp\n' > "$dir/one.csv"
+"$aries" train --workload "$dir/one.csv" -k 4 --topology mesh --algo ring --check > "$dir/c" 2> /dev/null
+grep -q "^| allreduce | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
+grep -q "largest model error" "$dir/c"
+"$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --svg "$dir/f10.svg" > "$dir/g"
+[ "$(($(wc -l < "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
+grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
+grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
+grep -q "<svg" "$dir/f10.svg"
+refused() {  # command... ; expected message
+  local want="${!#}"
+  if "$aries" "${@:1:$#-1}" > "$dir/e" 2>&1; then echo "accepted: $*"; exit 1; fi
+  grep -q -- "$want" "$dir/e" || { echo "expected '$want'"; cat "$dir/e"; exit 1; }
+}
+refused train --strategy zero3 "--strategy 'zero3': allowed ddp, fsdp, tp"
+refused train --workload "$dir/none.csv" "none.csv: cannot open the workload file (shipped: resnet50, vgg16"
+refused train --bucket 1Q "--bucket 1Q: a positive byte count"
+refused train --utilization 0 "--utilization 0: allowed (0, 1]"
+refused train -k 2 "no measured allreduce costs for ring on mesh 2x2"
+refused train --algo dbt --strategy fsdp "no measured allgather costs for dbt on mesh 4x4"
+refused fig10 -k 5 "-k 5: allowed 4, 8"
+refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather"
+echo ok
