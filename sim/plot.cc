@@ -26,8 +26,9 @@ std::string Esc(const std::string& s) {
 std::pair<double, double> NiceAxis(double v) {
   if (v <= 0) return {1, 0.2};
   const double mag = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-    if (v <= m * mag) return {m * mag, m * mag / 5};
+  const std::pair<double, int> steps[] = {{1, 5}, {1.5, 6}, {2, 4}, {2.5, 5}, {3, 6}, {4, 4}, {5, 5}, {6, 6}, {8, 4}};
+  for (const auto& [m, div] : steps) {
+    if (v <= m * mag) return {m * mag, m * mag / div};
   }
   return {10 * mag, 2 * mag};
 }
@@ -101,7 +102,7 @@ std::string BarChartsSvg(const std::vector<BarChart>& panels, unsigned columns) 
 
 std::string TimelineSvg(const std::string& title, const std::vector<std::string>& lanes,
                         const std::vector<TimelineBox>& boxes, const std::string& unit) {
-  const double W = 1200, ml = 90, mr = 20, mt = 30, lane_h = 34, mb = 40;
+  const double W = 1200, ml = 110, mr = 20, mt = 30, lane_h = 34, mb = 40;
   const double H = mt + lane_h * lanes.size() + mb, w = W - ml - mr;
   double tmax = 0;
   for (const TimelineBox& b : boxes) tmax = std::max(tmax, b.end);
@@ -115,12 +116,11 @@ std::string TimelineSvg(const std::string& title, const std::vector<std::string>
     s += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", ml - 6,
                      mt + l * lane_h + lane_h / 2 + 4, Esc(lanes[l]));
   }
-  for (size_t i = 0; i < boxes.size(); ++i) {
-    const TimelineBox& b = boxes[i];
+  for (const TimelineBox& b : boxes) {
     const double x = ml + w * b.start / top, bw = std::max(0.5, w * (b.end - b.start) / top);
     s += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" "
                      "stroke-width=\"0.3\"><title>{} [{:.4g}, {:.4g}] {}</title></rect>\n",
-                     x, mt + b.lane * lane_h + 3, bw, lane_h - 6, kColors[(b.lane * 2 + i % 2) % 8], Esc(b.label),
+                     x, mt + b.lane * lane_h + 3, bw, lane_h - 6, kColors[b.color % 8], Esc(b.label),
                      b.start, b.end, Esc(unit));
   }
   const double ya = mt + lanes.size() * lane_h;

@@ -24,6 +24,7 @@ struct TimelineBox {
   unsigned lane = 0;  // row
   double start = 0, end = 0;
   std::string label;
+  unsigned color = 0;  // palette index (one per kind of box)
 };
 
 // Boxes on lanes over a time axis (`unit` names it, e.g. "us").

@@ -59,7 +59,14 @@ std::string TimelineSvgOf(const train::Iteration& it, const std::string& title) 
   std::vector<TimelineBox> boxes;
   for (const train::Op& op : it.ops) {
     if (op.duration <= 0) continue;
-    boxes.push_back({op.stream == train::Stream::kCompute ? 0u : 1u, op.start / 1000.0, op.end / 1000.0, op.name});
+    // Colour by kind: the op name's first word (fwd, bwd, allreduce, allgather, ...).
+    const std::string kind = op.name.substr(0, op.name.find_first_of(" ("));
+    static const char* kinds[] = {"fwd", "bwd", "allreduce", "allgather", "reducescatter"};
+    unsigned color = 5;
+    for (unsigned i = 0; i < 5; ++i) {
+      if (kind == kinds[i]) color = i;
+    }
+    boxes.push_back({op.stream == train::Stream::kCompute ? 0u : 1u, op.start / 1000.0, op.end / 1000.0, op.name, color});
   }
   return TimelineSvg(title, {"compute", "communication"}, boxes, "us");
 }
