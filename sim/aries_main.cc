@@ -129,6 +129,14 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
   csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
+  csweep->add_option("--jobs", cs.jobs, "run the sweep as one job per (algorithm, topology, size) on this many local processes; parts merge into --csv");
+  csweep->add_option("--job-file", cs.job_file, "write the jobs' command lines to this file instead (GNU parallel, Slurm array); merge with coll-merge");
+  csweep->add_option("--job-dir", cs.job_dir, "where the jobs write their part CSVs (default: <csv or job file>.parts)");
+  CLI::App* cmerge = app.add_subcommand("coll-merge", "merge sweep part CSVs into one cost CSV");
+  std::vector<std::string> merge_parts;
+  std::string merge_out;
+  cmerge->add_option("parts", merge_parts, "part CSVs")->required();
+  cmerge->add_option("--csv", merge_out, "the merged CSV")->required();
   CLI::App* cmodels = app.add_subcommand("coll-models", "the all-reduce cost models of a sweep CSV: alpha-beta fits and their errors");
   std::string cm_costs, cm_type = "int32";
   cmodels->add_option("--costs", cm_costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
@@ -164,6 +172,7 @@ extern "C" int sc_main(int argc, char** argv) {
   try {
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
+    if (cmerge->parsed()) return aries::sim::RunCollMerge(merge_parts, merge_out);
     if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type);
     if (train->parsed()) return aries::sim::RunTrainCommand(to);
     if (fig10->parsed()) return aries::sim::RunFig10Command(fo);

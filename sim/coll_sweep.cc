@@ -1,8 +1,16 @@
 #include "coll_sweep.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,7 +32,71 @@ std::vector<std::string> Split(const std::string& s) {
   return v;
 }
 
+std::string SelfExe() {
+  char buf[4096];
+  const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (len <= 0) throw std::runtime_error("cannot find the aries executable (/proc/self/exe)");
+  buf[len] = 0;
+  return buf;
+}
+
+std::vector<std::string> ReadCsvLines(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument(fmt::format("{}: cannot open", path));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(f, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  if (lines.empty() || lines[0] != coll::CostCsvHeader()) {
+    throw std::invalid_argument(fmt::format("{}: not a sweep CSV (first line '{}'; expected '{}')", path,
+                                            lines.empty() ? "" : lines[0], coll::CostCsvHeader()));
+  }
+  return lines;
+}
+
+// The Markdown table of merged sweep rows: one row per (candidate, topology), one column per size.
+void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<std::string>& sizes) {
+  std::vector<std::string> order;
+  std::map<std::string, std::map<uint64_t, std::string>> cells;
+  for (const std::string& line : rows) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+    if (c.size() != 12 || c[0] == "topology") continue;
+    const coll::Candidate cand{c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};
+    const std::string key = fmt::format("| {} | {} |", cand.Label(), c[0]);
+    if (!cells.count(key)) order.push_back(key);
+    cells[key][std::stoull(c[7])] = fmt::format(" {} ({:.1f}, {:.0f}%){} |", c[8], std::stod(c[9]),
+                                                100 * std::stod(c[10]), c[11] == "1" ? "" : " FAILED");
+  }
+  for (const std::string& key : order) {
+    std::string row = key;
+    for (const std::string& s : sizes) {
+      const auto it = cells[key].find(ParseBytes(s, "--sizes"));
+      row += it == cells[key].end() ? " n/a |" : it->second;
+    }
+    fmt::print("{}\n", row);
+  }
+}
+
 }  // namespace
+
+int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) {
+  if (parts.empty()) throw std::invalid_argument("coll-merge: no part files given");
+  if (out.empty()) throw std::invalid_argument("coll-merge: --csv OUT is required");
+  std::string text = std::string(coll::CostCsvHeader()) + "\n";
+  size_t rows = 0;
+  for (const std::string& p : parts) {
+    const auto lines = ReadCsvLines(p);  // all files checked before anything is written
+    for (size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
+    rows += lines.size() - 1;
+  }
+  std::ofstream f(out);
+  f << text;
+  if (!f) throw std::invalid_argument(fmt::format("--csv {}: cannot write", out));
+  fmt::print("coll-merge: {} rows from {} files into {}\n", rows, parts.size(), out);
+  return 0;
+}
 
 int RunCollSweep(const CollSweepOptions& o) {
   const auto topos = Split(o.topologies);
@@ -45,6 +117,81 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (a != "all" && !coll::FindAlgorithm(a)) {
       throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}", o.algos, a, coll::AlgorithmNames()));
     }
+  }
+  if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
+  if (o.jobs > 1 || !o.job_file.empty()) {
+    if (o.jobs > 1 && o.csv.empty()) throw std::invalid_argument("--jobs: give --csv, where the parts merge");
+    std::string dir = !o.job_dir.empty() ? o.job_dir : (o.job_file.empty() ? o.csv : o.job_file) + ".parts";
+    std::filesystem::create_directories(dir);
+    dir = std::filesystem::absolute(dir).lexically_normal().string();  // jobs may run elsewhere
+    const std::string exe = SelfExe();
+    std::vector<std::string> jobs, parts;
+    for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+      if (!a.Serves(*coll_kind)) continue;
+      if (!(algos.empty() || algos[0] == "all" || std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end())) continue;
+      for (const auto& t : topos) {
+        if (!a.Serves(*coll::ParseTopology(t))) continue;
+        for (const auto& sz : sizes) {
+          const std::string part = fmt::format("{}/part-{:05}.csv", dir, jobs.size());
+          parts.push_back(part);
+          jobs.push_back(fmt::format("'{}' coll-sweep -k {} --collective {} --type {} --seed {} --algos {} "
+                                     "--topologies {} --sizes {} --csv '{}' > '{}.log' 2>&1",
+                                     exe, o.k, o.collective, o.type, o.seed, a.name, t, sz, part, part));
+        }
+      }
+    }
+    if (!o.job_file.empty()) {
+      std::ofstream jf(o.job_file);
+      for (const auto& j : jobs) jf << j << "\n";
+      if (!jf) throw std::invalid_argument(fmt::format("--job-file {}: cannot write", o.job_file));
+      fmt::print("{} jobs written to {} (one command per line; each writes {}/part-NNNNN.csv)\n"
+                 "  local or over ssh:  parallel -j 2 < {}\n"
+                 "  Slurm job array:    sbatch --array=1-{} --wrap 'sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {} | bash'\n"
+                 "  then merge:         {} coll-merge {}/part-*.csv --csv merged.csv\n",
+                 jobs.size(), o.job_file, dir, o.job_file, jobs.size(), o.job_file, exe, dir);
+      return 0;
+    }
+    for (const auto& p : parts) std::remove(p.c_str());  // a rerun starts clean
+    std::atomic<size_t> next{0}, done{0};
+    std::atomic<int> failed{0};
+    std::mutex print_mu;
+    auto worker = [&] {
+      for (size_t i; (i = next++) < jobs.size();) {
+        const int rc = std::system(jobs[i].c_str());
+        if (rc != 0) ++failed;
+        std::lock_guard<std::mutex> lock(print_mu);
+        fmt::print(stderr, "  job {}/{} {}{}\n", ++done, jobs.size(), parts[i], rc ? " FAILED (see its .log)" : "");
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 0; i < std::min<size_t>(o.jobs, jobs.size()); ++i) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+    std::vector<std::string> existing, rows;
+    for (const auto& p : parts) {
+      if (!std::ifstream(p).good()) continue;  // a job that applied nowhere (n/a) writes no part
+      existing.push_back(p);
+      const auto lines = ReadCsvLines(p);
+      rows.insert(rows.end(), lines.begin() + 1, lines.end());
+    }
+    // Append to --csv like the sequential sweep (header when new).
+    const bool fresh = !std::ifstream(o.csv).good();
+    std::ofstream out(o.csv, std::ios::app);
+    if (fresh) out << coll::CostCsvHeader() << "\n";
+    for (const auto& r : rows) out << r << "\n";
+    if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
+    fmt::print("{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {}\n\n", o.collective, o.type, o.k,
+               o.k, jobs.size(), o.jobs, rows.size(), o.csv);
+    std::string head = "| algorithm | topology |", rule = "|---|---|";
+    for (const auto& sz : sizes) {
+      head += fmt::format(" {} |", sz);
+      rule += "---|";
+    }
+    fmt::print("{}\n{}\n", head, rule);
+    PrintTableFromCsv(rows, sizes);
+    int bad = failed.load();
+    for (const auto& r : rows) bad += r.back() == '1' ? 0 : 1;
+    if (bad) fmt::print("\n{} jobs or runs FAILED\n", bad);
+    return bad ? 1 : 0;
   }
   std::ofstream csv;
   if (!o.csv.empty()) {

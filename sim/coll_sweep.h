@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace aries::sim {
 
@@ -19,9 +20,21 @@ struct CollSweepOptions {
   std::string collective = "allreduce";  // or reducescatter, allgather
   std::string csv;       // append rows (header when the file is new)
   uint64_t seed = 1;
+  // Parallel and distributed sweeps: the sweep splits into one job per (algorithm, topology,
+  // size), each an `aries coll-sweep` writing its own part CSV under job_dir. jobs > 1 runs
+  // them on the local cores and merges the parts into csv; job_file writes their command
+  // lines instead (one per line: GNU parallel, or a Slurm array task per line), merged later
+  // with `aries coll-merge`.
+  unsigned jobs = 1;
+  std::string job_file;
+  std::string job_dir;   // default: <csv or job_file>.parts
 };
 
 int RunCollSweep(const CollSweepOptions& o);
+
+// `aries coll-merge`: concatenates sweep CSVs (one header, every row, in file order) into
+// `out`; refuses a file whose header is not the sweep header, naming it.
+int RunCollMerge(const std::vector<std::string>& parts, const std::string& out);
 
 // `aries coll-models`: the cost models of a sweep CSV (default: the repository's measured
 // costs), one row per (topology, K, candidate): the alpha-beta fit with its largest relative

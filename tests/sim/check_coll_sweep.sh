@@ -29,4 +29,23 @@ grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
 if "$aries" coll-sweep -k 2 --sizes 1K,1Q --csv "$dir/never.csv" > "$dir/o" 2>&1; then echo "accepted 1Q"; exit 1; fi
 grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 1; }
 [ ! -e "$dir/never.csv" ] || { echo "a CSV was written for a refused sweep"; exit 1; }
+# The same sweep split into jobs: on two local processes (parts merged into the CSV), and as a
+# job file whose lines run anywhere, merged by coll-merge; both give the sequential rows.
+"$aries" coll-sweep -k 2 --sizes 64,1K --algos ring,tree --topologies mesh,fbfly --jobs 2 --csv "$dir/p.csv" > "$dir/pt.md" 2> /dev/null
+[ "$(($(wc -l < "$dir/p.csv") - 1))" -eq 12 ] || { cat "$dir/p.csv"; exit 1; }
+grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
+for a in "ring,mesh,64" "tree,fbfly,1K"; do
+  IFS=, read -r al to sz <<< "$a"
+  b=$(grep "^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 )," "$dir/p.csv" | cut -d, -f9)
+  c=$(grep "^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 )," "$dir/c.csv" | cut -d, -f9)
+  [ -n "$b" ] && [ "$b" = "$c" ] || { echo "$a: parallel $b vs sequential $c cycles"; exit 1; }
+done
+"$aries" coll-sweep -k 2 --sizes 64,1K --algos ring --job-file "$dir/jobs.txt" > "$dir/jo"
+[ "$(wc -l < "$dir/jobs.txt")" -eq 8 ]  # ring x 4 topologies x 2 sizes
+grep -q "sbatch --array=1-8" "$dir/jo"
+bash "$dir/jobs.txt"
+"$aries" coll-merge "$dir"/jobs.txt.parts/part-*.csv --csv "$dir/m.csv" | grep -q "8 rows from 8 files"
+"$aries" coll -k 2 --algo auto --size 512 --costs "$dir/m.csv" > /dev/null
+if "$aries" coll-merge "$dir/jobs.txt" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged a job file"; exit 1; fi
+grep -q "jobs.txt: not a sweep CSV" "$dir/o"
 echo ok
