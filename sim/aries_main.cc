@@ -23,6 +23,7 @@
 #include "planners.h"
 #include "package_run.h"
 #include "train_run.h"
+#include "figures.h"
 
 using aries::sim::Config;
 using aries::sim::ConfigError;
@@ -167,6 +168,12 @@ extern "C" int sc_main(int argc, char** argv) {
   fig10->add_option("--costs", fo.costs, "cost CSV");
   fig10->add_option("--csv", fo.csv, "write every iteration as CSV");
   fig10->add_option("--svg", fo.svg, "plot the speedups (SVG)");
+  CLI::App* fig9 = app.add_subcommand("fig9", "ARIES Fig. 9: all-reduce throughput vs data size (ring/ARIES_LT/ARIES_BW, DB tree, multi-tree) from a sweep CSV");
+  aries::sim::Fig9Options f9;
+  fig9->add_option("-k,--k", f9.ks, "comma-separated: 4,8");
+  fig9->add_option("--costs", f9.costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
+  fig9->add_option("--csv", f9.csv, "write the curves as CSV");
+  fig9->add_option("--svg", f9.svg, "plot the curves (SVG)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -176,6 +183,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type);
     if (train->parsed()) return aries::sim::RunTrainCommand(to);
     if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
+    if (fig9->parsed()) return aries::sim::RunFig9Command(f9);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

@@ -100,6 +100,65 @@ std::string BarChartsSvg(const std::vector<BarChart>& panels, unsigned columns) 
   return s;
 }
 
+std::string LineChartsSvg(const std::vector<LineChart>& panels, unsigned columns) {
+  const double pw = 480, ph = 300, ml = 55, mr = 150, mt = 28, mb = 45;
+  columns = std::max(1u, std::min<unsigned>(columns, static_cast<unsigned>(panels.size())));
+  const unsigned rows = static_cast<unsigned>((panels.size() + columns - 1) / columns);
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
+      "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      columns * pw, rows * ph);
+  for (size_t pi = 0; pi < panels.size(); ++pi) {
+    const LineChart& p = panels[pi];
+    const double ox = (pi % columns) * pw, oy = (pi / columns) * ph;
+    const double x0 = ox + ml, y0 = oy + mt, w = pw - ml - mr, h = ph - mt - mb;
+    double xmin = 0, xmax = 0, ymax = 0;
+    for (const auto& ser : p.series) {
+      for (const auto& [x, y] : ser.points) {
+        xmin = xmin == 0 ? x : std::min(xmin, x);
+        xmax = std::max(xmax, x);
+        ymax = std::max(ymax, y);
+      }
+    }
+    const double lx0 = std::log2(std::max(xmin, 1e-9)), lx1 = std::max(lx0 + 1, std::log2(std::max(xmax, 1e-9)));
+    const auto [top, step] = NiceAxis(ymax * 1.05);
+    auto X = [&](double x) { return x0 + w * (std::log2(x) - lx0) / (lx1 - lx0); };
+    auto Y = [&](double y) { return y0 + h - h * y / top; };
+    s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" font-weight=\"bold\">{}</text>\n", x0, oy + 16, Esc(p.title));
+    for (double t = 0; t <= top + step / 2; t += step) {
+      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>\n",
+                       x0, Y(t), x0 + w, Y(t), x0 - 4, Y(t) + 4, t);
+    }
+    const double every = std::max(1.0, std::ceil((lx1 - lx0) / 6));  // at most ~7 labels
+    for (double e = std::ceil(lx0); e <= lx1 + 1e-9; e += every) {  // powers of two
+      const double x = std::pow(2.0, e);
+      const std::string lab = x >= 1048576 ? fmt::format("{:g}M", x / 1048576) : x >= 1024 ? fmt::format("{:g}K", x / 1024) : fmt::format("{:g}", x);
+      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#999\"/>"
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
+                       X(x), y0 + h, X(x), y0 + h + 4, X(x), y0 + h + 16, lab);
+    }
+    s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>\n", x0 + w / 2, y0 + h + 32, Esc(p.x_label));
+    s += fmt::format("<text transform=\"translate({:.0f},{:.0f}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
+                     ox + 14, y0 + h / 2, Esc(p.y_label));
+    for (size_t si = 0; si < p.series.size(); ++si) {
+      const auto& ser = p.series[si];
+      std::string pts;
+      for (const auto& [x, y] : ser.points) pts += fmt::format("{:.1f},{:.1f} ", X(x), Y(y));
+      s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", pts, kColors[si % 8]);
+      for (const auto& [x, y] : ser.points) {
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"><title>{} at {:g} B: {:.3g}</title></circle>\n",
+                         X(x), Y(y), kColors[si % 8], Esc(ser.name), x, y);
+      }
+      s += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n",
+                       x0 + w + 10, y0 + 16.0 * si, kColors[si % 8], x0 + w + 24, y0 + 16.0 * si + 9, Esc(ser.name));
+    }
+    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"black\"/>\n", x0, y0 + h, x0 + w, y0 + h);
+  }
+  s += "</svg>\n";
+  return s;
+}
+
 std::string TimelineSvg(const std::string& title, const std::vector<std::string>& lanes,
                         const std::vector<TimelineBox>& boxes, const std::string& unit) {
   const double W = 1200, ml = 110, mr = 20, mt = 30, lane_h = 34, mb = 40;

@@ -20,6 +20,18 @@ struct BarChart {
 // Panels of bar charts, `columns` per row, one legend.
 std::string BarChartsSvg(const std::vector<BarChart>& panels, unsigned columns);
 
+struct LineChart {
+  std::string title, x_label, y_label;
+  struct Series {
+    std::string name;
+    std::vector<std::pair<double, double>> points;  // (x, y), x > 0
+  };
+  std::vector<Series> series;
+};
+
+// Panels of line charts over a log2 x axis, `columns` per row, a legend per panel.
+std::string LineChartsSvg(const std::vector<LineChart>& panels, unsigned columns);
+
 struct TimelineBox {
   unsigned lane = 0;  // row
   double start = 0, end = 0;

@@ -1,0 +1,22 @@
+// Reproductions of the ARIES evaluation from measured sweeps: Fig. 9 (all-reduce throughput vs
+// data size). Fig. 10 is `aries fig10` (train_run.h).
+#ifndef ARIES_SIM_FIGURES_H_
+#define ARIES_SIM_FIGURES_H_
+
+#include <string>
+
+namespace aries::sim {
+
+struct Fig9Options {
+  std::string ks = "4,8";
+  std::string costs;  // sweep CSV (default: the repository's measured costs)
+  std::string csv, svg;
+};
+// ARIES Fig. 9: algorithm bandwidth (GB/s at the 1 GHz clock) of ring (ring on mesh and torus,
+// ARIES_LT and ARIES_BW on ARIES), double binary tree and multi-tree (concentrated on ARIES)
+// all-reduce against the data size, per K, from the all-reduce rows of a sweep CSV.
+int RunFig9Command(const Fig9Options& o);
+
+}  // namespace aries::sim
+
+#endif  // ARIES_SIM_FIGURES_H_
