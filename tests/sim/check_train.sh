@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # aries train and aries fig10 end to end: the iteration report, the timeline CSV (one row per
 # operation) and SVG, FSDP over the measured reduce-scatter/all-gather costs, a cycle-accurate
-# --check of a one-layer workload, Fig. 10's CSV and plot; bad options refused by name.
+# --check of a one-layer workload, Fig. 10's and Fig. 9's CSV and plot; bad options refused by name.
 set -euo pipefail
 aries="$1"
 dir=$(mktemp -d)
@@ -24,6 +24,11 @@ grep -q "largest model error" "$dir/c"
 grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
 grep -q "<svg" "$dir/f10.svg"
+# Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
+"$aries" fig9 -k 4 --csv "$dir/f9.csv" --svg "$dir/f9.svg" > "$dir/n"
+grep -q "^| aries_lt L=2 on aries | [0-9.]* |" "$dir/n" && grep -q "^| cmtree on aries |" "$dir/n"
+grep -q "^4,ring,aries_bw,aries,2097152,[0-9]*," "$dir/f9.csv"
+grep -q "<polyline" "$dir/f9.svg"
 refused() {  # command... ; expected message
   local want="${!#}"
   if "$aries" "${@:1:$#-1}" > "$dir/e" 2>&1; then echo "accepted: $*"; exit 1; fi
@@ -36,5 +41,6 @@ refused train --utilization 0 "--utilization 0: allowed (0, 1]"
 refused train -k 2 "no measured allreduce costs for ring on mesh 2x2"
 refused train --algo dbt --strategy fsdp "no measured allgather costs for dbt on mesh 4x4"
 refused fig10 -k 5 "-k 5: allowed 4, 8"
+refused fig9 -k 2 "-k 2: allowed 4, 8"
 refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather"
 echo ok
