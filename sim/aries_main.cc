@@ -138,10 +138,12 @@ extern "C" int sc_main(int argc, char** argv) {
   std::string merge_out;
   cmerge->add_option("parts", merge_parts, "part CSVs")->required();
   cmerge->add_option("--csv", merge_out, "the merged CSV")->required();
-  CLI::App* cmodels = app.add_subcommand("coll-models", "the all-reduce cost models of a sweep CSV: alpha-beta fits and their errors");
+  CLI::App* cmodels = app.add_subcommand("coll-models", "the cost models of a sweep CSV (one collective): alpha-beta fits and their errors");
   std::string cm_costs, cm_type = "int32";
   cmodels->add_option("--costs", cm_costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
   cmodels->add_option("--type", cm_type, "int32 or fp32");
+  std::string cm_coll = "allreduce";
+  cmodels->add_option("--collective", cm_coll, "allreduce, reducescatter or allgather");
   CLI::App* train = app.add_subcommand("train", "one training iteration: compute and communication streams, collective times from the fitted cost models");
   aries::sim::TrainOptions to;
   train->add_option("--workload", to.workload, "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV");
@@ -180,7 +182,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
     if (cmerge->parsed()) return aries::sim::RunCollMerge(merge_parts, merge_out);
-    if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type);
+    if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type, cm_coll);
     if (train->parsed()) return aries::sim::RunTrainCommand(to);
     if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
     if (fig9->parsed()) return aries::sim::RunFig9Command(f9);

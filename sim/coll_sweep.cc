@@ -268,12 +268,14 @@ int RunCollSweep(const CollSweepOptions& o) {
   return failures ? 1 : 0;
 }
 
-int RunCollModels(const std::string& costs, const std::string& type) {
+int RunCollModels(const std::string& costs, const std::string& type, const std::string& collective) {
   const std::string path = costs.empty() ? ARIES_COST_FILE : costs;
-  const auto models = coll::LoadCostModels(path, type);
-  fmt::print("all-reduce cost models from {} ({}): alpha + beta * bytes fitted on the relative "
-             "error, and the piecewise-linear model --algo auto uses\n\n",
-             path, type);
+  const auto c = coll::ParseCollective(collective);
+  if (!c) throw std::invalid_argument(fmt::format("--collective {}: allowed {}", collective, coll::CollectiveNames()));
+  const auto models = coll::LoadCostModels(path, type, *c);
+  fmt::print("{} cost models from {} ({}): alpha + beta * bytes fitted on the relative "
+             "error, and the piecewise-linear model --algo auto and aries train use\n\n",
+             collective, path, type);
   fmt::print("| topology | K | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta "
              "max error | piecewise leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
   for (const coll::CostModel& m : models) {

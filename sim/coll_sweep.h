@@ -36,10 +36,11 @@ int RunCollSweep(const CollSweepOptions& o);
 // `out`; refuses a file whose header is not the sweep header, naming it.
 int RunCollMerge(const std::vector<std::string>& parts, const std::string& out);
 
-// `aries coll-models`: the cost models of a sweep CSV (default: the repository's measured
+// `aries coll-models`: the cost models of one collective in a sweep CSV (default: the repository's measured
 // costs), one row per (topology, K, candidate): the alpha-beta fit with its largest relative
 // error, and the piecewise model's leave-one-out error.
-int RunCollModels(const std::string& costs, const std::string& type);
+int RunCollModels(const std::string& costs, const std::string& type,
+                  const std::string& collective = "allreduce");
 
 }  // namespace aries::sim
 
