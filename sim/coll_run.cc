@@ -66,13 +66,14 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   r.embeddings = o.embeddings;
   double predicted = 0;
   if (o.algo == "auto") {
-    if (*c != coll::Collective::kAllReduce) {
-      throw std::invalid_argument(fmt::format("--algo auto: the cost models are all-reduce; for {} "
-                                              "name one of {}",
+    if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
+        *c != coll::Collective::kAllGather) {
+      throw std::invalid_argument(fmt::format("--algo auto: the measured costs cover allreduce, reducescatter "
+                                              "and allgather; for {} name one of {}",
                                               o.collective, coll::AlgorithmNames()));
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
-    const auto models = coll::LoadCostModels(path, o.type);
+    const auto models = coll::LoadCostModels(path, o.type, *c);
     const coll::Choice ch = coll::ChooseAlgorithm(models, *topo, o.k, bytes);
     r.algo = ch.best.algo;
     r.levels = ch.best.levels;

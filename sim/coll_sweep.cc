@@ -119,6 +119,10 @@ int RunCollSweep(const CollSweepOptions& o) {
     }
   }
   if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
+  if (o.type != "int32" && o.type != "fp32") {
+    throw std::invalid_argument(fmt::format("--type {}: allowed int32, fp32", o.type));
+  }
+  if (o.k < 2 || o.k > 16) throw std::invalid_argument(fmt::format("-k {}: allowed 2..16", o.k));
   if (o.jobs > 1 || !o.job_file.empty()) {
     if (o.jobs > 1 && o.csv.empty()) throw std::invalid_argument("--jobs: give --csv, where the parts merge");
     std::string dir = !o.job_dir.empty() ? o.job_dir : (o.job_file.empty() ? o.csv : o.job_file) + ".parts";
@@ -134,6 +138,8 @@ int RunCollSweep(const CollSweepOptions& o) {
         for (const auto& sz : sizes) {
           const std::string part = fmt::format("{}/part-{:05}.csv", dir, jobs.size());
           parts.push_back(part);
+          // Every value was checked against its allowed set above (names, sizes, numbers), so
+          // none carries shell syntax; the paths are quoted.
           jobs.push_back(fmt::format("'{}' coll-sweep -k {} --collective {} --type {} --seed {} --algos {} "
                                      "--topologies {} --sizes {} --csv '{}' > '{}.log' 2>&1",
                                      exe, o.k, o.collective, o.type, o.seed, a.name, t, sz, part, part));
@@ -188,10 +194,11 @@ int RunCollSweep(const CollSweepOptions& o) {
     }
     fmt::print("{}\n{}\n", head, rule);
     PrintTableFromCsv(rows, sizes);
-    int bad = failed.load();
-    for (const auto& r : rows) bad += r.back() == '1' ? 0 : 1;
-    if (bad) fmt::print("\n{} jobs or runs FAILED\n", bad);
-    return bad ? 1 : 0;
+    int bad_runs = 0;
+    for (const auto& r : rows) bad_runs += r.back() == '1' ? 0 : 1;
+    if (failed > 0) fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed.load());
+    if (bad_runs > 0) fmt::print("\n{} runs FAILED\n", bad_runs);
+    return failed > 0 || bad_runs > 0 ? 1 : 0;
   }
   std::ofstream csv;
   if (!o.csv.empty()) {

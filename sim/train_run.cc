@@ -80,6 +80,12 @@ int RunTrainCommand(const TrainOptions& o) {
   if (o.k < 2 || o.k > 16) throw std::invalid_argument(fmt::format("-k {}: allowed 2..16", o.k));
   const train::Chiplet chip = ChipletWith(o.utilization);
   const coll::Candidate cand{o.algo, o.levels, o.embeddings};
+  const uint64_t bucket = o.bucket == "0" ? 0 : ParseBytes(o.bucket, "--bucket");
+  if (bucket > 0 && strategy != train::Strategy::kDdp) {
+    throw std::invalid_argument(fmt::format("--bucket {}: buckets are ddp's; {} issues one collective per layer",
+                                            o.bucket, o.strategy));
+  }
+  const uint64_t cap = ParseBytes(o.check_max, "--check-max");
   const train::CostTable table(CostPath(o.costs));
   const auto needed = train::CollectivesOf(strategy);
   const train::CommCost cost = table.Cost(topo, o.k, cand, chip, needed);
@@ -87,23 +93,24 @@ int RunTrainCommand(const TrainOptions& o) {
   io.strategy = strategy;
   io.chiplets = o.k * o.k;
   io.batch = o.batch;
-  io.bucket_bytes = o.bucket == "0" ? 0 : ParseBytes(o.bucket, "--bucket");
+  io.bucket_bytes = bucket;
   const train::Iteration it = train::RunIteration(w, chip, io, cost);
   io.overlap = false;
   const train::Iteration ser = train::RunIteration(w, chip, io, cost);
   const unsigned batch = o.batch ? o.batch : w.batch;
 
-  fmt::print("ARIES-sim train: {} ({:.1f}M parameters, {:.2f} GFLOP forward per sample: {}), {}, "
-             "batch {} per chiplet, {} chiplets ({} {}x{}), collectives: {}\n",
-             w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, o.strategy, batch, io.chiplets,
-             o.topology, o.k, o.k, cand.Label());
+  fmt::print("ARIES-sim train: {} ({:.1f}M parameters, {:.3g} GFLOP forward per sample: {}), {}, "
+             "batch {} {}, {} chiplets ({} {}x{}), collectives: {}\n",
+             w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, o.strategy, batch,
+             strategy == train::Strategy::kTp ? "shared by the chiplets (each does 1/N of every layer)" : "per chiplet",
+             io.chiplets, o.topology, o.k, o.k, cand.Label());
   fmt::print("  chiplet: {:.1f} TFLOP/s sustained (16 PEs x 32x32 multipliers x 1 GHz, ARIES Table II; "
              "utilization {:.2f}, MAD Max 4.2)\n",
              chip.FlopsPerNs() / 1000.0, chip.utilization);
-  uint64_t largest = 0;
+  std::map<coll::Collective, uint64_t> largest;  // per collective: its model's largest size
   for (coll::Collective c : needed) {
     const coll::CostModel& m = table.Find(c, topo, o.k, cand);
-    largest = std::max<uint64_t>(largest, m.points.back().bytes);
+    largest[c] = m.points.back().bytes;
     const coll::AlphaBeta ab = coll::FitAlphaBeta(m.points);
     fmt::print("  cost model: {} {} on {} {}x{}, {} sizes {}..{} B from {}: piecewise leave-one-out "
                "error {:.1f}% (alpha-beta fit: {:.0f} cycles + {:.4f} cycles/B, largest error {:.1f}%)\n",
@@ -113,13 +120,13 @@ int RunTrainCommand(const TrainOptions& o) {
   }
   unsigned extrapolated = 0;
   for (const train::Op& op : it.ops) {
-    if (op.stream == train::Stream::kComm && op.bytes > largest) ++extrapolated;
+    if (op.stream == train::Stream::kComm && op.bytes > largest[op.collective]) ++extrapolated;
   }
   fmt::print("  iteration: {} us overlapped, {} us serialized; compute {} us, communication {} us in {} "
              "collectives ({} above the largest measured size, extrapolated); exposed communication {} us "
              "({:.1f}% of the iteration)\n",
              Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives, extrapolated,
-             Us(it.exposed_comm), 100.0 * it.exposed_comm / it.time);
+             Us(it.exposed_comm), it.time > 0 ? 100.0 * it.exposed_comm / it.time : 0.0);
   if (!o.timeline.empty()) {
     WriteOut(o.timeline, train::TimelineCsv(it), "--timeline");
     fmt::print("  timeline: {}\n", o.timeline);
@@ -132,7 +139,6 @@ int RunTrainCommand(const TrainOptions& o) {
   }
   if (!o.check) return 0;
   // Every distinct collective of the iteration up to --check-max, run cycle-accurately.
-  const uint64_t cap = ParseBytes(o.check_max, "--check-max");
   std::set<std::pair<int, uint64_t>> runs;
   for (const train::Op& op : it.ops) {
     if (op.stream == train::Stream::kComm && op.bytes <= cap) runs.insert({static_cast<int>(op.collective), op.bytes});
@@ -213,8 +219,13 @@ int RunFig10Command(const Fig10Options& o) {
     if (s != "4" && s != "8") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8 (the paper's)", o.ks));
     ks.push_back(static_cast<unsigned>(std::stoul(s)));
   }
+  if (ks.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8 (the paper's)", o.ks));
   std::vector<train::Workload> ws;
   for (const auto& name : Split(o.workloads)) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  if (ws.empty()) {
+    throw std::invalid_argument(fmt::format("--workloads '{}': name at least one of {}", o.workloads,
+                                            fmt::join(train::ShippedWorkloads(), ", ")));
+  }
   const train::CostTable table(CostPath(o.costs));
   std::string csv =
       "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_speedup,"
@@ -267,10 +278,16 @@ int RunFig10Command(const Fig10Options& o) {
           auto used = std::make_shared<std::map<std::string, unsigned>>();
           const auto cost = table.CheapestOf(topo, k, cands, chip, {coll::Collective::kAllReduce}, used);
           Best b{train::RunIteration(w, chip, io, cost), ""};
-          for (const auto& [label, n] : *used) b.algo += fmt::format("{}{} x{}", b.algo.empty() ? "" : ", ", label, n);
+          // No commas: the label is a CSV field.
+          for (const auto& [label, n] : *used) b.algo += fmt::format("{}{} x{}", b.algo.empty() ? "" : " + ", label, n);
           best[t] = std::move(b);
         }
         const Best& a = best["aries"];
+        if (a.it.collectives == 0 || a.it.time <= 0) {
+          throw std::invalid_argument(fmt::format("workload {}: no gradient all-reduce under ddp (every layer "
+                                                  "sharded or without parameters); nothing to compare",
+                                                  w.name));
+        }
         std::string sp, red;
         for (int i = 0; i < 3; ++i) {
           const Best& b = best[kTopos[i]];

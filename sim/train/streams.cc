@@ -117,16 +117,19 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
   if (o.strategy == Strategy::kDdp) {
     size_t prev = kNone;
     for (size_t i = 0; i < L; ++i) prev = b.Compute("fwd " + w.layers[i].name, fwd_ns(i));
+    size_t first_synced = L;  // the last layer to back-propagate that has a gradient collective
+    for (size_t i = 0; i < L && first_synced == L; ++i) {
+      if (synced(i)) first_synced = i;
+    }
     uint64_t bucket = 0;
     std::string names;
     for (size_t j = L; j-- > 0;) {
       prev = b.Compute("bwd " + w.layers[j].name, 2 * fwd_ns(j));
-      if (synced(j)) {
-        bucket += grad_bytes(j);
-        names += (names.empty() ? "" : "+") + w.layers[j].name;
-      }
-      // A bucket closes when full or at the first layer.
-      if (bucket > 0 && (bucket >= o.bucket_bytes || j == 0)) {
+      if (!synced(j)) continue;
+      bucket += grad_bytes(j);
+      names += (names.empty() ? "" : "+") + w.layers[j].name;
+      // A bucket closes when full or with the last gradient.
+      if (bucket >= o.bucket_bytes || j == first_synced) {
         b.Comm("allreduce " + names, coll::Collective::kAllReduce, bucket, cost, {prev});
         bucket = 0;
         names.clear();
@@ -152,10 +155,13 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
     }
     std::vector<size_t> ag_b(L, kNone), bwd(L, kNone);
     size_t issued = 0;  // backward all-gathers issued so far (in `order`)
+    // The parameters were freed after the forward: the first two backward gathers wait for the
+    // forward pass to end, later ones for the backward of the layer two gathers back.
+    const size_t fwd_end = fwd[L - 1];
     auto issue_ag = [&](size_t upto) {  // issue backward all-gathers of order[issued..upto]
       while (issued < order.size() && issued <= upto) {
         const size_t layer = order[issued];
-        const size_t hold = issued >= 2 ? bwd[order[issued - 2]] : kNone;
+        const size_t hold = issued >= 2 ? bwd[order[issued - 2]] : fwd_end;
         ag_b[layer] = b.Comm("allgather(bwd) " + w.layers[layer].name, coll::Collective::kAllGather,
                              grad_bytes(layer), cost, Deps({hold}));
         ++issued;
@@ -171,20 +177,22 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
         ++pos;
       }
     }
-  } else {  // tensor parallel
+  } else {  // tensor parallel: the workload's tp columns give each layer's all-reduces
+    auto bytes_of = [&](uint64_t elems) { return static_cast<uint64_t>(static_cast<double>(elems) * batch) * c.elem_bytes; };
     size_t ar = kNone;
     for (size_t i = 0; i < L; ++i) {
       const size_t f = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), Deps({ar}));
       ar = kNone;
-      const uint64_t bytes = static_cast<uint64_t>(w.layers[i].out_elems * batch) * c.elem_bytes;
-      if (bytes > 0) ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce, bytes, cost, {f});
+      if (w.layers[i].tp_fwd > 0) {
+        ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce, bytes_of(w.layers[i].tp_fwd), cost, {f});
+      }
     }
     for (size_t j = L; j-- > 0;) {
       const size_t g = b.Compute("bwd " + w.layers[j].name, 2 * fwd_ns(j), Deps({ar}));
       ar = kNone;
-      if (j == 0) break;  // the input needs no gradient
-      const uint64_t bytes = static_cast<uint64_t>(w.layers[j - 1].out_elems * batch) * c.elem_bytes;
-      if (bytes > 0) ar = b.Comm("allreduce(grad) " + w.layers[j].name, coll::Collective::kAllReduce, bytes, cost, {g});
+      if (w.layers[j].tp_bwd > 0) {
+        ar = b.Comm("allreduce(grad) " + w.layers[j].name, coll::Collective::kAllReduce, bytes_of(w.layers[j].tp_bwd), cost, {g});
+      }
     }
   }
   Iteration it;

@@ -10,9 +10,10 @@
 //   fsdp  parameters sharded across the chiplets: an all-gather before each layer's forward
 //         and again before its backward (prefetched one layer ahead: at most two layers
 //         gathered), a reduce-scatter of its gradient after its backward.
-//   tp    every layer split across the chiplets (a 1/N share of its work): an all-reduce of the
-//         partial outputs after each forward and of the input gradient after each backward,
-//         both blocking the next layer; no gradient collective.
+//   tp    every layer split across the chiplets (a 1/N share of its work) on one shared batch:
+//         the all-reduces the workload's tp columns give (partial outputs after the forward,
+//         the input gradient after the backward), each blocking the next layer; no gradient
+//         collective.
 //
 // With overlap off, the two streams are one: every operation waits for the previous one, the
 // serialized iteration time.

@@ -9,7 +9,9 @@ namespace aries::train {
 
 namespace {
 
-const char* kHeader = "layer,params,fwd_flops,out_elems,sync";
+const char* kHeader = "layer,params,fwd_flops,tp_fwd,tp_bwd,sync";
+constexpr uint64_t kMaxElems = uint64_t{1} << 40;  // elements: x 4 bytes x batch fits 64 bits
+constexpr uint64_t kMaxFlops = uint64_t{1} << 60;
 
 std::string Trim(const std::string& s) {
   const size_t a = s.find_first_not_of(" \t\r");
@@ -17,7 +19,8 @@ std::string Trim(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, const std::string& v) {
+uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, const std::string& v,
+                    uint64_t max = kMaxElems) {
   size_t pos = 0;
   uint64_t x = 0;
   try {
@@ -25,8 +28,9 @@ uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, co
   } catch (const std::logic_error&) {
     pos = 0;
   }
-  if (pos == 0 || pos != v.size() || v[0] == '-') {
-    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected a non-negative integer", path, ln, column, v));
+  if (pos == 0 || pos != v.size() || v[0] == '-' || x > max) {
+    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected an integer in 0..2^{}", path, ln, column, v,
+                                    max == kMaxElems ? 40 : 60));
   }
   return x;
 }
@@ -83,8 +87,8 @@ Workload LoadWorkload(const std::string& path) {
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
-    if (c.size() != 5) {
-      throw WorkloadError(fmt::format("{}:{}: {} fields; expected 5 ({})", path, ln, c.size(), kHeader));
+    if (c.size() != 6) {
+      throw WorkloadError(fmt::format("{}:{}: {} fields; expected 6 ({})", path, ln, c.size(), kHeader));
     }
     Layer l;
     l.name = c[0];
@@ -93,12 +97,13 @@ Workload LoadWorkload(const std::string& path) {
       if (prev.name == l.name) throw WorkloadError(fmt::format("{}:{}: layer '{}' appears twice", path, ln, l.name));
     }
     l.params = ParseCount(path, ln, "params", c[1]);
-    l.fwd_flops = static_cast<double>(ParseCount(path, ln, "fwd_flops", c[2]));
-    l.out_elems = ParseCount(path, ln, "out_elems", c[3]);
-    if (c[4] == "sharded") {
+    l.fwd_flops = static_cast<double>(ParseCount(path, ln, "fwd_flops", c[2], kMaxFlops));
+    l.tp_fwd = ParseCount(path, ln, "tp_fwd", c[3]);
+    l.tp_bwd = ParseCount(path, ln, "tp_bwd", c[4]);
+    if (c[5] == "sharded") {
       l.sharded = true;
-    } else if (c[4] != "dp") {
-      throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[4]));
+    } else if (c[5] != "dp") {
+      throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[5]));
     }
     w.layers.push_back(l);
   }

@@ -20,9 +20,10 @@ class WorkloadError : public std::runtime_error {
 struct Layer {
   std::string name;
   uint64_t params = 0;     // trainable parameters: the gradient's elements
-  double fwd_flops = 0;    // forward FLOPs per sample (backward: twice that)
-  uint64_t out_elems = 0;  // output activation elements per sample
-  bool sharded = false;    // a model-parallel table: no gradient collective
+  double fwd_flops = 0;     // forward FLOPs per sample (backward: twice that)
+  uint64_t tp_fwd = 0;      // tensor parallel: elements per sample all-reduced after the forward
+  uint64_t tp_bwd = 0;      //   and after the backward (the input gradient)
+  bool sharded = false;     // a model-parallel table: no gradient collective
 };
 
 struct Workload {
@@ -36,7 +37,8 @@ struct Workload {
 };
 
 // Reads a workload CSV: "# key: value" comments (workload, source, sample, batch), then the
-// header "layer,params,fwd_flops,out_elems,sync" and one row per layer (sync: dp or sharded).
+// header "layer,params,fwd_flops,tp_fwd,tp_bwd,sync" and one row per layer (sync: dp or
+// sharded; element counts up to 2^40, so byte sizes cannot overflow; FLOPs up to 2^60).
 Workload LoadWorkload(const std::string& path);
 
 // The shipped workloads' names ("resnet50", ...), and the path of a name or a path.

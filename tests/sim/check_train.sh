@@ -11,11 +11,13 @@ grep -q "iteration: [0-9.]* us overlapped, [0-9.]* us serialized" "$dir/o" || { 
 # dlrm: 34 layers forward and backward, 7 gradient all-reduces (the 26 tables are sharded).
 [ "$(($(wc -l < "$dir/t.csv") - 1))" -eq 75 ] || { echo "timeline rows"; head "$dir/t.csv"; exit 1; }
 [ "$(grep -c '^comm,allreduce' "$dir/t.csv")" -eq 7 ]
-grep -q "<svg" "$dir/t.svg" && grep -q "allreduce top_mlp2" "$dir/t.svg"
+grep -q "<svg" "$dir/t.svg"
+grep -q "allreduce top_mlp2" "$dir/t.svg"
 "$aries" train --workload resnet50 --strategy fsdp -k 4 --topology torus --algo ring > "$dir/f"
-grep -q "cost model: reducescatter ring on torus 4x4" "$dir/f" && grep -q "in 162 collectives" "$dir/f"
+grep -q "cost model: reducescatter ring on torus 4x4" "$dir/f"
+grep -q "in 162 collectives" "$dir/f"
 # One 16 KB layer, checked cycle-accurately against its cost model.
-printf '# batch: 2\nlayer,params,fwd_flops,out_elems,sync\nfc,4096,1000000,64,dp\n' > "$dir/one.csv"
+printf '# batch: 2\nlayer,params,fwd_flops,tp_fwd,tp_bwd,sync\nfc,4096,1000000,64,0,dp\n' > "$dir/one.csv"
 "$aries" train --workload "$dir/one.csv" -k 4 --topology mesh --algo ring --check > "$dir/c" 2> /dev/null
 grep -q "^| allreduce | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
 grep -q "largest model error" "$dir/c"
@@ -23,10 +25,14 @@ grep -q "largest model error" "$dir/c"
 [ "$(($(wc -l < "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
 grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
+# Every row has the header's 12 fields (a mixed ARIES choice is joined without commas).
+awk -F, 'NF != 12 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
+grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 grep -q "<svg" "$dir/f10.svg"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
 "$aries" fig9 -k 4 --csv "$dir/f9.csv" --svg "$dir/f9.svg" > "$dir/n"
-grep -q "^| aries_lt L=2 on aries | [0-9.]* |" "$dir/n" && grep -q "^| cmtree on aries |" "$dir/n"
+grep -q "^| aries_lt L=2 on aries | [0-9.]* |" "$dir/n"
+grep -q "^| cmtree on aries |" "$dir/n"
 grep -q "^4,ring,aries_bw,aries,2097152,[0-9]*," "$dir/f9.csv"
 grep -q "<polyline" "$dir/f9.svg"
 refused() {  # command... ; expected message
@@ -42,5 +48,10 @@ refused train -k 2 "no measured allreduce costs for ring on mesh 2x2"
 refused train --algo dbt --strategy fsdp "no measured allgather costs for dbt on mesh 4x4"
 refused fig10 -k 5 "-k 5: allowed 4, 8"
 refused fig9 -k 2 "-k 2: allowed 4, 8"
+refused fig10 -k , "-k ',': allowed 4, 8"
+refused fig10 --workloads , "--workloads ',': name at least one of resnet50"
+refused train --strategy tp --bucket 25M "--bucket 25M: buckets are ddp's"
+refused train --check-max 1Q "--check-max 1Q: a positive byte count"
+refused coll-sweep --type fp64 --jobs 2 --csv "$dir/x.csv" "--type fp64: allowed int32, fp32"
 refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather"
 echo ok

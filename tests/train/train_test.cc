@@ -31,12 +31,13 @@ Chiplet UnitChiplet() {
   return c;
 }
 
-// A (10 params, 100 FLOPs, 5 outputs), B (20, 50, 10), C (30, 10, 15); 4-byte elements.
+// A (10 params, 100 FLOPs, 5 outputs), B (20, 50, 10), C (30, 10, 15), a chain (each layer's
+// input gradient is the previous one's output; A's input needs none); 4-byte elements.
 Workload ThreeLayers() {
   Workload w;
   w.name = "abc";
   w.batch = 1;
-  w.layers = {{"A", 10, 100, 5, false}, {"B", 20, 50, 10, false}, {"C", 30, 10, 15, false}};
+  w.layers = {{"A", 10, 100, 5, 0, false}, {"B", 20, 50, 10, 5, false}, {"C", 30, 10, 15, 10, false}};
   return w;
 }
 
@@ -93,13 +94,15 @@ TEST(Streams, FsdpGathersAheadAndReduceScattersAfterEachLayer) {
   // 140-260, fwd B 140-190, fwd C 260-270.
   EXPECT_DOUBLE_EQ(Find(it, "allgather C").start, 140);
   EXPECT_DOUBLE_EQ(Find(it, "fwd C").end, 270);
-  // Backward: AGb C 260-380, AGb B 380-460, bwd C 380-400, AGb A 460-500, RS C 500-620,
-  // bwd B 460-560, RS B 620-700, bwd A 560-760, RS A 760-800.
-  EXPECT_DOUBLE_EQ(Find(it, "allgather(bwd) A").start, 460);
-  EXPECT_DOUBLE_EQ(Find(it, "reducescatter C").start, 500);
-  EXPECT_DOUBLE_EQ(Find(it, "bwd A").start, 560);
-  EXPECT_DOUBLE_EQ(it.time, 800);
-  EXPECT_DOUBLE_EQ(it.exposed_comm, 320);
+  // Backward: the first two gathers wait for the forward pass (the parameters were freed):
+  // AGb C 270-390, AGb B 390-470, bwd C 390-410, AGb A 470-510 (after bwd C: two held),
+  // RS C 510-630, bwd B 470-570, RS B 630-710, bwd A 570-770, RS A 770-810.
+  EXPECT_DOUBLE_EQ(Find(it, "allgather(bwd) C").start, 270);
+  EXPECT_DOUBLE_EQ(Find(it, "allgather(bwd) A").start, 470);
+  EXPECT_DOUBLE_EQ(Find(it, "reducescatter C").start, 510);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd A").start, 570);
+  EXPECT_DOUBLE_EQ(it.time, 810);
+  EXPECT_DOUBLE_EQ(it.exposed_comm, 330);
   EXPECT_EQ(it.collectives, 9u);
   o.overlap = false;
   EXPECT_DOUBLE_EQ(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost).time, 1200);  // 480 + 3 x 240
@@ -132,6 +135,38 @@ TEST(Streams, BatchScalesComputeAndShardedTablesHaveNoCollective) {
   EXPECT_DOUBLE_EQ(it.compute_busy, 3 * 480);
   o.batch = 1;  // the option overrides the workload's batch
   EXPECT_DOUBLE_EQ(RunIteration(w, UnitChiplet(), o, ByteCost).compute_busy, 480);
+}
+
+TEST(Streams, DdpLastBucketClosesWithTheLastGradient) {
+  // A costly sharded table in front (no gradient collective): the partial bucket B+A must not
+  // wait for the table's backward.
+  Workload w = ThreeLayers();
+  w.layers.insert(w.layers.begin(), Layer{"T", 1000, 1000, 0, 0, true});
+  IterationOptions o;
+  o.bucket_bytes = 1000;
+  const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
+  // fwd T 0-1000, A 1000-1100, B -1150, C -1160; bwd C -1180, B -1280, A -1480, T -3480.
+  // One bucket C+B+A (240 B) after bwd A: 1480-1720.
+  EXPECT_EQ(it.collectives, 1u);
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce C+B+A").start, 1480);
+  EXPECT_DOUBLE_EQ(it.time, 3480);
+}
+
+TEST(Streams, TensorParallelUsesTheWorkloadsAllReduceSizes) {
+  // A replicated middle layer (no all-reduce) and a first layer with one: only the listed
+  // collectives run.
+  Workload w = ThreeLayers();
+  w.layers[0].tp_bwd = 7;
+  w.layers[1].tp_fwd = 0;
+  w.layers[1].tp_bwd = 0;
+  IterationOptions o;
+  o.strategy = Strategy::kTp;
+  o.chiplets = 2;
+  o.batch = 2;
+  const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
+  EXPECT_EQ(it.collectives, 4u);  // A out, C out, C grad, A grad
+  EXPECT_EQ(Find(it, "allreduce(grad) A").bytes, 56u);  // 7 elements x batch 2 x 4 B
+  EXPECT_EQ(Find(it, "allreduce(out) C").bytes, 120u);
 }
 
 TEST(Streams, ChipletRateIsAriesTableII) {
@@ -167,12 +202,12 @@ TEST(Streams, StrategyNamesAndRefusals) {
   EXPECT_THROW(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost), std::invalid_argument);
 }
 
-const char* kHead = "layer,params,fwd_flops,out_elems,sync\n";
+const char* kHead = "layer,params,fwd_flops,tp_fwd,tp_bwd,sync\n";
 
 TEST(Workload, ReadsHeaderCommentsAndRows) {
   const Workload w = LoadWorkload(Write("w.csv", std::string("# workload: tiny\n# source: a paper\n"
                                                              "# sample: one thing\n# batch: 7\n") +
-                                                     kHead + "a,10,100,5,dp\nb,20,0,3,sharded\n"));
+                                                     kHead + "a,10,100,5,0,dp\nb,20,0,3,5,sharded\n"));
   EXPECT_EQ(w.name, "tiny");
   EXPECT_EQ(w.batch, 7u);
   ASSERT_EQ(w.layers.size(), 2u);
@@ -193,12 +228,13 @@ void ExpectRefused(const std::string& text, const std::string& what) {
 
 TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
   ExpectRefused("layer,params\n", "bad.csv:1: header");
-  ExpectRefused(std::string(kHead) + "a,-3,100,5,dp\n", "bad.csv:2: params '-3'");
-  ExpectRefused(std::string(kHead) + "a,3,1e9,5,dp\n", "fwd_flops '1e9'");
-  ExpectRefused(std::string(kHead) + "a,3,100,5,ddp\n", "sync 'ddp': allowed dp, sharded");
-  ExpectRefused(std::string(kHead) + "a,3,100,5,dp\na,1,1,1,dp\n", "layer 'a' appears twice");
-  ExpectRefused(std::string(kHead) + "a,3,100,dp\n", "4 fields; expected 5");
-  ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,dp\n", "batch 0: allowed 1..1000000");
+  ExpectRefused(std::string(kHead) + "a,-3,100,5,0,dp\n", "bad.csv:2: params '-3'");
+  ExpectRefused(std::string(kHead) + "a,3,1e9,5,0,dp\n", "fwd_flops '1e9'");
+  ExpectRefused(std::string(kHead) + "a,2199023255553,1,5,0,dp\n", "params '2199023255553': expected an integer in 0..2^40");
+  ExpectRefused(std::string(kHead) + "a,3,100,5,0,ddp\n", "sync 'ddp': allowed dp, sharded");
+  ExpectRefused(std::string(kHead) + "a,3,100,5,0,dp\na,1,1,1,0,dp\n", "layer 'a' appears twice");
+  ExpectRefused(std::string(kHead) + "a,3,100,dp\n", "4 fields; expected 6");
+  ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,0,dp\n", "batch 0: allowed 1..1000000");
   ExpectRefused(kHead, "no layers");
   EXPECT_THROW(LoadWorkload("/nonexistent/w.csv"), WorkloadError);
 }
@@ -250,6 +286,26 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
     EXPECT_NE(std::string(e.what()).find("measured there: ring"), std::string::npos) << e.what();
   }
   EXPECT_EQ(CollectivesOf(Strategy::kFsdp).size(), 2u);
+}
+
+TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
+  // ring: 400 cycles at 1 KB, 600 at 2 KB; tree: 300, 700 (crossing at 1.5 KB: both 500).
+  const std::string path = Write("cheap.csv", std::string(coll::CostCsvHeader()) + "\n"
+      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1\n"
+      "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1\n"
+      "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1\n");
+  const CostTable table(path);
+  auto used = std::make_shared<std::map<std::string, unsigned>>();
+  const CommCost c = table.CheapestOf(coll::Topology::kMesh, 4, {{"ring", 2, 1}, {"tree", 2, 1}}, Chiplet(),
+                                      {Collective::kAllReduce}, used);
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1024), 300);  // tree
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 2048), 600);  // ring
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 500);  // a tie: the first listed, ring
+  EXPECT_EQ((*used)["tree"], 1u);
+  EXPECT_EQ((*used)["ring"], 2u);
+  EXPECT_THROW(table.CheapestOf(coll::Topology::kMesh, 4, {}, Chiplet(), {Collective::kAllReduce}),
+               std::invalid_argument);
 }
 
 }  // namespace
