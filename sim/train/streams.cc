@@ -110,7 +110,14 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
   const double batch = o.batch ? o.batch : w.batch;
   const double share = o.strategy == Strategy::kTp ? 1.0 / o.chiplets : 1.0;
   const size_t L = w.layers.size();
-  auto fwd_ns = [&](size_t i) { return w.layers[i].fwd_flops * batch * share / c.FlopsPerNs(); };
+  auto fwd_ns = [&](size_t i) {
+    const Layer& l = w.layers[i];
+    return (l.fwd_ns > 0 ? l.fwd_ns : l.fwd_flops / c.FlopsPerNs()) * batch * share;
+  };
+  auto bwd_ns = [&](size_t i) {
+    const Layer& l = w.layers[i];
+    return l.bwd_ns > 0 ? l.bwd_ns * batch * share : 2 * fwd_ns(i);  // input + weight gradients
+  };
   auto grad_bytes = [&](size_t i) { return w.layers[i].params * c.elem_bytes; };
   auto synced = [&](size_t i) { return w.layers[i].params > 0 && !w.layers[i].sharded; };
   Builder b;
@@ -124,7 +131,7 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
     uint64_t bucket = 0;
     std::string names;
     for (size_t j = L; j-- > 0;) {
-      prev = b.Compute("bwd " + w.layers[j].name, 2 * fwd_ns(j));
+      prev = b.Compute("bwd " + w.layers[j].name, bwd_ns(j));
       if (!synced(j)) continue;
       bucket += grad_bytes(j);
       names += (names.empty() ? "" : "+") + w.layers[j].name;
@@ -170,7 +177,7 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
     size_t pos = 0;  // position in `order` of the next gathered layer to back-propagate
     issue_ag(1);
     for (size_t j = L; j-- > 0;) {
-      bwd[j] = b.Compute("bwd " + w.layers[j].name, 2 * fwd_ns(j), Deps({ag_b[j]}));
+      bwd[j] = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), Deps({ag_b[j]}));
       if (synced(j)) {
         issue_ag(pos + 2);
         b.Comm("reducescatter " + w.layers[j].name, coll::Collective::kReduceScatter, grad_bytes(j), cost, {bwd[j]});
@@ -188,7 +195,7 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
       }
     }
     for (size_t j = L; j-- > 0;) {
-      const size_t g = b.Compute("bwd " + w.layers[j].name, 2 * fwd_ns(j), Deps({ar}));
+      const size_t g = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), Deps({ar}));
       ar = kNone;
       if (w.layers[j].tp_bwd > 0) {
         ar = b.Comm("allreduce(grad) " + w.layers[j].name, coll::Collective::kAllReduce, bytes_of(w.layers[j].tp_bwd), cost, {g});

@@ -35,6 +35,20 @@ uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, co
   return x;
 }
 
+double ParseTime(const std::string& path, unsigned ln, const char* column, const std::string& v) {
+  size_t pos = 0;
+  double x = -1;
+  try {
+    x = std::stod(v, &pos);
+  } catch (const std::logic_error&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != v.size() || !(x >= 0 && x <= 1e15)) {
+    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected ns per sample, 0 .. 1e15", path, ln, column, v));
+  }
+  return x;
+}
+
 }  // namespace
 
 uint64_t Workload::Params() const {
@@ -56,7 +70,7 @@ Workload LoadWorkload(const std::string& path) {
                                     fmt::join(ShippedWorkloads(), ", ")));
   }
   Workload w;
-  bool header = false;
+  bool header = false, timed = false;
   std::string line;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     line = Trim(line);
@@ -78,8 +92,10 @@ Workload LoadWorkload(const std::string& path) {
       continue;
     }
     if (!header) {
-      if (line != kHeader) {
-        throw WorkloadError(fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, kHeader));
+      timed = line == std::string(kHeader) + ",fwd_ns,bwd_ns";
+      if (line != kHeader && !timed) {
+        throw WorkloadError(fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',fwd_ns,bwd_ns')", path,
+                                        ln, line, kHeader));
       }
       header = true;
       continue;
@@ -87,8 +103,9 @@ Workload LoadWorkload(const std::string& path) {
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
-    if (c.size() != 6) {
-      throw WorkloadError(fmt::format("{}:{}: {} fields; expected 6 ({})", path, ln, c.size(), kHeader));
+    const size_t fields = timed ? 8 : 6;
+    if (c.size() != fields) {
+      throw WorkloadError(fmt::format("{}:{}: {} fields; expected {} (as the header)", path, ln, c.size(), fields));
     }
     Layer l;
     l.name = c[0];
@@ -104,6 +121,10 @@ Workload LoadWorkload(const std::string& path) {
       l.sharded = true;
     } else if (c[5] != "dp") {
       throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[5]));
+    }
+    if (timed) {
+      l.fwd_ns = ParseTime(path, ln, "fwd_ns", c[6]);
+      l.bwd_ns = ParseTime(path, ln, "bwd_ns", c[7]);
     }
     w.layers.push_back(l);
   }

@@ -24,6 +24,8 @@ struct Layer {
   uint64_t tp_fwd = 0;      // tensor parallel: elements per sample all-reduced after the forward
   uint64_t tp_bwd = 0;      //   and after the backward (the input gradient)
   bool sharded = false;     // a model-parallel table: no gradient collective
+  double fwd_ns = 0;        // optional, given directly: forward / backward ns per sample on
+  double bwd_ns = 0;        //   one chiplet (0: from the FLOPs and the chiplet's rate)
 };
 
 struct Workload {
@@ -37,8 +39,10 @@ struct Workload {
 };
 
 // Reads a workload CSV: "# key: value" comments (workload, source, sample, batch), then the
-// header "layer,params,fwd_flops,tp_fwd,tp_bwd,sync" and one row per layer (sync: dp or
-// sharded; element counts up to 2^40, so byte sizes cannot overflow; FLOPs up to 2^60).
+// header "layer,params,fwd_flops,tp_fwd,tp_bwd,sync" (optionally followed by ",fwd_ns,bwd_ns":
+// measured times per sample that replace the FLOPs-based ones where non-zero) and one row per
+// layer (sync: dp or sharded; element counts up to 2^40, so byte sizes cannot overflow; FLOPs
+// up to 2^60).
 Workload LoadWorkload(const std::string& path);
 
 // The shipped workloads' names ("resnet50", ...), and the path of a name or a path.

@@ -216,6 +216,18 @@ TEST(Workload, ReadsHeaderCommentsAndRows) {
   EXPECT_DOUBLE_EQ(w.FwdFlops(), 100);
 }
 
+TEST(Workload, TimesGivenDirectlyReplaceTheFlopsBasedOnes) {
+  const Workload w = LoadWorkload(Write("timed.csv", std::string("# batch: 2\n") + "layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\n"
+                                                       "a,10,100,0,0,dp,7,0\nb,20,50,0,0,dp,0,9.5\n"));
+  IterationOptions o;
+  const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
+  // a: 7 ns x 2 forward, twice that backward; b: 50 FLOPs x 2 forward, 9.5 ns x 2 backward.
+  EXPECT_DOUBLE_EQ(Find(it, "fwd a").duration, 14);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd a").duration, 28);
+  EXPECT_DOUBLE_EQ(Find(it, "fwd b").duration, 100);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd b").duration, 19);
+}
+
 void ExpectRefused(const std::string& text, const std::string& what) {
   const std::string path = Write("bad.csv", text);
   try {
@@ -236,6 +248,8 @@ TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
   ExpectRefused(std::string(kHead) + "a,3,100,dp\n", "4 fields; expected 6");
   ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,0,dp\n", "batch 0: allowed 1..1000000");
   ExpectRefused(kHead, "no layers");
+  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp,-1,0\n", "fwd_ns '-1': expected ns per sample");
+  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp\n", "6 fields; expected 8");
   EXPECT_THROW(LoadWorkload("/nonexistent/w.csv"), WorkloadError);
 }
 
