@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "aries_pkg.h"
@@ -166,6 +168,15 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   m.sync_steps = p.sync_steps;
   m.ok = ok;
   return m;
+}
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');) {
+    if (!x.empty()) v.push_back(x);
+  }
+  return v;
 }
 
 int RunCollectiveCommand(const CollOptions& o) { return MeasureCollective(o).ok ? 0 : 1; }

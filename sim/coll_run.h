@@ -24,6 +24,9 @@ struct CollOptions {
 // naming the option, `s` and the format.
 uint64_t ParseBytes(const std::string& s, const char* option = "--size");
 
+// "a,b,,c" -> {"a", "b", "c"} (empty items dropped).
+std::vector<std::string> SplitList(const std::string& s);
+
 // One measured run.
 struct CollMeasurement {
   uint64_t bytes = 0, elements = 0, cycles = 0;

@@ -23,15 +23,6 @@ namespace aries::sim {
 
 namespace {
 
-std::vector<std::string> Split(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');) {
-    if (!x.empty()) v.push_back(x);
-  }
-  return v;
-}
-
 std::string SelfExe() {
   char buf[4096];
   const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -99,9 +90,9 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
 }
 
 int RunCollSweep(const CollSweepOptions& o) {
-  const auto topos = Split(o.topologies);
-  const auto sizes = Split(o.sizes);
-  const auto algos = Split(o.algos);
+  const auto topos = SplitList(o.topologies);
+  const auto sizes = SplitList(o.sizes);
+  const auto algos = SplitList(o.algos);
   for (const auto& t : topos) {
     if (!coll::ParseTopology(t)) {
       throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}", o.topologies, t, coll::TopologyNames()));

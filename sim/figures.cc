@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "coll_run.h"
 #include "plot.h"
 #include "tuner.h"
 
@@ -31,13 +32,18 @@ const Fig9Series kFig9[] = {
 
 }  // namespace
 
-int RunFig9Command(const Fig9Options& o) {
-  std::vector<unsigned> ks;
-  std::stringstream ss(o.ks);
-  for (std::string s; std::getline(ss, s, ',');) {
-    if (s != "4" && s != "8") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8 (the paper's)", o.ks));
-    ks.push_back(static_cast<unsigned>(std::stoul(s)));
+std::vector<unsigned> ParsePaperKs(const std::string& ks) {
+  std::vector<unsigned> v;
+  for (const std::string& s : SplitList(ks)) {
+    if (s != "4" && s != "8") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8 (the paper's)", ks));
+    v.push_back(static_cast<unsigned>(std::stoul(s)));
   }
+  if (v.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8 (the paper's)", ks));
+  return v;
+}
+
+int RunFig9Command(const Fig9Options& o) {
+  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
   const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
   const auto models = coll::LoadCostModels(path, "int32");
   fmt::print("ARIES Fig. 9: all-reduce algorithm bandwidth (GB/s = bytes per cycle at 1 GHz) against the data "

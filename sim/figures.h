@@ -4,8 +4,13 @@
 #define ARIES_SIM_FIGURES_H_
 
 #include <string>
+#include <vector>
 
 namespace aries::sim {
+
+// "4,8" -> {4, 8}; the paper evaluates 4x4 and 8x8 only: anything else (or nothing) is
+// refused naming the list.
+std::vector<unsigned> ParsePaperKs(const std::string& ks);
 
 struct Fig9Options {
   std::string ks = "4,8";

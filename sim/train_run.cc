@@ -12,6 +12,7 @@
 
 #include "coll_run.h"
 #include "costs.h"
+#include "figures.h"
 #include "plot.h"
 #include "planners.h"
 #include "streams.h"
@@ -20,15 +21,6 @@
 namespace aries::sim {
 
 namespace {
-
-std::vector<std::string> Split(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');) {
-    if (!x.empty()) v.push_back(x);
-  }
-  return v;
-}
 
 std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
 
@@ -214,14 +206,9 @@ const char* kTopos[] = {"mesh", "torus", "fbfly", "aries"};
 
 int RunFig10Command(const Fig10Options& o) {
   const train::Chiplet chip = ChipletWith(o.utilization);
-  std::vector<unsigned> ks;
-  for (const auto& s : Split(o.ks)) {
-    if (s != "4" && s != "8") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8 (the paper's)", o.ks));
-    ks.push_back(static_cast<unsigned>(std::stoul(s)));
-  }
-  if (ks.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8 (the paper's)", o.ks));
+  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
   std::vector<train::Workload> ws;
-  for (const auto& name : Split(o.workloads)) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  for (const auto& name : SplitList(o.workloads)) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
   if (ws.empty()) {
     throw std::invalid_argument(fmt::format("--workloads '{}': name at least one of {}", o.workloads,
                                             fmt::join(train::ShippedWorkloads(), ", ")));
