@@ -70,6 +70,11 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.out.ep_flit.assign(w, 0);
     nd.in_ch.assign(shape_.num_links, nullptr);
     nd.out_ch.assign(shape_.num_links, nullptr);
+    nd.last_in.assign(shape_.num_links * w, 0);
+    nd.last_out.assign(shape_.num_links * w, 0);
+    nd.last_ep.assign(w, 0);
+    nd.counters.link_flits.assign(shape_.num_links, 0);
+    nd.counters.link_toggles.assign(shape_.num_links, 0);
     nd.model->Reset(n % cfg.k, n / cfg.k);
   }
   for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
@@ -148,6 +153,19 @@ void Package::RebuildSegments() {
   }
 }
 
+uint64_t Package::Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t* flit) const {
+  uint64_t t = 0;
+  for (unsigned i = 0; i < shape_.words(); ++i) {
+    t += static_cast<uint64_t>(__builtin_popcount(last[at + i] ^ flit[i]));
+    last[at + i] = flit[i];
+  }
+  return t;
+}
+
+bool Package::RouterVc(const uint32_t* flit) const {
+  return ((flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < shape_.num_vcs;
+}
+
 bool Package::Gather(unsigned n) {
   Node& nd = nodes_[n];
   NodeIn& in = nd.in;
@@ -184,8 +202,25 @@ bool Package::Gather(unsigned n) {
     if (nd.ep) nd.ep->AfterEdge(cycle_, 0, nullptr);
     return false;
   }
-  ++nd.counters.evaluated;
-  if (in.ep_valid) ++nd.counters.injected;
+  NodeCounters& k = nd.counters;
+  ++k.evaluated;
+  auto arrive = [&](const uint32_t* f, std::vector<uint32_t>& last, size_t at) {
+    if (RouterVc(f)) {
+      ++k.buffer_writes;
+      k.buffer_toggles += Toggles(last, at, f);
+    } else if (((f[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) == shape_.num_vcs) {
+      ++k.engine_requests;
+    } else {
+      ++k.engine_responses;
+    }
+  };
+  for (unsigned l = 0; l < nl && in.link_valid; ++l) {
+    if ((in.link_valid >> l) & 1u) arrive(&in.link_flit[l * w], nd.last_in, l * w);
+  }
+  if (in.ep_valid) {
+    ++k.injected;
+    arrive(in.ep_flit.data(), nd.last_ep, 0);
+  }
   return true;
 }
 
@@ -194,9 +229,21 @@ void Package::Scatter(unsigned n) {
   const NodeOut& out = nd.out;
   const unsigned w = shape_.words();
   const unsigned nl = shape_.num_links;
+  NodeCounters& k = nd.counters;
+  auto leave = [&](const uint32_t* f) {
+    if (RouterVc(f)) {
+      ++k.xbar_traversals;
+      k.va_grants += (f[0] >> hw::kHdrHeadBit) & 1u;
+    } else {
+      ++k.engine_out;
+    }
+  };
   if (out.link_valid != 0) {
     for (unsigned l = 0; l < nl; ++l) {
       if (!((out.link_valid >> l) & 1u)) continue;
+      leave(&out.link_flit[l * w]);
+      ++k.link_flits[l];
+      k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
       if (Channel* ch = nd.out_ch[l]) {
         ch->SendFlit(cycle_, &out.link_flit[l * w]);
       } else {
@@ -216,9 +263,23 @@ void Package::Scatter(unsigned n) {
           cycle_, NodeName(n), l));
     }
   }
-  if (out.ep_valid) ++nd.counters.ejected;
+  if (out.ep_valid) {
+    ++k.ejected;
+    leave(out.ep_flit.data());
+  }
   if (nd.ep) nd.ep->AfterEdge(cycle_, out.ep_credit, out.ep_valid ? out.ep_flit.data() : nullptr);
   if (out.cfg_rsp && nd.waiting) {
+    const RegOp& op = (*ops_)[nd.waiting_op];
+    if (op.write && !out.cfg_err) {  // an accepted write: count the muxes and switches it moved
+      if (op.addr > hw::kRegPortSelBase && op.addr < hw::kRegPortSelBase + hw::kNumMeshPorts) {
+        uint32_t& old = nd.portsel[op.addr - hw::kRegPortSelBase];
+        k.portsel_changes += op.value != old ? 1 : 0;
+        old = op.value;
+      } else if (op.addr == hw::kRegBypass) {
+        k.bypass_changes += static_cast<uint64_t>(__builtin_popcount(op.value ^ nd.bypass_reg));
+        nd.bypass_reg = op.value;
+      }
+    }
     (*results_)[nd.waiting_op] = {!out.cfg_err, out.cfg_rdata};
     nd.waiting = false;
     ++nd.next;

@@ -62,11 +62,28 @@ struct RegResult {
   uint32_t rdata;
 };
 
-// Per-node activity counters kept by the package.
+// Per-node activity counters kept by the package, counted at the node's pins. A flit on a
+// router VC arriving from a link or the endpoint is written into one input buffer (and read
+// out of it once); a flit leaving on a link or to the endpoint crossed the crossbar on one
+// switch-allocator grant (a multicast flit once per output), and a head flit took one
+// VC-allocator grant for that hop. Flits on the
+// collective VCs go to and come from the engine instead. Toggles count the bits that change
+// between consecutive flits on the same wires (a buffer's write data, a link), 0->1 and 1->0
+// alike; wires start at 0 and hold their value between flits.
 struct NodeCounters {
   uint64_t evaluated = 0;   // cycles the model was stepped
   uint64_t injected = 0;    // flits from the endpoint
   uint64_t ejected = 0;     // flits to the endpoint
+  uint64_t buffer_writes = 0;    // router input-buffer writes (= reads, once drained)
+  uint64_t xbar_traversals = 0;  // = switch-allocator grants
+  uint64_t va_grants = 0;        // head flits leaving the router
+  uint64_t buffer_toggles = 0;   // bits changed on the input buffers' write data
+  uint64_t engine_requests = 0;  // request flits into the collective engine (operands)
+  uint64_t engine_responses = 0; // response flits into the engine (results passed down)
+  uint64_t engine_out = 0;       // flits the engine sent
+  uint64_t portsel_changes = 0;  // PORTSEL writes that changed a port mux's selects
+  uint64_t bypass_changes = 0;   // bypass switches flipped by BYPASS writes
+  std::vector<uint64_t> link_flits, link_toggles;  // per outgoing link
 };
 
 class Package {
@@ -135,7 +152,13 @@ class Package {
     bool waiting = false;
     size_t waiting_op = 0;
     uint32_t bypass = 0;
+    // The last flit on each wire set (toggle counting): links in and out, the endpoint's port.
+    std::vector<uint32_t> last_in, last_out, last_ep;
+    uint32_t portsel[5] = {0, 0, 0, 0, 0};  // last accepted PORTSEL per port
+    uint32_t bypass_reg = 0;                // last accepted BYPASS
   };
+  uint64_t Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t* flit) const;
+  bool RouterVc(const uint32_t* flit) const;
   // One node's cycle in three parts: Gather() fills its inputs from the channels, its endpoint
   // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
   // delivers its outputs. Gather and Scatter touch shared state and run in node order.

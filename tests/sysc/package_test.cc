@@ -220,6 +220,27 @@ TEST(PackageBypass, SegmentCarriesAFlowWithItsLatency) {
   EXPECT_EQ(dst_ep.got, 4u);
   EXPECT_EQ(dst_ep.last - src_ep.first, 2u + (c.link_latency + 2 * c.extra_per_pitch) + 2u + 3u);
   EXPECT_FALSE(pkg.AnyError());
+  // Activity, by hand. Headers (payload all zero): flow 5 (bits 6, 8), is_flow (bit 5), head
+  // (bit 0) on the first flit, tail (bit 1) on the last: 0x161, 0x160, 0x160, 0x162 on VC 0.
+  // From wires at 0: 4 + 1 + 0 + 1 = 6 toggles on every wire set the packet crosses once.
+  const unsigned a_xp_t1_upper = 4 + 0 * 4 + 2 * 1 + 1;  // link 4 + d 2T + 2t + s
+  for (unsigned n : {a, b}) {
+    const auto& k = pkg.counters(n);
+    SCOPED_TRACE(pkg.NodeName(n));
+    EXPECT_EQ(k.buffer_writes, 4u);    // a: injected; b: arrived
+    EXPECT_EQ(k.xbar_traversals, 4u);  // a: to XP; b: to the endpoint
+    EXPECT_EQ(k.va_grants, 1u);        // one head per hop
+    EXPECT_EQ(k.buffer_toggles, 6u);
+    EXPECT_EQ(k.portsel_changes, 1u);  // a's XP output side, b's XM input side
+    EXPECT_EQ(k.bypass_changes, 1u);   // x-track 1 cut
+    EXPECT_EQ(k.engine_requests + k.engine_responses + k.engine_out, 0u);
+  }
+  for (unsigned l = 0; l < pkg.shape().num_links; ++l) {
+    EXPECT_EQ(pkg.counters(a).link_flits[l], l == a_xp_t1_upper ? 4u : 0u) << "link " << l;
+    EXPECT_EQ(pkg.counters(a).link_toggles[l], l == a_xp_t1_upper ? 6u : 0u) << "link " << l;
+    EXPECT_EQ(pkg.counters(b).link_flits[l], 0u) << "link " << l;
+  }
+
   pkg.AttachEndpoint(a, nullptr);
   pkg.AttachEndpoint(b, nullptr);
 }
