@@ -145,6 +145,20 @@ void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Patt
   EXPECT_EQ(r.flits_created, r.flits_ejected);
   EXPECT_EQ(r.packets_outstanding, 0u);
   EXPECT_TRUE(pkg.Quiet());
+  // Activity balances once drained: every buffered flit left through the crossbar, every link
+  // flit was written into the buffer at its far end, one VC-allocator grant per packet hop.
+  uint64_t writes = 0, xbar = 0, link = 0, injected = 0, heads = 0;
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+    const auto& c = pkg.counters(n);
+    writes += c.buffer_writes;
+    xbar += c.xbar_traversals;
+    injected += c.injected;
+    heads += c.va_grants;
+    for (uint64_t f : c.link_flits) link += f;
+  }
+  EXPECT_EQ(writes, xbar);
+  EXPECT_EQ(writes, injected + link);
+  EXPECT_EQ(heads * tc.packet_len, xbar);  // every packet is packet_len flits
   if (random_bypass) {
     // The moved hops carried traffic: some bypass segment has flits.
     uint64_t seg_flits = 0;
