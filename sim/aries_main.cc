@@ -120,6 +120,10 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--seed", co.seed, "input generator seed");
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
+  coll->add_flag("--energy", co.energy, "energy of the run from its activity (buffers, crossbar, allocators, links, engine, leakage)");
+  coll->add_option("--tech", co.tech, "technology file: dsent45 (default), dsent32 or a path");
+  coll->add_option("--tech-set", co.tech_set, "override a technology figure: key=value (repeatable)");
+  coll->add_option("--energy-csv", co.energy_csv, "write the energy per node and per link");
   CLI::App* csweep = app.add_subcommand("coll-sweep", "a collective (all-reduce by default) over algorithms x topologies x sizes, verified; Markdown table and cost CSV");
   aries::sim::CollSweepOptions cs;
   csweep->add_option("-k,--k", cs.k, "K x K chiplets");
@@ -176,6 +180,14 @@ extern "C" int sc_main(int argc, char** argv) {
   fig9->add_option("--costs", f9.costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
   fig9->add_option("--csv", f9.csv, "write the curves as CSV");
   fig9->add_option("--svg", f9.svg, "plot the curves (SVG)");
+  CLI::App* fig11 = app.add_subcommand("fig11", "ARIES Fig. 11: all-reduce energy per algorithm family and topology (cycle-accurate runs, verified)");
+  aries::sim::Fig11Options f11;
+  fig11->add_option("-k,--k", f11.ks, "comma-separated: 4,8");
+  fig11->add_option("--size", f11.size, "bytes per node: 64K");
+  fig11->add_option("--tech", f11.tech, "technology file: dsent45, dsent32 or a path");
+  fig11->add_option("--tech-set", f11.tech_set, "override a technology figure: key=value (repeatable)");
+  fig11->add_option("--csv", f11.csv, "write the energies as CSV");
+  fig11->add_option("--svg", f11.svg, "plot the energies (SVG)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -186,6 +198,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (train->parsed()) return aries::sim::RunTrainCommand(to);
     if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
     if (fig9->parsed()) return aries::sim::RunFig9Command(f9);
+    if (fig11->parsed()) return aries::sim::RunFig11Command(f11);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

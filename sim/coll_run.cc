@@ -1,12 +1,14 @@
 #include "coll_run.h"
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include "energy.h"
 
 #include "aries_pkg.h"
 #include "coll_adapter.h"
@@ -159,6 +161,63 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     ok = ok && bad.empty();
   }
   CollMeasurement m;
+  if (o.energy) {
+    energy::Tech tech = energy::LoadTech(energy::TechPath(o.tech));
+    for (const auto& a : o.tech_set) energy::Override(tech, a);
+    energy::Activity act;
+    const auto& sh = pkg.shape();
+    act.flit_bits = 32 * sh.words();
+    act.router_buffer_bits = uint64_t{sh.num_ports} * sh.num_vcs * sh.buffer_depth * act.flit_bits;
+    act.cycles = res.cycles;
+    for (unsigned node = 0; node < n; ++node) {
+      const sysc::NodeCounters& c = pkg.counters(node);
+      energy::NodeActivity na;
+      na.buffer_writes = c.buffer_writes;
+      na.buffer_toggles = c.buffer_toggles;
+      na.xbar_traversals = c.xbar_traversals;
+      na.va_grants = c.va_grants;
+      na.engine_ops = c.engine_requests * sh.lanes;  // each request flit: one operation per lane
+      na.reconfigs = c.portsel_changes + c.bypass_changes;
+      na.link_flits = c.link_flits;
+      na.link_toggles = c.link_toggles;
+      na.link_toggle_pitches = c.link_toggle_pitches;
+      act.nodes.push_back(std::move(na));
+    }
+    const energy::Energy e = energy::Compute(tech, act);
+    m.energy_pj = e.total();
+    m.buffers_pj = e.buffers;
+    m.crossbar_pj = e.crossbar;
+    m.allocators_pj = e.allocators;
+    m.links_pj = e.links;
+    m.engine_pj = e.engine;
+    m.reconfig_pj = e.reconfig;
+    m.leakage_pj = e.leakage;
+    const energy::LinkEnergy* busiest = nullptr;
+    for (const auto& l : e.per_link) {
+      if (!busiest || l.pj > busiest->pj) busiest = &l;
+    }
+    print("  energy ({}, {} bits per flit): {:.1f} nJ = buffers {:.1f} + crossbar {:.1f} + allocators {:.1f} + "
+          "links {:.1f} + engine {:.1f} + reconfiguration {:.1f} + leakage {:.1f} nJ; {:.2f} pJ per byte reduced; "
+          "buffer toggle rate {:.3f}{}\n",
+          tech.name, act.flit_bits, e.total() / 1e3, e.buffers / 1e3, e.crossbar / 1e3, e.allocators / 1e3,
+          e.links / 1e3, e.engine / 1e3, e.reconfig / 1e3, e.leakage / 1e3,
+          e.total() / (static_cast<double>(p.elements) * 4.0), e.buffer_toggle_rate,
+          busiest ? fmt::format("; busiest link {} link {}: {} flits, toggle rate {:.3f}, {:.1f} nJ",
+                                pkg.NodeName(busiest->node), busiest->link, busiest->flits, busiest->toggle_rate,
+                                busiest->pj / 1e3)
+                  : "");
+    if (!o.energy_csv.empty()) {
+      std::string csv = "kind,node,link,flits,toggle_rate,energy_pj\n";
+      for (unsigned node = 0; node < n; ++node) csv += fmt::format("node,{},,,,{:.3f}\n", node, e.per_node[node]);
+      for (const auto& l : e.per_link) {
+        csv += fmt::format("link,{},{},{},{:.4f},{:.3f}\n", l.node, l.link, l.flits, l.toggle_rate, l.pj);
+      }
+      std::ofstream f(o.energy_csv);
+      f << csv;
+      if (!f) throw std::invalid_argument(fmt::format("--energy-csv {}: cannot write", o.energy_csv));
+      print("  energy per node and link: {}\n", o.energy_csv);
+    }
+  }
   m.bytes = bytes;
   m.elements = p.elements;
   m.cycles = res.cycles;

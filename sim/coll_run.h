@@ -18,6 +18,11 @@ struct CollOptions {
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
+  // Energy from the run's activity: a technology file (name or path) and key=value overrides.
+  bool energy = false;
+  std::string tech = "dsent45";
+  std::vector<std::string> tech_set;
+  std::string energy_csv;  // per node and per link
 };
 
 // "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
@@ -34,6 +39,9 @@ struct CollMeasurement {
   double bound = 0;              // cycles of the bandwidth bound
   unsigned sync_steps = 0;
   bool ok = false;               // finished, no errors, every flit accounted (and verified)
+  // With CollOptions::energy (pJ): the run's energy, dynamic parts and leakage.
+  double energy_pj = 0, buffers_pj = 0, crossbar_pj = 0, allocators_pj = 0, links_pj = 0,
+         engine_pj = 0, reconfig_pj = 0, leakage_pj = 0;
 };
 
 // Plans, validates and runs one collective; prints the report unless `quiet`.

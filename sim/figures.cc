@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "coll_run.h"
+#include "energy.h"
 #include "plot.h"
 #include "tuner.h"
 
@@ -106,6 +107,112 @@ int RunFig9Command(const Fig9Options& o) {
   if (!o.svg.empty()) {
     std::ofstream f(o.svg);
     f << LineChartsSvg(panels, static_cast<unsigned>(ks.size()));
+    if (!f) throw std::invalid_argument(fmt::format("--svg {}: cannot write", o.svg));
+    fmt::print("plot: {}\n", o.svg);
+  }
+  return 0;
+}
+
+namespace {
+
+struct EnergyFamily {
+  const char* name;
+  std::vector<std::pair<std::string, unsigned>> baseline, aries;  // (algorithm, levels)
+};
+
+}  // namespace
+
+int RunFig11Command(const Fig11Options& o) {
+  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
+  ParseBytes(o.size, "--size");
+  {  // refuse a bad technology before anything runs
+    energy::Tech t = energy::LoadTech(energy::TechPath(o.tech));
+    for (const auto& a : o.tech_set) energy::Override(t, a);
+  }
+  const std::vector<EnergyFamily> fams = {
+      {"ring", {{"ring", 2}}, {{"ring", 2}, {"aries_lt", 0}, {"aries_bw", 2}}},
+      {"dbt", {{"dbt", 2}}, {{"dbt", 2}}},
+      {"mtree", {{"mtree", 2}}, {{"mtree", 2}, {"cmtree", 2}}},
+  };
+  const char* topos[] = {"mesh", "torus", "fbfly", "aries"};
+  // ARIES V-C: average energy reduction of ARIES vs mesh, torus, flattened butterfly.
+  auto paper = [](unsigned k, int i) {
+    const double p4[] = {30.5, 28.9, 21.2}, p8[] = {38.8, 33.8, 29.2};
+    return k == 4 ? p4[i] : p8[i];
+  };
+  fmt::print("ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs, every element "
+             "verified; ARIES reduction = 1 - ARIES / other\n",
+             o.size, o.tech);
+  std::string csv = "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
+                    "engine_nj,leakage_nj,aries_reduction\n";
+  std::vector<BarChart> panels;
+  for (unsigned k : ks) {
+    BarChart chart;
+    chart.title = fmt::format("all-reduce energy {}x{}, {}", k, k, o.size);
+    chart.y_label = "energy (nJ)";
+    chart.series = {"mesh", "torus", "fbfly", "aries"};
+    chart.values.assign(4, {});
+    fmt::print("\n{}x{}:\n\n| family | mesh nJ | torus nJ | fbfly nJ | ARIES nJ (algorithm) | ARIES reduction vs mesh / "
+               "torus / fbfly | paper (V-C, average) |\n|---|---|---|---|---|---|---|\n",
+               k, k);
+    double sum_red[3] = {0, 0, 0};
+    for (const EnergyFamily& f : fams) {
+      std::vector<CollMeasurement> best(4);
+      std::vector<std::string> label(4);
+      for (int ti = 0; ti < 4; ++ti) {
+        const auto& cands = ti == 3 ? f.aries : f.baseline;
+        for (const auto& [algo, levels] : cands) {
+          CollOptions co;
+          co.topology = topos[ti];
+          co.k = k;
+          co.algo = algo;
+          co.levels = levels ? levels : (k == 4 ? 2 : 3);
+          co.size = o.size;
+          co.verify = true;
+          co.energy = true;
+          co.tech = o.tech;
+          co.tech_set = o.tech_set;
+          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, topos[ti]);
+          const CollMeasurement m = MeasureCollective(co, true);
+          if (!m.ok) throw std::runtime_error(fmt::format("{} on {} {}x{} failed verification", algo, topos[ti], k, k));
+          if (label[ti].empty() || m.energy_pj < best[ti].energy_pj) {
+            best[ti] = m;
+            label[ti] = algo == "aries_lt" ? fmt::format("aries_lt L={}", co.levels) : algo;
+          }
+        }
+      }
+      const double a = best[3].energy_pj;
+      std::string red;
+      for (int i = 0; i < 3; ++i) {
+        const double r = 100.0 * (1.0 - a / best[i].energy_pj);
+        sum_red[i] += r;
+        red += fmt::format("{}{:.1f}%", i ? " / " : "", r);
+      }
+      fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({}) | {} | |\n", f.name, best[0].energy_pj / 1e3,
+                 best[1].energy_pj / 1e3, best[2].energy_pj / 1e3, a / 1e3, label[3], red);
+      chart.groups.push_back(f.name);
+      for (int ti = 0; ti < 4; ++ti) {
+        const CollMeasurement& m = best[ti];
+        chart.values[ti].push_back(m.energy_pj / 1e3);
+        csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n", k, f.name, topos[ti],
+                           label[ti], m.cycles, m.energy_pj / 1e3, m.buffers_pj / 1e3, m.crossbar_pj / 1e3,
+                           m.allocators_pj / 1e3, m.links_pj / 1e3, m.engine_pj / 1e3, m.leakage_pj / 1e3,
+                           ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy_pj));
+      }
+    }
+    fmt::print("| mean of the families | | | | | {:.1f}% / {:.1f}% / {:.1f}% | {:.1f}% / {:.1f}% / {:.1f}% |\n",
+               sum_red[0] / 3, sum_red[1] / 3, sum_red[2] / 3, paper(k, 0), paper(k, 1), paper(k, 2));
+    panels.push_back(std::move(chart));
+  }
+  if (!o.csv.empty()) {
+    std::ofstream f(o.csv);
+    f << csv;
+    if (!f) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
+    fmt::print("\ncsv: {}\n", o.csv);
+  }
+  if (!o.svg.empty()) {
+    std::ofstream f(o.svg);
+    f << BarChartsSvg(panels, static_cast<unsigned>(ks.size()));
     if (!f) throw std::invalid_argument(fmt::format("--svg {}: cannot write", o.svg));
     fmt::print("plot: {}\n", o.svg);
   }

@@ -22,6 +22,19 @@ struct Fig9Options {
 // all-reduce against the data size, per K, from the all-reduce rows of a sweep CSV.
 int RunFig9Command(const Fig9Options& o);
 
+struct Fig11Options {
+  std::string ks = "4";
+  std::string size = "64K";
+  std::string tech = "dsent45";
+  std::vector<std::string> tech_set;
+  std::string csv, svg;
+};
+// ARIES Fig. 11: the energy of one all-reduce per algorithm family (ring: ring on mesh, torus
+// and the butterfly, the cheapest of ring/ARIES_LT/ARIES_BW on ARIES; DB tree; multi-tree: the
+// concentrated one allowed on ARIES) and topology, run cycle-accurately with every element
+// verified; ARIES's reduction beside the paper's V-C averages.
+int RunFig11Command(const Fig11Options& o);
+
 }  // namespace aries::sim
 
 #endif  // ARIES_SIM_FIGURES_H_

@@ -75,6 +75,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.last_ep.assign(w, 0);
     nd.counters.link_flits.assign(shape_.num_links, 0);
     nd.counters.link_toggles.assign(shape_.num_links, 0);
+    nd.counters.link_toggle_pitches.assign(shape_.num_links, 0);
     nd.model->Reset(n % cfg.k, n / cfg.k);
   }
   for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
@@ -243,8 +244,13 @@ void Package::Scatter(unsigned n) {
       if (!((out.link_valid >> l) & 1u)) continue;
       leave(&out.link_flit[l * w]);
       ++k.link_flits[l];
-      k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
+      const uint64_t toggles = Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
+      k.link_toggles[l] += toggles;
       if (Channel* ch = nd.out_ch[l]) {
+        // The wire runs straight between the two chiplets (a torus wrap spans the row).
+        const unsigned sx = ch->src() % cfg_.k, sy = ch->src() / cfg_.k;
+        const unsigned dx = ch->dst() % cfg_.k, dy = ch->dst() / cfg_.k;
+        k.link_toggle_pitches[l] += toggles * ((sx > dx ? sx - dx : dx - sx) + (sy > dy ? sy - dy : dy - sy));
         ch->SendFlit(cycle_, &out.link_flit[l * w]);
       } else {
         throw std::runtime_error(fmt::format(

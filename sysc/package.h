@@ -84,6 +84,7 @@ struct NodeCounters {
   uint64_t portsel_changes = 0;  // PORTSEL writes that changed a port mux's selects
   uint64_t bypass_changes = 0;   // bypass switches flipped by BYPASS writes
   std::vector<uint64_t> link_flits, link_toggles;  // per outgoing link
+  std::vector<uint64_t> link_toggle_pitches;       // toggles x the wire's length in chiplet pitches
 };
 
 class Package {

@@ -63,7 +63,7 @@ const std::vector<std::pair<std::string, std::string>>& TechKeys() {
       {"xbar_pj", "crossbar traversal, pJ per flit of ref_flit_bits"},
       {"sa_pj", "switch-allocator arbitration, pJ per grant"},
       {"va_pj", "VC-allocator arbitration, pJ per grant"},
-      {"link_pj_per_bit", "interposer link, pJ per bit carried (random data)"},
+      {"link_pj_per_bit", "interposer link, pJ per bit carried one chiplet pitch (random data)"},
       {"engine_op_pj", "collective engine, pJ per 32-bit operation"},
       {"reconfig_pj", "pJ per port-mux select or bypass switch changed"},
       {"buffer_leak_nw_per_bit", "buffer leakage, nW per stored bit"},
@@ -152,8 +152,9 @@ Energy Compute(const Tech& t, const Activity& a) {
     double links = 0;
     for (unsigned l = 0; l < n.link_flits.size(); ++l) {
       if (n.link_flits[l] == 0) continue;
-      // Published per-bit figures are for random data: a toggle costs twice the per-bit figure.
-      const double pj = n.link_toggles[l] * t.link_pj_per_bit / 0.5;
+      // Published per-bit figures are for random data: a toggle costs twice the per-bit figure,
+      // per pitch of wire (a bypass segment or a long butterfly link spans several).
+      const double pj = static_cast<double>(n.link_toggle_pitches[l]) * t.link_pj_per_bit / 0.5;
       links += pj;
       e.per_link.push_back({i, l, n.link_flits[l],
                             Scale(static_cast<double>(n.link_toggles[l]), static_cast<double>(n.link_flits[l]) * a.flit_bits),

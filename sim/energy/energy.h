@@ -31,7 +31,7 @@ struct Tech {
   double xbar_pj = 0;              // crossbar traversal per flit
   double sa_pj = 0;                // switch-allocator arbitration per grant
   double va_pj = 0;                // VC-allocator arbitration per grant
-  double link_pj_per_bit = 0;      // interposer link, per bit carried
+  double link_pj_per_bit = 0;      // interposer link, per bit carried one chiplet pitch
   double engine_op_pj = 0;         // collective engine, one 32-bit operation
   double reconfig_pj = 0;          // one port-mux select or bypass switch changed
   double buffer_leak_nw_per_bit = 0;
@@ -57,6 +57,7 @@ struct NodeActivity {
   uint64_t engine_ops = 0;  // 32-bit operations
   uint64_t reconfigs = 0;   // port-mux selects and bypass switches changed
   std::vector<uint64_t> link_flits, link_toggles;  // per outgoing interposer link
+  std::vector<uint64_t> link_toggle_pitches;       // toggles x the link's length in pitches
 };
 
 struct Activity {

@@ -45,20 +45,21 @@ TEST(Energy, HandComputedCase) {
   n.reconfigs = 1;
   n.link_flits = {4, 0};
   n.link_toggles = {400, 0};  // 400 / (4 x 200) = 0.5: random
+  n.link_toggle_pitches = {800, 0};  // over two pitches
   a.nodes = {n};
   const Energy e = Compute(HandTech(), a);
   EXPECT_DOUBLE_EQ(e.buffers, 30);      // 10 x (1 + 2) x 2 (width) x 0.25 / 0.5
   EXPECT_DOUBLE_EQ(e.crossbar, 30);     // 10 x 3 x 2 x 0.5
   EXPECT_DOUBLE_EQ(e.allocators, 5.5);  // 10 x 0.5 + 2 x 0.25
-  EXPECT_DOUBLE_EQ(e.links, 80);        // 400 toggles x 0.1 / 0.5 = 4 x 200 bits x 0.1
+  EXPECT_DOUBLE_EQ(e.links, 160);       // 400 toggles x 2 pitches x 0.1 / 0.5 = 4 x 200 bits x 2 x 0.1
   EXPECT_DOUBLE_EQ(e.engine, 1);
   EXPECT_DOUBLE_EQ(e.reconfig, 7);
   EXPECT_NEAR(e.leakage, 2010, 1e-9);   // 1 us x (1000 bits x 10 nW + 1 mW x 2)
-  EXPECT_NEAR(e.total(), 2163.5, 1e-9);
+  EXPECT_NEAR(e.total(), 2243.5, 1e-9);
   EXPECT_DOUBLE_EQ(e.buffer_toggle_rate, 0.25);
   ASSERT_EQ(e.per_link.size(), 1u);  // only links that carried flits
   EXPECT_DOUBLE_EQ(e.per_link[0].toggle_rate, 0.5);
-  EXPECT_DOUBLE_EQ(e.per_link[0].pj, 80);
+  EXPECT_DOUBLE_EQ(e.per_link[0].pj, 160);
   ASSERT_EQ(e.per_node.size(), 1u);
   EXPECT_NEAR(e.per_node[0], e.total(), 1e-9);
 }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# aries coll --energy and aries fig11 on small cases: the energy breakdown adds up, the per-node
+# CSV sums to the printed total, an override moves only its component, bad technology input is
+# refused by name; Fig. 11's CSV has a row per family and topology.
+set -euo pipefail
+aries="$1"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$aries" coll -k 2 --topology aries --algo ring --size 4K --verify --energy --energy-csv "$dir/e.csv" > "$dir/o"
+grep -q "every element of every node matches" "$dir/o"
+line=$(grep "energy (dsent45, 544 bits per flit)" "$dir/o")
+# total = the sum of its parts (nJ, one decimal each)
+python3 - "$line" "$dir/e.csv" <<'PY'
+import re, sys, csv
+line, path = sys.argv[1], sys.argv[2]
+nums = [float(x) for x in re.findall(r"([0-9.]+) (?:\+|nJ;)", line)]
+total = float(re.search(r": ([0-9.]+) nJ =", line).group(1))
+parts = nums[1:] if len(nums) == 8 else nums
+assert len(parts) == 7, (line, nums)
+assert abs(sum(parts) - total) <= 0.05 * 7, (parts, total)
+rows = list(csv.DictReader(open(path)))
+nodes = sum(float(r["energy_pj"]) for r in rows if r["kind"] == "node") / 1e3
+assert abs(nodes - total) <= 0.1, (nodes, total)
+assert any(r["kind"] == "link" for r in rows)
+PY
+"$aries" coll -k 2 --topology aries --algo ring --size 4K --energy --tech-set link_pj_per_bit=0 > "$dir/z"
+grep -q "links 0.0 +" "$dir/z"
+if "$aries" coll -k 2 --size 4K --energy --tech-set volts=1 > "$dir/b" 2>&1; then echo "accepted volts"; exit 1; fi
+grep -q "energy override 'volts=1': expected key=value with key one of ref_flit_bits" "$dir/b"
+if "$aries" coll -k 2 --size 4K --energy --tech "$dir/none.tech" > "$dir/b" 2>&1; then echo "accepted a missing file"; exit 1; fi
+grep -q "none.tech: cannot open the technology file" "$dir/b"
+"$aries" fig11 -k 4 --size 1K --csv "$dir/f.csv" --svg "$dir/f.svg" > "$dir/f" 2> /dev/null
+[ "$(($(wc -l < "$dir/f.csv") - 1))" -eq 12 ]  # 3 families x 4 topologies
+grep -q "^| mean of the families | .* | 30.5% / 28.9% / 21.2% |" "$dir/f"
+grep -q "<svg" "$dir/f.svg"
+echo ok
