@@ -188,6 +188,9 @@ extern "C" int sc_main(int argc, char** argv) {
   fig11->add_option("--tech-set", f11.tech_set, "override a technology figure: key=value (repeatable)");
   fig11->add_option("--csv", f11.csv, "write the energies as CSV");
   fig11->add_option("--svg", f11.svg, "plot the energies (SVG)");
+  CLI::App* table1 = app.add_subcommand("table1", "ARIES Table I: links, bandwidth per link and synchronization steps of the planned all-reduces beside the formulas");
+  std::string t1_ks = "4,8";
+  table1->add_option("-k,--k", t1_ks, "comma-separated: 4,8,16");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -199,6 +202,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
     if (fig9->parsed()) return aries::sim::RunFig9Command(f9);
     if (fig11->parsed()) return aries::sim::RunFig11Command(f11);
+    if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

@@ -1,6 +1,9 @@
 #include "figures.h"
 
 #include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -8,9 +11,12 @@
 
 #include <fmt/format.h>
 
+#include "aries_pkg.h"
+#include "coll_adapter.h"
 #include "coll_run.h"
 #include "energy.h"
 #include "plot.h"
+#include "planners.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -110,6 +116,75 @@ int RunFig9Command(const Fig9Options& o) {
     if (!f) throw std::invalid_argument(fmt::format("--svg {}: cannot write", o.svg));
     fmt::print("plot: {}\n", o.svg);
   }
+  return 0;
+}
+
+int RunTable1Command(const std::string& ks_arg) {
+  std::vector<unsigned> ks;
+  for (const std::string& s : SplitList(ks_arg)) {
+    if (s != "4" && s != "8" && s != "16") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8, 16", ks_arg));
+    ks.push_back(static_cast<unsigned>(std::stoul(s)));
+  }
+  if (ks.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8, 16", ks_arg));
+  struct Row {
+    const char* label;
+    const char* algo;
+    coll::Topology topo;
+    const char* links_f;
+    const char* bw_f;
+    const char* sync_f;
+  };
+  const Row rows[] = {
+      {"Ring", "ring", coll::Topology::kTorus, "N", "G/N", "N-1"},
+      {"2D Ring", "2dring", coll::Topology::kTorus, "2N", "G/N", "2(sqrt N - 1)"},
+      {"Binary Tree (ours: double binary tree)", "dbt", coll::Topology::kTorus, "2(N-1)", "G/2", "sqrt N - 1"},
+      {"Multi-Tree", "mtree", coll::Topology::kTorus, "4(N-1)", "G/4", "sqrt N - 1"},
+      {"ARIES (ARIES_LT)", "aries_lt", coll::Topology::kAries, "8(sqrt N - 1) sqrt N", "G/N",
+       "L(N^(1/L) - 1)"},
+  };
+  fmt::print("ARIES Table I: all-reduce of G bytes on N chiplets; the table's formulas (torus) beside the "
+             "controller's planned programs (links: distinct directed sender -> receiver pairs that carry "
+             "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
+             "of dependent messages)\n");
+  const coll::Hardware hardware = sysc::HardwareOf(sysc::NodeShape{});
+  for (unsigned k : ks) {
+    const double n = k * k, r = std::sqrt(n);
+    fmt::print("\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: formula | "
+               "largest message | sync steps: formula | measured |\n|---|---|---|---|---|---|---|\n",
+               k * k, k, k);
+    for (const Row& row : rows) {
+      coll::Request req;
+      req.geom.topology = row.topo;
+      req.geom.k = k;
+      req.algo = row.algo;
+      // ARIES_LT: two levels where K is a square (Table I v2's L = 2), else the most K allows.
+      const auto lv = coll::AriesLtLevels(k);
+      req.levels = std::find(lv.begin(), lv.end(), 2u) != lv.end() ? 2 : lv.back();
+      req.op = aries::hw::kOpAddI32;
+      req.elements = 1u << 16;
+      const coll::Program p = coll::Plan(req, hardware, nullptr);
+      std::set<std::tuple<unsigned, unsigned, unsigned>> links;
+      uint64_t largest = 0;
+      for (unsigned node = 0; node < p.num_nodes(); ++node) {
+        for (const coll::Op& op : p.nodes[node].ops) {
+          if (op.act != coll::Act::kSend) continue;
+          links.insert({node, op.peer, op.lane});
+          largest = std::max<uint64_t>(largest, op.region.len);
+        }
+      }
+      const std::string algo(row.algo);
+      const double f_links = algo == "ring" ? n : algo == "2dring" ? 2 * n : algo == "dbt" ? 2 * (n - 1)
+                           : algo == "mtree" ? 4 * (n - 1) : 8 * (r - 1) * r;
+      const double f_sync = algo == "ring" ? n - 1 : algo == "2dring" ? 2 * (r - 1)
+                          : algo == "aries_lt" ? req.levels * (std::pow(n, 1.0 / req.levels) - 1) : r - 1;
+      const double frac = static_cast<double>(largest) / static_cast<double>(p.elements);
+      const std::string label = algo == "aries_lt" ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
+      fmt::print("| {} | {} = {:.0f} | {} | {} | G/{:.3g} | {} = {:.3g} | {} |\n", label, row.links_f, f_links,
+                 links.size(), row.bw_f, frac > 0 ? 1.0 / frac : 0.0, row.sync_f, f_sync, p.sync_steps);
+    }
+  }
+  fmt::print("\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
+             "compares them with Table I row by row).\n");
   return 0;
 }
 

@@ -35,6 +35,12 @@ struct Fig11Options {
 // verified; ARIES's reduction beside the paper's V-C averages.
 int RunFig11Command(const Fig11Options& o);
 
+// ARIES Table I: for ring, 2D ring, the binary trees, multi-tree and ARIES_LT on N = K x K
+// chiplets, the logical links a planned all-reduce uses, the largest message as a fraction of
+// the gradient G, and its synchronization steps, measured on the controller's programs beside
+// the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
+int RunTable1Command(const std::string& ks);
+
 }  // namespace aries::sim
 
 #endif  // ARIES_SIM_FIGURES_H_
