@@ -4,7 +4,8 @@
 Reads rtl/sources.f (the same ordered list Verilator uses), sets the parameters, synthesizes
 without flattening so every sub-block keeps its own area, maps flip-flops and logic to the
 liberty file (default: lib/nangate45_area.lib, Nangate FreePDK45 areas), and writes into
---out: synth.ys (the script), yosys.log, netlist.v (mapped, hierarchical), ports.json (the
+--out: synth.ys (the script), yosys.log, netlist.v and netlist.json (mapped, hierarchical:
+structural Verilog and Yosys JSON for other flows), rtl.json (before mapping), ports.json (the
 top's port widths) and area.json (cells and um^2 per module and for the whole block).
 
 --check-ports also runs `verilator --cc` with the same parameters and fails unless every port
@@ -53,6 +54,7 @@ def run_yosys(top, params, liberty, out, abc_fast=False):
         f"opt_clean -purge\n"
         f"tee -o {out}/stat.txt stat -liberty {liberty}\n"
         f"write_verilog -noattr {out}/netlist.v\n"
+        f"write_json {out}/netlist.json\n"
     )
     with open(os.path.join(out, "synth.ys"), "w") as f:
         f.write(script)
