@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""synth.py's area roll-up on a hand-written `stat -liberty` report.
+"""synth.py's area roll-up on a hand-written `stat -liberty` report, and router_area.py's SRAM
+buffer model on a hand-computed case.
 
 top (own 10 um^2, 3 cells) holds 2 x mid; mid (own 4 um^2, 2 cells) holds 3 x leaf;
 leaf is 1 um^2, 1 cell. Expected: leaf 6 inst / 6 um^2, mid 2 inst / 8 um^2, top 10 um^2,
@@ -49,4 +50,13 @@ expect = {"aries_leaf": (6, 6, 6.0), "aries_mid": (2, 4, 8.0), "aries_top": (1, 
 got = {k: (v["instances"], v["cells"], v["area_um2"]) for k, v in r["blocks"].items()}
 ok = got == expect and r["area_um2"] == 24.0 and r["cells"] == 13
 print("got", got, r["area_um2"], r["cells"])
-sys.exit(0 if ok else "roll-up differs from the hand-computed case")
+if not ok:
+    sys.exit("roll-up differs from the hand-computed case")
+
+# The SRAM buffer model (router_area.py): 5 ports x 4 VCs x 32 entries x (544-bit flit + 5-bit
+# port mask + 3-bit VC id) = 353,280 bits; x 0.346 um^2 / 0.7 = 174,621.3 um^2.
+import router_area  # noqa: E402
+bits = router_area.sram_bits(5, 4, 32, 16)
+print("sram bits", bits)
+if bits != 353280 or abs(bits * 0.346 / 0.7 - 174621.257) > 0.01:
+    sys.exit("SRAM buffer model differs from the hand-computed case")
