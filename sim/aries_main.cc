@@ -191,6 +191,12 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* table1 = app.add_subcommand("table1", "ARIES Table I: links, bandwidth per link and synchronization steps of the planned all-reduces beside the formulas");
   std::string t1_ks = "4,8";
   table1->add_option("-k,--k", t1_ks, "comma-separated: 4,8,16");
+  CLI::App* report = app.add_subcommand("report", "reproduce the ARIES evaluation (Table I, Figs. 9-11, area) into one Markdown report with plots");
+  aries::sim::ReportOptions ro;
+  report->add_option("--out", ro.out, "output directory (report.md, CSVs, SVGs)");
+  report->add_option("-k,--k", ro.ks, "K for Table I, Figs. 9 and 10: 4,8");
+  report->add_option("--fig11-k", ro.fig11_ks, "K for the energy runs (cycle-accurate): 4 or 4,8");
+  report->add_option("--area", ro.area, "directory with node_area.json / router_area.json from synth_scripts");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -203,6 +209,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (fig9->parsed()) return aries::sim::RunFig9Command(f9);
     if (fig11->parsed()) return aries::sim::RunFig11Command(f11);
     if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks);
+    if (report->parsed()) return aries::sim::RunReportCommand(ro);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

@@ -41,6 +41,17 @@ int RunFig11Command(const Fig11Options& o);
 // the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
 int RunTable1Command(const std::string& ks);
 
+struct ReportOptions {
+  std::string out = "aries_report";  // directory: report.md, the CSVs and SVGs
+  std::string ks = "4,8";
+  std::string fig11_ks = "4";        // the energy runs are cycle-accurate: 8x8 takes minutes
+  std::string area;                  // directory of synth_scripts/node_area.py / router_area.py output
+};
+// Runs table1, fig9, fig10 and fig11 (this executable, one process each) and gathers their
+// tables, CSVs and plots, the area results when given, into <out>/report.md with the paper's
+// figures beside ours and the differences explained.
+int RunReportCommand(const ReportOptions& o);
+
 }  // namespace aries::sim
 
 #endif  // ARIES_SIM_FIGURES_H_

@@ -33,4 +33,11 @@ grep -q "none.tech: cannot open the technology file" "$dir/b"
 [ "$(($(wc -l < "$dir/f.csv") - 1))" -eq 12 ]  # 3 families x 4 topologies
 grep -q "^| mean of the families | .* | 30.5% / 28.9% / 21.2% |" "$dir/f"
 grep -q "<svg" "$dir/f.svg"
+# The report gathers every section with its command, and points to the area scripts.
+"$aries" report --out "$dir/rep" -k 4 2> /dev/null | grep -q "report.md"
+for h in "## Table I" "## Fig. 9" "## Fig. 10" "## Fig. 11" "## Area" "node_area.py"; do
+  grep -q "$h" "$dir/rep/report.md" || { echo "report lacks $h"; exit 1; }
+done
+grep -q "^| Ring | N = 16 | 16 |" "$dir/rep/report.md"
+for f in fig9.svg fig10.svg fig11.svg fig9.csv fig10.csv fig11.csv; do [ -s "$dir/rep/$f" ]; done
 echo ok
