@@ -191,6 +191,15 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* table1 = app.add_subcommand("table1", "ARIES Table I: links, bandwidth per link and synchronization steps of the planned all-reduces beside the formulas");
   std::string t1_ks = "4,8";
   table1->add_option("-k,--k", t1_ks, "comma-separated: 4,8,16");
+  CLI::App* area = app.add_subcommand("area", "synthesize the mesh-baseline and ARIES nodes (Yosys) and report the ARIES area overhead; --router adds the full router");
+  aries::sim::AreaOptions ao;
+  area->add_option("--out", ao.out, "output directory (netlists, area JSON)");
+  area->add_option("--lanes", ao.lanes, "32-bit lanes per flit (16: the 544-bit flit)");
+  area->add_option("--vcs", ao.vcs, "router VCs");
+  area->add_option("--depth", ao.depth, "buffer depth of the node runs (the overhead does not depend on it)");
+  area->add_option("--flows", ao.flows, "routing-table flows");
+  area->add_option("--tracks", ao.tracks, "bypass tracks per row and column (ARIES node)");
+  area->add_flag("--router", ao.router, "also the full-depth router per sub-block (router_area.py, ~12 min)");
   CLI::App* report = app.add_subcommand("report", "reproduce the ARIES evaluation (Table I, Figs. 9-11, area) into one Markdown report with plots");
   aries::sim::ReportOptions ro;
   report->add_option("--out", ro.out, "output directory (report.md, CSVs, SVGs)");
@@ -210,6 +219,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (fig11->parsed()) return aries::sim::RunFig11Command(f11);
     if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks);
     if (report->parsed()) return aries::sim::RunReportCommand(ro);
+    if (area->parsed()) return aries::sim::RunAreaCommand(ao);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
         fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,

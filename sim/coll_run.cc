@@ -207,10 +207,16 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
                                 busiest->pj / 1e3)
                   : "");
     if (!o.energy_csv.empty()) {
-      std::string csv = "kind,node,link,flits,toggle_rate,energy_pj\n";
-      for (unsigned node = 0; node < n; ++node) csv += fmt::format("node,{},,,,{:.3f}\n", node, e.per_node[node]);
+      // Activity and energy per node (its router, engine and reconfiguration) and per link.
+      std::string csv = "kind,node,link,buffer_writes,buffer_toggles,xbar_traversals,va_grants,engine_ops,"
+                        "reconfigs,flits,toggle_rate,energy_pj\n";
+      for (unsigned node = 0; node < n; ++node) {
+        const energy::NodeActivity& na = act.nodes[node];
+        csv += fmt::format("node,{},,{},{},{},{},{},{},,,{:.3f}\n", node, na.buffer_writes, na.buffer_toggles,
+                           na.xbar_traversals, na.va_grants, na.engine_ops, na.reconfigs, e.per_node[node]);
+      }
       for (const auto& l : e.per_link) {
-        csv += fmt::format("link,{},{},{},{:.4f},{:.3f}\n", l.node, l.link, l.flits, l.toggle_rate, l.pj);
+        csv += fmt::format("link,{},{},,,,,,,{},{:.4f},{:.3f}\n", l.node, l.link, l.flits, l.toggle_rate, l.pj);
       }
       std::ofstream f(o.energy_csv);
       f << csv;

@@ -222,6 +222,26 @@ std::string ReadIfExists(const std::string& path) {
 
 }  // namespace
 
+int RunAreaCommand(const AreaOptions& o) {
+  for (const auto& [name, v, lo, hi] : {std::tuple<const char*, unsigned, unsigned, unsigned>{"--lanes", o.lanes, 1, 16},
+                                        {"--vcs", o.vcs, 1, 4}, {"--depth", o.depth, 2, 64},
+                                        {"--flows", o.flows, 1, 64}, {"--tracks", o.tracks, 1, 4}}) {
+    if (v < lo || v > hi) throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
+  }
+  const std::string py = fmt::format("python3 '{}/node_area.py' --out '{}' --lanes {} --vcs {} --depth {} --flows {} "
+                                     "--tracks {}",
+                                     ARIES_SYNTH_DIR, o.out, o.lanes, o.vcs, o.depth, o.flows, o.tracks);
+  fmt::print(stderr, "area: {}\n", py);
+  if (std::system(py.c_str()) != 0) throw std::runtime_error("area: node_area.py failed (its output says why)");
+  if (o.router) {
+    const std::string r = fmt::format("python3 '{}/router_area.py' --out '{}' --lanes {} --vcs {} --flows {}",
+                                      ARIES_SYNTH_DIR, o.out, o.lanes, o.vcs, o.flows);
+    fmt::print(stderr, "area: {}\n", r);
+    if (std::system(r.c_str()) != 0) throw std::runtime_error("area: router_area.py failed");
+  }
+  return 0;
+}
+
 int RunReportCommand(const ReportOptions& o) {
   ParsePaperKs(o.ks);
   ParsePaperKs(o.fig11_ks);

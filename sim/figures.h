@@ -41,6 +41,15 @@ int RunFig11Command(const Fig11Options& o);
 // the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
 int RunTable1Command(const std::string& ks);
 
+struct AreaOptions {
+  std::string out = "synth_out";
+  unsigned lanes = 16, vcs = 4, depth = 2, flows = 64, tracks = 2;
+  bool router = false;  // also the full-depth router (router_area.py: about 12 minutes)
+};
+// Runs synth_scripts/node_area.py (and router_area.py with `router`): the mesh and ARIES nodes,
+// the bypass switch, the overhead beside section V-D; `aries report --area <out>` includes it.
+int RunAreaCommand(const AreaOptions& o);
+
 struct ReportOptions {
   std::string out = "aries_report";  // directory: report.md, the CSVs and SVGs
   std::string ks = "4,8";
