@@ -235,15 +235,6 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   return m;
 }
 
-std::vector<std::string> SplitList(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');) {
-    if (!x.empty()) v.push_back(x);
-  }
-  return v;
-}
-
 int RunCollectiveCommand(const CollOptions& o) { return MeasureCollective(o).ok ? 0 : 1; }
 
 }  // namespace aries::sim

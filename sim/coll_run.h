@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cli_util.h"
+
 namespace aries::sim {
 
 struct CollOptions {
@@ -28,9 +30,6 @@ struct CollOptions {
 // "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
 // naming the option, `s` and the format.
 uint64_t ParseBytes(const std::string& s, const char* option = "--size");
-
-// "a,b,,c" -> {"a", "b", "c"} (empty items dropped).
-std::vector<std::string> SplitList(const std::string& s);
 
 // One measured run.
 struct CollMeasurement {

@@ -109,18 +109,9 @@ int RunFig9Command(const Fig9Options& o) {
       panels.push_back(std::move(chart));
     }
   }
-  if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    f << csv;
-    if (!f) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
-    fmt::print("\ncsv: {}\n", o.csv);
-  }
-  if (!o.svg.empty()) {
-    std::ofstream f(o.svg);
-    f << LineChartsSvg(panels, static_cast<unsigned>(ks.size()));
-    if (!f) throw std::invalid_argument(fmt::format("--svg {}: cannot write", o.svg));
-    fmt::print("plot: {}\n", o.svg);
-  }
+  fmt::print("\n");
+  WriteOutput(o.csv, csv, "--csv", "csv");
+  if (!o.svg.empty()) WriteOutput(o.svg, LineChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;
 }
 
@@ -387,18 +378,9 @@ int RunFig11Command(const Fig11Options& o) {
                sum_red[0] / 3, sum_red[1] / 3, sum_red[2] / 3, paper(k, 0), paper(k, 1), paper(k, 2));
     panels.push_back(std::move(chart));
   }
-  if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    f << csv;
-    if (!f) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
-    fmt::print("\ncsv: {}\n", o.csv);
-  }
-  if (!o.svg.empty()) {
-    std::ofstream f(o.svg);
-    f << BarChartsSvg(panels, static_cast<unsigned>(ks.size()));
-    if (!f) throw std::invalid_argument(fmt::format("--svg {}: cannot write", o.svg));
-    fmt::print("plot: {}\n", o.svg);
-  }
+  fmt::print("\n");
+  WriteOutput(o.csv, csv, "--csv", "csv");
+  if (!o.svg.empty()) WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;
 }
 

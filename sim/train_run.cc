@@ -30,12 +30,6 @@ coll::Topology TopologyArg(const std::string& t) {
   return *topo;
 }
 
-void WriteOut(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream f(path);
-  f << text;
-  if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", what, path));
-}
-
 std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
 
 train::Chiplet ChipletWith(double utilization) {
@@ -119,15 +113,11 @@ int RunTrainCommand(const TrainOptions& o) {
              "({:.1f}% of the iteration)\n",
              Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives, extrapolated,
              Us(it.exposed_comm), it.time > 0 ? 100.0 * it.exposed_comm / it.time : 0.0);
-  if (!o.timeline.empty()) {
-    WriteOut(o.timeline, train::TimelineCsv(it), "--timeline");
-    fmt::print("  timeline: {}\n", o.timeline);
-  }
+  WriteOutput(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
   if (!o.svg.empty()) {
-    WriteOut(o.svg, TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name, o.strategy,
-                                                   o.topology, o.k, o.k, cand.Label())),
-             "--svg");
-    fmt::print("  plot: {}\n", o.svg);
+    WriteOutput(o.svg, TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name, o.strategy,
+                                                      o.topology, o.k, o.k, cand.Label())),
+                "--svg", "  plot");
   }
   if (!o.check) return 0;
   // Every distinct collective of the iteration up to --check-max, run cycle-accurately.
@@ -313,14 +303,9 @@ int RunFig10Command(const Fig10Options& o) {
       panels.push_back(std::move(chart));
     }
   }
-  if (!o.csv.empty()) {
-    WriteOut(o.csv, csv, "--csv");
-    fmt::print("\ncsv: {}\n", o.csv);
-  }
-  if (!o.svg.empty()) {
-    WriteOut(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg");
-    fmt::print("plot: {}\n", o.svg);
-  }
+  fmt::print("\n");
+  WriteOutput(o.csv, csv, "--csv", "csv");
+  if (!o.svg.empty()) WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;
 }
 

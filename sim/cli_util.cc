@@ -1,0 +1,28 @@
+#include "cli_util.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace aries::sim {
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');) {
+    if (!x.empty()) v.push_back(x);
+  }
+  return v;
+}
+
+void WriteOutput(const std::string& path, const std::string& text, const char* option, const char* what) {
+  if (path.empty()) return;
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", option, path));
+  fmt::print("{}: {}\n", what, path);
+}
+
+}  // namespace aries::sim

@@ -1,0 +1,19 @@
+// Small helpers the aries subcommands share.
+#ifndef ARIES_SIM_CLI_UTIL_H_
+#define ARIES_SIM_CLI_UTIL_H_
+
+#include <string>
+#include <vector>
+
+namespace aries::sim {
+
+// "a,b,,c" -> {"a", "b", "c"} (empty items dropped).
+std::vector<std::string> SplitList(const std::string& s);
+
+// Writes `text` to `path` (nothing when `path` is empty) and prints "<what>: <path>"; throws
+// std::invalid_argument naming `option` and the path when it cannot.
+void WriteOutput(const std::string& path, const std::string& text, const char* option, const char* what);
+
+}  // namespace aries::sim
+
+#endif  // ARIES_SIM_CLI_UTIL_H_
