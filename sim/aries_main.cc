@@ -191,6 +191,10 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* table1 = app.add_subcommand("table1", "ARIES Table I: links, bandwidth per link and synchronization steps of the planned all-reduces beside the formulas");
   std::string t1_ks = "4,8";
   table1->add_option("-k,--k", t1_ks, "comma-separated: 4,8,16");
+  std::string t1_csv;
+  table1->add_option("--csv", t1_csv, "write the table as CSV");
+  std::string t1_svg;
+  table1->add_option("--svg", t1_svg, "plot links and steps, formula vs measured (SVG)");
   CLI::App* area = app.add_subcommand("area", "synthesize the mesh-baseline and ARIES nodes (Yosys) and report the ARIES area overhead; --router adds the full router");
   aries::sim::AreaOptions ao;
   area->add_option("--out", ao.out, "output directory (netlists, area JSON)");
@@ -217,7 +221,7 @@ extern "C" int sc_main(int argc, char** argv) {
     if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
     if (fig9->parsed()) return aries::sim::RunFig9Command(f9);
     if (fig11->parsed()) return aries::sim::RunFig11Command(f11);
-    if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks);
+    if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks, t1_csv, t1_svg);
     if (report->parsed()) return aries::sim::RunReportCommand(ro);
     if (area->parsed()) return aries::sim::RunAreaCommand(ao);
     if (keys->parsed()) {

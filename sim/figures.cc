@@ -115,7 +115,7 @@ int RunFig9Command(const Fig9Options& o) {
   return 0;
 }
 
-int RunTable1Command(const std::string& ks_arg) {
+int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, const std::string& svg_path) {
   std::vector<unsigned> ks;
   for (const std::string& s : SplitList(ks_arg)) {
     if (s != "4" && s != "8" && s != "16") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8, 16", ks_arg));
@@ -143,8 +143,19 @@ int RunTable1Command(const std::string& ks_arg) {
              "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
              "of dependent messages)\n");
   const coll::Hardware hardware = sysc::HardwareOf(sysc::NodeShape{});
+  std::vector<BarChart> panels;
+  std::string csv = "n,algorithm,topology,levels,links_formula,links,message_fraction_formula,largest_message_fraction,"
+                    "sync_steps_formula,sync_steps\n";
   for (unsigned k : ks) {
     const double n = k * k, r = std::sqrt(n);
+    BarChart links_chart, steps_chart;
+    links_chart.title = fmt::format("links, N = {}", k * k);
+    steps_chart.title = fmt::format("synchronization steps, N = {}", k * k);
+    links_chart.y_label = "links";
+    steps_chart.y_label = "steps";
+    links_chart.series = steps_chart.series = {"formula (Table I; ARIES_LT steps: IV-A2)", "measured"};
+    links_chart.values.assign(2, {});
+    steps_chart.values.assign(2, {});
     fmt::print("\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: formula | "
                "largest message | sync steps: formula | measured |\n|---|---|---|---|---|---|---|\n",
                k * k, k, k);
@@ -175,12 +186,25 @@ int RunTable1Command(const std::string& ks_arg) {
                           : algo == "aries_lt" ? req.levels * (std::pow(n, 1.0 / req.levels) - 1) : r - 1;
       const double frac = static_cast<double>(largest) / static_cast<double>(p.elements);
       const std::string label = algo == "aries_lt" ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
+      const double f_frac = algo == "dbt" ? 0.5 : algo == "mtree" ? 0.25 : 1.0 / n;
+      links_chart.groups.push_back(algo);
+      steps_chart.groups.push_back(algo);
+      links_chart.values[0].push_back(f_links);
+      links_chart.values[1].push_back(static_cast<double>(links.size()));
+      steps_chart.values[0].push_back(f_sync);
+      steps_chart.values[1].push_back(p.sync_steps);
+      csv += fmt::format("{},{},{},{},{:.0f},{},{:.6f},{:.6f},{:.4g},{}\n", k * k, algo, coll::TopologyName(row.topo),
+                         algo == "aries_lt" ? req.levels : 0, f_links, links.size(), f_frac, frac, f_sync, p.sync_steps);
       fmt::print("| {} | {} = {:.0f} | {} | {} | G/{:.3g} | {} = {:.3g} | {} |\n", label, row.links_f, f_links,
                  links.size(), row.bw_f, frac > 0 ? 1.0 / frac : 0.0, row.sync_f, f_sync, p.sync_steps);
     }
+    panels.push_back(std::move(links_chart));
+    panels.push_back(std::move(steps_chart));
   }
   fmt::print("\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
              "compares them with Table I row by row).\n");
+  WriteOutput(csv_path, csv, "--csv", "csv");
+  if (!svg_path.empty()) WriteOutput(svg_path, BarChartsSvg(panels, 2), "--svg", "plot");
   return 0;
 }
 
@@ -247,7 +271,8 @@ int RunReportCommand(const ReportOptions& o) {
     if (!image.empty()) md += "![" + title + "](" + image + ")\n\n";
     md += after + "\n";
   };
-  section("Table I: links, bandwidth per link, synchronization steps", "table1 -k " + o.ks, "",
+  section("Table I: links, bandwidth per link, synchronization steps",
+          fmt::format("table1 -k {} --csv {}/table1.csv --svg {}/table1.svg", o.ks, o.out, o.out), "table1.svg",
           "Our rings and trees match the formulas where the algorithm is the table's; the double binary "
           "tree uses two trees (more links), the ARIES_LT step count follows section IV-A2's L(N^(1/L) - 1).\n");
   section("Fig. 9: all-reduce throughput vs data size",

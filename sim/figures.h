@@ -39,7 +39,7 @@ int RunFig11Command(const Fig11Options& o);
 // chiplets, the logical links a planned all-reduce uses, the largest message as a fraction of
 // the gradient G, and its synchronization steps, measured on the controller's programs beside
 // the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
-int RunTable1Command(const std::string& ks);
+int RunTable1Command(const std::string& ks, const std::string& csv = "", const std::string& svg = "");
 
 struct AreaOptions {
   std::string out = "synth_out";

@@ -39,5 +39,5 @@ for h in "## Table I" "## Fig. 9" "## Fig. 10" "## Fig. 11" "## Area" "node_area
   grep -q "$h" "$dir/rep/report.md" || { echo "report lacks $h"; exit 1; }
 done
 grep -q "^| Ring | N = 16 | 16 |" "$dir/rep/report.md"
-for f in fig9.svg fig10.svg fig11.svg fig9.csv fig10.csv fig11.csv; do [ -s "$dir/rep/$f" ]; done
+for f in table1.csv table1.svg fig9.svg fig10.svg fig11.svg fig9.csv fig10.csv fig11.csv; do [ -s "$dir/rep/$f" ]; done
 echo ok
