@@ -204,6 +204,7 @@ extern "C" int sc_main(int argc, char** argv) {
   area->add_option("--flows", ao.flows, "routing-table flows");
   area->add_option("--tracks", ao.tracks, "bypass tracks per row and column (ARIES node)");
   area->add_flag("--router", ao.router, "also the full-depth router per sub-block (router_area.py, ~12 min)");
+  area->add_flag("--engine", ao.engine, "also the collective engine (synthesized at 1 and 2 lanes, extrapolated)");
   CLI::App* report = app.add_subcommand("report", "reproduce the ARIES evaluation (Table I, Figs. 9-11, area) into one Markdown report with plots");
   aries::sim::ReportOptions ro;
   report->add_option("--out", ro.out, "output directory (report.md, CSVs, SVGs)");

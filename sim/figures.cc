@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_run.h"
@@ -244,8 +246,9 @@ int RunAreaCommand(const AreaOptions& o) {
     if (v < lo || v > hi) throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
   }
   const std::string py = fmt::format("python3 '{}/node_area.py' --out '{}' --lanes {} --vcs {} --depth {} --flows {} "
-                                     "--tracks {}",
-                                     ARIES_SYNTH_DIR, o.out, o.lanes, o.vcs, o.depth, o.flows, o.tracks);
+                                     "--tracks {}{}",
+                                     ARIES_SYNTH_DIR, o.out, o.lanes, o.vcs, o.depth, o.flows, o.tracks,
+                                     o.engine ? " --engine" : "");
   fmt::print(stderr, "area: {}\n", py);
   if (std::system(py.c_str()) != 0) throw std::runtime_error("area: node_area.py failed (its output says why)");
   if (o.router) {
@@ -254,6 +257,29 @@ int RunAreaCommand(const AreaOptions& o) {
     fmt::print(stderr, "area: {}\n", r);
     if (std::system(r.c_str()) != 0) throw std::runtime_error("area: router_area.py failed");
   }
+  // The per-block table and plot of the two nodes.
+  std::ifstream jf(o.out + "/node_area.json");
+  const nlohmann::json j = nlohmann::json::parse(jf);
+  std::map<std::string, std::pair<double, double>> blocks;
+  for (const auto& [name, um2] : j["blocks_mesh"].items()) blocks[name].first = um2.get<double>();
+  for (const auto& [name, um2] : j["blocks_aries"].items()) blocks[name].second = um2.get<double>();
+  std::string csv = "block,mesh_node_um2,aries_node_um2\n";
+  BarChart chart;
+  chart.title = fmt::format("node area by block, {} lanes, depth {}", o.lanes, o.depth);
+  chart.y_label = "um^2";
+  chart.series = {"mesh node", "ARIES node"};
+  chart.values.assign(2, {});
+  for (const auto& [name, ab] : blocks) {
+    csv += fmt::format("{},{:.1f},{:.1f}\n", name, ab.first, ab.second);
+    chart.groups.push_back(name.rfind("aries_", 0) == 0 ? name.substr(6) : name);
+    chart.values[0].push_back(ab.first);
+    chart.values[1].push_back(ab.second);
+  }
+  csv += fmt::format("total,{:.1f},{:.1f}\n", j["mesh_node_um2"].get<double>(), j["aries_node_um2"].get<double>());
+  csv += fmt::format("bypass_switch_per_node,0,{:.1f}\n",
+                     j["bypass_switch_um2"].get<double>() * j["bypass_switches_per_node"].get<double>());
+  WriteOutput(o.out + "/area.csv", csv, "--out", "csv");
+  WriteOutput(o.out + "/area.svg", BarChartsSvg({chart}, 1), "--out", "plot");
   return 0;
 }
 

@@ -45,9 +45,11 @@ struct AreaOptions {
   std::string out = "synth_out";
   unsigned lanes = 16, vcs = 4, depth = 2, flows = 64, tracks = 2;
   bool router = false;  // also the full-depth router (router_area.py: about 12 minutes)
+  bool engine = false;  // also the collective engine (extrapolated in lanes)
 };
 // Runs synth_scripts/node_area.py (and router_area.py with `router`): the mesh and ARIES nodes,
-// the bypass switch, the overhead beside section V-D; `aries report --area <out>` includes it.
+// the bypass switch, the overhead beside section V-D; writes <out>/area.csv and area.svg (per
+// block, mesh vs ARIES node); `aries report --area <out>` includes it.
 int RunAreaCommand(const AreaOptions& o);
 
 struct ReportOptions {

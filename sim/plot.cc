@@ -36,7 +36,9 @@ std::pair<double, double> NiceAxis(double v) {
 }  // namespace
 
 std::string BarChartsSvg(const std::vector<BarChart>& panels, unsigned columns) {
-  const double pw = 420, ph = 260, ml = 55, mr = 10, mt = 28, mb = 55;
+  size_t most_groups = 0;
+  for (const BarChart& p : panels) most_groups = std::max(most_groups, p.groups.size());
+  const double pw = std::max(420.0, 80.0 * most_groups), ph = 260, ml = 55, mr = 10, mt = 28, mb = 55;
   columns = std::max(1u, std::min<unsigned>(columns, static_cast<unsigned>(panels.size())));
   const unsigned rows = static_cast<unsigned>((panels.size() + columns - 1) / columns);
   size_t nseries = 0;

@@ -10,6 +10,10 @@ overhead does not depend on the buffer depth, so a shallow depth keeps Yosys fas
 full-depth area is router_area.py's. Prints both nodes per block, the overhead and its share,
 beside ARIES section V-D, and writes <out>/node_area.json; the netlists stay in <out>/mesh,
 <out>/aries and <out>/bypass_switch (netlist.v, netlist.json).
+
+--engine adds the collective engine (PIUMA): synthesized at 1 and 2 lanes with its real id,
+program and queue sizes, extrapolated linearly to --lanes (everything but the per-lane
+datapath and queue width is shared), like router_area.py extrapolates the buffer depth.
 """
 import argparse
 import json
@@ -40,6 +44,11 @@ def block_areas(area):
     return rows
 
 
+def engine_estimate(area_1lane, area_2lanes, lanes):
+    """Linear in the lane count through the 1- and 2-lane syntheses."""
+    return area_1lane + (area_2lanes - area_1lane) * (lanes - 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
@@ -48,6 +57,7 @@ def main():
     ap.add_argument("--depth", type=int, default=2)
     ap.add_argument("--flows", type=int, default=64)
     ap.add_argument("--tracks", type=int, default=2)
+    ap.add_argument("--engine", action="store_true", help="also the collective engine, extrapolated in lanes")
     a = ap.parse_args()
     common = {"Lanes": a.lanes, "NumVCs": a.vcs, "BufferDepth": a.depth, "NumFlows": a.flows, "CollEngine": 0}
     mesh = synth(os.path.join(a.out, "mesh"), "aries_node", dict(common, NumTracks=0))
@@ -66,7 +76,15 @@ def main():
           f"switches x {switch['area_um2']:.0f} um^2 = {switches * switch['area_um2']:.0f} um^2 per node")
     print(f"paper (V-D, 45 nm): {PAPER['aries_extra_mm2']} mm^2 over {PAPER['chiplet_noc_mm2']} mm^2 of chiplet "
           f"NoC = {100 * PAPER['aries_extra_mm2'] / PAPER['chiplet_noc_mm2']:.1f}%")
+    engine = None
+    if a.engine:
+        e1 = synth(os.path.join(a.out, "engine_l1"), "aries_coll_engine", {"Lanes": 1})
+        e2 = synth(os.path.join(a.out, "engine_l2"), "aries_coll_engine", {"Lanes": 2})
+        engine = engine_estimate(e1["area_um2"], e2["area_um2"], a.lanes)
+        print(f"collective engine: {e1['area_um2']:.0f} um^2 at 1 lane, {e2['area_um2']:.0f} at 2, "
+              f"{engine:.0f} estimated at {a.lanes} lanes ({100 * engine / mesh['area_um2']:.1f}% of the mesh node)")
     json.dump({"params": dict(common, tracks=a.tracks), "liberty": aries["liberty"],
+               "engine_um2_est": None if engine is None else round(engine, 1),
                "mesh_node_um2": mesh["area_um2"], "aries_node_um2": aries["area_um2"],
                "overhead_um2": round(over, 1), "bypass_switch_um2": switch["area_um2"],
                "bypass_switches_per_node": switches, "blocks_mesh": bm, "blocks_aries": ba,

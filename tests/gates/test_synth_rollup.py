@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """synth.py's area roll-up on a hand-written `stat -liberty` report, and router_area.py's SRAM
-buffer model on a hand-computed case.
+buffer model and node_area.py's engine extrapolation on hand-computed cases.
 
 top (own 10 um^2, 3 cells) holds 2 x mid; mid (own 4 um^2, 2 cells) holds 3 x leaf;
 leaf is 1 um^2, 1 cell. Expected: leaf 6 inst / 6 um^2, mid 2 inst / 8 um^2, top 10 um^2,
@@ -60,3 +60,9 @@ bits = router_area.sram_bits(5, 4, 32, 16)
 print("sram bits", bits)
 if bits != 353280 or abs(bits * 0.346 / 0.7 - 174621.257) > 0.01:
     sys.exit("SRAM buffer model differs from the hand-computed case")
+
+# The engine's lane extrapolation (node_area.py): 1000 um^2 at 1 lane, 1300 at 2 -> 1000 + 300 x 15
+# = 5500 at 16 lanes.
+import node_area  # noqa: E402
+if node_area.engine_estimate(1000, 1300, 16) != 5500:
+    sys.exit("engine extrapolation differs from the hand-computed case")

@@ -16,6 +16,8 @@ assert abs(over - j["overhead_um2"]) < 0.2, j
 assert over > 0 and j["bypass_switch_um2"] > 0, j
 assert "aries_port_mux" in j["blocks_aries"] and "aries_port_mux" not in j["blocks_mesh"], j
 PY
+grep -q "^total,[0-9.]*,[0-9.]*$" "$dir/a/area.csv"
+grep -q "<svg" "$dir/a/area.svg"
 for d in mesh aries bypass_switch; do [ -s "$dir/a/$d/netlist.v" ] && [ -s "$dir/a/$d/netlist.json" ]; done
 "$aries" report --out "$dir/r" -k 4 --area "$dir/a" > /dev/null 2>&1
 grep -q "overhead_um2" "$dir/r/report.md"
