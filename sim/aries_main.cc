@@ -121,9 +121,9 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
   coll->add_flag("--energy", co.energy, "energy of the run from its activity (buffers, crossbar, allocators, links, engine, leakage)");
-  coll->add_option("--tech", co.tech, "technology file: dsent45 (default), dsent32 or a path");
-  coll->add_option("--tech-set", co.tech_set, "override a technology figure: key=value (repeatable)");
-  coll->add_option("--energy-csv", co.energy_csv, "write the energy per node and per link");
+  coll->add_option("--tech", co.tech, "technology file: dsent45 (default), dsent32 or a path (implies --energy)");
+  coll->add_option("--tech-set", co.tech_set, "override a technology figure: key=value (repeatable; implies --energy)");
+  coll->add_option("--energy-csv", co.energy_csv, "write the activity and energy per node and per link (implies --energy)");
   CLI::App* csweep = app.add_subcommand("coll-sweep", "a collective (all-reduce by default) over algorithms x topologies x sizes, verified; Markdown table and cost CSV");
   aries::sim::CollSweepOptions cs;
   csweep->add_option("-k,--k", cs.k, "K x K chiplets");

@@ -25,4 +25,10 @@ void WriteOutput(const std::string& path, const std::string& text, const char* o
   fmt::print("{}: {}\n", what, path);
 }
 
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 }  // namespace aries::sim

@@ -14,6 +14,9 @@ std::vector<std::string> SplitList(const std::string& s);
 // std::invalid_argument naming `option` and the path when it cannot.
 void WriteOutput(const std::string& path, const std::string& text, const char* option, const char* what);
 
+// `s` as one single-quoted shell word ('\'' for each quote inside).
+std::string ShellQuote(const std::string& s);
+
 }  // namespace aries::sim
 
 #endif  // ARIES_SIM_CLI_UTIL_H_

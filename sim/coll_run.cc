@@ -59,6 +59,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   if (o.type != "int32" && o.type != "fp32") {
     throw std::invalid_argument(fmt::format("--type {}: allowed int32, fp32", o.type));
   }
+  const bool with_energy = o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
+  energy::Tech tech;
+  if (with_energy) {  // a bad technology file or override is refused before anything runs
+    tech = energy::LoadTech(energy::TechPath(o.tech));
+    for (const auto& a : o.tech_set) energy::Override(tech, a);
+  }
   sysc::PackageConfig pc;
   pc.topology = *topo;
   pc.k = o.k;
@@ -161,13 +167,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     ok = ok && bad.empty();
   }
   CollMeasurement m;
-  if (o.energy) {
-    energy::Tech tech = energy::LoadTech(energy::TechPath(o.tech));
-    for (const auto& a : o.tech_set) energy::Override(tech, a);
+  if (with_energy) {
     energy::Activity act;
     const auto& sh = pkg.shape();
     act.flit_bits = 32 * sh.words();
-    act.router_buffer_bits = uint64_t{sh.num_ports} * sh.num_vcs * sh.buffer_depth * act.flit_bits;
+    // The router the topology needs (a small butterfly runs on a wider shipped model whose spare
+    // ports are not part of the design).
+    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, o.k)} * sh.num_vcs * sh.buffer_depth * act.flit_bits;
     act.cycles = res.cycles;
     for (unsigned node = 0; node < n; ++node) {
       const sysc::NodeCounters& c = pkg.counters(node);
@@ -176,11 +182,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       na.buffer_toggles = c.buffer_toggles;
       na.xbar_traversals = c.xbar_traversals;
       na.va_grants = c.va_grants;
-      na.engine_ops = c.engine_requests * sh.lanes;  // each request flit: one operation per lane
+      // Operands arriving at the engine, one operation per lane each: an upper bound (m operands
+      // of a reduction need m - 1 operations), the engine's internal issue is not at the pins.
+      na.engine_ops = c.engine_requests * sh.lanes;
       na.reconfigs = c.portsel_changes + c.bypass_changes;
       na.link_flits = c.link_flits;
       na.link_toggles = c.link_toggles;
-      na.link_toggle_pitches = c.link_toggle_pitches;
+      na.link_flit_pitches = c.link_flit_pitches;
       act.nodes.push_back(std::move(na));
     }
     const energy::Energy e = energy::Compute(tech, act);

@@ -20,7 +20,8 @@ struct CollOptions {
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
-  // Energy from the run's activity: a technology file (name or path) and key=value overrides.
+  // Energy from the run's activity: a technology file (name or path) and key=value overrides
+  // (any of tech, tech_set, energy_csv implies energy).
   bool energy = false;
   std::string tech = "dsent45";
   std::vector<std::string> tech_set;

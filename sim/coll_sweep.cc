@@ -130,10 +130,11 @@ int RunCollSweep(const CollSweepOptions& o) {
           const std::string part = fmt::format("{}/part-{:05}.csv", dir, jobs.size());
           parts.push_back(part);
           // Every value was checked against its allowed set above (names, sizes, numbers), so
-          // none carries shell syntax; the paths are quoted.
-          jobs.push_back(fmt::format("'{}' coll-sweep -k {} --collective {} --type {} --seed {} --algos {} "
-                                     "--topologies {} --sizes {} --csv '{}' > '{}.log' 2>&1",
-                                     exe, o.k, o.collective, o.type, o.seed, a.name, t, sz, part, part));
+          // none carries shell syntax; the paths are quoted (ShellQuote).
+          jobs.push_back(fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --algos {} "
+                                     "--topologies {} --sizes {} --csv {} > {} 2>&1",
+                                     ShellQuote(exe), o.k, o.collective, o.type, o.seed, a.name, t, sz,
+                                     ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
     }

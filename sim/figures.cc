@@ -219,7 +219,7 @@ std::string RunSelf(const std::string& args, const std::string& out_dir) {
   if (len <= 0) throw std::runtime_error("cannot find the aries executable (/proc/self/exe)");
   buf[len] = 0;
   const std::string tmp = out_dir + "/.section.txt";
-  const std::string cmd = fmt::format("'{}' {} > '{}'", buf, args, tmp);
+  const std::string cmd = fmt::format("{} {} > {}", ShellQuote(buf), args, ShellQuote(tmp));
   fmt::print(stderr, "report: aries {}\n", args);
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("report: failed: aries " + args);
   std::ifstream f(tmp);
@@ -245,20 +245,22 @@ int RunAreaCommand(const AreaOptions& o) {
                                         {"--flows", o.flows, 1, 64}, {"--tracks", o.tracks, 1, 4}}) {
     if (v < lo || v > hi) throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
   }
-  const std::string py = fmt::format("python3 '{}/node_area.py' --out '{}' --lanes {} --vcs {} --depth {} --flows {} "
+  const std::string py = fmt::format("python3 {} --out {} --lanes {} --vcs {} --depth {} --flows {} "
                                      "--tracks {}{}",
-                                     ARIES_SYNTH_DIR, o.out, o.lanes, o.vcs, o.depth, o.flows, o.tracks,
+                                     ShellQuote(std::string(ARIES_SYNTH_DIR) + "/node_area.py"), ShellQuote(o.out), o.lanes, o.vcs, o.depth, o.flows, o.tracks,
                                      o.engine ? " --engine" : "");
   fmt::print(stderr, "area: {}\n", py);
   if (std::system(py.c_str()) != 0) throw std::runtime_error("area: node_area.py failed (its output says why)");
   if (o.router) {
-    const std::string r = fmt::format("python3 '{}/router_area.py' --out '{}' --lanes {} --vcs {} --flows {}",
-                                      ARIES_SYNTH_DIR, o.out, o.lanes, o.vcs, o.flows);
+    const std::string r = fmt::format("python3 {} --out {} --lanes {} --vcs {} --flows {}",
+                                      ShellQuote(std::string(ARIES_SYNTH_DIR) + "/router_area.py"), ShellQuote(o.out),
+                                      o.lanes, o.vcs, o.flows);
     fmt::print(stderr, "area: {}\n", r);
     if (std::system(r.c_str()) != 0) throw std::runtime_error("area: router_area.py failed");
   }
   // The per-block table and plot of the two nodes.
   std::ifstream jf(o.out + "/node_area.json");
+  if (!jf) throw std::runtime_error(fmt::format("area: {}/node_area.json was not written (see node_area.py's output)", o.out));
   const nlohmann::json j = nlohmann::json::parse(jf);
   std::map<std::string, std::pair<double, double>> blocks;
   for (const auto& [name, um2] : j["blocks_mesh"].items()) blocks[name].first = um2.get<double>();
@@ -298,26 +300,31 @@ int RunReportCommand(const ReportOptions& o) {
     md += after + "\n";
   };
   section("Table I: links, bandwidth per link, synchronization steps",
-          fmt::format("table1 -k {} --csv {}/table1.csv --svg {}/table1.svg", o.ks, o.out, o.out), "table1.svg",
+          fmt::format("table1 -k {} --csv {} --svg {}", ShellQuote(o.ks), ShellQuote(o.out + "/table1.csv"),
+                      ShellQuote(o.out + "/table1.svg")), "table1.svg",
           "Our rings and trees match the formulas where the algorithm is the table's; the double binary "
           "tree uses two trees (more links), the ARIES_LT step count follows section IV-A2's L(N^(1/L) - 1).\n");
   section("Fig. 9: all-reduce throughput vs data size",
-          fmt::format("fig9 -k {} --csv {}/fig9.csv --svg {}/fig9.svg", o.ks, o.out, o.out), "fig9.svg",
-          "The paper's Fig. 9 has no numbers in its text. It reports ARIES_LT best at small sizes (ours: yes), "
-          "ARIES_BW best at large ones (ours: a tie with the ring, because an endpoint injects one flit per "
+          fmt::format("fig9 -k {} --csv {} --svg {}", ShellQuote(o.ks), ShellQuote(o.out + "/fig9.csv"),
+                      ShellQuote(o.out + "/fig9.svg")), "fig9.svg",
+          "The paper's Fig. 9 has no numbers in its text. It reports ARIES_LT best at small sizes (the shipped "
+          "measurements: yes), ARIES_BW best at large ones (a tie with the ring, because an endpoint injects one flit per "
           "cycle, like one link), and ARIES ahead for the trees with size (ours: the double binary tree yes, "
           "the concentrated multi-tree ahead of the mesh multi-tree but not of the torus one).\n");
   section("Fig. 10: training-time speedup",
-          fmt::format("fig10 -k {} --csv {}/fig10.csv --svg {}/fig10.svg", o.ks, o.out, o.out), "fig10.svg",
+          fmt::format("fig10 -k {} --csv {} --svg {}", ShellQuote(o.ks), ShellQuote(o.out + "/fig10.csv"),
+                      ShellQuote(o.out + "/fig10.svg")), "fig10.svg",
           "The iteration gains only what ARIES removes from the critical path of communication; with the "
           "reference batches compute hides most of it (`aries fig10 --batch 1` shows the communication-bound "
           "case). The paper does not state its batches.\n");
   section("Fig. 11: energy",
-          fmt::format("fig11 -k {} --csv {}/fig11.csv --svg {}/fig11.svg", o.fig11_ks, o.out, o.out), "fig11.svg",
+          fmt::format("fig11 -k {} --csv {} --svg {}", ShellQuote(o.fig11_ks), ShellQuote(o.out + "/fig11.csv"),
+                      ShellQuote(o.out + "/fig11.svg")), "fig11.svg",
           "Per all-reduce, with DSENT router energies and 0.5 pJ/bit per pitch of interposer wire "
-          "(sim/energy/dsent45.tech cites each figure). A bypass segment spans the same wire as the hops it "
-          "replaces, so ARIES saves the routers' buffers and crossbars on the way and the leakage of a "
-          "shorter run, not wire energy; the paper's 30-39% averages include whole-application time.\n");
+          "(sim/energy/dsent45.tech cites each figure; the per-pitch charge is an assumption). A bypass "
+          "segment is charged like the hops it replaces, so against the mesh ARIES saves the routers it "
+          "skips and the leakage of a shorter run; against the torus and the butterfly also their longer "
+          "wires. The paper's averages (21.2-38.8%) are over whole applications.\n");
   md += "## Area\n\n";
   const std::string node = o.area.empty() ? "" : ReadIfExists(o.area + "/node_area.json");
   const std::string router = o.area.empty() ? "" : ReadIfExists(o.area + "/router_area.json");

@@ -75,7 +75,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.last_ep.assign(w, 0);
     nd.counters.link_flits.assign(shape_.num_links, 0);
     nd.counters.link_toggles.assign(shape_.num_links, 0);
-    nd.counters.link_toggle_pitches.assign(shape_.num_links, 0);
+    nd.counters.link_flit_pitches.assign(shape_.num_links, 0);
     nd.model->Reset(n % cfg.k, n / cfg.k);
   }
   for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
@@ -250,7 +250,7 @@ void Package::Scatter(unsigned n) {
         // The wire runs straight between the two chiplets (a torus wrap spans the row).
         const unsigned sx = ch->src() % cfg_.k, sy = ch->src() / cfg_.k;
         const unsigned dx = ch->dst() % cfg_.k, dy = ch->dst() / cfg_.k;
-        k.link_toggle_pitches[l] += toggles * ((sx > dx ? sx - dx : dx - sx) + (sy > dy ? sy - dy : dy - sy));
+        k.link_flit_pitches[l] += ((sx > dx ? sx - dx : dx - sx) + (sy > dy ? sy - dy : dy - sy));
         ch->SendFlit(cycle_, &out.link_flit[l * w]);
       } else {
         throw std::runtime_error(fmt::format(
@@ -279,7 +279,8 @@ void Package::Scatter(unsigned n) {
     if (op.write && !out.cfg_err) {  // an accepted write: count the muxes and switches it moved
       if (op.addr > hw::kRegPortSelBase && op.addr < hw::kRegPortSelBase + hw::kNumMeshPorts) {
         uint32_t& old = nd.portsel[op.addr - hw::kRegPortSelBase];
-        k.portsel_changes += op.value != old ? 1 : 0;
+        const uint32_t diff = op.value ^ old;  // [3:0] input side, [11:8] output side
+        k.portsel_changes += ((diff & 0xFu) != 0 ? 1 : 0) + ((diff & 0xF00u) != 0 ? 1 : 0);
         old = op.value;
       } else if (op.addr == hw::kRegBypass) {
         k.bypass_changes += static_cast<uint64_t>(__builtin_popcount(op.value ^ nd.bypass_reg));

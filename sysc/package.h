@@ -81,10 +81,10 @@ struct NodeCounters {
   uint64_t engine_requests = 0;  // request flits into the collective engine (operands)
   uint64_t engine_responses = 0; // response flits into the engine (results passed down)
   uint64_t engine_out = 0;       // flits the engine sent
-  uint64_t portsel_changes = 0;  // PORTSEL writes that changed a port mux's selects
+  uint64_t portsel_changes = 0;  // port-mux selects (input or output side) a PORTSEL write changed
   uint64_t bypass_changes = 0;   // bypass switches flipped by BYPASS writes
   std::vector<uint64_t> link_flits, link_toggles;  // per outgoing link
-  std::vector<uint64_t> link_toggle_pitches;       // toggles x the wire's length in chiplet pitches
+  std::vector<uint64_t> link_flit_pitches;         // flits x the wire's length in chiplet pitches
 };
 
 class Package {

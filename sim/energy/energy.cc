@@ -23,6 +23,7 @@ double* Field(Tech& t, const std::string& key) {
       {"reconfig_pj", &Tech::reconfig_pj},
       {"buffer_leak_nw_per_bit", &Tech::buffer_leak_nw_per_bit},
       {"router_leak_mw", &Tech::router_leak_mw},
+      {"data_fraction", &Tech::data_fraction},
   };
   const auto it = fields.find(key);
   return it == fields.end() ? nullptr : &(t.*(it->second));
@@ -40,8 +41,9 @@ std::string Trim(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// A non-negative number, or nothing.
+// A non-negative decimal number, or nothing.
 bool ParseValue(const std::string& v, double* out) {
+  if (v.empty() || v.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
   size_t pos = 0;
   try {
     *out = std::stod(v, &pos);
@@ -68,6 +70,7 @@ const std::vector<std::pair<std::string, std::string>>& TechKeys() {
       {"reconfig_pj", "pJ per port-mux select or bypass switch changed"},
       {"buffer_leak_nw_per_bit", "buffer leakage, nW per stored bit"},
       {"router_leak_mw", "leakage of the rest of a router at ref_flit_bits, mW"},
+      {"data_fraction", "part of buffer, crossbar and link energy that scales with the data's toggles, 0..1"},
   };
   return k;
 }
@@ -102,6 +105,7 @@ Tech LoadTech(const std::string& path) {
     if (!set_at.count(k)) throw TechError(fmt::format("{}: '{}' is not set ({})", path, k, d));
   }
   if (t.ref_flit_bits <= 0) throw TechError(fmt::format("{}: ref_flit_bits must be positive", path));
+  if (t.data_fraction > 1) throw TechError(fmt::format("{}: data_fraction {}: allowed 0..1", path, t.data_fraction));
   return t;
 }
 
@@ -113,8 +117,14 @@ void Override(Tech& t, const std::string& assignment) {
     throw TechError(fmt::format("energy override '{}': expected key=value with key one of {}", assignment, KeyList()));
   }
   double v = 0;
-  if (!ParseValue(Trim(assignment.substr(eq + 1)), &v) || (key == "ref_flit_bits" && v <= 0)) {
-    throw TechError(fmt::format("energy override '{}': expected a non-negative number", assignment));
+  if (!ParseValue(Trim(assignment.substr(eq + 1)), &v)) {
+    throw TechError(fmt::format("energy override '{}': expected a non-negative decimal number", assignment));
+  }
+  if (key == "ref_flit_bits" && v <= 0) {
+    throw TechError(fmt::format("energy override '{}': ref_flit_bits must be positive", assignment));
+  }
+  if (key == "data_fraction" && v > 1) {
+    throw TechError(fmt::format("energy override '{}': data_fraction allowed 0..1", assignment));
   }
   *field = v;
 }
@@ -140,10 +150,16 @@ Energy Compute(const Tech& t, const Activity& a) {
   e.buffer_toggle_rate = Scale(static_cast<double>(toggles), static_cast<double>(writes) * a.flit_bits);
   for (unsigned i = 0; i < a.nodes.size(); ++i) {
     const NodeActivity& n = a.nodes[i];
+    if (n.link_toggles.size() != n.link_flits.size() || n.link_flit_pitches.size() != n.link_flits.size()) {
+      throw std::invalid_argument(fmt::format("energy: node {} has {} link flit counts, {} toggle counts, {} "
+                                              "pitch-weighted counts; they must match",
+                                              i, n.link_flits.size(), n.link_toggles.size(),
+                                              n.link_flit_pitches.size()));
+    }
     // The data a buffer stores is the data it reads out and the crossbar carries: one toggle
     // rate (this node's buffer writes) scales all three.
     const double rate = Scale(static_cast<double>(n.buffer_toggles), static_cast<double>(n.buffer_writes) * a.flit_bits);
-    const double data = rate / 0.5;
+    const double data = (1 - t.data_fraction) + t.data_fraction * rate / 0.5;
     const double buf = n.buffer_writes * (t.buffer_write_pj + t.buffer_read_pj) * width * data;
     const double xbar = n.xbar_traversals * t.xbar_pj * width * data;
     const double alloc = n.xbar_traversals * t.sa_pj + n.va_grants * t.va_pj;
@@ -152,9 +168,11 @@ Energy Compute(const Tech& t, const Activity& a) {
     double links = 0;
     for (unsigned l = 0; l < n.link_flits.size(); ++l) {
       if (n.link_flits[l] == 0) continue;
-      // Published per-bit figures are for random data: a toggle costs twice the per-bit figure,
-      // per pitch of wire (a bypass segment or a long butterfly link spans several).
-      const double pj = static_cast<double>(n.link_toggle_pitches[l]) * t.link_pj_per_bit / 0.5;
+      // Published per-bit figures are for random data; per pitch of wire (a bypass segment or a
+      // long butterfly link spans several: an assumption, see the technology file).
+      const double lrate = Scale(static_cast<double>(n.link_toggles[l]), static_cast<double>(n.link_flits[l]) * a.flit_bits);
+      const double pj = static_cast<double>(n.link_flit_pitches[l]) * a.flit_bits * t.link_pj_per_bit *
+                        ((1 - t.data_fraction) + t.data_fraction * lrate / 0.5);
       links += pj;
       e.per_link.push_back({i, l, n.link_flits[l],
                             Scale(static_cast<double>(n.link_toggles[l]), static_cast<double>(n.link_flits[l]) * a.flit_bits),

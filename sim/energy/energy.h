@@ -5,8 +5,9 @@
 //
 // Toggle convention: the toggle rate of a wire set is the fraction of its bits that change per
 // flit carried (0->1 and 1->0 both count; random data gives 0.5). Published per-flit and
-// per-bit energies are for random data, so a data-dependent energy is charged as
-// published x (measured toggle rate / 0.5).
+// per-bit energies are for random data; the part `data_fraction` of them that switches with
+// the data is scaled by (measured toggle rate / 0.5), the rest (decoders, clocking, control)
+// is charged as published: E x ((1 - data_fraction) + data_fraction x rate / 0.5).
 #ifndef ARIES_SIM_ENERGY_ENERGY_H_
 #define ARIES_SIM_ENERGY_ENERGY_H_
 
@@ -36,6 +37,7 @@ struct Tech {
   double reconfig_pj = 0;          // one port-mux select or bypass switch changed
   double buffer_leak_nw_per_bit = 0;
   double router_leak_mw = 0;       // the rest of a router (crossbar, allocators, clock) at ref width
+  double data_fraction = 1;        // of buffer, crossbar and link energy, the part data toggles
   std::vector<std::string> sources;  // the file's "# source:" lines
 };
 
@@ -43,7 +45,8 @@ struct Tech {
 const std::vector<std::pair<std::string, std::string>>& TechKeys();
 
 // Reads "key = value" lines ('#' starts a comment; "# source: ..." lines are kept). Every key
-// must be set once; values are non-negative numbers. Throws TechError naming file:line.
+// must be set once; values are non-negative decimal numbers (ref_flit_bits positive,
+// data_fraction at most 1). Throws TechError naming file:line.
 Tech LoadTech(const std::string& path);
 // Applies "key=value" overrides (e.g. from --set energy.link_pj_per_bit=0.3); throws TechError
 // naming the key and the allowed keys, or the value.
@@ -57,7 +60,7 @@ struct NodeActivity {
   uint64_t engine_ops = 0;  // 32-bit operations
   uint64_t reconfigs = 0;   // port-mux selects and bypass switches changed
   std::vector<uint64_t> link_flits, link_toggles;  // per outgoing interposer link
-  std::vector<uint64_t> link_toggle_pitches;       // toggles x the link's length in pitches
+  std::vector<uint64_t> link_flit_pitches;         // flits x the link's length in chiplet pitches
 };
 
 struct Activity {
@@ -85,6 +88,7 @@ struct Energy {  // pJ
   std::vector<LinkEnergy> per_link;  // links that carried flits
 };
 
+// Throws std::invalid_argument when a node's per-link vectors differ in length.
 Energy Compute(const Tech& t, const Activity& a);
 
 }  // namespace aries::energy

@@ -28,6 +28,7 @@ Tech HandTech() {
   t.reconfig_pj = 7;
   t.buffer_leak_nw_per_bit = 10;
   t.router_leak_mw = 1;
+  t.data_fraction = 1;
   return t;
 }
 
@@ -45,13 +46,13 @@ TEST(Energy, HandComputedCase) {
   n.reconfigs = 1;
   n.link_flits = {4, 0};
   n.link_toggles = {400, 0};  // 400 / (4 x 200) = 0.5: random
-  n.link_toggle_pitches = {800, 0};  // over two pitches
+  n.link_flit_pitches = {8, 0};  // 4 flits over two pitches
   a.nodes = {n};
   const Energy e = Compute(HandTech(), a);
   EXPECT_DOUBLE_EQ(e.buffers, 30);      // 10 x (1 + 2) x 2 (width) x 0.25 / 0.5
   EXPECT_DOUBLE_EQ(e.crossbar, 30);     // 10 x 3 x 2 x 0.5
   EXPECT_DOUBLE_EQ(e.allocators, 5.5);  // 10 x 0.5 + 2 x 0.25
-  EXPECT_DOUBLE_EQ(e.links, 160);       // 400 toggles x 2 pitches x 0.1 / 0.5 = 4 x 200 bits x 2 x 0.1
+  EXPECT_DOUBLE_EQ(e.links, 160);       // 8 flit-pitches x 200 bits x 0.1 x (0.5 / 0.5)
   EXPECT_DOUBLE_EQ(e.engine, 1);
   EXPECT_DOUBLE_EQ(e.reconfig, 7);
   EXPECT_NEAR(e.leakage, 2010, 1e-9);   // 1 us x (1000 bits x 10 nW + 1 mW x 2)
@@ -62,6 +63,27 @@ TEST(Energy, HandComputedCase) {
   EXPECT_DOUBLE_EQ(e.per_link[0].pj, 160);
   ASSERT_EQ(e.per_node.size(), 1u);
   EXPECT_NEAR(e.per_node[0], e.total(), 1e-9);
+}
+
+TEST(Energy, DataFractionKeepsADataIndependentPart) {
+  Activity a;
+  a.flit_bits = 100;
+  NodeActivity n;
+  n.buffer_writes = 4;
+  n.buffer_toggles = 0;  // constant data
+  n.xbar_traversals = 4;
+  n.link_flits = {4};
+  n.link_toggles = {0};
+  n.link_flit_pitches = {4};
+  a.nodes = {n};
+  Tech t = HandTech();
+  t.data_fraction = 0.25;  // 75% of the energy does not depend on the data
+  const Energy e = Compute(t, a);
+  EXPECT_DOUBLE_EQ(e.buffers, 4 * 3 * 0.75);   // 4 x (1 + 2) x (0.75 + 0.25 x 0)
+  EXPECT_DOUBLE_EQ(e.crossbar, 4 * 3 * 0.75);
+  EXPECT_DOUBLE_EQ(e.links, 4 * 100 * 0.1 * 0.75);
+  a.nodes[0].link_flit_pitches = {};  // vectors of different lengths are refused
+  EXPECT_THROW(Compute(t, a), std::invalid_argument);
 }
 
 TEST(Energy, NoActivityCostsOnlyLeakage) {
@@ -112,6 +134,8 @@ TEST(Energy, BadTechnologyFilesAndOverridesAreRefusedByName) {
   EXPECT_THROW(Override(t, "link=1"), TechError);
   EXPECT_THROW(Override(t, "xbar_pj=abc"), TechError);
   EXPECT_THROW(Override(t, "ref_flit_bits=0"), TechError);
+  EXPECT_THROW(Override(t, "xbar_pj=0x10"), TechError);  // decimal only
+  EXPECT_THROW(Override(t, "data_fraction=1.5"), TechError);
   EXPECT_DOUBLE_EQ(t.xbar_pj, 3);  // a refused override changes nothing
 }
 

@@ -18,7 +18,9 @@ assert "aries_port_mux" in j["blocks_aries"] and "aries_port_mux" not in j["bloc
 PY
 grep -q "^total,[0-9.]*,[0-9.]*$" "$dir/a/area.csv"
 grep -q "<svg" "$dir/a/area.svg"
-for d in mesh aries bypass_switch; do [ -s "$dir/a/$d/netlist.v" ] && [ -s "$dir/a/$d/netlist.json" ]; done
+for d in mesh aries bypass_switch; do
+  for f in netlist.v netlist.json; do [ -s "$dir/a/$d/$f" ] || { echo "no $d/$f"; exit 1; }; done
+done
 "$aries" report --out "$dir/r" -k 4 --area "$dir/a" > /dev/null 2>&1
 grep -q "overhead_um2" "$dir/r/report.md"
 if "$aries" area --tracks 0 > "$dir/x" 2>&1; then echo "accepted 0 tracks"; exit 1; fi

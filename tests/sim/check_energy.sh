@@ -23,8 +23,15 @@ nodes = sum(float(r["energy_pj"]) for r in rows if r["kind"] == "node") / 1e3
 assert abs(nodes - total) <= 0.1, (nodes, total)
 assert any(r["kind"] == "link" for r in rows)
 PY
-"$aries" coll -k 2 --topology aries --algo ring --size 4K --energy --tech-set link_pj_per_bit=0 > "$dir/z"
+# An override moves its component only (same run, same activity): --tech-set alone implies --energy.
+"$aries" coll -k 2 --topology aries --algo ring --size 4K --tech-set link_pj_per_bit=0 > "$dir/z"
 grep -q "links 0.0 +" "$dir/z"
+parts() { grep -o "buffers [0-9.]* + crossbar [0-9.]* + allocators [0-9.]*" "$1"; }
+[ -n "$(parts "$dir/o")" ] && [ "$(parts "$dir/o")" = "$(parts "$dir/z")" ] || { echo "override moved other parts"; exit 1; }
+# Paths with spaces and quotes reach the child processes intact (no shell injection).
+odd="$dir/my 'odd' dir"
+"$aries" report --out "$odd" -k 4 > /dev/null 2>&1
+[ -s "$odd/report.md" ] || { echo "report with an odd path"; exit 1; }
 if "$aries" coll -k 2 --size 4K --energy --tech-set volts=1 > "$dir/b" 2>&1; then echo "accepted volts"; exit 1; fi
 grep -q "energy override 'volts=1': expected key=value with key one of ref_flit_bits" "$dir/b"
 if "$aries" coll -k 2 --size 4K --energy --tech "$dir/none.tech" > "$dir/b" 2>&1; then echo "accepted a missing file"; exit 1; fi
@@ -39,5 +46,7 @@ for h in "## Table I" "## Fig. 9" "## Fig. 10" "## Fig. 11" "## Area" "node_area
   grep -q "$h" "$dir/rep/report.md" || { echo "report lacks $h"; exit 1; }
 done
 grep -q "^| Ring | N = 16 | 16 |" "$dir/rep/report.md"
-for f in table1.csv table1.svg fig9.svg fig10.svg fig11.svg fig9.csv fig10.csv fig11.csv; do [ -s "$dir/rep/$f" ]; done
+for f in table1.csv table1.svg fig9.svg fig10.svg fig11.svg fig9.csv fig10.csv fig11.csv; do
+  [ -s "$dir/rep/$f" ] || { echo "report lacks $f"; exit 1; }
+done
 echo ok

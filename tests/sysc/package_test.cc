@@ -252,8 +252,8 @@ TEST(PackageBypass, SegmentCarriesAFlowWithItsLatency) {
   for (unsigned l = 0; l < pkg.shape().num_links; ++l) {
     EXPECT_EQ(pkg.counters(a).link_flits[l], l == a_xp_t1_upper ? 4u : 0u) << "link " << l;
     EXPECT_EQ(pkg.counters(a).link_toggles[l], l == a_xp_t1_upper ? 6u : 0u) << "link " << l;
-    // The segment spans three pitches (x 0 to 3).
-    EXPECT_EQ(pkg.counters(a).link_toggle_pitches[l], l == a_xp_t1_upper ? 18u : 0u) << "link " << l;
+    // The segment spans three pitches (x 0 to 3): 4 flits x 3.
+    EXPECT_EQ(pkg.counters(a).link_flit_pitches[l], l == a_xp_t1_upper ? 12u : 0u) << "link " << l;
     EXPECT_EQ(pkg.counters(b).link_flits[l], 0u) << "link " << l;
   }
 
