@@ -60,10 +60,10 @@ nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsig
                           uint64_t measure) {
   const std::string tmp = fmt::format("/tmp/aries_bench_{}_{}.json", getpid(), k);
   const std::string cmd = fmt::format(
-      "'{}' run --set package.topology={} --set package.k={} --set traffic.rate={} "
+      "{} run --set package.topology={} --set package.k={} --set traffic.rate={} "
       "--set sim.kernel={} --set sim.threads={} --set sim.warmup=500 --set sim.measure={} "
-      "--json '{}' > /dev/null",
-      exe, topo, k, rate, kernel, threads, measure, tmp);
+      "--json {} > /dev/null",
+      aries::sim::ShellQuote(exe), topo, k, rate, kernel, threads, measure, aries::sim::ShellQuote(tmp));
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("bench point failed: " + cmd);
   std::ifstream f(tmp);
   nlohmann::json j = nlohmann::json::parse(f);
@@ -239,10 +239,7 @@ extern "C" int sc_main(int argc, char** argv) {
                  measure);
       fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo", "K", "rate",
                  "kernel", "threads", "cycles/s", "node evals/cy", "peak MB", "accepted");
-      const std::string exe = "/proc/self/exe";
-      char buf[4096];
-      const ssize_t len = readlink(exe.c_str(), buf, sizeof(buf) - 1);
-      const std::string self = len > 0 ? std::string(buf, static_cast<size_t>(len)) : argv[0];
+      const std::string self = aries::sim::SelfExe();
       for (unsigned k : {4u, 8u}) {
         for (double rate : {0.02, 0.1, 0.3}) {
           // The SystemC kernel is serial; the loop kernel once serial, once on every core.

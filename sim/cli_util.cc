@@ -1,5 +1,7 @@
 #include "cli_util.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -23,6 +25,13 @@ void WriteOutput(const std::string& path, const std::string& text, const char* o
   f << text;
   if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", option, path));
   fmt::print("{}: {}\n", what, path);
+}
+
+std::string SelfExe() {
+  char buf[4096];
+  const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (len <= 0) throw std::runtime_error("cannot find the aries executable (/proc/self/exe)");
+  return std::string(buf, static_cast<size_t>(len));
 }
 
 std::string ShellQuote(const std::string& s) {

@@ -14,6 +14,10 @@ std::vector<std::string> SplitList(const std::string& s);
 // std::invalid_argument naming `option` and the path when it cannot.
 void WriteOutput(const std::string& path, const std::string& text, const char* option, const char* what);
 
+// This executable's path (/proc/self/exe), for subcommands that run it in child processes;
+// throws std::runtime_error when it cannot be read.
+std::string SelfExe();
+
 // `s` as one single-quoted shell word ('\'' for each quote inside).
 std::string ShellQuote(const std::string& s);
 

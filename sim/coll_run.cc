@@ -1,7 +1,6 @@
 #include "coll_run.h"
 
 #include <chrono>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -191,15 +190,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       na.link_flit_pitches = c.link_flit_pitches;
       act.nodes.push_back(std::move(na));
     }
-    const energy::Energy e = energy::Compute(tech, act);
-    m.energy_pj = e.total();
-    m.buffers_pj = e.buffers;
-    m.crossbar_pj = e.crossbar;
-    m.allocators_pj = e.allocators;
-    m.links_pj = e.links;
-    m.engine_pj = e.engine;
-    m.reconfig_pj = e.reconfig;
-    m.leakage_pj = e.leakage;
+    m.energy = energy::Compute(tech, act);
+    const energy::Energy& e = m.energy;
     const energy::LinkEnergy* busiest = nullptr;
     for (const auto& l : e.per_link) {
       if (!busiest || l.pj > busiest->pj) busiest = &l;
@@ -226,10 +218,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       for (const auto& l : e.per_link) {
         csv += fmt::format("link,{},{},,,,,,,{},{:.4f},{:.3f}\n", l.node, l.link, l.flits, l.toggle_rate, l.pj);
       }
-      std::ofstream f(o.energy_csv);
-      f << csv;
-      if (!f) throw std::invalid_argument(fmt::format("--energy-csv {}: cannot write", o.energy_csv));
-      print("  energy per node and link: {}\n", o.energy_csv);
+      WriteOutput(o.energy_csv, csv, "--energy-csv", "  energy per node and link");
     }
   }
   m.bytes = bytes;

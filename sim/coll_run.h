@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "energy.h"
 
 namespace aries::sim {
 
@@ -39,9 +40,7 @@ struct CollMeasurement {
   double bound = 0;              // cycles of the bandwidth bound
   unsigned sync_steps = 0;
   bool ok = false;               // finished, no errors, every flit accounted (and verified)
-  // With CollOptions::energy (pJ): the run's energy, dynamic parts and leakage.
-  double energy_pj = 0, buffers_pj = 0, crossbar_pj = 0, allocators_pj = 0, links_pj = 0,
-         engine_pj = 0, reconfig_pj = 0, leakage_pj = 0;
+  energy::Energy energy;  // with CollOptions::energy: the run's energy (pJ) by component
 };
 
 // Plans, validates and runs one collective; prints the report unless `quiet`.

@@ -1,7 +1,5 @@
 #include "coll_sweep.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -22,14 +20,6 @@
 namespace aries::sim {
 
 namespace {
-
-std::string SelfExe() {
-  char buf[4096];
-  const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (len <= 0) throw std::runtime_error("cannot find the aries executable (/proc/self/exe)");
-  buf[len] = 0;
-  return buf;
-}
 
 std::vector<std::string> ReadCsvLines(const std::string& path) {
   std::ifstream f(path);

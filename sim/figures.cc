@@ -1,7 +1,5 @@
 #include "figures.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -214,12 +212,8 @@ namespace {
 
 // Runs `aries <args>` and returns its stdout; throws naming the command when it fails.
 std::string RunSelf(const std::string& args, const std::string& out_dir) {
-  char buf[4096];
-  const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (len <= 0) throw std::runtime_error("cannot find the aries executable (/proc/self/exe)");
-  buf[len] = 0;
   const std::string tmp = out_dir + "/.section.txt";
-  const std::string cmd = fmt::format("{} {} > {}", ShellQuote(buf), args, ShellQuote(tmp));
+  const std::string cmd = fmt::format("{} {} > {}", ShellQuote(SelfExe()), args, ShellQuote(tmp));
   fmt::print(stderr, "report: aries {}\n", args);
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("report: failed: aries " + args);
   std::ifstream f(tmp);
@@ -407,29 +401,29 @@ int RunFig11Command(const Fig11Options& o) {
           fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, topos[ti]);
           const CollMeasurement m = MeasureCollective(co, true);
           if (!m.ok) throw std::runtime_error(fmt::format("{} on {} {}x{} failed verification", algo, topos[ti], k, k));
-          if (label[ti].empty() || m.energy_pj < best[ti].energy_pj) {
+          if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
             label[ti] = algo == "aries_lt" ? fmt::format("aries_lt L={}", co.levels) : algo;
           }
         }
       }
-      const double a = best[3].energy_pj;
+      const double a = best[3].energy.total();
       std::string red;
       for (int i = 0; i < 3; ++i) {
-        const double r = 100.0 * (1.0 - a / best[i].energy_pj);
+        const double r = 100.0 * (1.0 - a / best[i].energy.total());
         sum_red[i] += r;
         red += fmt::format("{}{:.1f}%", i ? " / " : "", r);
       }
-      fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({}) | {} | |\n", f.name, best[0].energy_pj / 1e3,
-                 best[1].energy_pj / 1e3, best[2].energy_pj / 1e3, a / 1e3, label[3], red);
+      fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({}) | {} | |\n", f.name, best[0].energy.total() / 1e3,
+                 best[1].energy.total() / 1e3, best[2].energy.total() / 1e3, a / 1e3, label[3], red);
       chart.groups.push_back(f.name);
       for (int ti = 0; ti < 4; ++ti) {
         const CollMeasurement& m = best[ti];
-        chart.values[ti].push_back(m.energy_pj / 1e3);
+        chart.values[ti].push_back(m.energy.total() / 1e3);
         csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n", k, f.name, topos[ti],
-                           label[ti], m.cycles, m.energy_pj / 1e3, m.buffers_pj / 1e3, m.crossbar_pj / 1e3,
-                           m.allocators_pj / 1e3, m.links_pj / 1e3, m.engine_pj / 1e3, m.leakage_pj / 1e3,
-                           ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy_pj));
+                           label[ti], m.cycles, m.energy.total() / 1e3, m.energy.buffers / 1e3, m.energy.crossbar / 1e3,
+                           m.energy.allocators / 1e3, m.energy.links / 1e3, m.energy.engine / 1e3, m.energy.leakage / 1e3,
+                           ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()));
       }
     }
     fmt::print("| mean of the families | | | | | {:.1f}% / {:.1f}% / {:.1f}% | {:.1f}% / {:.1f}% / {:.1f}% |\n",

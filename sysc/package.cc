@@ -70,6 +70,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.out.ep_flit.assign(w, 0);
     nd.in_ch.assign(shape_.num_links, nullptr);
     nd.out_ch.assign(shape_.num_links, nullptr);
+    nd.out_pitches.assign(shape_.num_links, 0);
     nd.last_in.assign(shape_.num_links * w, 0);
     nd.last_out.assign(shape_.num_links * w, 0);
     nd.last_ep.assign(w, 0);
@@ -109,6 +110,7 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
     into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat, w, s, sl,
                                              d, dl));
     nodes_[s].out_ch[sl] = into.back().get();
+    nodes_[s].out_pitches[sl] = l.pitches;
     nodes_[d].in_ch[dl] = into.back().get();
   };
   one(l.a, l.la, l.b, l.lb, "+");
@@ -163,13 +165,22 @@ uint64_t Package::Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t
   return t;
 }
 
-bool Package::RouterVc(const uint32_t* flit) const {
-  return ((flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < shape_.num_vcs;
+void Package::CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<uint32_t>& last, size_t at) const {
+  const unsigned vc = (flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
+  if (vc < shape_.num_vcs) {
+    ++k.buffer_writes;
+    k.buffer_toggles += Toggles(last, at, flit);
+  } else if (vc == shape_.num_vcs) {
+    ++k.engine_requests;
+  } else {
+    ++k.engine_responses;
+  }
 }
 
 bool Package::Gather(unsigned n) {
   Node& nd = nodes_[n];
   NodeIn& in = nd.in;
+  NodeCounters& k = nd.counters;
   const unsigned w = shape_.words();
   const unsigned nl = shape_.num_links;
   in.link_valid = 0;
@@ -179,6 +190,7 @@ bool Package::Gather(unsigned n) {
       if (const uint32_t* f = ch->FlitAt(cycle_)) {
         std::copy(f, f + w, &in.link_flit[l * w]);
         in.link_valid |= uint64_t{1} << l;
+        CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
       }
     }
     const Channel* och = nd.out_ch[l];
@@ -203,24 +215,10 @@ bool Package::Gather(unsigned n) {
     if (nd.ep) nd.ep->AfterEdge(cycle_, 0, nullptr);
     return false;
   }
-  NodeCounters& k = nd.counters;
   ++k.evaluated;
-  auto arrive = [&](const uint32_t* f, std::vector<uint32_t>& last, size_t at) {
-    if (RouterVc(f)) {
-      ++k.buffer_writes;
-      k.buffer_toggles += Toggles(last, at, f);
-    } else if (((f[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) == shape_.num_vcs) {
-      ++k.engine_requests;
-    } else {
-      ++k.engine_responses;
-    }
-  };
-  for (unsigned l = 0; l < nl && in.link_valid; ++l) {
-    if ((in.link_valid >> l) & 1u) arrive(&in.link_flit[l * w], nd.last_in, l * w);
-  }
   if (in.ep_valid) {
     ++k.injected;
-    arrive(in.ep_flit.data(), nd.last_ep, 0);
+    CountArrival(k, in.ep_flit.data(), nd.last_ep, 0);
   }
   return true;
 }
@@ -232,7 +230,7 @@ void Package::Scatter(unsigned n) {
   const unsigned nl = shape_.num_links;
   NodeCounters& k = nd.counters;
   auto leave = [&](const uint32_t* f) {
-    if (RouterVc(f)) {
+    if (((f[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < shape_.num_vcs) {
       ++k.xbar_traversals;
       k.va_grants += (f[0] >> hw::kHdrHeadBit) & 1u;
     } else {
@@ -244,13 +242,9 @@ void Package::Scatter(unsigned n) {
       if (!((out.link_valid >> l) & 1u)) continue;
       leave(&out.link_flit[l * w]);
       ++k.link_flits[l];
-      const uint64_t toggles = Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
-      k.link_toggles[l] += toggles;
+      k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
+      k.link_flit_pitches[l] += nd.out_pitches[l];  // the wire's length (LinkSpec::pitches)
       if (Channel* ch = nd.out_ch[l]) {
-        // The wire runs straight between the two chiplets (a torus wrap spans the row).
-        const unsigned sx = ch->src() % cfg_.k, sy = ch->src() / cfg_.k;
-        const unsigned dx = ch->dst() % cfg_.k, dy = ch->dst() / cfg_.k;
-        k.link_flit_pitches[l] += ((sx > dx ? sx - dx : dx - sx) + (sy > dy ? sy - dy : dy - sy));
         ch->SendFlit(cycle_, &out.link_flit[l * w]);
       } else {
         throw std::runtime_error(fmt::format(

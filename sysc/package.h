@@ -146,6 +146,7 @@ class Package {
     NodeOut out;
     Endpoint* ep = nullptr;
     std::vector<Channel*> in_ch, out_ch;  // per link: channel arriving / leaving there
+    std::vector<unsigned> out_pitches;    // per link: the leaving channel's length in pitches
     NodeCounters counters;
     // Register port: queued requests (index into the current Access batch).
     std::vector<size_t> queue;
@@ -159,7 +160,9 @@ class Package {
     uint32_t bypass_reg = 0;                // last accepted BYPASS
   };
   uint64_t Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t* flit) const;
-  bool RouterVc(const uint32_t* flit) const;
+  // Counts a flit entering the node: a router input-buffer write (with its data toggles
+  // against `last` at `at`) or an engine request/response, by its VC.
+  void CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<uint32_t>& last, size_t at) const;
   // One node's cycle in three parts: Gather() fills its inputs from the channels, its endpoint
   // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
   // delivers its outputs. Gather and Scatter touch shared state and run in node order.

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <utility>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -10,23 +11,37 @@ namespace aries::energy {
 
 namespace {
 
-double* Field(Tech& t, const std::string& key) {
-  static const std::map<std::string, double Tech::*> fields = {
-      {"ref_flit_bits", &Tech::ref_flit_bits},
-      {"buffer_write_pj", &Tech::buffer_write_pj},
-      {"buffer_read_pj", &Tech::buffer_read_pj},
-      {"xbar_pj", &Tech::xbar_pj},
-      {"sa_pj", &Tech::sa_pj},
-      {"va_pj", &Tech::va_pj},
-      {"link_pj_per_bit", &Tech::link_pj_per_bit},
-      {"engine_op_pj", &Tech::engine_op_pj},
-      {"reconfig_pj", &Tech::reconfig_pj},
-      {"buffer_leak_nw_per_bit", &Tech::buffer_leak_nw_per_bit},
-      {"router_leak_mw", &Tech::router_leak_mw},
-      {"data_fraction", &Tech::data_fraction},
+struct Key {
+  const char* name;
+  double Tech::*field;
+  const char* description;
+};
+
+// Every key a technology file sets: its field and its meaning, in file order.
+const std::vector<Key>& Keys() {
+  static const std::vector<Key> k = {
+      {"ref_flit_bits", &Tech::ref_flit_bits, "flit width (bits) the per-flit energies were computed for"},
+      {"buffer_write_pj", &Tech::buffer_write_pj, "input-buffer write, pJ per flit of ref_flit_bits (random data)"},
+      {"buffer_read_pj", &Tech::buffer_read_pj, "input-buffer read, pJ per flit of ref_flit_bits"},
+      {"xbar_pj", &Tech::xbar_pj, "crossbar traversal, pJ per flit of ref_flit_bits"},
+      {"sa_pj", &Tech::sa_pj, "switch-allocator arbitration, pJ per grant"},
+      {"va_pj", &Tech::va_pj, "VC-allocator arbitration, pJ per grant"},
+      {"link_pj_per_bit", &Tech::link_pj_per_bit, "interposer link, pJ per bit carried one chiplet pitch (random data)"},
+      {"engine_op_pj", &Tech::engine_op_pj, "collective engine, pJ per 32-bit operation"},
+      {"reconfig_pj", &Tech::reconfig_pj, "pJ per port-mux select or bypass switch changed"},
+      {"buffer_leak_nw_per_bit", &Tech::buffer_leak_nw_per_bit, "buffer leakage, nW per stored bit"},
+      {"router_leak_mw", &Tech::router_leak_mw, "leakage of the rest of a router at ref_flit_bits, mW"},
+      {"data_fraction", &Tech::data_fraction,
+       "part of buffer, crossbar and link energy that scales with the data's toggles, 0..1"},
   };
-  const auto it = fields.find(key);
-  return it == fields.end() ? nullptr : &(t.*(it->second));
+  return k;
+}
+
+double* Field(Tech& t, const std::string& key) {
+  for (const Key& k : Keys()) {
+    if (key == k.name) return &(t.*(k.field));
+  }
+  return nullptr;
 }
 
 std::string KeyList() {
@@ -58,20 +73,11 @@ double Scale(double part, double whole) { return whole > 0 ? part / whole : 0; }
 }  // namespace
 
 const std::vector<std::pair<std::string, std::string>>& TechKeys() {
-  static const std::vector<std::pair<std::string, std::string>> k = {
-      {"ref_flit_bits", "flit width (bits) the per-flit energies were computed for"},
-      {"buffer_write_pj", "input-buffer write, pJ per flit of ref_flit_bits (random data)"},
-      {"buffer_read_pj", "input-buffer read, pJ per flit of ref_flit_bits"},
-      {"xbar_pj", "crossbar traversal, pJ per flit of ref_flit_bits"},
-      {"sa_pj", "switch-allocator arbitration, pJ per grant"},
-      {"va_pj", "VC-allocator arbitration, pJ per grant"},
-      {"link_pj_per_bit", "interposer link, pJ per bit carried one chiplet pitch (random data)"},
-      {"engine_op_pj", "collective engine, pJ per 32-bit operation"},
-      {"reconfig_pj", "pJ per port-mux select or bypass switch changed"},
-      {"buffer_leak_nw_per_bit", "buffer leakage, nW per stored bit"},
-      {"router_leak_mw", "leakage of the rest of a router at ref_flit_bits, mW"},
-      {"data_fraction", "part of buffer, crossbar and link energy that scales with the data's toggles, 0..1"},
-  };
+  static const std::vector<std::pair<std::string, std::string>> k = [] {
+    std::vector<std::pair<std::string, std::string>> v;
+    for (const Key& key : Keys()) v.push_back({key.name, key.description});
+    return v;
+  }();
   return k;
 }
 

@@ -38,15 +38,7 @@ std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, coll::Top
 
 CommCost CostTable::Cost(coll::Topology t, unsigned k, const coll::Candidate& cand,
                          const Chiplet& chip, const std::vector<coll::Collective>& needed) const {
-  std::vector<std::pair<coll::Collective, const coll::CostModel*>> found;
-  for (coll::Collective c : needed) found.push_back({c, &Find(c, t, k, cand)});
-  const double ghz = chip.clock_ghz;
-  return [found, ghz](coll::Collective c, uint64_t bytes) {
-    for (const auto& [fc, m] : found) {
-      if (fc == c) return m->Predict(bytes) / ghz;
-    }
-    throw std::logic_error(fmt::format("no cost model looked up for {}", coll::CollectiveName(c)));
-  };
+  return CheapestOf(t, k, {cand}, chip, needed);
 }
 
 CommCost CostTable::CheapestOf(coll::Topology t, unsigned k, const std::vector<coll::Candidate>& cands,

@@ -15,7 +15,7 @@ import re, sys, csv
 line, path = sys.argv[1], sys.argv[2]
 nums = [float(x) for x in re.findall(r"([0-9.]+) (?:\+|nJ;)", line)]
 total = float(re.search(r": ([0-9.]+) nJ =", line).group(1))
-parts = nums[1:] if len(nums) == 8 else nums
+parts = nums  # buffers, crossbar, allocators, links, engine, reconfiguration, leakage
 assert len(parts) == 7, (line, nums)
 assert abs(sum(parts) - total) <= 0.05 * 7, (parts, total)
 rows = list(csv.DictReader(open(path)))
