@@ -3,7 +3,7 @@
 //   aries                       the default run: a 4x4 ARIES package, uniform traffic at 0.1
 //   aries [run] [options]       one run; --config FILE, --set key=value, --json, --csv, --trace
 //   aries sweep [options]       injection-rate sweep (sweep.rates), one CSV row per rate
-//   aries bench [--quick]       simulation speed and peak memory, 4x4 and 8x8 mesh
+//   aries bench [--quick] [--k 4,8,16] [--links 1]  simulation speed and peak memory (mesh)
 //   aries keys                  the configuration keys with defaults and allowed values
 #include <fmt/format.h>
 
@@ -56,14 +56,15 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 
 // One bench point in a child process (own SystemC elaboration, own peak memory).
 nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsigned k,
-                          double rate, const std::string& kernel, const std::string& threads,
-                          uint64_t measure) {
+                          unsigned links, double rate, const std::string& kernel,
+                          const std::string& threads, uint64_t measure) {
   const std::string tmp = fmt::format("/tmp/aries_bench_{}_{}.json", getpid(), k);
   const std::string cmd = fmt::format(
-      "{} run --set package.topology={} --set package.k={} --set traffic.rate={} "
-      "--set sim.kernel={} --set sim.threads={} --set sim.warmup=500 --set sim.measure={} "
-      "--json {} > /dev/null",
-      aries::sim::ShellQuote(exe), topo, k, rate, kernel, threads, measure, aries::sim::ShellQuote(tmp));
+      "{} run --set package.topology={} --set package.k={} --set package.link_latency={} "
+      "--set traffic.rate={} --set sim.kernel={} --set sim.threads={} --set sim.warmup=500 "
+      "--set sim.measure={} --json {} > /dev/null",
+      aries::sim::ShellQuote(exe), topo, k, links, rate, kernel, threads, measure,
+      aries::sim::ShellQuote(tmp));
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("bench point failed: " + cmd);
   std::ifstream f(tmp);
   nlohmann::json j = nlohmann::json::parse(f);
@@ -103,6 +104,13 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand("bench", "simulation speed and peak memory");
   bool quick = false;
   bench->add_flag("--quick", quick, "shorter runs");
+  unsigned bench_links = 10;
+  bench->add_option("--links", bench_links, "wire cycles of a link (package.link_latency)")
+      ->check(CLI::Range(1u, 1000u));
+  std::vector<unsigned> bench_ks{4, 8};
+  bench->add_option("--k", bench_ks, "package sizes K (K x K mesh)")
+      ->delimiter(',')
+      ->check(CLI::Range(2u, 16u));
   CLI::App* keys = app.add_subcommand("keys", "list configuration keys");
   CLI::App* coll = app.add_subcommand("coll", "plan, validate and run one collective");
   aries::sim::CollOptions co;
@@ -235,17 +243,18 @@ extern "C" int sc_main(int argc, char** argv) {
     if (bench->parsed()) {
       const uint64_t measure = quick ? 1000 : 5000;
       fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
-                 "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits\n",
-                 measure);
+                 "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits, {}-cycle links\n",
+                 measure, bench_links);
       fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo", "K", "rate",
                  "kernel", "threads", "cycles/s", "node evals/cy", "peak MB", "accepted");
       const std::string self = aries::sim::SelfExe();
-      for (unsigned k : {4u, 8u}) {
+      for (unsigned k : bench_ks) {
         for (double rate : {0.02, 0.1, 0.3}) {
           // The SystemC kernel is serial; the loop kernel once serial, once on every core.
           for (auto [kernel, threads] : {std::pair{"systemc", "1"}, std::pair{"loop", "1"},
                                          std::pair{"loop", "auto"}}) {
-            const nlohmann::json r = BenchPoint(self, "mesh", k, rate, kernel, threads, measure);
+            const nlohmann::json r =
+                BenchPoint(self, "mesh", k, bench_links, rate, kernel, threads, measure);
             fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} {:>9.3f}\n",
                        "mesh", k, rate, kernel, r["threads"].get<unsigned>(),
                        r["cycles_per_second"].get<double>(),

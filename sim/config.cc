@@ -14,7 +14,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"package.topology", "aries", "mesh, torus, fbfly, aries", "interposer topology"},
       {"package.k", "4", "2 .. 16 (fbfly: 2 .. 8)", "K x K chiplets"},
       {"package.tracks", "2", "0 .. 2", "ARIES bypass tracks per row and per column"},
-      {"package.link_latency", "10", "0 .. 1000",
+      {"package.link_latency", "10", "1 .. 1000",
        "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)"},
       {"package.extra_per_pitch", "1", "0 .. 100",
        "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)"},
@@ -153,7 +153,7 @@ SimSettings Validate(const Config& c) {
   s.package.topology = *topo;
   s.package.k = static_cast<unsigned>(Uint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 16));
   s.package.tracks = static_cast<unsigned>(Uint(c, "package.tracks", 0, 2));
-  s.package.link_latency = static_cast<unsigned>(Uint(c, "package.link_latency", 0, 1000));
+  s.package.link_latency = static_cast<unsigned>(Uint(c, "package.link_latency", 1, 1000));
   s.package.extra_per_pitch = static_cast<unsigned>(Uint(c, "package.extra_per_pitch", 0, 100));
   s.package.skip_idle = Bool(c, "sim.skip_idle");
   s.bypass = c.Get("package.bypass");

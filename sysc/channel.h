@@ -2,11 +2,16 @@
 // port to a receiver node's link port, and the receiver's credits back, both `latency` cycles
 // of wire on top of the one-cycle register-to-register hop.
 //
-// Timing: what a node drives after the edge of cycle t reaches the other end as an input in
-// cycle t + 1 + latency. Entries are stamped with their arrival cycle in a ring of latency + 2
-// slots, so a sender writing cycle t + 1 + latency never touches the slot its receiver reads in
-// cycle t: nodes may be stepped in any order within a cycle (the SystemC scheduler's order
-// gives the same result as the plain loop; tests/sysc checks it).
+// The last `in_regs` of those wire cycles are the receiving node's link input registers
+// (aries_node registers everything arriving on a link), so the channel itself holds
+// latency - in_regs cycles and the node pin sees a flit that many cycles earlier; from output
+// register to the logic behind the input register it is still 1 + latency cycles.
+//
+// Timing: what a node drives after the edge of cycle t reaches the other end's pins as an input
+// in cycle t + 1 + latency - in_regs. Entries are stamped with their arrival cycle in a ring of
+// (latency - in_regs) + 2 slots, so a sender writing that cycle never touches the slot its
+// receiver reads in cycle t: nodes may be stepped in any order within a cycle (the SystemC
+// scheduler's order gives the same result as the plain loop; tests/sysc checks it).
 #ifndef ARIES_SYSC_CHANNEL_H_
 #define ARIES_SYSC_CHANNEL_H_
 
@@ -19,22 +24,24 @@ namespace aries::sysc {
 
 class Channel {
  public:
-  Channel(std::string name, unsigned latency, unsigned words, unsigned src, unsigned src_link,
-          unsigned dst, unsigned dst_link)
-      : name_(std::move(name)), latency_(latency), words_(words), ring_(latency + 2),
+  // latency >= in_regs (the package refuses shorter links).
+  Channel(std::string name, unsigned latency, unsigned in_regs, unsigned words, unsigned src,
+          unsigned src_link, unsigned dst, unsigned dst_link)
+      : name_(std::move(name)), latency_(latency), delay_(latency - in_regs), words_(words),
+        ring_(delay_ + 2),
         src_(src), src_link_(src_link), dst_(dst), dst_link_(dst_link),
         flit_stamp_(ring_, kNever), flits_(ring_ * words), credit_stamp_(ring_, kNever),
         credits_(ring_, 0) {}
 
   const std::string& name() const { return name_; }
-  unsigned latency() const { return latency_; }
+  unsigned latency() const { return latency_; }  // wire cycles of the link
   unsigned src() const { return src_; }
   unsigned src_link() const { return src_link_; }
   unsigned dst() const { return dst_; }
   unsigned dst_link() const { return dst_link_; }
 
   void SendFlit(uint64_t cycle, const uint32_t* words) {
-    const uint64_t at = cycle + 1 + latency_;
+    const uint64_t at = cycle + 1 + delay_;
     const unsigned s = static_cast<unsigned>(at % ring_);
     flit_stamp_[s] = at;
     std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
@@ -46,7 +53,7 @@ class Channel {
     return flit_stamp_[s] == cycle ? &flits_[s * words_] : nullptr;
   }
   void SendCredit(uint64_t cycle, uint8_t vc_mask) {
-    const uint64_t at = cycle + 1 + latency_;
+    const uint64_t at = cycle + 1 + delay_;
     const unsigned s = static_cast<unsigned>(at % ring_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
@@ -70,7 +77,7 @@ class Channel {
   static constexpr uint64_t kNever = ~uint64_t{0};
 
   std::string name_;
-  unsigned latency_, words_, ring_;
+  unsigned latency_, delay_, words_, ring_;
   unsigned src_, src_link_, dst_, dst_link_;
   std::vector<uint64_t> flit_stamp_;
   std::vector<uint32_t> flits_;

@@ -309,11 +309,11 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
     pkg.AttachEndpoint(i, eps.back().get());
     eps.back()->Start();
   }
-  const uint64_t start = pkg.cycle();
+  const uint64_t start = pkg.endpoint_cycle();  // the endpoints' time (done_cycle)
   auto all_done = [&] {
     return std::all_of(eps.begin(), eps.end(), [](const auto& e) { return e->done(); });
   };
-  while (!all_done() && pkg.cycle() - start < limit) pkg.Step();
+  while (!all_done() && pkg.endpoint_cycle() - start < limit) pkg.Step();
   res.finished = all_done();
   uint64_t end = start;
   for (const auto& e : eps) {

@@ -32,6 +32,9 @@ struct NodeShape {
   unsigned num_flows = 64;
   unsigned num_tracks = 2;
   unsigned num_links = 12;
+  unsigned link_in_regs = 1;    // cycles the node registers what arrives on a link (aries_node)
+  unsigned ep_lead = 1;         // cycles the endpoint runs ahead of the node (aries_node registers
+                                // what the endpoint drives and answers it a cycle ahead)
   unsigned words() const { return 1 + lanes; }
 };
 

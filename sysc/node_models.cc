@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include "Varies_node.h"
+#include "Varies_node___024root.h"
 #include "Varies_node_fb.h"
+#include "Varies_node_fb___024root.h"
 #include "verilated_node.h"
 
 namespace aries::sysc {
@@ -18,7 +20,7 @@ NodeModelFactory ShippedNodeModels() {
       s.num_ports = 5;
       s.num_tracks = 2;
       s.num_links = 4 + 4 * s.num_tracks;
-      return std::make_unique<VerilatedNode<Varies_node>>(s, ctx, name);
+      return std::make_unique<VerilatedNode<Varies_node, true>>(s, ctx, name);
     }
     if (num_ports <= 15) {
       s.num_ports = 15;
@@ -26,7 +28,7 @@ NodeModelFactory ShippedNodeModels() {
       s.num_links = 14;
       s.coll_engine = false;
       s.num_link_vcs = s.num_vcs;
-      return std::make_unique<VerilatedNode<Varies_node_fb>>(s, ctx, name);
+      return std::make_unique<VerilatedNode<Varies_node_fb, true>>(s, ctx, name);
     }
     throw std::invalid_argument(fmt::format(
         "no node model with {} router ports: the shipped models have 5 and 15 ports (a flattened "

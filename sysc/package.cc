@@ -51,6 +51,12 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
         "package.tracks = {}: allowed 0 .. {} (the node RTL is built with NumTracks = {})",
         cfg.tracks, shape_.num_tracks, shape_.num_tracks));
   }
+  if (cfg.link_latency < shape_.link_in_regs) {
+    throw std::invalid_argument(fmt::format(
+        "package.link_latency = {}: allowed {} .. 1000 (the node registers what arrives on a "
+        "link, and that register is the last wire cycle of every link)",
+        cfg.link_latency, shape_.link_in_regs));
+  }
   if (shape_.num_links > 64 || shape_.num_link_vcs > 8) {
     throw std::invalid_argument("node model: at most 64 links and 8 link VCs");
   }
@@ -107,8 +113,8 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
   const unsigned lat = coll::LinkLatency(cfg_, l.pitches);
   const unsigned w = shape_.words();
   auto one = [&](unsigned s, unsigned sl, unsigned d, unsigned dl, const char* dir) {
-    into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat, w, s, sl,
-                                             d, dl));
+    into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat,
+                                             shape_.link_in_regs, w, s, sl, d, dl));
     nodes_[s].out_ch[sl] = into.back().get();
     nodes_[s].out_pitches[sl] = l.pitches;
     nodes_[d].in_ch[dl] = into.back().get();
@@ -197,8 +203,8 @@ bool Package::Gather(unsigned n) {
     in.link_credit[l] = och ? och->CreditAt(cycle_) : 0;
     credits = credits || in.link_credit[l] != 0;
   }
-  in.ep_valid = nd.ep && nd.ep->Inject(cycle_, in.ep_flit.data());
-  in.ep_credit = nd.ep ? nd.ep->EjectCredits(cycle_) : 0;
+  in.ep_valid = nd.ep && nd.ep->Inject(endpoint_cycle(), in.ep_flit.data());
+  in.ep_credit = nd.ep ? nd.ep->EjectCredits(endpoint_cycle()) : 0;
   in.cfg_req = false;
   if (!nd.waiting && nd.next < nd.queue.size()) {
     const RegOp& op = (*ops_)[nd.queue[nd.next]];
@@ -212,7 +218,7 @@ bool Package::Gather(unsigned n) {
   const bool quiet_inputs = in.link_valid == 0 && !credits && !in.ep_valid && in.ep_credit == 0 &&
                             !in.cfg_req;
   if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
-    if (nd.ep) nd.ep->AfterEdge(cycle_, 0, nullptr);
+    if (nd.ep) nd.ep->AfterEdge(endpoint_cycle(), 0, nullptr);
     return false;
   }
   ++k.evaluated;
@@ -267,7 +273,9 @@ void Package::Scatter(unsigned n) {
     ++k.ejected;
     leave(out.ep_flit.data());
   }
-  if (nd.ep) nd.ep->AfterEdge(cycle_, out.ep_credit, out.ep_valid ? out.ep_flit.data() : nullptr);
+  if (nd.ep) {
+    nd.ep->AfterEdge(endpoint_cycle(), out.ep_credit, out.ep_valid ? out.ep_flit.data() : nullptr);
+  }
   if (out.cfg_rsp && nd.waiting) {
     const RegOp& op = (*ops_)[nd.waiting_op];
     if (op.write && !out.cfg_err) {  // an accepted write: count the muxes and switches it moved

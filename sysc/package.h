@@ -103,6 +103,10 @@ class Package {
   unsigned NodeId(unsigned x, unsigned y) const { return y * cfg_.k + x; }
   std::string NodeName(unsigned n) const;
   uint64_t cycle() const { return cycle_; }
+  // The cycle the endpoints are in: aries_node registers what its endpoint drives, so the
+  // endpoints run shape().ep_lead cycles ahead of the nodes' clock (Endpoint calls, traffic
+  // windows and collective start and end cycles are in this time).
+  uint64_t endpoint_cycle() const { return cycle_ + shape_.ep_lead; }
 
   void AttachEndpoint(unsigned node, Endpoint* ep);
   Endpoint* endpoint(unsigned node) const { return nodes_.at(node).ep; }

@@ -2,6 +2,14 @@
 //
 // A template only because each Verilator PREFIX is its own class; include it only in the .cc
 // file that instantiates it for one model (sysc/node_models.cc, the tests' model file).
+//
+// Clocking. The checked models (assertions on, tests) take each rising edge as two evaluations,
+// clock low then high. The speed models (kOneEval, the shipped models) take one: aries_node has
+// no logic on the falling edge and none that depends on the clock level, and every input it
+// has except the configuration bus is registered, so the low-phase evaluation computes nothing
+// the high one does not compute again; the model's edge detector is told the clock was low
+// instead (its previous-value field, which needs the model's root header: include
+// <V>___024root.h before this file). tests/sysc runs the same traffic both ways and compares.
 #ifndef ARIES_SYSC_VERILATED_NODE_H_
 #define ARIES_SYSC_VERILATED_NODE_H_
 
@@ -16,7 +24,7 @@
 
 namespace aries::sysc {
 
-template <class V>
+template <class V, bool kOneEval = false>
 class VerilatedNode final : public NodeModel {
  public:
   VerilatedNode(const NodeShape& shape, VerilatedContext* ctx, const std::string& name)
@@ -88,14 +96,19 @@ class VerilatedNode final : public NodeModel {
   void Trace(VerilatedFstC* fst) override { m_->trace(fst, 99); }
 
  private:
-  // One rising clock edge: a low and a high evaluation. (Recording the low phase in the
-  // model's trigger state instead of evaluating it saves 10-15% but changed what the RTL
-  // assertions sample in a build with assertions, so it is not done.)
+  // One rising clock edge (see the clocking note at the top). Reset uses it too: the reset is
+  // asynchronous, and the model's edge detector sees rst_ni fall when it is evaluated.
   void Edge() {
-    m_->clk_i = 0;
-    m_->eval();
-    m_->clk_i = 1;
-    m_->eval();
+    if constexpr (kOneEval) {
+      m_->rootp->__Vtrigrprev__TOP__clk_i = 0;  // the clock was low (not evaluated)
+      m_->clk_i = 1;
+      m_->eval();
+    } else {
+      m_->clk_i = 0;
+      m_->eval();
+      m_->clk_i = 1;
+      m_->eval();
+    }
   }
   // Port buses up to 64 bits are integers; wider ones (credits of many links) are VlWide.
   template <typename T>

@@ -17,7 +17,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   };
   RunResult r;
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t start = pkg.cycle();
+  const uint64_t start = pkg.endpoint_cycle();  // traffic time is the endpoints'
   const uint64_t win_from = start + cfg.warmup, win_to = win_from + cfg.measure;
   t.SetWindow(win_from, win_to);
   t.StartInjection();
@@ -28,7 +28,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   uint64_t last_progress = start;
   bool drained = false;
   while (true) {
-    const uint64_t now = pkg.cycle();
+    const uint64_t now = pkg.endpoint_cycle();
     if (now >= win_to) {
       t.StopInjection();
       if (t.measured_outstanding() == 0) {
@@ -44,13 +44,13 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
     }
     const uint64_t step = now < win_to ? std::min(chunk, win_to - now) : chunk;
     advance(step);
-    if (progress && pkg.cycle() >= last_progress + 10000) {
-      last_progress = pkg.cycle();
-      progress(pkg.cycle());
+    if (progress && pkg.endpoint_cycle() >= last_progress + 10000) {
+      last_progress = pkg.endpoint_cycle();
+      progress(pkg.endpoint_cycle());
     }
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.cycles = pkg.cycle() - start;
+  r.cycles = pkg.endpoint_cycle() - start;
   if (r.stuck) r.stuck_report = StuckReport(pkg, t);
   const double nm = static_cast<double>(pkg.num_nodes()) * static_cast<double>(cfg.measure);
   r.offered = static_cast<double>(t.flits_created_in_window()) / nm;
@@ -79,7 +79,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
 std::string StuckReport(sysc::Package& pkg, const NetTraffic& t) {
   std::string s = fmt::format("no flit ejected for the watchdog period; {} packets outstanding "
                               "at cycle {}\n",
-                              t.scoreboard().outstanding(), pkg.cycle());
+                              t.scoreboard().outstanding(), pkg.endpoint_cycle());
   unsigned shown = 0;
   for (const auto& [id, p] : t.scoreboard().packets()) {
     if (shown++ == 10) {

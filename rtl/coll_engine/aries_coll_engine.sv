@@ -86,7 +86,14 @@ module aries_coll_engine #(
   /// Some ENG_STATUS error bit is set.
   output logic                         err_o,
   /// Nothing queued, in flight, leaving or answering: an edge without inputs changes nothing.
-  output logic                         idle_o
+  output logic                         idle_o,
+  /// Port 0 one cycle ahead: out_valid_o[0] and out_flit_o[0] of the next cycle (the inputs of
+  /// their registers), for a node that lets its endpoint run one cycle ahead (aries_node).
+  output logic                         loc_next_valid_o,
+  /// out_flit_o of port 0 in the next cycle (when loc_next_valid_o).
+  output logic [FlitW-1:0]             loc_next_flit_o,
+  /// in_credit_o of port 0 in the next cycle ({response, request}).
+  output logic [1:0]                   loc_next_credit_o
 );
   localparam int unsigned P = NumPorts;
   localparam int unsigned HW = aries_pkg::HdrW;
@@ -386,6 +393,9 @@ module aries_coll_engine #(
     assign out_flit_o[p*FlitW +: FlitW] = out_f_q[p];
   end
   assign out_valid_o = out_v_q;
+  assign loc_next_valid_o = claim_o[0];
+  assign loc_next_flit_o = (rd_v[Levels] && rd_outs[Levels][0]) ? rd_flit[Levels] : req_flit;
+  assign loc_next_credit_o = {q_pop[P], q_pop[0]};
 
   // Input credits (registered, like the router's).
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_in_credit

@@ -132,6 +132,34 @@ module aries_node #(
   localparam int unsigned OwnW = 3;                        // 0: none, 1..4: port
 
   // ---------------------------------------------------------------------------------------------
+  // Link input registers
+  // ---------------------------------------------------------------------------------------------
+  // Everything that arrives on an interposer link (flits and credits) is registered at the node
+  // boundary: it is the last cycle of the link's wire (the package's channels are one cycle
+  // shorter, so a link of L wire cycles still takes L + 1 cycles register to register and the
+  // link timing is unchanged). No logic of the node then depends combinationally on a link
+  // pin: a cycle-based simulator evaluates the port muxes, route computation and buffer writes
+  // once per clock edge instead of once for the inputs and again after the edge. The flit
+  // register loads only with a valid flit (a datapath register, no reset).
+  logic [NumLinks-1:0] lnk_in_valid_q;
+  logic [NumLinks*FlitW-1:0] lnk_in_flit_q;
+  logic [NumLinks*LinkVCs-1:0] lnk_out_credit_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_lnk_in
+    if (!rst_ni) begin
+      lnk_in_valid_q <= '0;
+      lnk_out_credit_q <= '0;
+    end else begin
+      lnk_in_valid_q <= lnk_in_valid_i;
+      lnk_out_credit_q <= lnk_out_credit_i;
+    end
+  end
+  for (genvar l = 0; l < NumLinks; l++) begin : gen_lnk_flit
+    always_ff @(posedge clk_i) begin : p_lnk_flit
+      if (lnk_in_valid_i[l]) lnk_in_flit_q[l*FlitW +: FlitW] <= lnk_in_flit_i[l*FlitW +: FlitW];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
   // Router
   // ---------------------------------------------------------------------------------------------
   logic [NumPorts-1:0] rtr_in_valid, rtr_out_valid;
@@ -169,7 +197,10 @@ module aries_node #(
     .err_o       (rtr_err),
     .in_quiet_o  (rtr_in_quiet),
     .out_quiet_o (rtr_out_quiet),
-    .in_empty_o  (rtr_in_empty)
+    .in_empty_o  (rtr_in_empty),
+    .loc_next_valid_o (rtr_loc_next_valid),
+    .loc_next_flit_o  (rtr_loc_next_flit),
+    .loc_next_credit_o(rtr_loc_next_credit)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -186,18 +217,47 @@ module aries_node #(
   assign eng_sel = (CollEngine != 0) &&
                    (cfg_addr_i[aries_pkg::CfgAddrW-1:8] == 8'(aries_pkg::EngRegPage));
 
-  // Endpoint = port 0.
-  assign prt_in_valid[0] = ep_in_valid_i;
-  assign prt_in_flit[0 +: FlitW] = ep_in_flit_i;
-  assign ep_in_credit_o = prt_in_credit[0 +: LinkVCs];
-  assign ep_out_valid_o = prt_out_valid[0];
-  assign ep_out_flit_o = prt_out_flit[0 +: FlitW];
-  assign prt_out_credit[0 +: LinkVCs] = ep_out_credit_i;
+  // Endpoint = port 0. What the endpoint drives is registered here too; the endpoint runs one
+  // cycle ahead of the node's clock (the package calls it with cycle + 1), and what the node
+  // drives towards it is taken one cycle ahead as well (the inputs of the router's and the
+  // engine's local output and credit registers), so the endpoint sees every flit and credit in
+  // the same cycle of its own as without the register.
+  logic ep_in_valid_q;
+  logic [FlitW-1:0] ep_in_flit_q;
+  logic [LinkVCs-1:0] ep_out_credit_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_ep_in
+    if (!rst_ni) begin
+      ep_in_valid_q <= 1'b0;
+      ep_out_credit_q <= '0;
+    end else begin
+      ep_in_valid_q <= ep_in_valid_i;
+      ep_out_credit_q <= ep_out_credit_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin : p_ep_flit
+    if (ep_in_valid_i) ep_in_flit_q <= ep_in_flit_i;
+  end
+  assign prt_in_valid[0] = ep_in_valid_q;
+  assign prt_in_flit[0 +: FlitW] = ep_in_flit_q;
+  assign prt_out_credit[0 +: LinkVCs] = ep_out_credit_q;
+  logic rtr_loc_next_valid;
+  logic [FlitW-1:0] rtr_loc_next_flit;
+  logic [NumVCs-1:0] rtr_loc_next_credit;
+  // The registered local outputs are not used (the endpoint takes them a cycle ahead).
+  logic unused_loc_out_valid;
+  logic [FlitW-1:0] unused_loc_out_flit;
+  logic [LinkVCs-1:0] unused_loc_in_credit;
+  assign unused_loc_out_valid = prt_out_valid[0];
+  assign unused_loc_out_flit = prt_out_flit[0 +: FlitW];
+  assign unused_loc_in_credit = prt_in_credit[0 +: LinkVCs];
 
   if (CollEngine != 0) begin : gen_coll
     logic [NumPorts-1:0] eng_in_valid, eng_out_valid;
     logic [NumPorts*FlitW-1:0] eng_out_flit;
     logic [2*NumPorts-1:0] eng_in_credit, eng_out_credit;
+    logic eng_loc_next_valid;
+    logic [FlitW-1:0] eng_loc_next_flit;
+    logic [1:0] eng_loc_next_credit;
     always_comb begin : p_split
       for (int unsigned p = 0; p < NumPorts; p++) begin
         // By VC: the router's VCs to the router, the two collective VCs to the engine.
@@ -244,8 +304,14 @@ module aries_node #(
       .cfg_rdata_o (eng_cfg_rdata),
       .cfg_err_o   (eng_cfg_err),
       .err_o       (eng_err),
-      .idle_o      (eng_idle)
+      .idle_o      (eng_idle),
+      .loc_next_valid_o (eng_loc_next_valid),
+      .loc_next_flit_o  (eng_loc_next_flit),
+      .loc_next_credit_o(eng_loc_next_credit)
     );
+    assign ep_out_valid_o = rtr_loc_next_valid || eng_loc_next_valid;
+    assign ep_out_flit_o = eng_loc_next_valid ? eng_loc_next_flit : rtr_loc_next_flit;
+    assign ep_in_credit_o = {eng_loc_next_credit, rtr_loc_next_credit};
     // A flit on a collective VC must not collide with a router flit on the same output.
     logic [NumPorts-1:0] out_clash;
     assign out_clash = rtr_out_valid & eng_out_valid;
@@ -263,6 +329,9 @@ module aries_node #(
     assign eng_cfg_rdata = '0;
     assign eng_err = 1'b0;
     assign eng_idle = 1'b1;
+    assign ep_out_valid_o = rtr_loc_next_valid;
+    assign ep_out_flit_o = rtr_loc_next_flit;
+    assign ep_in_credit_o = rtr_loc_next_credit;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -323,15 +392,15 @@ module aries_node #(
       // the owner sees it.
       always_comb begin : p_cand
         for (int unsigned c = 0; c < NumChoices; c++) begin
-          cand_in_valid[c] = lnk_in_valid_i[32'(link_of(p, c))] &&
+          cand_in_valid[c] = lnk_in_valid_q[32'(link_of(p, c))] &&
                              (32'(in_owner[32'(link_of(p, c))*OwnW +: OwnW]) == p);
           cand_out_credit[c*LinkVCs +: LinkVCs] =
               (32'(out_owner[32'(link_of(p, c))*OwnW +: OwnW]) == p) ?
-              lnk_out_credit_i[32'(link_of(p, c))*LinkVCs +: LinkVCs] : '0;
+              lnk_out_credit_q[32'(link_of(p, c))*LinkVCs +: LinkVCs] : '0;
         end
       end
       for (genvar c = 0; c < NumChoices; c++) begin : gen_cand
-        assign cand_in_flit[c*FlitW +: FlitW] = lnk_in_flit_i[32'(link_of(p, c))*FlitW +: FlitW];
+        assign cand_in_flit[c*FlitW +: FlitW] = lnk_in_flit_q[32'(link_of(p, c))*FlitW +: FlitW];
       end
       aries_port_mux #(
         .NumLinks(NumChoices),
@@ -374,25 +443,34 @@ module aries_node #(
       end
     end
     for (genvar l = 0; l < NumLinks; l++) begin : gen_out_flit
-      // The flit wires carry the owner's flit (port 0's, i.e. don't-care, when unowned).
-      assign lnk_out_flit_o[l*FlitW +: FlitW] =
-          prt_out_flit[32'(out_owner[l*OwnW +: OwnW])*FlitW +: FlitW];
+      // The flit wires carry the owner's flit (port 0's, i.e. don't-care, when unowned). A case
+      // over constant slices instead of a part-select at a variable offset: a simulator copies
+      // one flit instead of shifting the whole bus.
+      always_comb begin : p_out_flit
+        unique case (out_owner[l*OwnW +: OwnW])
+          OwnW'(1): lnk_out_flit_o[l*FlitW +: FlitW] = prt_out_flit[1*FlitW +: FlitW];
+          OwnW'(2): lnk_out_flit_o[l*FlitW +: FlitW] = prt_out_flit[2*FlitW +: FlitW];
+          OwnW'(3): lnk_out_flit_o[l*FlitW +: FlitW] = prt_out_flit[3*FlitW +: FlitW];
+          OwnW'(4): lnk_out_flit_o[l*FlitW +: FlitW] = prt_out_flit[4*FlitW +: FlitW];
+          default:  lnk_out_flit_o[l*FlitW +: FlitW] = prt_out_flit[0 +: FlitW];
+        endcase
+      end
     end
   end else begin : gen_fixed
-    assign prt_in_valid[NumPorts-1:1] = lnk_in_valid_i;
-    assign prt_in_flit[NumPorts*FlitW-1:FlitW] = lnk_in_flit_i;
+    assign prt_in_valid[NumPorts-1:1] = lnk_in_valid_q;
+    assign prt_in_flit[NumPorts*FlitW-1:FlitW] = lnk_in_flit_q;
     assign lnk_in_credit_o = prt_in_credit[NumPorts*LinkVCs-1:LinkVCs];
     assign lnk_out_valid_o = prt_out_valid[NumPorts-1:1];
     assign lnk_out_flit_o = prt_out_flit[NumPorts*FlitW-1:FlitW];
-    assign prt_out_credit[NumPorts*LinkVCs-1:LinkVCs] = lnk_out_credit_i;
+    assign prt_out_credit[NumPorts*LinkVCs-1:LinkVCs] = lnk_out_credit_q;
   end
 
   always_comb begin : p_stray
     stray_flit = 1'b0;
     stray_credit = 1'b0;
     for (int unsigned l = 0; l < NumLinks; l++) begin
-      if (lnk_in_valid_i[l] && !in_owned[l]) stray_flit = 1'b1;
-      if ((lnk_out_credit_i[l*LinkVCs +: LinkVCs] != '0) && !out_owned[l]) stray_credit = 1'b1;
+      if (lnk_in_valid_q[l] && !in_owned[l]) stray_flit = 1'b1;
+      if ((lnk_out_credit_q[l*LinkVCs +: LinkVCs] != '0) && !out_owned[l]) stray_credit = 1'b1;
     end
   end
 
@@ -559,7 +637,8 @@ module aries_node #(
   assign cfg_rdata_o = nd_rdata_q | rtr_cfg_rdata | eng_cfg_rdata;
   assign err_o = rtr_err || (nstatus_q != '0) || eng_err;
   assign idle_o = (rtr_in_empty == '1) && (rtr_out_valid == '0) && (rtr_in_credit == '0) &&
-                  eng_idle && !cfg_rsp_o;
+                  eng_idle && !cfg_rsp_o && (lnk_in_valid_q == '0) && (lnk_out_credit_q == '0) &&
+                  !ep_in_valid_q && (ep_out_credit_q == '0);
 
   // ---------------------------------------------------------------------------------------------
   // Assertions

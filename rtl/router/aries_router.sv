@@ -84,7 +84,15 @@ module aries_router #(
   output logic [NumPorts-1:0]                 out_quiet_o,
   /// Per input: every VC buffer empty (with no flit or credit pending on the outputs, a clock
   /// edge without inputs changes no state: the package skips evaluating such a node).
-  output logic [NumPorts-1:0]                 in_empty_o
+  output logic [NumPorts-1:0]                 in_empty_o,
+  /// Port 0 one cycle ahead: out_valid_o[0], out_flit_o[0] and in_credit_o[0] of the next
+  /// cycle (the inputs of their registers), for a node that registers what its endpoint drives
+  /// and so lets its endpoint run one cycle ahead (aries_node).
+  output logic                                loc_next_valid_o,
+  /// out_flit_o of port 0 in the next cycle (when loc_next_valid_o).
+  output logic [FlitW-1:0]                    loc_next_flit_o,
+  /// in_credit_o of port 0 in the next cycle.
+  output logic [NumVCs-1:0]                   loc_next_credit_o
 );
   localparam int unsigned PW = aries_pkg::PortIdW;
   localparam int unsigned FW = aries_pkg::FlowIdW;
@@ -168,6 +176,25 @@ module aries_router #(
     .err_o
   );
 
+  // The output VCs' state seen VC-major by the inputs ([w*NumPorts+o]): credits, free, and for
+  // each input the VCs its packets own ([p*NumVCs*NumPorts + w*NumPorts + o]), so that an
+  // input reads one slice per head instead of testing every output.
+  logic [NumVCs*NumPorts-1:0] vc_avail, vc_free;
+  logic [NumPorts*NumVCs*NumPorts-1:0] vc_mine;
+  always_comb begin : p_vc_major
+    vc_mine = '0;
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      for (int unsigned w = 0; w < NumVCs; w++) begin
+        vc_avail[w*NumPorts + o] = out_avail[o*NumVCs + w];
+        vc_free[w*NumPorts + o] = !out_owned[o*NumVCs + w];
+        if (out_owned[o*NumVCs + w]) begin
+          vc_mine[32'(out_owner[(o*NumVCs + w)*OwnW +: OwnW])*NumVCs*NumPorts + w*NumPorts + o] =
+              1'b1;
+        end
+      end
+    end
+  end
+
   for (genvar p = 0; p < NumPorts; p++) begin : gen_in
     aries_router_input #(
       .NumPorts   (NumPorts),
@@ -188,9 +215,9 @@ module aries_router #(
       .in_flit_i    (in_flit_i[p*FlitW +: FlitW]),
       .lookup_flow_o(lookup_flow[p*FW +: FW]),
       .lookup_mask_i(lookup_mask[p*NumPorts +: NumPorts]),
-      .out_avail_i  (out_avail),
-      .out_owned_i  (out_owned),
-      .out_owner_i  (out_owner),
+      .vc_avail_i   (vc_avail),
+      .vc_free_i    (vc_free),
+      .vc_mine_i    (vc_mine[p*NumVCs*NumPorts +: NumVCs*NumPorts]),
       .out_blocked_i(pt_out_en | out_hold_i),
       .req_o        (req[p*NumPorts +: NumPorts]),
       .gnt_i        (gnt_by_in[p*NumPorts +: NumPorts]),
@@ -292,6 +319,8 @@ module aries_router #(
     assign pt_out_flit[o*FlitW +: FlitW] = in_flit_i[32'(pt_src[o*OwnW +: OwnW])*FlitW +: FlitW];
   end
 
+  logic [NumPorts-1:0] next_valid;
+  logic [NumPorts*FlitW-1:0] next_flit;
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out
     aries_router_output #(
       .NumPorts   (NumPorts),
@@ -315,9 +344,17 @@ module aries_router #(
       .owned_o     (out_owned[o*NumVCs +: NumVCs]),
       .owner_o     (out_owner[o*NumVCs*OwnW +: NumVCs*OwnW]),
       .idle_o      (out_idle[o]),
-      .credit_err_o(out_credit_err[o])
+      .credit_err_o(out_credit_err[o]),
+      .next_valid_o(next_valid[o]),
+      .next_flit_o (next_flit[o*FlitW +: FlitW])
     );
   end
+  assign loc_next_valid_o = next_valid[0];
+  assign loc_next_flit_o = next_flit[0 +: FlitW];
+  logic [NumPorts-1:0] unused_next_valid;  // only the local port's is used
+  logic [(NumPorts-1)*FlitW-1:0] unused_next_flit;
+  assign unused_next_valid = next_valid;
+  assign unused_next_flit = next_flit[NumPorts*FlitW-1:FlitW];
 
   // Credits upstream: buffer pops, or for a pass-through input the downstream's credits.
   logic [NumPorts*NumVCs-1:0] in_credit_d, in_credit_q;
@@ -335,6 +372,7 @@ module aries_router #(
     else in_credit_q <= in_credit_d;
   end
   assign in_credit_o = in_credit_q;
+  assign loc_next_credit_o = in_credit_d[0 +: NumVCs];
 
   // Packets open through a circuit: a head that is not a tail opens its VC, the tail closes it.
   always_comb begin : p_pt_open
@@ -358,10 +396,14 @@ module aries_router #(
   // inside a circuit) or holding the multicast token; an output when it owns no VC, has all
   // credits home and nobody requests or passes through it this cycle.
   always_comb begin : p_quiet
+    // An output VC owned by input p keeps p open (one pass over the output VCs).
+    in_open = '0;
+    for (int unsigned q = 0; q < NumPorts*NumVCs; q++) begin
+      if (out_owned[q]) in_open[out_owner[q*OwnW +: OwnW]] = 1'b1;
+    end
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      in_open[p] = (pt_open_q[p*NumVCs +: NumVCs] != '0) || (mc_busy_q && (32'(mc_port_q) == p));
-      for (int unsigned q = 0; q < NumPorts*NumVCs; q++) begin
-        if (out_owned[q] && (32'(out_owner[q*OwnW +: OwnW]) == p)) in_open[p] = 1'b1;
+      if ((pt_open_q[p*NumVCs +: NumVCs] != '0) || (mc_busy_q && (32'(mc_port_q) == p))) begin
+        in_open[p] = 1'b1;
       end
       in_quiet[p] = in_empty[p] && !in_valid_i[p] && !in_open[p];
       out_quiet[p] = out_idle[p] && (req_by_out[p*NumPorts +: NumPorts] == '0) &&

@@ -21,9 +21,7 @@ module aries_router_input #(
   /// Flits per VC buffer.
   parameter int unsigned BufferDepth = 32,
   /// Flit width (aries_pkg::HdrW + 32 * Lanes).
-  parameter int unsigned FlitW = 64,
-  /// Width of an owner id = input port index (derived; do not override).
-  parameter int unsigned OwnW = $clog2(NumPorts)
+  parameter int unsigned FlitW = 64
 ) (
   /// Clock.
   input  logic                            clk_i,
@@ -51,12 +49,13 @@ module aries_router_input #(
   output logic [aries_pkg::FlowIdW-1:0]   lookup_flow_o,
   /// Routing-table entry of (lookup_flow_o, this port).
   input  logic [NumPorts-1:0]             lookup_mask_i,
-  /// Per output, per VC ([o*NumVCs+v]): at least one credit.
-  input  logic [NumPorts*NumVCs-1:0]      out_avail_i,
-  /// Per output, per VC: owned by a packet in flight.
-  input  logic [NumPorts*NumVCs-1:0]      out_owned_i,
-  /// Per output, per VC: the owning input port.
-  input  logic [NumPorts*NumVCs*OwnW-1:0] out_owner_i,
+  /// Per output VC w, per output o ([w*NumPorts+o], VC-major so that one VC's outputs are one
+  /// slice): at least one credit.
+  input  logic [NumVCs*NumPorts-1:0]      vc_avail_i,
+  /// Per output VC, per output: free (not owned by a packet in flight).
+  input  logic [NumVCs*NumPorts-1:0]      vc_free_i,
+  /// Per output VC, per output: owned by a packet of this input port.
+  input  logic [NumVCs*NumPorts-1:0]      vc_mine_i,
   /// Per output: reserved by a circuit pass-through.
   input  logic [NumPorts-1:0]             out_blocked_i,
   /// Switch requests of the selected VC, one bit per output.
@@ -226,16 +225,13 @@ module aries_router_input #(
       mc_mine[v] = !mc_free_i && (mc_owner_port_i == port_idx_i) &&
                    (32'(mc_owner_vc_i) == v);
       head_rem[v] = head_route[v] & ~served_q[v];
-      for (int unsigned o = 0; o < NumPorts; o++) begin
-        // The output VC is < NumVCs by construction (route compute keeps the VC or sets bit 0,
-        // and CTRL allows the torus only with an even VC count); HeadOvcInRange_A checks it.
-        head_ok[v][o] = out_avail_i[o*NumVCs + 32'(head_ovc[v])] && !out_blocked_i[o] &&
-                        (head_is_head[v]
-                           ? !out_owned_i[o*NumVCs + 32'(head_ovc[v])]
-                           : (out_owned_i[o*NumVCs + 32'(head_ovc[v])] &&
-                              out_owner_i[(o*NumVCs + 32'(head_ovc[v]))*OwnW +: OwnW]
-                                == OwnW'(port_idx_i)));
-      end
+      // Outputs whose head-VC can take this flit: a credit, not blocked, and free for a head or
+      // owned by this port for a body flit. The output VC is < NumVCs by construction (route
+      // compute keeps the VC or sets bit 0, and CTRL allows the torus only with an even VC
+      // count); HeadOvcInRange_A checks it.
+      head_ok[v] = vc_avail_i[32'(head_ovc[v])*NumPorts +: NumPorts] & ~out_blocked_i &
+                   (head_is_head[v] ? vc_free_i[32'(head_ovc[v])*NumPorts +: NumPorts]
+                                    : vc_mine_i[32'(head_ovc[v])*NumPorts +: NumPorts]);
       vc_req[v] = fifo_valid[v] && ((head_rem[v] == '0) || ((head_rem[v] & head_ok[v]) != '0)) &&
                   (!mc_head[v] || mc_free_i || mc_mine[v]);
     end

@@ -54,7 +54,11 @@ module aries_router_output #(
   /// No VC owned and every credit home.
   output logic                     idle_o,
   /// A credit counter over- or underflowed this cycle.
-  output logic                     credit_err_o
+  output logic                     credit_err_o,
+  /// out_valid_o of the next cycle (the output register's input).
+  output logic                     next_valid_o,
+  /// out_flit_o of the next cycle when next_valid_o.
+  output logic [FlitW-1:0]         next_flit_o
 );
   localparam int unsigned VW = aries_pkg::VcIdW;
   localparam int unsigned VcSelW = (NumVCs > 1) ? $clog2(NumVCs) : 1;
@@ -156,6 +160,8 @@ module aries_router_output #(
   end
   assign out_valid_o = out_valid_q;
   assign out_flit_o = out_flit_q;
+  assign next_valid_o = send;
+  assign next_flit_o = send_flit;
 
   // ---------------------------------------------------------------------------------------------
   // Assertions

@@ -80,7 +80,7 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
   }
   pkg.Program(ProgramTree(t, id, op, flits, allreduce));
   for (auto& ep : eps) ep->Start();
-  const uint64_t t0 = pkg.cycle();
+  const uint64_t t0 = pkg.endpoint_cycle();  // receive cycles are the endpoints' time
   auto done = [&] {
     if (!allreduce) return eps[t.root]->received() == flits;
     for (auto& ep : eps) {
@@ -89,7 +89,7 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
     return true;
   };
   const uint64_t limit = 200000 + 40ull * flits;
-  while (!done() && pkg.cycle() - t0 < limit) pkg.Step();
+  while (!done() && pkg.endpoint_cycle() - t0 < limit) pkg.Step();
   EXPECT_TRUE(done()) << "collective did not finish in " << limit << " cycles";
   for (int i = 0; i < 200; ++i) pkg.Step();  // anything extra would show up now
   EXPECT_TRUE(pkg.Quiet()) << "flits, credits or engine work left";

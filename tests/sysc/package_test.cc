@@ -93,8 +93,9 @@ uint64_t LonePacket(Package& pkg, unsigned src, unsigned dst, unsigned len) {
 }
 
 // Zero load: latency = 2 per router x (hops + 1) + wire cycles + (flits - 1).
-void ZeroLoad(Topology t, unsigned k) {
+void ZeroLoad(Topology t, unsigned k, unsigned link_latency = 10) {
   PackageConfig c = Cfg(t, k);
+  c.link_latency = link_latency;
   Package pkg(c, aries::sysc::ShippedNodeModels(), 1);
   std::mt19937_64 rng(Seed());
   std::uniform_int_distribution<unsigned> node(0, pkg.num_nodes() - 1);
@@ -115,6 +116,10 @@ TEST(PackageZeroLoad, Torus5x5OddRing) { ZeroLoad(Topology::kTorus, 5); }
 TEST(PackageZeroLoad, Fbfly4x4) { ZeroLoad(Topology::kFbfly, 4); }
 TEST(PackageZeroLoad, Fbfly2x2OnFivePortNodes) { ZeroLoad(Topology::kFbfly, 2); }
 TEST(PackageZeroLoad, Mesh8x8) { ZeroLoad(Topology::kMesh, 8); }
+// One-cycle links (the BookSim2 comparison): the channel holds no cycle of its own, only the
+// receiving node's input register.
+TEST(PackageZeroLoad, Mesh8x8OneCycleLinks) { ZeroLoad(Topology::kMesh, 8, 1); }
+TEST(PackageZeroLoad, Torus4x4OneCycleLinks) { ZeroLoad(Topology::kTorus, 4, 1); }
 
 // Random traffic with back-pressure: every flit created is ejected once, checked, nothing
 // outstanding, no hardware error.
@@ -391,6 +396,12 @@ TEST(PackageConfigErrors, ImpossibleConfigurationsAreRefused) {
   PackageConfig c = Cfg(Topology::kAries, 4);
   c.tracks = 3;
   EXPECT_NE(msg(c).find("package.tracks = 3"), std::string::npos);
+  // The node's link input register is a link's last wire cycle: a link needs at least one.
+  PackageConfig z = Cfg(Topology::kMesh, 4);
+  z.link_latency = 0;
+  EXPECT_NE(msg(z).find("package.link_latency = 0: allowed 1 .. 1000"), std::string::npos);
+  z.link_latency = 1;
+  EXPECT_EQ(msg(z), "");
 }
 
 // The same traffic stepped by a plain loop, by the SystemC scheduler, without idle-node
