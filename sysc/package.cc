@@ -53,7 +53,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   }
   if (cfg.link_latency < shape_.link_in_regs) {
     throw std::invalid_argument(fmt::format(
-        "package.link_latency = {}: allowed {} .. 1000 (the node registers what arrives on a "
+        "package.link_latency = {}: allowed {} or more (the node registers what arrives on a "
         "link, and that register is the last wire cycle of every link)",
         cfg.link_latency, shape_.link_in_regs));
   }

@@ -399,7 +399,7 @@ TEST(PackageConfigErrors, ImpossibleConfigurationsAreRefused) {
   // The node's link input register is a link's last wire cycle: a link needs at least one.
   PackageConfig z = Cfg(Topology::kMesh, 4);
   z.link_latency = 0;
-  EXPECT_NE(msg(z).find("package.link_latency = 0: allowed 1 .. 1000"), std::string::npos);
+  EXPECT_NE(msg(z).find("package.link_latency = 0: allowed 1 or more"), std::string::npos);
   z.link_latency = 1;
   EXPECT_EQ(msg(z), "");
 }
