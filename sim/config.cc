@@ -18,6 +18,9 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)"},
       {"package.extra_per_pitch", "1", "0 .. 100",
        "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)"},
+      {"package.vc_alloc", "static", "static, dynamic",
+       "VC of a DOR packet at each hop: its own (static), or any free VC of its class (dynamic, "
+       "as BookSim2 and Garnet; CTRL.DYN_VC)"},
       {"package.bypass", "none", "none, random",
        "ARIES bypass setting: none, or random segments replacing mesh hops (register API)"},
       {"traffic.pattern", "uniform", "uniform, transpose, bitcomp, hotspot, neighbor, trace",
@@ -156,6 +159,9 @@ SimSettings Validate(const Config& c) {
   s.package.link_latency = static_cast<unsigned>(Uint(c, "package.link_latency", 1, 1000));
   s.package.extra_per_pitch = static_cast<unsigned>(Uint(c, "package.extra_per_pitch", 0, 100));
   s.package.skip_idle = Bool(c, "sim.skip_idle");
+  const std::string vc_alloc = c.Get("package.vc_alloc");
+  if (vc_alloc != "static" && vc_alloc != "dynamic") Bad(c, "package.vc_alloc");
+  s.package.dynamic_vcs = vc_alloc == "dynamic";
   s.bypass = c.Get("package.bypass");
   if (s.bypass != "none" && s.bypass != "random") Bad(c, "package.bypass");
   if (s.bypass == "random" && *topo != coll::Topology::kAries) {

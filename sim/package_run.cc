@@ -68,9 +68,10 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
 void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
   const tb::RunResult& r = o.result;
   fmt::print("ARIES-sim package run\n");
-  fmt::print("  {:<28} {}x{} {}, {} tracks, link {} cycles (+{} per extra pitch)\n", "package",
+  fmt::print("  {:<28} {}x{} {}, {} tracks, link {} cycles (+{} per extra pitch){}\n", "package",
              s.package.k, s.package.k, c.Get("package.topology"), s.package.tracks,
-             s.package.link_latency, s.package.extra_per_pitch);
+             s.package.link_latency, s.package.extra_per_pitch,
+             s.package.dynamic_vcs ? ", dynamic VC allocation" : "");
   if (s.bypass == "random") {
     fmt::print("  {:<28} random, {} mesh hops moved onto bypass segments\n", "bypass",
                o.moved_hops);
@@ -98,17 +99,18 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
 }
 
 std::string CsvHeader() {
-  return "topology,k,tracks,link_latency,bypass,pattern,rate,packet_len,seed,offered,accepted,"
+  return "topology,k,tracks,link_latency,vc_alloc,bypass,pattern,rate,packet_len,seed,offered,accepted,"
          "saturated,stuck,lat_mean,lat_p50,lat_p99,lat_max,net_lat_mean,link_util_mean,"
          "link_util_max,cycles,seconds,cycles_per_s,maxrss_kb,errors";
 }
 
 std::string CsvRow(const SimSettings& s, const RunOutput& o) {
   const tb::RunResult& r = o.result;
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
                      "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{}",
                      coll::TopologyName(s.package.topology), s.package.k, s.package.tracks,
-                     s.package.link_latency, s.bypass, tb::PatternName(s.traffic.pattern),
+                     s.package.link_latency, s.package.dynamic_vcs ? "dynamic" : "static", s.bypass,
+                     tb::PatternName(s.traffic.pattern),
                      s.traffic.rate, s.traffic.packet_len, s.seed, r.offered, r.accepted,
                      r.saturated ? 1 : 0, r.stuck ? 1 : 0, r.latency.mean, r.latency.p50,
                      r.latency.p99, r.latency.max, r.latency.net_mean, r.link_util_mean,

@@ -93,7 +93,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
                                                            : hw::kTopoMesh;
   std::vector<RegOp> ops;
   for (unsigned n = 0; n < num_nodes(); ++n) {
-    ops.push_back({n, true, hw::kRegCtrl, hw::CtrlValue(topo, cfg.k, cfg.k)});
+    ops.push_back({n, true, hw::kRegCtrl, hw::CtrlValue(topo, cfg.k, cfg.k, cfg.dynamic_vcs)});
   }
   Program(ops);
 }
@@ -523,9 +523,9 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
   if (ro) return "read-only register";
   const unsigned tm = shape_.num_tracks;
   if (a == hw::kRegCtrl) {
-    return fmt::format("allowed: topology 0..{} in [1:0], size-1 in [11:8] and [15:12] matching "
-                       "the node's coordinates, no other bits (mask 0x{:08x})",
-                       hw::kNumTopos - 1, hw::kCtrlMask);
+    return fmt::format("allowed: topology 0..{} in [1:0], dynamic VCs in [{}], size-1 in [11:8] "
+                       "and [15:12] matching the node's coordinates, no other bits (mask 0x{:08x})",
+                       hw::kNumTopos - 1, hw::kCtrlDynVcBit, hw::kCtrlMask);
   }
   if (a == hw::kRegStatus) return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kStatusMask);
   if (a == hw::kRegNodeStatus) {

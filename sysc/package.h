@@ -40,6 +40,7 @@ using coll::LinkSpec;
 using coll::Topology;
 struct PackageConfig : coll::Geometry {
   bool skip_idle = true;  // do not evaluate nodes whose clock edge changes nothing
+  bool dynamic_vcs = false;  // CTRL.DYN_VC: DOR packets take any free VC of their class per hop
   unsigned threads = 1;   // threads evaluating node models in Step() (1: serial)
 };
 

@@ -84,7 +84,7 @@ void NetScoreboard::Error(std::string e) {
 }
 
 void NetScoreboard::OnCreate(Packet p) {
-  order_[{p.src, p.dst, p.vc}].push_back(p.id);
+  if (ordered_) order_[{p.src, p.dst, p.vc}].push_back(p.id);
   flits_created_ += p.len;
   packets_.emplace(p.id, p);
 }
@@ -92,6 +92,8 @@ void NetScoreboard::OnCreate(Packet p) {
 std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
   ++flits_ejected_;
   const hw::Flit f = hw::UnpackFlit(w, 0);
+  if (f.vc >= ejected_by_vc_.size()) ejected_by_vc_.resize(f.vc + 1, 0);
+  ++ejected_by_vc_[f.vc];
   const uint64_t id = w[1];
   auto it = packets_.find(id);
   if (it == packets_.end()) {
@@ -120,12 +122,14 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
       Error(fmt::format("cycle {}: node {} VC {}: packet {} starts inside packet {}", cycle, node,
                         f.vc, id, open.first));
     }
-    auto& q = order_[{p.src, p.dst, p.vc}];
-    if (q.empty() || q.front() != id) {
-      Error(fmt::format("cycle {}: packet {} ({} -> {}, VC {}) overtook packet {}", cycle, id,
-                        p.src, p.dst, p.vc, q.empty() ? 0 : q.front()));
+    if (ordered_) {
+      auto& q = order_[{p.src, p.dst, p.vc}];
+      if (q.empty() || q.front() != id) {
+        Error(fmt::format("cycle {}: packet {} ({} -> {}, VC {}) overtook packet {}", cycle, id,
+                          p.src, p.dst, p.vc, q.empty() ? 0 : q.front()));
+      }
+      if (!q.empty() && q.front() == id) q.pop_front();
     }
-    if (!q.empty() && q.front() == id) q.pop_front();
     open = {id, 1};
   } else if (open.first != id || open.second == 0) {
     Error(fmt::format("cycle {}: node {} VC {}: flit {} of packet {} interleaved with packet {}",
@@ -252,7 +256,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
 // --- traffic -----------------------------------------------------------------------------------
 
 NetTraffic::NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg)
-    : pkg_(pkg), cfg_(cfg), sb_(pkg.shape().lanes), rng_(cfg.seed) {
+    : pkg_(pkg), cfg_(cfg), sb_(pkg.shape().lanes, !pkg.config().dynamic_vcs), rng_(cfg.seed) {
   if (cfg.packet_len == 0) throw std::invalid_argument("traffic.packet_len: must be >= 1");
   if (cfg.rate < 0 || cfg.rate > 1) {
     throw std::invalid_argument(fmt::format("traffic.rate = {}: allowed 0 .. 1", cfg.rate));

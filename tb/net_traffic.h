@@ -58,10 +58,13 @@ struct Packet {
   bool measured = false;
 };
 
-// Shared bookkeeping of all endpoints.
+// Shared bookkeeping of all endpoints: every flit arrives once, at its destination, uncorrupted,
+// its packet's flits in order and not interleaved with another packet on the ejection VC. With
+// `ordered`, packets of one (source, destination, VC) also arrive in the order they were made
+// (a packet keeps its VC); dynamic VC allocation lets them overtake each other.
 class NetScoreboard {
  public:
-  explicit NetScoreboard(unsigned lanes) : lanes_(lanes) {}
+  NetScoreboard(unsigned lanes, bool ordered) : lanes_(lanes), ordered_(ordered) {}
   void OnCreate(Packet p);
   Packet& Get(uint64_t id) { return packets_.at(id); }
   // Checks one ejected flit; returns the completed packet when it was its tail.
@@ -72,15 +75,19 @@ class NetScoreboard {
   const std::vector<std::string>& errors() const { return errors_; }
   uint64_t flits_created() const { return flits_created_; }
   uint64_t flits_ejected() const { return flits_ejected_; }
+  // Flits ejected per VC of the ejection port (the VC of their last hop).
+  const std::vector<uint64_t>& ejected_by_vc() const { return ejected_by_vc_; }
 
  private:
   void Error(std::string e);
   unsigned lanes_;
+  bool ordered_;
   std::map<uint64_t, Packet> packets_;
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::deque<uint64_t>> order_;
   std::map<std::pair<unsigned, unsigned>, std::pair<uint64_t, unsigned>> open_;  // (node, vc)
   std::vector<std::string> errors_;
   uint64_t flits_created_ = 0, flits_ejected_ = 0;
+  std::vector<uint64_t> ejected_by_vc_;
 };
 
 struct LatencyStats {

@@ -85,7 +85,8 @@ inline constexpr unsigned kCtrlTopoLsb = 0;
 inline constexpr unsigned kCtrlTopoW = 2;
 inline constexpr unsigned kCtrlSizeXLsb = 8;
 inline constexpr unsigned kCtrlSizeYLsb = 12;
-inline constexpr uint32_t kCtrlMask = 0x0000FF03u;
+inline constexpr unsigned kCtrlDynVcBit = 4;
+inline constexpr uint32_t kCtrlMask = 0x0000FF13u;
 
 inline constexpr unsigned kStatusMissBit = 0;
 inline constexpr unsigned kStatusOverflowBit = 1;
@@ -174,9 +175,10 @@ inline constexpr uint32_t EngIdReg(unsigned id, unsigned r) {
 constexpr uint32_t RouteAddr(unsigned flow, unsigned inport) {
   return kRegRouteBase | (flow << kRouteFlowLsb) | (inport << kRouteInportLsb);
 }
-constexpr uint32_t CtrlValue(Topo topo, unsigned size_x, unsigned size_y) {
+constexpr uint32_t CtrlValue(Topo topo, unsigned size_x, unsigned size_y,
+                             bool dynamic_vcs = false) {
   return (static_cast<uint32_t>(topo) << kCtrlTopoLsb) | ((size_x - 1) << kCtrlSizeXLsb) |
-         ((size_y - 1) << kCtrlSizeYLsb);
+         ((size_y - 1) << kCtrlSizeYLsb) | ((dynamic_vcs ? 1u : 0u) << kCtrlDynVcBit);
 }
 constexpr uint32_t PassthruValue(bool enable, unsigned out_port) {
   return (enable ? 1u : 0u) << kPassEnBit | (out_port << kPassOutLsb);

@@ -112,7 +112,8 @@ package aries_pkg;
   localparam int unsigned CtrlTopoW = 2;
   localparam int unsigned CtrlSizeXLsb = 8;    ///< [11:8] columns - 1
   localparam int unsigned CtrlSizeYLsb = 12;   ///< [15:12] rows - 1
-  localparam int unsigned CtrlMask = 32'h0000_FF03;
+  localparam int unsigned CtrlDynVcBit = 4;    ///< [4] dynamic VC allocation of DOR packets
+  localparam int unsigned CtrlMask = 32'h0000_FF13;
 
   // STATUS bits (sticky, write 1 to clear)
   localparam int unsigned StatusMissBit = 0;      ///< a flow flit found no table entry

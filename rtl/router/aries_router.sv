@@ -21,8 +21,13 @@
 // most one packet at a time holds some outputs while waiting for others (no hold-and-wait
 // cycle inside the router; see README).
 //
-// Limitations: VC allocation keeps the packet's VC (or the torus dateline class), it does not
-// pick a free VC dynamically; multi-flit multicast packets at one router are serialised.
+// VC allocation: by default a packet keeps its VC (DOR on the torus: its dateline class). With
+// CTRL.DYN_VC a DOR head takes, at each hop, the lowest-numbered output VC of its class that is
+// free and has a credit (class: every VC on mesh and flattened butterfly, the VCs with the same
+// bit 0 on the torus), and its body flits follow on the same VC, as BookSim2's and Garnet's
+// routers allocate VCs. Table-routed flows keep the VC their program chose.
+//
+// Limitations: multi-flit multicast packets at one router are serialised.
 `include "aries_assert.svh"
 
 module aries_router #(
@@ -100,6 +105,7 @@ module aries_router #(
 
   // Configuration
   logic [aries_pkg::CtrlTopoW-1:0] topo;
+  logic dyn_vc;
   logic [aries_pkg::CoordW-1:0] size_x_m1, size_y_m1;
   logic [NumPorts-1:0] pt_en;
   logic [NumPorts*PW-1:0] pt_out;
@@ -169,6 +175,7 @@ module aries_router #(
     .lookup_flow_i(lookup_flow),
     .lookup_mask_o(lookup_mask),
     .topo_o       (topo),
+    .dyn_vc_o     (dyn_vc),
     .size_x_m1_o  (size_x_m1),
     .size_y_m1_o  (size_y_m1),
     .pt_en_o      (pt_en),
@@ -208,6 +215,7 @@ module aries_router #(
       .node_x_i,
       .node_y_i,
       .topo_i       (topo),
+      .dyn_vc_i     (dyn_vc),
       .size_x_m1_i  (size_x_m1),
       .size_y_m1_i  (size_y_m1),
       .bypass_i     (pt_en[p]),

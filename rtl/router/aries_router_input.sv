@@ -10,6 +10,11 @@
 // set has taken it, and a credit goes back upstream for its VC. A flit with an empty set
 // (routing miss) is dropped at the head of its VC and its credit returned.
 //
+// Output VC: a head flit uses the one route computation gave (the packet's VC, or its torus
+// dateline class), or with dyn_vc_i (CTRL.DYN_VC), for a DOR packet, the lowest-numbered VC of
+// its class that is free and has a credit on its output, chosen when it leaves; the VC a head
+// leaves on is kept per input VC and its body flits follow on it.
+//
 // While bypass_i is set (circuit pass-through of this port) nothing is written here.
 `include "aries_assert.svh"
 
@@ -35,6 +40,8 @@ module aries_router_input #(
   input  logic [aries_pkg::CoordW-1:0]    node_y_i,
   /// Configured topology.
   input  logic [aries_pkg::CtrlTopoW-1:0] topo_i,
+  /// CTRL.DYN_VC: DOR heads choose their output VC when they leave.
+  input  logic                            dyn_vc_i,
   /// Configured columns - 1.
   input  logic [aries_pkg::CoordW-1:0]    size_x_m1_i,
   /// Configured rows - 1.
@@ -210,7 +217,16 @@ module aries_router_input #(
   logic [NumPorts-1:0] head_rem [NumVCs];
   logic [NumPorts-1:0] head_ok [NumVCs];
   logic [VW-1:0] head_ovc [NumVCs];
-  logic [NumVCs-1:0] head_is_head, head_is_tail, mc_head, mc_mine, vc_req;
+  logic [VW-1:0] eff_ovc [NumVCs];
+  logic [NumVCs-1:0] head_is_head, head_is_tail, head_dyn, mc_head, mc_mine, vc_req;
+  // Per input VC: the output VC its packet's head left on (body flits follow it), and whether
+  // the head chose it dynamically.
+  logic [VW-1:0] pkt_ovc_q [NumVCs];
+  logic [NumVCs-1:0] pkt_dyn_q;
+  // Class of each output VC for a dynamic head: on the torus, the VCs whose bit 0 is the
+  // head's dateline class; otherwise every VC.
+  logic torus;
+  assign torus = (topo_i == aries_pkg::CtrlTopoW'(aries_pkg::TopoTorus));
 
   always_comb begin : p_heads
     for (int unsigned v = 0; v < NumVCs; v++) begin
@@ -218,6 +234,9 @@ module aries_router_input #(
       head_ovc[v] = fifo_head[v][HW +: VW];
       head_is_head[v] = fifo_head[v][aries_pkg::HdrHeadBit];
       head_is_tail[v] = fifo_head[v][aries_pkg::HdrTailBit];
+      // Under CTRL.DYN_VC a DOR head picks its output VC as it leaves (a CTRL write applies to
+      // the heads that leave after it; body flits follow their head either way).
+      head_dyn[v] = dyn_vc_i && head_is_head[v] && !fifo_head[v][aries_pkg::HdrIsFlowBit];
       // A multi-flit multicast head holds outputs while it waits for others: it may only
       // start with the router's multicast token (see README, deadlock freedom).
       mc_head[v] = head_is_head[v] && !head_is_tail[v] &&
@@ -229,9 +248,21 @@ module aries_router_input #(
       // owned by this port for a body flit. The output VC is < NumVCs by construction (route
       // compute keeps the VC or sets bit 0, and CTRL allows the torus only with an even VC
       // count); HeadOvcInRange_A checks it.
-      head_ok[v] = vc_avail_i[32'(head_ovc[v])*NumPorts +: NumPorts] & ~out_blocked_i &
-                   (head_is_head[v] ? vc_free_i[32'(head_ovc[v])*NumPorts +: NumPorts]
-                                    : vc_mine_i[32'(head_ovc[v])*NumPorts +: NumPorts]);
+      // A dynamic head (unicast: DOR) takes the lowest VC of its class that is free with a
+      // credit on its one output; a body flit follows its head's VC.
+      eff_ovc[v] = head_is_head[v] ? head_ovc[v] : pkt_ovc_q[v];
+      if (head_dyn[v]) begin
+        for (int w = NumVCs - 1; w >= 0; w--) begin
+          if ((!torus || (w[0] == head_ovc[v][0])) &&
+              ((head_route[v] & vc_avail_i[w*NumPorts +: NumPorts] &
+                vc_free_i[w*NumPorts +: NumPorts]) != '0)) begin
+            eff_ovc[v] = VW'(w);
+          end
+        end
+      end
+      head_ok[v] = vc_avail_i[32'(eff_ovc[v])*NumPorts +: NumPorts] & ~out_blocked_i &
+                   (head_is_head[v] ? vc_free_i[32'(eff_ovc[v])*NumPorts +: NumPorts]
+                                    : vc_mine_i[32'(eff_ovc[v])*NumPorts +: NumPorts]);
       vc_req[v] = fifo_valid[v] && ((head_rem[v] == '0) || ((head_rem[v] & head_ok[v]) != '0)) &&
                   (!mc_head[v] || mc_free_i || mc_mine[v]);
     end
@@ -265,7 +296,7 @@ module aries_router_input #(
   logic [VW-1:0] sel_ovc;
   assign sel_route = head_route[sel];
   assign sel_served = served_q[sel];
-  assign sel_ovc = head_ovc[sel];
+  assign sel_ovc = eff_ovc[sel];
 
   always_comb begin : p_sel_flit
     sel_flit_o = {pay_q[SlotW'(32'(sel) * BufferDepth + 32'(pay_rd_q[sel]))],
@@ -289,6 +320,16 @@ module aries_router_input #(
       if (!rst_ni) served_q[v] <= '0;
       else served_q[v] <= served_d[v];
     end
+    // The head of the packet on this VC leaves: its output VC is the packet's.
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_pkt_ovc_q
+      if (!rst_ni) begin
+        pkt_ovc_q[v] <= '0;
+        pkt_dyn_q[v] <= 1'b0;
+      end else if (sel_done && (32'(sel) == v) && head_is_head[v]) begin
+        pkt_ovc_q[v] <= eff_ovc[v];
+        pkt_dyn_q[v] <= head_dyn[v];
+      end
+    end
   end
 
   assign credit_o = fifo_pop;
@@ -309,4 +350,18 @@ module aries_router_input #(
                 (sel_valid && mc_head[sel] && (gnt_i != '0)) |-> (mc_start_o || mc_mine[sel]))
   `ARIES_ASSERT(HeadOvcInRange_A, sel_valid |-> (32'(sel_ovc) < NumVCs))
   `ARIES_ASSERT(PayloadTracksMeta_A, pay_in_step == '1)
+  // A body flit of a packet whose head kept its computed VC computes the same VC itself, and
+  // a dynamic head keeps its dateline class on the torus (Verilator 5.006 needs the selected
+  // VC's fields as plain signals inside an assertion).
+  logic [VW-1:0] sel_pkt_ovc, sel_head_ovc;
+  logic sel_is_head, sel_dyn, sel_pkt_dyn;
+  assign sel_pkt_ovc = pkt_ovc_q[sel];
+  assign sel_head_ovc = head_ovc[sel];
+  assign sel_is_head = head_is_head[sel];
+  assign sel_dyn = head_dyn[sel];
+  assign sel_pkt_dyn = pkt_dyn_q[sel];
+  `ARIES_ASSERT(BodyFollowsHeadVc_A, (sel_valid && !sel_is_head && !sel_pkt_dyn && !sel_drop) |->
+                                     (sel_pkt_ovc == sel_head_ovc))
+  `ARIES_ASSERT(DynHeadKeepsClass_A, (sel_valid && sel_dyn && torus) |->
+                                     (sel_ovc[0] == sel_head_ovc[0]))
 endmodule

@@ -71,6 +71,8 @@ module aries_router_regs #(
   output logic [NumPorts*NumPorts-1:0]            lookup_mask_o,
   /// Configured topology.
   output logic [aries_pkg::CtrlTopoW-1:0]         topo_o,
+  /// CTRL.DYN_VC: DOR packets take any free output VC of their class at each hop.
+  output logic                                    dyn_vc_o,
   /// Configured columns - 1.
   output logic [aries_pkg::CoordW-1:0]            size_x_m1_o,
   /// Configured rows - 1.
@@ -97,6 +99,7 @@ module aries_router_regs #(
   // ---------------------------------------------------------------------------------------------
   logic [NumEntries*NumPorts-1:0] table_q;  // entry e at [e*NumPorts +: NumPorts]
   logic [aries_pkg::CtrlTopoW-1:0] topo_q;
+  logic dyn_vc_q;
   logic [CW-1:0] size_x_m1_q, size_y_m1_q;
   logic [DW-1:0] status_q, status_d, err_info_q, err_info_d, miss_cnt_q, miss_cnt_d;
   logic [NumPorts-1:0] pt_en_q;
@@ -234,6 +237,7 @@ module aries_router_regs #(
             end else begin
               acc_ok = 1'b1;
               rdata = (DW'(topo_q) << aries_pkg::CtrlTopoLsb) |
+                      (DW'(dyn_vc_q) << aries_pkg::CtrlDynVcBit) |
                       (DW'(size_x_m1_q) << aries_pkg::CtrlSizeXLsb) |
                       (DW'(size_y_m1_q) << aries_pkg::CtrlSizeYLsb);
             end
@@ -278,6 +282,7 @@ module aries_router_regs #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       topo_q <= aries_pkg::CtrlTopoW'(aries_pkg::TopoMesh);
+      dyn_vc_q <= 1'b0;
       size_x_m1_q <= '1;
       size_y_m1_q <= '1;
       status_q <= '0;
@@ -290,6 +295,7 @@ module aries_router_regs #(
     end else begin
       if (wr_ctrl) begin
         topo_q <= w_topo;
+        dyn_vc_q <= cfg_wdata_i[aries_pkg::CtrlDynVcBit];
         size_x_m1_q <= w_sx;
         size_y_m1_q <= w_sy;
       end
@@ -338,6 +344,7 @@ module aries_router_regs #(
 
   assign err_o = (status_q != '0);
   assign topo_o = topo_q;
+  assign dyn_vc_o = dyn_vc_q;
   assign size_x_m1_o = size_x_m1_q;
   assign size_y_m1_o = size_y_m1_q;
   assign pt_en_o = pt_en_q;

@@ -94,6 +94,7 @@ TEST_F(PkgView, RegisterMap) {
   EXPECT_SAME(ctrl_topo_w_o, kCtrlTopoW);
   EXPECT_SAME(ctrl_size_x_lsb_o, kCtrlSizeXLsb);
   EXPECT_SAME(ctrl_size_y_lsb_o, kCtrlSizeYLsb);
+  EXPECT_SAME(ctrl_dyn_vc_bit_o, kCtrlDynVcBit);
   EXPECT_SAME(ctrl_mask_o, kCtrlMask);
   EXPECT_SAME(status_miss_o, kStatusMissBit);
   EXPECT_SAME(status_overflow_o, kStatusOverflowBit);

@@ -46,6 +46,9 @@ TEST_F(Router, CtrlAcceptsLegalValuesAndReadsBack) {
   EXPECT_FALSE(h_->Write(hw::kRegCtrl, hw::CtrlValue(hw::kTopoFbfly, 2, 3)).err)
       << "1 + 1 + 2 = 4 ports needed, 5 present";
   EXPECT_FALSE(h_->Write(hw::kRegCtrl, hw::CtrlValue(hw::kTopoMesh, 2, 2)).err);
+  EXPECT_FALSE(h_->Write(hw::kRegCtrl, hw::CtrlValue(hw::kTopoTorus, 4, 4, true)).err);
+  EXPECT_EQ(h_->Read(hw::kRegCtrl).rdata, hw::CtrlValue(hw::kTopoTorus, 4, 4, true))
+      << "CTRL.DYN_VC reads back";
   ExpectClean();
 }
 
@@ -54,7 +57,8 @@ TEST_F(Router, IllegalCtrlValuesAreRefusedAndChangeNothing) {
   ASSERT_FALSE(h_->Write(hw::kRegCtrl, before).err);
   const uint32_t bad[] = {
       3u,                                     // topology encoding 3 does not exist
-      before | 0x10u,                         // reserved bit
+      before | 0x20u,                         // reserved bit
+      before | 0x04u,                         // reserved bit
       hw::CtrlValue(hw::kTopoFbfly, 4, 4),    // needs 1 + 3 + 3 = 7 ports, router has 5
       hw::CtrlValue(hw::kTopoMesh, 1, 3),     // node x = 1 outside a 1-column grid
       hw::CtrlValue(hw::kTopoMesh, 3, 1),     // node y = 1 outside a 1-row grid

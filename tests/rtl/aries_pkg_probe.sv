@@ -17,6 +17,7 @@ module aries_pkg_probe (
   output logic [31:0] reg_miss_count_o, reg_out_idle_o, reg_in_empty_o, reg_passthru_base_o, reg_in_flits_base_o,
   output logic [31:0] reg_out_flits_base_o, reg_route_base_o, router_id_value_o,
   output logic [31:0] ctrl_topo_lsb_o, ctrl_topo_w_o, ctrl_size_x_lsb_o, ctrl_size_y_lsb_o,
+  output logic [31:0] ctrl_dyn_vc_bit_o,
   output logic [31:0] ctrl_mask_o, status_miss_o, status_overflow_o, status_cfg_err_o,
   output logic [31:0] status_credit_err_o,
   output logic [31:0] status_mask_o, err_info_flow_lsb_o, err_info_port_lsb_o, pass_en_o,
@@ -156,6 +157,7 @@ module aries_pkg_probe (
   assign ctrl_topo_w_o = aries_pkg::CtrlTopoW;
   assign ctrl_size_x_lsb_o = aries_pkg::CtrlSizeXLsb;
   assign ctrl_size_y_lsb_o = aries_pkg::CtrlSizeYLsb;
+  assign ctrl_dyn_vc_bit_o = aries_pkg::CtrlDynVcBit;
   assign ctrl_mask_o = aries_pkg::CtrlMask;
   assign status_miss_o = aries_pkg::StatusMissBit;
   assign status_overflow_o = aries_pkg::StatusOverflowBit;

@@ -32,6 +32,14 @@ grep -q "package.k = '99': allowed 2 .. 16" "$work/err.txt"
 printf 'package.kk = 9\n' > "$work/bad2.cfg"
 if "$aries" --config "$work/bad2.cfg" 2> "$work/err2.txt"; then exit 1; fi
 grep -q "bad2.cfg:1: unknown key 'package.kk'" "$work/err2.txt"
+# VC allocation: a bad value names the allowed ones; dynamic shows in the report and the CSV.
+if "$aries" --set package.vc_alloc=adaptive 2> "$work/err5.txt"; then exit 1; fi
+grep -q "package.vc_alloc = 'adaptive': allowed static, dynamic" "$work/err5.txt"
+"$aries" --set package.topology=mesh --set package.vc_alloc=dynamic --set sim.measure=500 \
+  --csv "$work/dyn.csv" > "$work/dyn.txt"
+grep -q "dynamic VC allocation" "$work/dyn.txt"
+grep -Eq "all flits delivered, checked +yes" "$work/dyn.txt"
+python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert r[0]['vc_alloc']=='dynamic', r" "$work/dyn.csv"
 # Threads only with the loop kernel; a bad thread count names the allowed range.
 if "$aries" --set sim.threads=2 2> "$work/err3.txt"; then exit 1; fi
 grep -q "sim.threads = 2 needs sim.kernel = loop" "$work/err3.txt"

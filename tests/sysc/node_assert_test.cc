@@ -94,6 +94,7 @@ struct Case {
   Pattern pattern;
   double rate;
   double sink_accept;
+  bool dynamic_vcs = false;  // CTRL.DYN_VC
 };
 
 class NodeAssertions : public testing::TestWithParam<Case> {};
@@ -104,6 +105,7 @@ TEST_P(NodeAssertions, RandomTrafficKeepsEveryAssertionAndDeliversEveryFlit) {
   PackageConfig pc;
   pc.topology = c.topo;
   pc.k = c.k;
+  pc.dynamic_vcs = c.dynamic_vcs;
   Package pkg(pc, CheckedNodes(), seed);
   if (c.random_bypass) {
     std::mt19937_64 rng(seed);
@@ -135,7 +137,13 @@ INSTANTIATE_TEST_SUITE_P(
                          0.5, 0.5},
                     Case{"TorusDatelines", Topology::kTorus, 4, false, Pattern::kUniform, 0.3,
                          0.8},
-                    Case{"MeshHotspot", Topology::kMesh, 4, false, Pattern::kHotspot, 0.2, 0.5}),
+                    Case{"MeshHotspot", Topology::kMesh, 4, false, Pattern::kHotspot, 0.2, 0.5},
+                    Case{"MeshDynamicVcs", Topology::kMesh, 4, false, Pattern::kUniform, 0.4,
+                         0.7, true},
+                    Case{"TorusDynamicVcs", Topology::kTorus, 4, false, Pattern::kUniform, 0.4,
+                         0.8, true},
+                    Case{"AriesRandomBypassDynamicVcs", Topology::kAries, 4, true,
+                         Pattern::kUniform, 0.3, 0.6, true}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // The speed models evaluate each clock edge once (the low phase is only recorded in the model's

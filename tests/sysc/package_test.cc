@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <numeric>
 #include <random>
 
 #include "test_seed.h"
@@ -123,9 +124,12 @@ TEST(PackageZeroLoad, Torus4x4OneCycleLinks) { ZeroLoad(Topology::kTorus, 4, 1);
 
 // Random traffic with back-pressure: every flit created is ejected once, checked, nothing
 // outstanding, no hardware error.
-void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Pattern::kUniform) {
+void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Pattern::kUniform,
+                  bool dynamic_vcs = false) {
   const uint64_t seed = Seed();
-  Package pkg(Cfg(t, k), aries::sysc::ShippedNodeModels(), seed);
+  PackageConfig pc = Cfg(t, k);
+  pc.dynamic_vcs = dynamic_vcs;
+  Package pkg(pc, aries::sysc::ShippedNodeModels(), seed);
   unsigned moved = 0;
   if (random_bypass) {
     std::mt19937_64 rng(seed);
@@ -184,6 +188,54 @@ TEST(PackageConservation, AriesRandomBypassTranspose4x4) {
 }
 TEST(PackageConservation, MeshHotspot4x4) {
   Conservation(Topology::kMesh, 4, false, Pattern::kHotspot);
+}
+TEST(PackageConservation, MeshDynamicVcs4x4) {
+  Conservation(Topology::kMesh, 4, false, Pattern::kUniform, true);
+}
+TEST(PackageConservation, TorusDynamicVcs4x4) {
+  Conservation(Topology::kTorus, 4, false, Pattern::kUniform, true);
+}
+TEST(PackageConservation, AriesRandomBypassDynamicVcs4x4) {
+  Conservation(Topology::kAries, 4, true, Pattern::kUniform, true);
+}
+
+// Every packet injected on VC 0: with static VC allocation every flit is ejected on VC 0; with
+// CTRL.DYN_VC the heads take other free VCs on the way (as many flits arrive as left, with the
+// scoreboard's checks), and CTRL reads back the bit on every node.
+TEST(PackageVcAllocation, DynamicVcsLeaveTheInjectionVc) {
+  for (bool dynamic : {false, true}) {
+    SCOPED_TRACE(dynamic ? "dynamic" : "static");
+    PackageConfig pc = Cfg(Topology::kMesh, 4);
+    pc.dynamic_vcs = dynamic;
+    Package pkg(pc, aries::sysc::ShippedNodeModels(), Seed());
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+      EXPECT_EQ(pkg.Read(n, hw::kRegCtrl) >> hw::kCtrlDynVcBit & 1u, dynamic ? 1u : 0u) << n;
+    }
+    TrafficConfig tc;
+    tc.rate = 0.4;
+    tc.vc_mask = 0x1;
+    tc.seed = Seed();
+    NetTraffic traffic(pkg, tc);
+    RunConfig rc;
+    rc.warmup = 100;
+    rc.measure = 1000;
+    rc.drain_limit = 20000;
+    const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
+    for (const auto& e : r.errors) ADD_FAILURE() << e;
+    EXPECT_EQ(r.flits_created, r.flits_ejected);
+    EXPECT_EQ(r.packets_outstanding, 0u);
+    const auto& by_vc = traffic.scoreboard().ejected_by_vc();
+    ASSERT_FALSE(by_vc.empty());
+    const uint64_t on_vc0 = by_vc[0];
+    const uint64_t total = std::accumulate(by_vc.begin(), by_vc.end(), uint64_t{0});
+    EXPECT_EQ(total, r.flits_ejected);
+    if (dynamic) {
+      EXPECT_LT(on_vc0, total) << "no head left VC 0";
+      EXPECT_GT(by_vc.size(), 1u);
+    } else {
+      EXPECT_EQ(on_vc0, total);
+    }
+  }
 }
 
 // A bypass segment between (0,1) and (3,1) carries a flow: latency = 2 + segment wire + 2.
