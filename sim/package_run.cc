@@ -17,7 +17,8 @@ namespace aries::sim {
 RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
                      bool progress) {
   RunOutput o;
-  sysc::Package pkg(s.package, sysc::ShippedNodeModels(), s.seed);
+  // Point-to-point traffic only: the node model without the collective engine (same cycles).
+  sysc::Package pkg(s.package, sysc::ShippedNodeModels(/*coll_engine=*/false), s.seed);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);

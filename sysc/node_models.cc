@@ -8,18 +8,25 @@
 #include "Varies_node___024root.h"
 #include "Varies_node_fb.h"
 #include "Varies_node_fb___024root.h"
+#include "Varies_node_p2p.h"
+#include "Varies_node_p2p___024root.h"
 #include "verilated_node.h"
 
 namespace aries::sysc {
 
-NodeModelFactory ShippedNodeModels() {
-  return [](unsigned num_ports, VerilatedContext* ctx,
-            const std::string& name) -> std::unique_ptr<NodeModel> {
+NodeModelFactory ShippedNodeModels(bool coll_engine) {
+  return [coll_engine](unsigned num_ports, VerilatedContext* ctx,
+                       const std::string& name) -> std::unique_ptr<NodeModel> {
     NodeShape s;
     if (num_ports <= 5) {
       s.num_ports = 5;
       s.num_tracks = 2;
       s.num_links = 4 + 4 * s.num_tracks;
+      if (!coll_engine) {
+        s.coll_engine = false;
+        s.num_link_vcs = s.num_vcs;
+        return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(s, ctx, name);
+      }
       return std::make_unique<VerilatedNode<Varies_node, true>>(s, ctx, name);
     }
     if (num_ports <= 15) {

@@ -12,10 +12,14 @@
 //               cleared when it turns into the other dimension; ejection keeps the VC;
 //       fbfly - one hop straight to the destination column, then to the destination row.
 //     A destination outside the configured grid is a miss.
+// Outputs are zero while valid_i is low: the whole function sits under that condition, so a
+// simulator evaluates it only for arriving flits (a port is idle in most cycles).
 module aries_route_compute #(
   /// Router radix.
   parameter int unsigned NumPorts = 5
 ) (
+  /// A flit is present (outputs are zero otherwise).
+  input  logic                                valid_i,
   /// Flit header (low HdrW bits of the flit).
   input  logic [aries_pkg::HdrW-1:0]          hdr_i,
   /// Input port the flit arrived on.
@@ -52,89 +56,94 @@ module aries_route_compute #(
 
   // Distances going + around a ring of size K (torus), in CW+1 bits.
   logic [CW:0] kx, ky, dx_plus, dy_plus;
-  assign kx = {1'b0, size_x_m1_i} + 1'b1;
-  assign ky = {1'b0, size_y_m1_i} + 1'b1;
-  assign dx_plus = (dst_x >= node_x_i) ? {1'b0, dst_x - node_x_i}
-                                       : ({1'b0, dst_x} + kx - {1'b0, node_x_i});
-  assign dy_plus = (dst_y >= node_y_i) ? {1'b0, dst_y - node_y_i}
-                                       : ({1'b0, dst_y} + ky - {1'b0, node_y_i});
-
   logic in_x_dim, in_y_dim;
-  assign in_x_dim = (inport_i == PW'(aries_pkg::PortXP)) || (inport_i == PW'(aries_pkg::PortXM));
-  assign in_y_dim = (inport_i == PW'(aries_pkg::PortYP)) || (inport_i == PW'(aries_pkg::PortYM));
-
   // Flattened butterfly: index of the destination among the other K-1 columns / rows.
   logic [CW-1:0] fb_col, fb_row;
-  assign fb_col = (dst_x < node_x_i) ? dst_x : dst_x - 1'b1;
-  assign fb_row = (dst_y < node_y_i) ? dst_y : dst_y - 1'b1;
-
   logic [PW-1:0] dor_port;
-  logic dor_bad, wrap, out_x, out_y;
+  logic dor_bad, wrap, out_x, out_y, dateline;
 
-  always_comb begin : p_dor
+  always_comb begin : p_route
+    kx = '0;
+    ky = '0;
+    dx_plus = '0;
+    dy_plus = '0;
+    in_x_dim = 1'b0;
+    in_y_dim = 1'b0;
+    fb_col = '0;
+    fb_row = '0;
     dor_port = PW'(aries_pkg::PortLocal);
     wrap = 1'b0;
     out_x = 1'b0;
     out_y = 1'b0;
-    dor_bad = (dst_x > size_x_m1_i) || (dst_y > size_y_m1_i);
-    unique case (topo_i)
-      aries_pkg::CtrlTopoW'(aries_pkg::TopoTorus): begin
-        if (dst_x != node_x_i) begin
-          out_x = 1'b1;
-          if ({dx_plus, 1'b0} <= {1'b0, kx}) begin
-            dor_port = PW'(aries_pkg::PortXP);
-            wrap = (node_x_i == size_x_m1_i);
-          end else begin
-            dor_port = PW'(aries_pkg::PortXM);
-            wrap = (node_x_i == '0);
-          end
-        end else if (dst_y != node_y_i) begin
-          out_y = 1'b1;
-          if ({dy_plus, 1'b0} <= {1'b0, ky}) begin
-            dor_port = PW'(aries_pkg::PortYP);
-            wrap = (node_y_i == size_y_m1_i);
-          end else begin
-            dor_port = PW'(aries_pkg::PortYM);
-            wrap = (node_y_i == '0);
-          end
-        end
-      end
-      aries_pkg::CtrlTopoW'(aries_pkg::TopoFbfly): begin
-        // Row neighbours on ports 1 .. Kx-1 (by column, skipping our own), then column
-        // neighbours on ports Kx .. Kx+Ky-2 (by row, skipping our own).
-        if (dst_x != node_x_i) begin
-          dor_port = PW'(1) + PW'(fb_col);
-        end else if (dst_y != node_y_i) begin
-          dor_port = PW'(1) + PW'(size_x_m1_i) + PW'(fb_row);
-        end
-      end
-      default: begin  // mesh (CTRL refuses the unused encoding)
-        if (dst_x > node_x_i) dor_port = PW'(aries_pkg::PortXP);
-        else if (dst_x < node_x_i) dor_port = PW'(aries_pkg::PortXM);
-        else if (dst_y > node_y_i) dor_port = PW'(aries_pkg::PortYP);
-        else if (dst_y < node_y_i) dor_port = PW'(aries_pkg::PortYM);
-      end
-    endcase
-    if (dor_port >= PW'(NumPorts)) dor_bad = 1'b1;
-  end
-
-  logic dateline;
-  assign dateline = (out_x && (wrap || (in_x_dim && vc[0]))) ||
-                    (out_y && (wrap || (in_y_dim && vc[0])));
-
-  always_comb begin : p_out
+    dor_bad = 1'b0;
+    dateline = 1'b0;
     route_o = '0;
-    ovc_o = vc;
+    ovc_o = '0;
     miss_o = 1'b0;
-    if (is_flow) begin
-      route_o = table_mask_i;
-      miss_o = (table_mask_i == '0);
-    end else if (dor_bad) begin
-      miss_o = 1'b1;
-    end else begin
-      for (int unsigned o = 0; o < NumPorts; o++) route_o[o] = (dor_port == PW'(o));
-      if (topo_i == aries_pkg::CtrlTopoW'(aries_pkg::TopoTorus) && (out_x || out_y)) begin
-        ovc_o = {vc[aries_pkg::VcIdW-1:1], dateline};
+    if (valid_i) begin
+      kx = {1'b0, size_x_m1_i} + 1'b1;
+      ky = {1'b0, size_y_m1_i} + 1'b1;
+      dx_plus = (dst_x >= node_x_i) ? {1'b0, dst_x - node_x_i}
+                                    : ({1'b0, dst_x} + kx - {1'b0, node_x_i});
+      dy_plus = (dst_y >= node_y_i) ? {1'b0, dst_y - node_y_i}
+                                    : ({1'b0, dst_y} + ky - {1'b0, node_y_i});
+      in_x_dim = (inport_i == PW'(aries_pkg::PortXP)) || (inport_i == PW'(aries_pkg::PortXM));
+      in_y_dim = (inport_i == PW'(aries_pkg::PortYP)) || (inport_i == PW'(aries_pkg::PortYM));
+      fb_col = (dst_x < node_x_i) ? dst_x : dst_x - 1'b1;
+      fb_row = (dst_y < node_y_i) ? dst_y : dst_y - 1'b1;
+      dor_bad = (dst_x > size_x_m1_i) || (dst_y > size_y_m1_i);
+      unique case (topo_i)
+        aries_pkg::CtrlTopoW'(aries_pkg::TopoTorus): begin
+          if (dst_x != node_x_i) begin
+            out_x = 1'b1;
+            if ({dx_plus, 1'b0} <= {1'b0, kx}) begin
+              dor_port = PW'(aries_pkg::PortXP);
+              wrap = (node_x_i == size_x_m1_i);
+            end else begin
+              dor_port = PW'(aries_pkg::PortXM);
+              wrap = (node_x_i == '0);
+            end
+          end else if (dst_y != node_y_i) begin
+            out_y = 1'b1;
+            if ({dy_plus, 1'b0} <= {1'b0, ky}) begin
+              dor_port = PW'(aries_pkg::PortYP);
+              wrap = (node_y_i == size_y_m1_i);
+            end else begin
+              dor_port = PW'(aries_pkg::PortYM);
+              wrap = (node_y_i == '0);
+            end
+          end
+        end
+        aries_pkg::CtrlTopoW'(aries_pkg::TopoFbfly): begin
+          // Row neighbours on ports 1 .. Kx-1 (by column, skipping our own), then column
+          // neighbours on ports Kx .. Kx+Ky-2 (by row, skipping our own).
+          if (dst_x != node_x_i) begin
+            dor_port = PW'(1) + PW'(fb_col);
+          end else if (dst_y != node_y_i) begin
+            dor_port = PW'(1) + PW'(size_x_m1_i) + PW'(fb_row);
+          end
+        end
+        default: begin  // mesh (CTRL refuses the unused encoding)
+          if (dst_x > node_x_i) dor_port = PW'(aries_pkg::PortXP);
+          else if (dst_x < node_x_i) dor_port = PW'(aries_pkg::PortXM);
+          else if (dst_y > node_y_i) dor_port = PW'(aries_pkg::PortYP);
+          else if (dst_y < node_y_i) dor_port = PW'(aries_pkg::PortYM);
+        end
+      endcase
+      if (dor_port >= PW'(NumPorts)) dor_bad = 1'b1;
+      dateline = (out_x && (wrap || (in_x_dim && vc[0]))) ||
+                 (out_y && (wrap || (in_y_dim && vc[0])));
+      ovc_o = vc;
+      if (is_flow) begin
+        route_o = table_mask_i;
+        miss_o = (table_mask_i == '0);
+      end else if (dor_bad) begin
+        miss_o = 1'b1;
+      end else begin
+        for (int unsigned o = 0; o < NumPorts; o++) route_o[o] = (dor_port == PW'(o));
+        if (topo_i == aries_pkg::CtrlTopoW'(aries_pkg::TopoTorus) && (out_x || out_y)) begin
+          ovc_o = {vc[aries_pkg::VcIdW-1:1], dateline};
+        end
       end
     end
   end

@@ -121,6 +121,7 @@ module aries_router_input #(
   aries_route_compute #(
     .NumPorts(NumPorts)
   ) u_route (
+    .valid_i     (in_valid_i),
     .hdr_i       (in_flit_i[HW-1:0]),
     .inport_i    (port_idx_i),
     .node_x_i,

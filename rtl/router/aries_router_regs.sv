@@ -67,7 +67,7 @@ module aries_router_regs #(
   input  logic [NumPorts-1:0]                     overflow_i,
   /// Per input: flow id to look up.
   input  logic [NumPorts*aries_pkg::FlowIdW-1:0]  lookup_flow_i,
-  /// Per input: routing-table entry of (flow, input).
+  /// Per input: routing-table entry of (flow, input) while in_fire_i of that input (else 0).
   output logic [NumPorts*NumPorts-1:0]            lookup_mask_o,
   /// Configured topology.
   output logic [aries_pkg::CtrlTopoW-1:0]         topo_o,
@@ -333,12 +333,15 @@ module aries_router_regs #(
   // ---------------------------------------------------------------------------------------------
   // Outputs
   // ---------------------------------------------------------------------------------------------
+  // Only for inputs with an arriving flit (in_fire_i): the entry is read in the cycle the flit is
+  // written, and a simulator skips the lookup of idle inputs.
   always_comb begin : p_lookup
+    lookup_mask_o = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      lookup_mask_o[p*NumPorts +: NumPorts] =
-        (32'(lookup_flow_i[p*FW +: FW]) < NumFlows)
-          ? table_q[(32'(lookup_flow_i[p*FW +: FW]) * NumPorts + p)*NumPorts +: NumPorts]
-          : '0;
+      if (in_fire_i[p] && (32'(lookup_flow_i[p*FW +: FW]) < NumFlows)) begin
+        lookup_mask_o[p*NumPorts +: NumPorts] =
+          table_q[(32'(lookup_flow_i[p*FW +: FW]) * NumPorts + p)*NumPorts +: NumPorts];
+      end
     end
   end
 

@@ -507,6 +507,57 @@ TEST(PackageKernels, ParallelNodeEvaluationChangesNothing) {
   EXPECT_EQ(Fingerprint(false, true, 1, 0.05), Fingerprint(false, true, 2, 0.05));
 }
 
+// Point-to-point runs use the node model without the collective engine: the same traffic (with
+// random bypass segments, back-pressure, dynamic VCs) on it and on the model with the engine
+// gives the same run: every latency figure, cycle, channel count and every activity counter of
+// every node, data toggles included.
+std::vector<uint64_t> ModelFingerprint(bool coll_engine, Topology t, bool dynamic_vcs) {
+  PackageConfig c = Cfg(t, 4);
+  c.dynamic_vcs = dynamic_vcs;
+  Package pkg(c, aries::sysc::ShippedNodeModels(coll_engine), 5);
+  EXPECT_EQ(pkg.shape().coll_engine, coll_engine);
+  if (t == Topology::kAries) {
+    std::mt19937_64 rng(5);
+    EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
+  }
+  TrafficConfig tc;
+  tc.rate = 0.35;
+  tc.sink_accept = 0.7;
+  tc.seed = 5;
+  NetTraffic traffic(pkg, tc);
+  RunConfig rc;
+  rc.warmup = 100;
+  rc.measure = 1500;
+  rc.drain_limit = 20000;
+  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.flits_created, r.flits_ejected);
+  std::vector<uint64_t> fp{r.flits_created, r.flits_ejected, r.cycles,
+                           static_cast<uint64_t>(r.latency.mean * 1000),
+                           static_cast<uint64_t>(r.latency.net_mean * 1000),
+                           static_cast<uint64_t>(r.latency.p50), static_cast<uint64_t>(r.latency.p99),
+                           static_cast<uint64_t>(r.latency.max), r.latency.packets};
+  for (const auto* ch : pkg.Channels()) fp.push_back(ch->flits_sent());
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+    const auto& k = pkg.counters(n);
+    EXPECT_EQ(k.engine_requests + k.engine_responses + k.engine_out, 0u) << n;
+    fp.insert(fp.end(), {k.evaluated, k.injected, k.ejected, k.buffer_writes, k.xbar_traversals,
+                         k.va_grants, k.buffer_toggles, k.portsel_changes, k.bypass_changes});
+    fp.insert(fp.end(), k.link_flits.begin(), k.link_flits.end());
+    fp.insert(fp.end(), k.link_toggles.begin(), k.link_toggles.end());
+  }
+  return fp;
+}
+
+TEST(PackageModels, NodeWithoutEngineGivesTheSameRunAsWithIt) {
+  for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries}) {
+    for (bool dyn : {false, true}) {
+      SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(t) << (dyn ? " dynamic" : ""));
+      EXPECT_EQ(ModelFingerprint(false, t, dyn), ModelFingerprint(true, t, dyn));
+    }
+  }
+}
+
 TEST(PackageKernels, ThreadCountIsChecked) {
   PackageConfig c = Cfg(Topology::kMesh, 2);
   c.threads = 0;
