@@ -17,8 +17,12 @@ namespace aries::sim {
 RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
                      bool progress) {
   RunOutput o;
-  // Point-to-point traffic only: the node model without the collective engine (same cycles).
-  sysc::Package pkg(s.package, sysc::ShippedNodeModels(/*coll_engine=*/false), s.seed);
+  // Point-to-point traffic only: the node model without the collective engine and tracing
+  // (same cycles), unless waveforms are asked for.
+  sysc::Package pkg(s.package,
+                    sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
+                                                               : sysc::NodeUse::kAny),
+                    s.seed);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);

@@ -14,15 +14,15 @@
 
 namespace aries::sysc {
 
-NodeModelFactory ShippedNodeModels(bool coll_engine) {
-  return [coll_engine](unsigned num_ports, VerilatedContext* ctx,
-                       const std::string& name) -> std::unique_ptr<NodeModel> {
+NodeModelFactory ShippedNodeModels(NodeUse use) {
+  return [use](unsigned num_ports, VerilatedContext* ctx,
+               const std::string& name) -> std::unique_ptr<NodeModel> {
     NodeShape s;
     if (num_ports <= 5) {
       s.num_ports = 5;
       s.num_tracks = 2;
       s.num_links = 4 + 4 * s.num_tracks;
-      if (!coll_engine) {
+      if (use == NodeUse::kPointToPoint) {
         s.coll_engine = false;
         s.num_link_vcs = s.num_vcs;
         return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(s, ctx, name);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "aries_pkg.h"
 #include "verilated.h"
@@ -606,14 +607,16 @@ bool Package::AnyError() const {
 
 void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& nodes,
                         uint64_t from, uint64_t to) {
-  trace_ = std::make_unique<VerilatedFstC>();
+  // Built aside and kept only once open: a model without tracing or a bad path changes nothing.
+  auto fst = std::make_unique<VerilatedFstC>();
   for (unsigned n = 0; n < num_nodes(); ++n) {
     if (nodes.empty() || std::find(nodes.begin(), nodes.end(), n) != nodes.end()) {
-      nodes_[n].model->Trace(trace_.get());
+      nodes_[n].model->Trace(fst.get());
     }
   }
-  trace_->open(path.c_str());
-  if (!trace_->isOpen()) throw std::runtime_error("cannot open trace file " + path);
+  fst->open(path.c_str());
+  if (!fst->isOpen()) throw std::runtime_error("cannot open trace file " + path);
+  trace_ = std::move(fst);
   trace_from_ = from;
   trace_to_ = to;
 }

@@ -15,7 +15,10 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "node_model.h"
@@ -23,6 +26,13 @@
 #include "verilated_fst_c.h"
 
 namespace aries::sysc {
+
+// Whether the model was verilated with tracing (it then has trace(VerilatedFstC*, int)).
+template <class V, class = void>
+struct HasFstTrace : std::false_type {};
+template <class V>
+struct HasFstTrace<V, std::void_t<decltype(std::declval<V&>().trace(
+                          std::declval<VerilatedFstC*>(), 0))>> : std::true_type {};
 
 template <class V, bool kOneEval = false>
 class VerilatedNode final : public NodeModel {
@@ -93,7 +103,15 @@ class VerilatedNode final : public NodeModel {
     out.bypass = m_->bypass_o;
   }
 
-  void Trace(VerilatedFstC* fst) override { m_->trace(fst, 99); }
+  void Trace(VerilatedFstC* fst) override {
+    if constexpr (HasFstTrace<V>::value) {
+      m_->trace(fst, 99);
+    } else {
+      (void)fst;
+      throw std::logic_error(std::string(m_->name()) +
+                             ": this node model was built without tracing (use a traced model)");
+    }
+  }
 
  private:
   // One rising clock edge (see the clocking note at the top). Reset uses it too: the reset is

@@ -386,11 +386,12 @@ module aries_router #(
   always_comb begin : p_pt_open
     pt_open_d = pt_open_q;
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      for (int unsigned v = 0; v < NumVCs; v++) begin
-        if (pt_en[p] && in_valid_i[p] &&
-            (32'(in_flit_i[p*FlitW + aries_pkg::HdrVcLsb +: aries_pkg::VcIdW]) == v)) begin
-          if (in_flit_i[p*FlitW + aries_pkg::HdrTailBit]) pt_open_d[p*NumVCs + v] = 1'b0;
-          else if (in_flit_i[p*FlitW + aries_pkg::HdrHeadBit]) pt_open_d[p*NumVCs + v] = 1'b1;
+      if (pt_en[p] && in_valid_i[p]) begin
+        for (int unsigned v = 0; v < NumVCs; v++) begin
+          if (32'(in_flit_i[p*FlitW + aries_pkg::HdrVcLsb +: aries_pkg::VcIdW]) == v) begin
+            if (in_flit_i[p*FlitW + aries_pkg::HdrTailBit]) pt_open_d[p*NumVCs + v] = 1'b0;
+            else if (in_flit_i[p*FlitW + aries_pkg::HdrHeadBit]) pt_open_d[p*NumVCs + v] = 1'b1;
+          end
         end
       end
     end

@@ -231,41 +231,56 @@ module aries_router_input #(
 
   always_comb begin : p_heads
     for (int unsigned v = 0; v < NumVCs; v++) begin
-      head_route[v] = fifo_head[v][HW + VW +: NumPorts];
-      head_ovc[v] = fifo_head[v][HW +: VW];
-      head_is_head[v] = fifo_head[v][aries_pkg::HdrHeadBit];
-      head_is_tail[v] = fifo_head[v][aries_pkg::HdrTailBit];
-      // Under CTRL.DYN_VC a DOR head picks its output VC as it leaves (a CTRL write applies to
-      // the heads that leave after it; body flits follow their head either way).
-      head_dyn[v] = dyn_vc_i && head_is_head[v] && !fifo_head[v][aries_pkg::HdrIsFlowBit];
-      // A multi-flit multicast head holds outputs while it waits for others: it may only
-      // start with the router's multicast token (see README, deadlock freedom).
-      mc_head[v] = head_is_head[v] && !head_is_tail[v] &&
-                   ((head_route[v] & (head_route[v] - 1'b1)) != '0);
-      mc_mine[v] = !mc_free_i && (mc_owner_port_i == port_idx_i) &&
-                   (32'(mc_owner_vc_i) == v);
-      head_rem[v] = head_route[v] & ~served_q[v];
-      // Outputs whose head-VC can take this flit: a credit, not blocked, and free for a head or
-      // owned by this port for a body flit. The output VC is < NumVCs by construction (route
-      // compute keeps the VC or sets bit 0, and CTRL allows the torus only with an even VC
-      // count); HeadOvcInRange_A checks it.
-      // A dynamic head (unicast: DOR) takes the lowest VC of its class that is free with a
-      // credit on its one output; a body flit follows its head's VC.
-      eff_ovc[v] = head_is_head[v] ? head_ovc[v] : pkt_ovc_q[v];
-      if (head_dyn[v]) begin
-        for (int w = NumVCs - 1; w >= 0; w--) begin
-          if ((!torus || (w[0] == head_ovc[v][0])) &&
-              ((head_route[v] & vc_avail_i[w*NumPorts +: NumPorts] &
-                vc_free_i[w*NumPorts +: NumPorts]) != '0)) begin
-            eff_ovc[v] = VW'(w);
+      // Only VCs holding a flit are decoded (an idle VC costs a simulator nothing more); the
+      // outputs of an empty VC are zero and unused (sel is a VC with a request).
+      head_route[v] = '0;
+      head_ovc[v] = '0;
+      head_is_head[v] = 1'b0;
+      head_is_tail[v] = 1'b0;
+      head_dyn[v] = 1'b0;
+      mc_head[v] = 1'b0;
+      mc_mine[v] = 1'b0;
+      head_rem[v] = '0;
+      eff_ovc[v] = '0;
+      head_ok[v] = '0;
+      vc_req[v] = 1'b0;
+      if (fifo_valid[v]) begin
+        head_route[v] = fifo_head[v][HW + VW +: NumPorts];
+        head_ovc[v] = fifo_head[v][HW +: VW];
+        head_is_head[v] = fifo_head[v][aries_pkg::HdrHeadBit];
+        head_is_tail[v] = fifo_head[v][aries_pkg::HdrTailBit];
+        // Under CTRL.DYN_VC a DOR head picks its output VC as it leaves (a CTRL write applies to
+        // the heads that leave after it; body flits follow their head either way).
+        head_dyn[v] = dyn_vc_i && head_is_head[v] && !fifo_head[v][aries_pkg::HdrIsFlowBit];
+        // A multi-flit multicast head holds outputs while it waits for others: it may only
+        // start with the router's multicast token (see README, deadlock freedom).
+        mc_head[v] = head_is_head[v] && !head_is_tail[v] &&
+                     ((head_route[v] & (head_route[v] - 1'b1)) != '0);
+        mc_mine[v] = !mc_free_i && (mc_owner_port_i == port_idx_i) &&
+                     (32'(mc_owner_vc_i) == v);
+        head_rem[v] = head_route[v] & ~served_q[v];
+        // Outputs whose head-VC can take this flit: a credit, not blocked, and free for a head or
+        // owned by this port for a body flit. The output VC is < NumVCs by construction (route
+        // compute keeps the VC or sets bit 0, and CTRL allows the torus only with an even VC
+        // count); HeadOvcInRange_A checks it.
+        // A dynamic head (unicast: DOR) takes the lowest VC of its class that is free with a
+        // credit on its one output; a body flit follows its head's VC.
+        eff_ovc[v] = head_is_head[v] ? head_ovc[v] : pkt_ovc_q[v];
+        if (head_dyn[v]) begin
+          for (int w = NumVCs - 1; w >= 0; w--) begin
+            if ((!torus || (w[0] == head_ovc[v][0])) &&
+                ((head_route[v] & vc_avail_i[w*NumPorts +: NumPorts] &
+                  vc_free_i[w*NumPorts +: NumPorts]) != '0)) begin
+              eff_ovc[v] = VW'(w);
+            end
           end
         end
+        head_ok[v] = vc_avail_i[32'(eff_ovc[v])*NumPorts +: NumPorts] & ~out_blocked_i &
+                     (head_is_head[v] ? vc_free_i[32'(eff_ovc[v])*NumPorts +: NumPorts]
+                                      : vc_mine_i[32'(eff_ovc[v])*NumPorts +: NumPorts]);
+        vc_req[v] = ((head_rem[v] == '0) || ((head_rem[v] & head_ok[v]) != '0)) &&
+                    (!mc_head[v] || mc_free_i || mc_mine[v]);
       end
-      head_ok[v] = vc_avail_i[32'(eff_ovc[v])*NumPorts +: NumPorts] & ~out_blocked_i &
-                   (head_is_head[v] ? vc_free_i[32'(eff_ovc[v])*NumPorts +: NumPorts]
-                                    : vc_mine_i[32'(eff_ovc[v])*NumPorts +: NumPorts]);
-      vc_req[v] = fifo_valid[v] && ((head_rem[v] == '0) || ((head_rem[v] & head_ok[v]) != '0)) &&
-                  (!mc_head[v] || mc_free_i || mc_mine[v]);
     end
   end
 

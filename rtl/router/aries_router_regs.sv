@@ -146,17 +146,21 @@ module aries_router_regs #(
   assign w_sx = cfg_wdata_i[aries_pkg::CtrlSizeXLsb +: CW];
   assign w_sy = cfg_wdata_i[aries_pkg::CtrlSizeYLsb +: CW];
 
+  // The legality checks are evaluated for a write only (a simulator skips them otherwise).
   always_comb begin : p_ctrl_ok
-    ctrl_ok = ((cfg_wdata_i & ~DW'(aries_pkg::CtrlMask)) == '0) &&
-              (32'(w_topo) < aries_pkg::NumTopos) && (node_x_i <= w_sx) && (node_y_i <= w_sy);
-    unique case (32'(w_topo))
-      aries_pkg::TopoMesh: ctrl_ok = ctrl_ok && (NumPorts >= aries_pkg::NumMeshPorts);
-      aries_pkg::TopoTorus:
-        ctrl_ok = ctrl_ok && (NumPorts >= aries_pkg::NumMeshPorts) && (NumVCs >= 2) &&
-                  (NumVCs % 2 == 0);
-      aries_pkg::TopoFbfly: ctrl_ok = ctrl_ok && (1 + 32'(w_sx) + 32'(w_sy) <= NumPorts);
-      default: ctrl_ok = 1'b0;
-    endcase
+    ctrl_ok = 1'b0;
+    if (cfg_req_i && cfg_we_i) begin
+      ctrl_ok = ((cfg_wdata_i & ~DW'(aries_pkg::CtrlMask)) == '0) &&
+                (32'(w_topo) < aries_pkg::NumTopos) && (node_x_i <= w_sx) && (node_y_i <= w_sy);
+      unique case (32'(w_topo))
+        aries_pkg::TopoMesh: ctrl_ok = ctrl_ok && (NumPorts >= aries_pkg::NumMeshPorts);
+        aries_pkg::TopoTorus:
+          ctrl_ok = ctrl_ok && (NumPorts >= aries_pkg::NumMeshPorts) && (NumVCs >= 2) &&
+                    (NumVCs % 2 == 0);
+        aries_pkg::TopoFbfly: ctrl_ok = ctrl_ok && (1 + 32'(w_sx) + 32'(w_sy) <= NumPorts);
+        default: ctrl_ok = 1'b0;
+      endcase
+    end
   end
 
   logic pt_w_en;
@@ -166,21 +170,24 @@ module aries_router_regs #(
   assign pt_w_out = cfg_wdata_i[aries_pkg::PassOutLsb +: PW];
 
   always_comb begin : p_pt_ok
-    // The output field must name a port; enabling also needs another port than our own.
-    pt_ok = ((cfg_wdata_i & ~DW'(aries_pkg::PassMask)) == '0) && (32'(pt_w_out) < NumPorts) &&
-            (!pt_w_en || (pt_w_out != reg_port));
-    // No other input may hold the same output.
-    for (int unsigned q = 0; q < NumPorts; q++) begin
-      if (pt_w_en && pt_en_q[q] && (PW'(q) != reg_port) && (pt_out_q[q] == pt_w_out)) begin
-        pt_ok = 1'b0;
+    pt_ok = 1'b0;
+    if (cfg_req_i && cfg_we_i) begin
+      // The output field must name a port; enabling also needs another port than our own.
+      pt_ok = ((cfg_wdata_i & ~DW'(aries_pkg::PassMask)) == '0) && (32'(pt_w_out) < NumPorts) &&
+              (!pt_w_en || (pt_w_out != reg_port));
+      // No other input may hold the same output.
+      for (int unsigned q = 0; q < NumPorts; q++) begin
+        if (pt_w_en && pt_en_q[q] && (PW'(q) != reg_port) && (pt_out_q[q] == pt_w_out)) begin
+          pt_ok = 1'b0;
+        end
       end
-    end
-    // A change needs the input and the outputs it leaves or takes quiet (no packet open,
-    // nothing buffered, in flight or moving this cycle), so no flit or credit is lost.
-    if (pt_ok && ((pt_w_en != pt_en_q[rp]) || (pt_w_en && pt_w_out != pt_out_q[rp]))) begin
-      if (!in_quiet_i[rp]) pt_ok = 1'b0;
-      if (pt_en_q[rp] && !out_quiet_i[pt_out_q[rp][PortSelW-1:0]]) pt_ok = 1'b0;
-      if (pt_w_en && !out_quiet_i[pt_w_out[PortSelW-1:0]]) pt_ok = 1'b0;
+      // A change needs the input and the outputs it leaves or takes quiet (no packet open,
+      // nothing buffered, in flight or moving this cycle), so no flit or credit is lost.
+      if (pt_ok && ((pt_w_en != pt_en_q[rp]) || (pt_w_en && pt_w_out != pt_out_q[rp]))) begin
+        if (!in_quiet_i[rp]) pt_ok = 1'b0;
+        if (pt_en_q[rp] && !out_quiet_i[pt_out_q[rp][PortSelW-1:0]]) pt_ok = 1'b0;
+        if (pt_w_en && !out_quiet_i[pt_w_out[PortSelW-1:0]]) pt_ok = 1'b0;
+      end
     end
   end
 

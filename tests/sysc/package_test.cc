@@ -507,14 +507,18 @@ TEST(PackageKernels, ParallelNodeEvaluationChangesNothing) {
   EXPECT_EQ(Fingerprint(false, true, 1, 0.05), Fingerprint(false, true, 2, 0.05));
 }
 
-// Point-to-point runs use the node model without the collective engine: the same traffic (with
+// Point-to-point runs use the node model without the collective engine and tracing (a traced
+// run takes the full model): the same traffic (with
 // random bypass segments, back-pressure, dynamic VCs) on it and on the model with the engine
 // gives the same run: every latency figure, cycle, channel count and every activity counter of
 // every node, data toggles included.
 std::vector<uint64_t> ModelFingerprint(bool coll_engine, Topology t, bool dynamic_vcs) {
   PackageConfig c = Cfg(t, 4);
   c.dynamic_vcs = dynamic_vcs;
-  Package pkg(c, aries::sysc::ShippedNodeModels(coll_engine), 5);
+  Package pkg(c,
+              aries::sysc::ShippedNodeModels(coll_engine ? aries::sysc::NodeUse::kAny
+                                                         : aries::sysc::NodeUse::kPointToPoint),
+              5);
   EXPECT_EQ(pkg.shape().coll_engine, coll_engine);
   if (t == Topology::kAries) {
     std::mt19937_64 rng(5);
@@ -549,13 +553,26 @@ std::vector<uint64_t> ModelFingerprint(bool coll_engine, Topology t, bool dynami
   return fp;
 }
 
-TEST(PackageModels, NodeWithoutEngineGivesTheSameRunAsWithIt) {
+TEST(PackageModels, PointToPointModelGivesTheSameRunAsTheFullOne) {
   for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries}) {
     for (bool dyn : {false, true}) {
       SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(t) << (dyn ? " dynamic" : ""));
       EXPECT_EQ(ModelFingerprint(false, t, dyn), ModelFingerprint(true, t, dyn));
     }
   }
+}
+
+TEST(PackageModels, PointToPointModelRefusesWaveforms) {
+  Package pkg(Cfg(Topology::kMesh, 2),
+              aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
+  try {
+    pkg.OpenTrace(testing::TempDir() + "/p2p.fst", {}, 0, 10);
+    FAIL() << "traced a model built without tracing";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("built without tracing"), std::string::npos) << e.what();
+  }
+  for (int i = 0; i < 3; ++i) pkg.Step();  // still runs, untraced
+  EXPECT_TRUE(pkg.Quiet());
 }
 
 TEST(PackageKernels, ThreadCountIsChecked) {
