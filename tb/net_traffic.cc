@@ -84,7 +84,7 @@ void NetScoreboard::Error(std::string e) {
 }
 
 void NetScoreboard::OnCreate(Packet p) {
-  if (ordered_) order_[{p.src, p.dst, p.vc}].push_back(p.id);
+  if (ordered_) p.seq = streams_[StreamKey(p)].created++;
   flits_created_ += p.len;
   packets_.emplace(p.id, p);
 }
@@ -123,12 +123,13 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
                         f.vc, id, open.first));
     }
     if (ordered_) {
-      auto& q = order_[{p.src, p.dst, p.vc}];
-      if (q.empty() || q.front() != id) {
-        Error(fmt::format("cycle {}: packet {} ({} -> {}, VC {}) overtook packet {}", cycle, id,
-                          p.src, p.dst, p.vc, q.empty() ? 0 : q.front()));
+      Stream& st = streams_[StreamKey(p)];
+      if (p.seq < st.arrived_hi) {
+        Error(fmt::format("cycle {}: a later packet of {} -> {} on VC {} overtook packet {} (number "
+                          "{} of that stream; number {} arrived before it)",
+                          cycle, p.src, p.dst, p.vc, id, p.seq, st.arrived_hi - 1));
       }
-      if (!q.empty() && q.front() == id) q.pop_front();
+      st.arrived_hi = std::max(st.arrived_hi, p.seq + 1);
     }
     open = {id, 1};
   } else if (open.first != id || open.second == 0) {

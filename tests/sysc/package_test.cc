@@ -562,6 +562,63 @@ TEST(PackageModels, PointToPointModelGivesTheSameRunAsTheFullOne) {
   }
 }
 
+// The traffic scoreboard on its own: packets of one source, destination and VC must arrive in
+// the order they were made (static VCs), unless it is told VCs are dynamic; a flit is never
+// accepted twice.
+std::vector<uint32_t> FlitWords(const aries::tb::Packet& p, unsigned idx) {
+  hw::Flit f;
+  f.head = idx == 0;
+  f.tail = idx + 1 == p.len;
+  f.vc = p.vc;
+  std::vector<uint32_t> w(3);
+  w[0] = hw::PackHeader(f);
+  w[1] = static_cast<uint32_t>(p.id);
+  w[2] = aries::tb::NetScoreboard::Check(p.id, idx, 1);
+  return w;
+}
+
+std::vector<std::string> EjectSwapped(bool ordered) {
+  aries::tb::NetScoreboard sb(2, ordered);
+  aries::tb::Packet a{}, b{}, c{};
+  a.id = 1, b.id = 2, c.id = 3;
+  for (auto* p : {&a, &b, &c}) {
+    p->src = 0;
+    p->dst = 3;
+    p->vc = 1;
+    p->len = 1;
+    sb.OnCreate(*p);
+  }
+  EXPECT_TRUE(sb.OnEject(3, 10, FlitWords(b, 0).data()).has_value());
+  EXPECT_TRUE(sb.OnEject(3, 11, FlitWords(a, 0).data()).has_value());
+  EXPECT_TRUE(sb.OnEject(3, 12, FlitWords(c, 0).data()).has_value());
+  EXPECT_EQ(sb.outstanding(), 0u);
+  return sb.errors();
+}
+
+TEST(NetScoreboard, OvertakingIsReportedOnlyWithStaticVcs) {
+  const auto errs = EjectSwapped(true);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].find("overtook packet 1 (number 0 of that stream; number 1 arrived"),
+            std::string::npos)
+      << errs[0];
+  EXPECT_TRUE(EjectSwapped(false).empty());
+}
+
+TEST(NetScoreboard, DuplicateAndStrayFlitsAreReported) {
+  aries::tb::NetScoreboard sb(2, true);
+  aries::tb::Packet a{};
+  a.id = 7;
+  a.src = 1;
+  a.dst = 2;
+  a.len = 1;
+  sb.OnCreate(a);
+  EXPECT_TRUE(sb.OnEject(2, 5, FlitWords(a, 0).data()).has_value());
+  EXPECT_FALSE(sb.OnEject(2, 6, FlitWords(a, 0).data()).has_value());
+  ASSERT_EQ(sb.errors().size(), 1u);
+  EXPECT_NE(sb.errors()[0].find("unknown or finished packet 7"), std::string::npos);
+  EXPECT_EQ(sb.flits_ejected(), 2u);
+}
+
 TEST(PackageModels, PointToPointModelRefusesWaveforms) {
   Package pkg(Cfg(Topology::kMesh, 2),
               aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
