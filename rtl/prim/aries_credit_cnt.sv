@@ -31,15 +31,23 @@ module aries_credit_cnt #(
   logic [CntW-1:0] cnt_q, cnt_d;
   logic underflow, overflow;
 
-  assign underflow = take_i && !give_i && (cnt_q == '0);
-  assign overflow = give_i && !take_i && (cnt_q == CntW'(MaxCredits));
-  assign error_o = underflow || overflow;
-
+  // Only a cycle that takes or gives (not both) changes anything: the checks sit under that
+  // condition, so a simulator skips an idle counter.
   always_comb begin : p_next
     cnt_d = cnt_q;
-    if (take_i && !give_i && !underflow) cnt_d = cnt_q - 1'b1;
-    else if (give_i && !take_i && !overflow) cnt_d = cnt_q + 1'b1;
+    underflow = 1'b0;
+    overflow = 1'b0;
+    if (take_i != give_i) begin
+      if (take_i) begin
+        underflow = (cnt_q == '0);
+        if (!underflow) cnt_d = cnt_q - 1'b1;
+      end else begin
+        overflow = (cnt_q == CntW'(MaxCredits));
+        if (!overflow) cnt_d = cnt_q + 1'b1;
+      end
+    end
   end
+  assign error_o = underflow || overflow;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_cnt
     if (!rst_ni) cnt_q <= CntW'(MaxCredits);
