@@ -2,12 +2,14 @@
 """Area of a full-size ARIES router, per sub-block, from two Yosys syntheses.
 
 A router with 32-flit buffers holds ~350k flip-flops; synthesizing it flat is slow and needs
-much memory (TOOLCHAIN.md). The buffers (aries_fifo) are the only part whose size depends on
-the depth, and they grow linearly with it, so this script synthesizes the router at depths 2
-and 4 with the real width, port and VC count and extrapolates the buffer area linearly to
---depth. The other blocks change with the depth only through counter widths (log2 of the
-depth): they are taken from the depth-4 run, a slight underestimate. Both measured points and
-the estimate are printed and written to <out>/router_area.json.
+much memory (TOOLCHAIN.md). The buffers are the only part whose size grows with the depth, and
+they grow linearly with it: the metadata FIFOs (aries_fifo) and the payload memory inside each
+router input (aries_router_input, which also holds the input's VC selection). So this script
+synthesizes the router at depths 2 and 4 with the real width, port and VC count and
+extrapolates those two blocks linearly to --depth. The other blocks change with the depth only
+through counter widths (log2 of the depth): they are taken from the depth-4 run, a slight
+underestimate. Both measured points and the estimate are printed and written to
+<out>/router_area.json; --reuse takes the two syntheses from an earlier run in <out>.
 
 The flip-flop buffers dominate; the same storage as an SRAM array is also printed: the stored
 bits (per input port and VC, depth x (flit + output-port mask + VC id), the router input's
@@ -25,8 +27,22 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def synth(out, ports, vcs, depth, lanes, flows):
+# Blocks whose area grows linearly with the buffer depth (see the module docstring).
+DEPTH_LINEAR = ("aries_fifo", "aries_router_input")
+
+
+def estimate(name, at_lo, at_hi, lo, hi, depth):
+    """Area (or cells) of block `name` at `depth` from its values at depths lo < hi."""
+    if name in DEPTH_LINEAR:
+        return at_hi + (at_hi - at_lo) / (hi - lo) * (depth - hi)
+    return at_hi
+
+
+def synth(out, ports, vcs, depth, lanes, flows, reuse=False):
     d = os.path.join(out, f"depth{depth}")
+    if reuse and os.path.exists(os.path.join(d, "area.json")):
+        print(f"reusing {d}/area.json", file=sys.stderr, flush=True)
+        return json.load(open(os.path.join(d, "area.json")))
     cmd = [sys.executable, os.path.join(HERE, "synth.py"), "--top", "aries_router", "--quiet",
            "--out", d, "-P", f"NumPorts={ports}", "-P", f"NumVCs={vcs}",
            "-P", f"BufferDepth={depth}", "-P", f"Lanes={lanes}", "-P", f"NumFlows={flows}"]
@@ -51,25 +67,22 @@ def main():
     ap.add_argument("--flows", type=int, default=64)
     ap.add_argument("--cell-um2", type=float, default=0.346, help="SRAM bit cell (Mistry et al., IEDM 2007)")
     ap.add_argument("--array-efficiency", type=float, default=0.7, help="cell area / array area (assumption)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="take the depth-2 and depth-4 syntheses already in --out")
     a = ap.parse_args()
     lo, hi = 2, 4
-    alo = synth(a.out, a.ports, a.vcs, lo, a.lanes, a.flows)
-    ahi = synth(a.out, a.ports, a.vcs, hi, a.lanes, a.flows)
+    alo = synth(a.out, a.ports, a.vcs, lo, a.lanes, a.flows, a.reuse)
+    ahi = synth(a.out, a.ports, a.vcs, hi, a.lanes, a.flows, a.reuse)
     rows = {}
     for name in sorted(set(alo["blocks"]) | set(ahi["blocks"])):
         bl, bh = alo["blocks"].get(name), ahi["blocks"].get(name)
-        if name == "aries_fifo":
-            slope = (bh["area_um2"] - bl["area_um2"]) / (hi - lo)
-            est = bh["area_um2"] + slope * (a.depth - hi)
-            cslope = (bh["cells"] - bl["cells"]) / (hi - lo)
-            cest = bh["cells"] + cslope * (a.depth - hi)
-        else:
-            est, cest = bh["area_um2"], bh["cells"]
+        est = estimate(name, bl["area_um2"], bh["area_um2"], lo, hi, a.depth)
+        cest = estimate(name, bl["cells"], bh["cells"], lo, hi, a.depth)
         rows[name] = {"instances": bh["instances"], f"area_depth{lo}": bl["area_um2"],
                       f"area_depth{hi}": bh["area_um2"], f"area_depth{a.depth}_est": round(est, 1),
                       f"cells_depth{a.depth}_est": int(cest)}
     total = sum(r[f"area_depth{a.depth}_est"] for r in rows.values())
-    label = {"aries_fifo": "VC buffers", "aries_router_input": "input control",
+    label = {"aries_fifo": "VC metadata FIFOs", "aries_router_input": "inputs (payload memory)",
              "aries_route_compute": "route computation", "aries_router_output":
              "output / switch alloc.", "aries_rr_arb": "round-robin arbiters",
              "aries_credit_cnt": "credit counters", "aries_router_xbar": "crossbar",

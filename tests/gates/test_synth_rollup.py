@@ -61,6 +61,16 @@ print("sram bits", bits)
 if bits != 353280 or abs(bits * 0.346 / 0.7 - 174621.257) > 0.01:
     sys.exit("SRAM buffer model differs from the hand-computed case")
 
+# Depth extrapolation: the metadata FIFOs and the inputs (payload memory) grow linearly, 100 at
+# depth 2 and 200 at depth 4 (50 per slot) -> 200 + 28 x 50 = 1600 at depth 32; any other block
+# keeps its depth-4 value.
+ex = (router_area.estimate("aries_router_input", 100, 200, 2, 4, 32),
+      router_area.estimate("aries_fifo", 100, 200, 2, 4, 32),
+      router_area.estimate("aries_router_xbar", 100, 200, 2, 4, 32))
+print("extrapolated", ex)
+if ex != (1600, 1600, 200):
+    sys.exit("depth extrapolation differs from the hand-computed case")
+
 # The engine's lane extrapolation (node_area.py): 1000 um^2 at 1 lane, 1300 at 2 -> 1000 + 300 x 15
 # = 5500 at 16 lanes.
 import node_area  # noqa: E402
