@@ -12,7 +12,7 @@ build=${1:-build-pgo}
 generator=()
 if command -v ninja > /dev/null; then generator=(-G Ninja); fi
 
-cmake -S . -B "$build" "${generator[@]}" -DBUILD_TESTING=OFF -DARIES_PGO=generate
+cmake -S . -B "$build" ${generator[@]+"${generator[@]}"} -DBUILD_TESTING=OFF -DARIES_PGO=generate
 rm -rf "$build/pgo"
 cmake --build "$build" -j2 --target aries
 aries="$build/sim/aries"
