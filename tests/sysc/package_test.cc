@@ -238,6 +238,67 @@ TEST(PackageVcAllocation, DynamicVcsLeaveTheInjectionVc) {
   }
 }
 
+// With CTRL.DYN_VC on an idle 4x4 mesh: a table-routed flow packet sent on VC 2 keeps VC 2 at
+// every hop (the controller chose it), and a DOR packet sent on VC 2 right after it takes the
+// lowest free VC with a credit, VC 0, at the first hop and keeps it to its destination (its
+// body flits follow the head). With static VCs both arrive on VC 2.
+std::vector<std::pair<bool, unsigned>> FlowAndDorOnVc2(bool dynamic) {
+  PackageConfig c = Cfg(Topology::kMesh, 4);
+  c.dynamic_vcs = dynamic;
+  Package pkg(c, aries::sysc::ShippedNodeModels(), 1);
+  const unsigned a = pkg.NodeId(0, 0), b = pkg.NodeId(3, 0);
+  std::vector<RegOp> ops{{a, true, hw::RouteAddr(7, hw::kPortLocal), 1u << hw::kPortXP},
+                         {b, true, hw::RouteAddr(7, hw::kPortXM), 1u << hw::kPortLocal}};
+  for (unsigned x = 1; x < 3; ++x) {
+    ops.push_back({pkg.NodeId(x, 0), true, hw::RouteAddr(7, hw::kPortXM), 1u << hw::kPortXP});
+  }
+  pkg.Program(ops);
+  struct Ep : aries::sysc::Endpoint {
+    unsigned sent = 0;
+    bool src = false;
+    std::vector<std::pair<bool, unsigned>> got;  // (is_flow, VC) per ejected flit
+    bool Inject(uint64_t, uint32_t* w) override {
+      if (!src || sent == 8) return false;
+      hw::Flit f;
+      f.head = sent % 4 == 0;
+      f.tail = sent % 4 == 3;
+      f.vc = 2;
+      f.is_flow = sent < 4;  // first the flow packet, then a DOR packet to (3, 0)
+      f.flow = 7;
+      f.dst_x = 3;
+      f.dst_y = 0;
+      hw::PackFlit(f, 16, w);
+      ++sent;
+      return true;
+    }
+    uint8_t EjectCredits(uint64_t) override { return 0; }
+    void AfterEdge(uint64_t, uint8_t, const uint32_t* e) override {
+      if (e) {
+        const hw::Flit f = hw::UnpackFlit(e, 0);
+        got.emplace_back(f.is_flow, f.vc);
+      }
+    }
+  } src_ep, dst_ep;
+  src_ep.src = true;
+  pkg.AttachEndpoint(a, &src_ep);
+  pkg.AttachEndpoint(b, &dst_ep);
+  for (int i = 0; i < 200; ++i) pkg.Step();
+  EXPECT_FALSE(pkg.AnyError());
+  return dst_ep.got;
+}
+
+TEST(PackageVcAllocation, FlowsKeepTheirVcDorTakesTheLowestFreeOne) {
+  using G = std::vector<std::pair<bool, unsigned>>;
+  const G flow2 = {{true, 2}, {true, 2}, {true, 2}, {true, 2}};
+  G want_static = flow2, want_dynamic = flow2;
+  for (int i = 0; i < 4; ++i) {
+    want_static.emplace_back(false, 2);
+    want_dynamic.emplace_back(false, 0);
+  }
+  EXPECT_EQ(FlowAndDorOnVc2(false), want_static);
+  EXPECT_EQ(FlowAndDorOnVc2(true), want_dynamic);
+}
+
 // A bypass segment between (0,1) and (3,1) carries a flow: latency = 2 + segment wire + 2.
 TEST(PackageBypass, SegmentCarriesAFlowWithItsLatency) {
   PackageConfig c = Cfg(Topology::kAries, 4);
