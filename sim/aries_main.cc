@@ -3,7 +3,7 @@
 //   aries                       the default run: a 4x4 ARIES package, uniform traffic at 0.1
 //   aries [run] [options]       one run; --config FILE, --set key=value, --json, --csv, --trace
 //   aries sweep [options]       injection-rate sweep (sweep.rates), one CSV row per rate
-//   aries bench [--quick] [--k 4,8,16] [--links 1]  simulation speed and peak memory (mesh)
+//   aries bench [--quick] [--k 4,8,16] [--links 10,1]  simulation speed and peak memory (mesh)
 //   aries keys                  the configuration keys with defaults and allowed values
 #include <fmt/format.h>
 
@@ -104,10 +104,12 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand("bench", "simulation speed and peak memory");
   bool quick = false;
   bench->add_flag("--quick", quick, "shorter runs");
-  unsigned bench_links = 10;
-  bench->add_option("--links", bench_links, "wire cycles of a link (package.link_latency)")
+  std::vector<unsigned> bench_links{10, 1};
+  bench->add_option("--links", bench_links,
+                    "wire cycles of a link (package.link_latency), comma-separated")
+      ->delimiter(',')
       ->check(CLI::Range(1u, 1000u));
-  std::vector<unsigned> bench_ks{4, 8};
+  std::vector<unsigned> bench_ks{4, 8, 16};
   bench->add_option("--k", bench_ks, "package sizes K (K x K mesh)")
       ->delimiter(',')
       ->check(CLI::Range(2u, 16u));
@@ -243,24 +245,28 @@ extern "C" int sc_main(int argc, char** argv) {
     if (bench->parsed()) {
       const uint64_t measure = quick ? 1000 : 5000;
       fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
-                 "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits, {}-cycle links\n",
-                 measure, bench_links);
-      fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo", "K", "rate",
-                 "kernel", "threads", "cycles/s", "node evals/cy", "peak MB", "accepted");
+                 "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits\n",
+                 measure);
+      fmt::print("{:<6} {:>5} {:<4} {:>6} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo",
+                 "links", "K", "rate", "kernel", "threads", "cycles/s", "node evals/cy",
+                 "peak MB", "accepted");
       const std::string self = aries::sim::SelfExe();
-      for (unsigned k : bench_ks) {
-        for (double rate : {0.02, 0.1, 0.3}) {
-          // The SystemC kernel is serial; the loop kernel once serial, once on every core.
-          for (auto [kernel, threads] : {std::pair{"systemc", "1"}, std::pair{"loop", "1"},
-                                         std::pair{"loop", "auto"}}) {
-            const nlohmann::json r =
-                BenchPoint(self, "mesh", k, bench_links, rate, kernel, threads, measure);
-            fmt::print("{:<6} {:<4} {:>6} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} {:>9.3f}\n",
-                       "mesh", k, rate, kernel, r["threads"].get<unsigned>(),
-                       r["cycles_per_second"].get<double>(),
-                       r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
-                       r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
-            std::fflush(stdout);
+      for (unsigned links : bench_links) {
+        for (unsigned k : bench_ks) {
+          for (double rate : {0.02, 0.1, 0.3}) {
+            // The SystemC kernel is serial; the loop kernel once serial, once on every core.
+            for (auto [kernel, threads] : {std::pair{"systemc", "1"}, std::pair{"loop", "1"},
+                                           std::pair{"loop", "auto"}}) {
+              const nlohmann::json r =
+                  BenchPoint(self, "mesh", k, links, rate, kernel, threads, measure);
+              fmt::print("{:<6} {:>5} {:<4} {:>6} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} "
+                         "{:>9.3f}\n",
+                         "mesh", links, k, rate, kernel, r["threads"].get<unsigned>(),
+                         r["cycles_per_second"].get<double>(),
+                         r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
+                         r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
+              std::fflush(stdout);
+            }
           }
         }
       }
