@@ -299,6 +299,80 @@ TEST(PackageVcAllocation, FlowsKeepTheirVcDorTakesTheLowestFreeOne) {
   EXPECT_EQ(FlowAndDorOnVc2(true), want_dynamic);
 }
 
+// Contention under CTRL.DYN_VC on a 4x4 mesh, row 0: node (0,0) sends a 20-flit packet to (3,0)
+// on VC 2; node (1,0) starts a 4-flit packet to (3,0), also on VC 2, while the long one holds
+// its VC on every link ahead. Dynamic: the long packet takes VC 0 at each hop, the short one the
+// lowest VC still free, VC 1, so it passes alongside and arrives first. Static: both keep VC 2
+// and the short packet waits for the long one's tail at (1,0).
+struct RowFlit {
+  unsigned src_x, vc;
+  bool tail;
+};
+std::vector<RowFlit> LongAndShortOnOneRow(bool dynamic) {
+  PackageConfig c = Cfg(Topology::kMesh, 4);
+  c.dynamic_vcs = dynamic;
+  Package pkg(c, aries::sysc::ShippedNodeModels(), 1);
+  struct Src : aries::sysc::Endpoint {
+    unsigned x = 0, len = 0, sent = 0;
+    uint64_t start = 0;
+    bool Inject(uint64_t cycle, uint32_t* w) override {
+      if (cycle < start || sent == len) return false;
+      hw::Flit f;
+      f.head = sent == 0;
+      f.tail = sent + 1 == len;
+      f.vc = 2;
+      f.dst_x = 3;
+      f.src_x = x;
+      hw::PackFlit(f, 16, w);
+      ++sent;
+      return true;
+    }
+    uint8_t EjectCredits(uint64_t) override { return 0; }
+    void AfterEdge(uint64_t, uint8_t, const uint32_t*) override {}
+  } a, b;
+  // 10-cycle links: the long packet's head leaves (1,0) about 16 cycles after it starts and its
+  // tail about 20 cycles later, so the short packet, 20 cycles behind, meets it there.
+  const uint64_t t0 = pkg.endpoint_cycle();
+  a.x = 0, a.len = 20, a.start = t0;
+  b.x = 1, b.len = 4, b.start = t0 + 20;
+  struct Dst : aries::sysc::Endpoint {
+    std::vector<RowFlit> got;
+    bool Inject(uint64_t, uint32_t*) override { return false; }
+    uint8_t EjectCredits(uint64_t) override { return 0; }
+    void AfterEdge(uint64_t, uint8_t, const uint32_t* e) override {
+      if (e) {
+        const hw::Flit f = hw::UnpackFlit(e, 0);
+        got.push_back({f.src_x, f.vc, f.tail});
+      }
+    }
+  } d;
+  pkg.AttachEndpoint(pkg.NodeId(0, 0), &a);
+  pkg.AttachEndpoint(pkg.NodeId(1, 0), &b);
+  pkg.AttachEndpoint(pkg.NodeId(3, 0), &d);
+  for (int i = 0; i < 300; ++i) pkg.Step();
+  EXPECT_FALSE(pkg.AnyError());
+  EXPECT_EQ(d.got.size(), 24u);
+  return d.got;
+}
+
+TEST(PackageVcAllocation, UnderContentionAHeadTakesTheLowestFreeVc) {
+  for (bool dynamic : {false, true}) {
+    SCOPED_TRACE(dynamic ? "dynamic" : "static");
+    const auto got = LongAndShortOnOneRow(dynamic);
+    size_t long_tail = 0, short_tail = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      const RowFlit& f = got[i];
+      EXPECT_EQ(f.vc, dynamic ? (f.src_x == 0 ? 0u : 1u) : 2u) << "flit " << i;
+      if (f.tail) (f.src_x == 0 ? long_tail : short_tail) = i;
+    }
+    if (dynamic) {
+      EXPECT_LT(short_tail, long_tail) << "the short packet passes on its own VC";
+    } else {
+      EXPECT_GT(short_tail, long_tail) << "the short packet waits behind the long one";
+    }
+  }
+}
+
 // A bypass segment between (0,1) and (3,1) carries a flow: latency = 2 + segment wire + 2.
 TEST(PackageBypass, SegmentCarriesAFlowWithItsLatency) {
   PackageConfig c = Cfg(Topology::kAries, 4);
