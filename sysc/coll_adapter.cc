@@ -110,8 +110,8 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
     if (o.IsRecv()) to_receive_ += flits;
   }
   for (const auto& [id, rx] : eng_rx_) to_receive_ += rx.total;
-  credits_.assign(shape.num_link_vcs, shape.buffer_depth);
-  for (unsigned v = shape.num_vcs; v < shape.num_link_vcs; ++v) credits_[v] = shape.coll_depth;
+  credits_.assign(shape.num_link_vcs(), shape.buffer_depth);
+  for (unsigned v = shape.num_vcs; v < shape.num_link_vcs(); ++v) credits_[v] = shape.coll_depth;
 }
 
 bool ScheduleEndpoint::Ready(size_t j, uint64_t from, uint64_t to) const {
@@ -219,7 +219,7 @@ uint8_t ScheduleEndpoint::EjectCredits(uint64_t) {
 }
 
 void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  for (unsigned v = 0; v < shape_.num_link_vcs; ++v) {
+  for (unsigned v = 0; v < shape_.num_link_vcs(); ++v) {
     if ((inject_credits >> v) & 1u) ++credits_[v];
   }
   if (ej) {

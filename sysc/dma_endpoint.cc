@@ -69,7 +69,7 @@ uint8_t DmaEndpoint::EjectCredits(uint64_t) {
     writes_.pop_front();
   }
   uint8_t m = 0;
-  for (unsigned v = 0; v < shape_.num_link_vcs; ++v) {
+  for (unsigned v = 0; v < shape_.num_link_vcs(); ++v) {
     if (freed_[v] > 0) {
       --freed_[v];
       m = static_cast<uint8_t>(m | (1u << v));
@@ -93,7 +93,7 @@ void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32
     auto b = std::make_unique<Buf>();
     b->vc = h.vc;
     if (!active_ || !job_.receives || received_ >= Flits() || h.vc < shape_.num_vcs ||
-        h.vc >= shape_.num_link_vcs) {
+        h.vc >= shape_.num_link_vcs()) {
       errors_.push_back(
           fmt::format("cycle {}: unexpected flit of id {} (VC {})", cycle, h.id, h.vc));
       b->done = true;  // nothing to write: free the slot

@@ -22,7 +22,6 @@ namespace aries::sysc {
 struct NodeShape {
   unsigned num_ports = 5;
   unsigned num_vcs = 4;         // router (point-to-point) VCs
-  unsigned num_link_vcs = 6;    // VCs on the links: + request and response VCs of the engine
   bool coll_engine = true;      // a collective engine beside the router
   unsigned coll_depth = 32;     // its input queue depth (credits of a collective VC)
   unsigned coll_ids = 8;        // its collective ids
@@ -36,6 +35,9 @@ struct NodeShape {
   unsigned ep_lead = 1;         // cycles the endpoint runs ahead of the node (aries_node registers
                                 // what the endpoint drives and answers it a cycle ahead)
   unsigned words() const { return 1 + lanes; }
+  // VCs on the links: the router's, plus the engine's request and response VCs (aries_node
+  // LinkVCs).
+  unsigned num_link_vcs() const { return num_vcs + (coll_engine ? 2 : 0); }
 };
 
 // Inputs of one cycle. Flit words of link l live at flit[l * words]; only valid ones are read.

@@ -24,7 +24,6 @@ NodeModelFactory ShippedNodeModels(NodeUse use) {
       s.num_links = 4 + 4 * s.num_tracks;
       if (use == NodeUse::kPointToPoint) {
         s.coll_engine = false;
-        s.num_link_vcs = s.num_vcs;
         return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(s, ctx, name);
       }
       return std::make_unique<VerilatedNode<Varies_node, true>>(s, ctx, name);
@@ -34,7 +33,6 @@ NodeModelFactory ShippedNodeModels(NodeUse use) {
       s.num_tracks = 0;
       s.num_links = 14;
       s.coll_engine = false;
-      s.num_link_vcs = s.num_vcs;
       return std::make_unique<VerilatedNode<Varies_node_fb, true>>(s, ctx, name);
     }
     throw std::invalid_argument(fmt::format(

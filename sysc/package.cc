@@ -58,7 +58,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
         "link, and that register is the last wire cycle of every link)",
         cfg.link_latency, shape_.link_in_regs));
   }
-  if (shape_.num_links > 64 || shape_.num_link_vcs > 8) {
+  if (shape_.num_links > 64 || shape_.num_link_vcs() > 8) {
     throw std::invalid_argument("node model: at most 64 links and 8 link VCs");
   }
   pool_ = std::make_unique<TickPool>(cfg.threads);

@@ -75,7 +75,7 @@ class VerilatedNode final : public NodeModel {
         std::memcpy(&m_->lnk_in_flit_i[l * w], &in.link_flit[l * w], w * sizeof(uint32_t));
       }
     }
-    SetFields(m_->lnk_out_credit_i, in.link_credit, nl, shape_.num_link_vcs);
+    SetFields(m_->lnk_out_credit_i, in.link_credit, nl, shape_.num_link_vcs());
     m_->ep_in_valid_i = in.ep_valid;
     if (in.ep_valid) std::memcpy(&m_->ep_in_flit_i[0], in.ep_flit.data(), w * sizeof(uint32_t));
     m_->ep_out_credit_i = in.ep_credit;
@@ -91,7 +91,7 @@ class VerilatedNode final : public NodeModel {
         std::memcpy(&out.link_flit[l * w], &m_->lnk_out_flit_o[l * w], w * sizeof(uint32_t));
       }
     }
-    GetFields(m_->lnk_in_credit_o, out.link_credit, nl, shape_.num_link_vcs);
+    GetFields(m_->lnk_in_credit_o, out.link_credit, nl, shape_.num_link_vcs());
     out.ep_valid = m_->ep_out_valid_o;
     if (out.ep_valid) std::memcpy(out.ep_flit.data(), &m_->ep_out_flit_o[0], w * sizeof(uint32_t));
     out.ep_credit = static_cast<uint8_t>(m_->ep_in_credit_o);

@@ -259,12 +259,9 @@ module aries_router_input #(
         mc_mine[v] = !mc_free_i && (mc_owner_port_i == port_idx_i) &&
                      (32'(mc_owner_vc_i) == v);
         head_rem[v] = head_route[v] & ~served_q[v];
-        // Outputs whose head-VC can take this flit: a credit, not blocked, and free for a head or
-        // owned by this port for a body flit. The output VC is < NumVCs by construction (route
-        // compute keeps the VC or sets bit 0, and CTRL allows the torus only with an even VC
-        // count); HeadOvcInRange_A checks it.
-        // A dynamic head (unicast: DOR) takes the lowest VC of its class that is free with a
-        // credit on its one output; a body flit follows its head's VC.
+        // The output VC: a head's computed one, or for a dynamic head (unicast: DOR) the lowest
+        // VC of its class that is free with a credit on its one output; a body flit follows its
+        // head's VC.
         eff_ovc[v] = head_is_head[v] ? head_ovc[v] : pkt_ovc_q[v];
         if (head_dyn[v]) begin
           for (int w = NumVCs - 1; w >= 0; w--) begin
@@ -275,6 +272,10 @@ module aries_router_input #(
             end
           end
         end
+        // Outputs whose VC can take this flit: a credit, not blocked, and free for a head or
+        // owned by this port for a body flit. The output VC is < NumVCs by construction (route
+        // compute keeps the VC or sets bit 0, and CTRL allows the torus only with an even VC
+        // count); HeadOvcInRange_A checks it.
         head_ok[v] = vc_avail_i[32'(eff_ovc[v])*NumPorts +: NumPorts] & ~out_blocked_i &
                      (head_is_head[v] ? vc_free_i[32'(eff_ovc[v])*NumPorts +: NumPorts]
                                       : vc_mine_i[32'(eff_ovc[v])*NumPorts +: NumPorts]);

@@ -37,7 +37,6 @@ NodeShape CheckedShape() {
   NodeShape s;
   s.num_ports = 5;
   s.num_vcs = 4;
-  s.num_link_vcs = 6;
   s.coll_engine = true;
   s.coll_depth = 8;
   s.coll_ids = 4;

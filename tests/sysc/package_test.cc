@@ -124,6 +124,22 @@ TEST(PackageZeroLoad, Torus4x4OneCycleLinks) { ZeroLoad(Topology::kTorus, 4, 1);
 
 // Random traffic with back-pressure: every flit created is ejected once, checked, nothing
 // outstanding, no hardware error.
+// Runs the traffic (warm-up, measurement, then up to 20,000 cycles of drain) and checks that
+// every flit created arrived, checked by the scoreboard, with nothing stuck.
+aries::tb::RunResult RunDelivered(Package& pkg, NetTraffic& traffic, uint64_t warmup,
+                                  uint64_t measure) {
+  RunConfig rc;
+  rc.warmup = warmup;
+  rc.measure = measure;
+  rc.drain_limit = 20000;
+  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  EXPECT_FALSE(r.stuck) << r.stuck_report;
+  EXPECT_EQ(r.flits_created, r.flits_ejected);
+  EXPECT_EQ(r.packets_outstanding, 0u);
+  return r;
+}
+
 void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Pattern::kUniform,
                   bool dynamic_vcs = false) {
   const uint64_t seed = Seed();
@@ -143,16 +159,8 @@ void Conservation(Topology t, unsigned k, bool random_bypass, Pattern pat = Patt
   tc.sink_accept = 0.7;
   tc.seed = seed;
   NetTraffic traffic(pkg, tc);
-  RunConfig rc;
-  rc.warmup = 200;
-  rc.measure = 1500;
-  rc.drain_limit = 20000;
-  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
-  for (const auto& e : r.errors) ADD_FAILURE() << e;
-  EXPECT_FALSE(r.stuck) << r.stuck_report;
+  const auto r = RunDelivered(pkg, traffic, 200, 1500);
   EXPECT_GT(r.flits_created, 1000u);
-  EXPECT_EQ(r.flits_created, r.flits_ejected);
-  EXPECT_EQ(r.packets_outstanding, 0u);
   EXPECT_TRUE(pkg.Quiet());
   // Activity balances once drained: every buffered flit left through the crossbar, every link
   // flit was written into the buffer at its far end, one VC-allocator grant per packet hop.
@@ -216,14 +224,7 @@ TEST(PackageVcAllocation, DynamicVcsLeaveTheInjectionVc) {
     tc.vc_mask = 0x1;
     tc.seed = Seed();
     NetTraffic traffic(pkg, tc);
-    RunConfig rc;
-    rc.warmup = 100;
-    rc.measure = 1000;
-    rc.drain_limit = 20000;
-    const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
-    for (const auto& e : r.errors) ADD_FAILURE() << e;
-    EXPECT_EQ(r.flits_created, r.flits_ejected);
-    EXPECT_EQ(r.packets_outstanding, 0u);
+    const auto r = RunDelivered(pkg, traffic, 100, 1000);
     const auto& by_vc = traffic.scoreboard().ejected_by_vc();
     ASSERT_FALSE(by_vc.empty());
     const uint64_t on_vc0 = by_vc[0];
@@ -591,108 +592,118 @@ TEST(PackageConfigErrors, ImpossibleConfigurationsAreRefused) {
   EXPECT_EQ(msg(z), "");
 }
 
-// The same traffic stepped by a plain loop, by the SystemC scheduler, without idle-node
-// skipping, and with node models evaluated on several threads: identical flit counts on every
-// channel, per-node injection and ejection counts, and packet latencies.
-std::vector<uint64_t> Fingerprint(bool systemc, bool skip, unsigned threads = 1,
-                                  double rate = 0.05) {
-  PackageConfig c = Cfg(Topology::kAries, 4);
-  c.skip_idle = skip;
-  c.threads = threads;
-  Package pkg(c, aries::sysc::ShippedNodeModels(), 3);
-  std::mt19937_64 rng(3);
-  EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
+// One traffic run and what it did: every latency figure, cycle, channel count and every
+// activity counter of every node, data toggles included (`fp`), and how often each node was
+// evaluated (which idle-node skipping changes on purpose). Random bypass segments on ARIES.
+struct RunKnobs {
+  Topology topo = Topology::kAries;
+  bool systemc = false;
+  bool skip = true;
+  unsigned threads = 1;
+  double rate = 0.05;
+  double sink_accept = 1.0;
+  aries::sysc::NodeUse use = aries::sysc::NodeUse::kAny;
+  bool dynamic_vcs = false;
+  uint64_t seed = 3;
+};
+struct RunPrint {
+  std::vector<uint64_t> fp, evaluated;
+};
+RunPrint Fingerprint(const RunKnobs& kn) {
+  PackageConfig c = Cfg(kn.topo, 4);
+  c.skip_idle = kn.skip;
+  c.threads = kn.threads;
+  c.dynamic_vcs = kn.dynamic_vcs;
+  Package pkg(c, aries::sysc::ShippedNodeModels(kn.use), kn.seed);
+  EXPECT_EQ(pkg.shape().coll_engine, kn.use == aries::sysc::NodeUse::kAny);
+  if (kn.topo == Topology::kAries) {
+    std::mt19937_64 rng(kn.seed);
+    EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
+  }
   TrafficConfig tc;
-  tc.rate = rate;  // 0.05: low load, many idle nodes
-  tc.seed = 3;
-  NetTraffic t(pkg, tc);
+  tc.rate = kn.rate;
+  tc.sink_accept = kn.sink_accept;
+  tc.seed = kn.seed;
+  NetTraffic traffic(pkg, tc);
   std::unique_ptr<aries::sysc::PackageSc> sc;
   aries::tb::Advance adv;
-  if (systemc) {
+  if (kn.systemc) {
     sc = std::make_unique<aries::sysc::PackageSc>("pkg", &pkg);
     adv = [&sc](uint64_t n) { sc->Run(n); };
   }
   RunConfig rc;
   rc.warmup = 100;
   rc.measure = 1500;
-  const auto r = aries::tb::RunTraffic(pkg, t, rc, adv);
-  EXPECT_TRUE(r.ok());
-  std::vector<uint64_t> fp{r.flits_ejected, r.cycles, static_cast<uint64_t>(r.latency.mean * 1000),
-                           static_cast<uint64_t>(r.latency.max)};
-  for (const auto* ch : pkg.Channels()) fp.push_back(ch->flits_sent());
-  for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
-    fp.push_back(pkg.counters(n).injected);
-    fp.push_back(pkg.counters(n).ejected);
-  }
-  return fp;
-}
-
-TEST(PackageKernels, SystemCSchedulerEqualsPlainLoop) {
-  EXPECT_EQ(Fingerprint(true, true), Fingerprint(false, true));
-}
-
-TEST(PackageKernels, SkippingIdleNodesChangesNothing) {
-  EXPECT_EQ(Fingerprint(false, true), Fingerprint(false, false));
-}
-
-// Three threads on any machine (more than CI's two cores, so evaluations interleave), busy
-// enough that most nodes tick every cycle.
-TEST(PackageKernels, ParallelNodeEvaluationChangesNothing) {
-  EXPECT_EQ(Fingerprint(false, true, 1, 0.3), Fingerprint(false, true, 3, 0.3));
-  EXPECT_EQ(Fingerprint(false, true, 1, 0.05), Fingerprint(false, true, 2, 0.05));
-}
-
-// Point-to-point runs use the node model without the collective engine and tracing (a traced
-// run takes the full model): the same traffic (with
-// random bypass segments, back-pressure, dynamic VCs) on it and on the model with the engine
-// gives the same run: every latency figure, cycle, channel count and every activity counter of
-// every node, data toggles included.
-std::vector<uint64_t> ModelFingerprint(bool coll_engine, Topology t, bool dynamic_vcs) {
-  PackageConfig c = Cfg(t, 4);
-  c.dynamic_vcs = dynamic_vcs;
-  Package pkg(c,
-              aries::sysc::ShippedNodeModels(coll_engine ? aries::sysc::NodeUse::kAny
-                                                         : aries::sysc::NodeUse::kPointToPoint),
-              5);
-  EXPECT_EQ(pkg.shape().coll_engine, coll_engine);
-  if (t == Topology::kAries) {
-    std::mt19937_64 rng(5);
-    EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
-  }
-  TrafficConfig tc;
-  tc.rate = 0.35;
-  tc.sink_accept = 0.7;
-  tc.seed = 5;
-  NetTraffic traffic(pkg, tc);
-  RunConfig rc;
-  rc.warmup = 100;
-  rc.measure = 1500;
   rc.drain_limit = 20000;
-  const auto r = aries::tb::RunTraffic(pkg, traffic, rc);
+  const auto r = aries::tb::RunTraffic(pkg, traffic, rc, adv);
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.flits_created, r.flits_ejected);
-  std::vector<uint64_t> fp{r.flits_created, r.flits_ejected, r.cycles,
-                           static_cast<uint64_t>(r.latency.mean * 1000),
-                           static_cast<uint64_t>(r.latency.net_mean * 1000),
-                           static_cast<uint64_t>(r.latency.p50), static_cast<uint64_t>(r.latency.p99),
-                           static_cast<uint64_t>(r.latency.max), r.latency.packets};
-  for (const auto* ch : pkg.Channels()) fp.push_back(ch->flits_sent());
+  RunPrint p;
+  p.fp = {r.flits_created, r.flits_ejected, r.cycles,
+          static_cast<uint64_t>(r.latency.mean * 1000),
+          static_cast<uint64_t>(r.latency.net_mean * 1000), static_cast<uint64_t>(r.latency.p50),
+          static_cast<uint64_t>(r.latency.p99), static_cast<uint64_t>(r.latency.max),
+          r.latency.packets};
+  for (const auto* ch : pkg.Channels()) p.fp.push_back(ch->flits_sent());
   for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
     const auto& k = pkg.counters(n);
     EXPECT_EQ(k.engine_requests + k.engine_responses + k.engine_out, 0u) << n;
-    fp.insert(fp.end(), {k.evaluated, k.injected, k.ejected, k.buffer_writes, k.xbar_traversals,
-                         k.va_grants, k.buffer_toggles, k.portsel_changes, k.bypass_changes});
-    fp.insert(fp.end(), k.link_flits.begin(), k.link_flits.end());
-    fp.insert(fp.end(), k.link_toggles.begin(), k.link_toggles.end());
+    p.fp.insert(p.fp.end(), {k.injected, k.ejected, k.buffer_writes, k.xbar_traversals,
+                             k.va_grants, k.buffer_toggles, k.portsel_changes, k.bypass_changes});
+    p.fp.insert(p.fp.end(), k.link_flits.begin(), k.link_flits.end());
+    p.fp.insert(p.fp.end(), k.link_toggles.begin(), k.link_toggles.end());
+    p.evaluated.push_back(k.evaluated);
   }
-  return fp;
+  return p;
 }
 
+// The same traffic stepped by a plain loop, by the SystemC scheduler, without idle-node
+// skipping, and with node models evaluated on several threads gives the same run.
+TEST(PackageKernels, SystemCSchedulerEqualsPlainLoop) {
+  RunKnobs sc;
+  sc.systemc = true;
+  const RunPrint a = Fingerprint(sc), b = Fingerprint({});
+  EXPECT_EQ(a.fp, b.fp);
+  EXPECT_EQ(a.evaluated, b.evaluated);
+}
+
+TEST(PackageKernels, SkippingIdleNodesChangesNothing) {
+  RunKnobs all;
+  all.skip = false;
+  EXPECT_EQ(Fingerprint({}).fp, Fingerprint(all).fp);
+}
+
+// Three threads on any machine (more than CI's two cores, so evaluations interleave), busy
+// enough that most nodes tick every cycle; and two at low load.
+TEST(PackageKernels, ParallelNodeEvaluationChangesNothing) {
+  for (auto [rate, threads] : {std::pair{0.3, 3u}, std::pair{0.05, 2u}}) {
+    RunKnobs one, many;
+    one.rate = many.rate = rate;
+    many.threads = threads;
+    const RunPrint a = Fingerprint(one), b = Fingerprint(many);
+    EXPECT_EQ(a.fp, b.fp) << rate;
+    EXPECT_EQ(a.evaluated, b.evaluated) << rate;
+  }
+}
+
+// Point-to-point runs use the node model without the collective engine and tracing (a traced
+// run takes the full model): the same traffic (back-pressure, random bypass segments on ARIES,
+// static and dynamic VCs) on both gives the same run, down to how often each node was evaluated.
 TEST(PackageModels, PointToPointModelGivesTheSameRunAsTheFullOne) {
   for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries}) {
     for (bool dyn : {false, true}) {
       SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(t) << (dyn ? " dynamic" : ""));
-      EXPECT_EQ(ModelFingerprint(false, t, dyn), ModelFingerprint(true, t, dyn));
+      RunKnobs full;
+      full.topo = t;
+      full.rate = 0.35;
+      full.sink_accept = 0.7;
+      full.dynamic_vcs = dyn;
+      full.seed = 5;
+      RunKnobs p2p = full;
+      p2p.use = aries::sysc::NodeUse::kPointToPoint;
+      const RunPrint a = Fingerprint(p2p), b = Fingerprint(full);
+      EXPECT_EQ(a.fp, b.fp);
+      EXPECT_EQ(a.evaluated, b.evaluated);
     }
   }
 }
