@@ -8,10 +8,12 @@
 // register to the logic behind the input register it is still 1 + latency cycles.
 //
 // Timing: what a node drives after the edge of cycle t reaches the other end's pins as an input
-// in cycle t + 1 + latency - in_regs. Entries are stamped with their arrival cycle in a ring of
-// (latency - in_regs) + 2 slots, so a sender writing that cycle never touches the slot its
-// receiver reads in cycle t: nodes may be stepped in any order within a cycle (the SystemC
-// scheduler's order gives the same result as the plain loop; tests/sysc checks it).
+// in cycle t + lookahead(), lookahead() = 1 + latency - in_regs. Entries are stamped with their
+// arrival cycle in a ring of 2 lookahead() slots. So nodes may be stepped in any order within a
+// cycle (the SystemC scheduler's order gives the same result as the plain loop; tests/sysc
+// checks it), and sender and receiver may each run up to lookahead() cycles past the last cycle
+// both finished (Package::Run's windows): the sender then writes arrival cycles below
+// T + 2 lookahead(), the receiver still reads cycles from T, and no slot is shared.
 #ifndef ARIES_SYSC_CHANNEL_H_
 #define ARIES_SYSC_CHANNEL_H_
 
@@ -28,20 +30,21 @@ class Channel {
   Channel(std::string name, unsigned latency, unsigned in_regs, unsigned words, unsigned src,
           unsigned src_link, unsigned dst, unsigned dst_link)
       : name_(std::move(name)), latency_(latency), delay_(latency - in_regs), words_(words),
-        ring_(delay_ + 2),
+        ring_(2 * (delay_ + 1)),
         src_(src), src_link_(src_link), dst_(dst), dst_link_(dst_link),
         flit_stamp_(ring_, kNever), flits_(ring_ * words), credit_stamp_(ring_, kNever),
         credits_(ring_, 0) {}
 
   const std::string& name() const { return name_; }
   unsigned latency() const { return latency_; }  // wire cycles of the link
+  unsigned lookahead() const { return delay_ + 1; }  // cycles from send to the far end's pins
   unsigned src() const { return src_; }
   unsigned src_link() const { return src_link_; }
   unsigned dst() const { return dst_; }
   unsigned dst_link() const { return dst_link_; }
 
   void SendFlit(uint64_t cycle, const uint32_t* words) {
-    const uint64_t at = cycle + 1 + delay_;
+    const uint64_t at = cycle + lookahead();
     const unsigned s = static_cast<unsigned>(at % ring_);
     flit_stamp_[s] = at;
     std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
@@ -53,7 +56,7 @@ class Channel {
     return flit_stamp_[s] == cycle ? &flits_[s * words_] : nullptr;
   }
   void SendCredit(uint64_t cycle, uint8_t vc_mask) {
-    const uint64_t at = cycle + 1 + delay_;
+    const uint64_t at = cycle + lookahead();
     const unsigned s = static_cast<unsigned>(at % ring_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;

@@ -1,5 +1,6 @@
 // Endpoint: what sits at a node's local router port (traffic generators and sinks in tb/, the
-// DMA endpoint later). The package calls it once per cycle of its node, inside the node's step.
+// DMA endpoint later). The package calls it once per cycle of its node, inside the node's step,
+// possibly on another thread than the other nodes' endpoints (see WindowObserver).
 #ifndef ARIES_SYSC_ENDPOINT_H_
 #define ARIES_SYSC_ENDPOINT_H_
 
@@ -18,6 +19,18 @@ class Endpoint {
   virtual uint8_t EjectCredits(uint64_t cycle) = 0;
   // After the edge: injection credits returned (VC mask) and the flit ejected (or nullptr).
   virtual void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) = 0;
+};
+
+// Endpoints that share state (a traffic generator's packet table and random stream, a
+// scoreboard) with the endpoints of other nodes: within a window of Package::Run, endpoints of
+// different partitions run on different threads, so shared state is touched only here. The
+// package calls both serially: BeforeWindow before the first cycle of the window [from, to) (in
+// endpoint cycles), AfterWindow after its last.
+class WindowObserver {
+ public:
+  virtual ~WindowObserver() = default;
+  virtual void BeforeWindow(uint64_t from, uint64_t to) = 0;
+  virtual void AfterWindow() = 0;
 };
 
 }  // namespace aries::sysc

@@ -61,10 +61,24 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   if (shape_.num_links > 64 || shape_.num_link_vcs() > 8) {
     throw std::invalid_argument("node model: at most 64 links and 8 link VCs");
   }
-  pool_ = std::make_unique<TickPool>(cfg.threads);
-  tick_ = [this](unsigned i) {
-    Node& nd = nodes_[active_[i]];
-    nd.model->Tick(nd.in, nd.out);
+  // Partitions: blocks of whole rows (a row's nodes share most of their links), as even as the
+  // rows allow; more threads than rows leave the extra threads without a partition.
+  const unsigned parts = std::min(cfg.threads, cfg.k);
+  parts_.resize(parts);
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    nodes_[n].part = (n / cfg.k) * parts / cfg.k;
+    parts_[nodes_[n].part].push_back(n);
+  }
+  pool_ = std::make_unique<TickPool>(parts);
+  part_error_.resize(parts);
+  run_part_ = [this](unsigned p) {
+    try {
+      for (unsigned c = 0; c < window_; ++c) {
+        for (unsigned n : parts_[p]) StepNodeAt(n, cycle_ + c);
+      }
+    } catch (...) {
+      part_error_[p] = std::current_exception();
+    }
   };
   const unsigned w = shape_.words();
   for (unsigned n = 0; n < num_nodes(); ++n) {
@@ -87,6 +101,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.model->Reset(n % cfg.k, n / cfg.k);
   }
   for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
+  UpdateLookahead();
 
   // Every router learns the topology and grid size.
   const hw::Topo topo = cfg.topology == Topology::kTorus   ? hw::kTopoTorus
@@ -122,6 +137,15 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
   };
   one(l.a, l.la, l.b, l.lb, "+");
   one(l.b, l.lb, l.a, l.la, "-");
+}
+
+void Package::UpdateLookahead() {
+  lookahead_ = kNoLookahead;
+  for (const Channel* ch : Channels()) {
+    if (nodes_[ch->src()].part != nodes_[ch->dst()].part) {
+      lookahead_ = std::min(lookahead_, ch->lookahead());
+    }
+  }
 }
 
 void Package::RebuildSegments() {
@@ -161,6 +185,7 @@ void Package::RebuildSegments() {
       }
     }
   }
+  UpdateLookahead();
 }
 
 uint64_t Package::Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t* flit) const {
@@ -184,7 +209,7 @@ void Package::CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<ui
   }
 }
 
-bool Package::Gather(unsigned n) {
+bool Package::Gather(unsigned n, uint64_t cycle) {
   Node& nd = nodes_[n];
   NodeIn& in = nd.in;
   NodeCounters& k = nd.counters;
@@ -194,18 +219,19 @@ bool Package::Gather(unsigned n) {
   bool credits = false;
   for (unsigned l = 0; l < nl; ++l) {
     if (const Channel* ch = nd.in_ch[l]) {
-      if (const uint32_t* f = ch->FlitAt(cycle_)) {
+      if (const uint32_t* f = ch->FlitAt(cycle)) {
         std::copy(f, f + w, &in.link_flit[l * w]);
         in.link_valid |= uint64_t{1} << l;
         CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
       }
     }
     const Channel* och = nd.out_ch[l];
-    in.link_credit[l] = och ? och->CreditAt(cycle_) : 0;
+    in.link_credit[l] = och ? och->CreditAt(cycle) : 0;
     credits = credits || in.link_credit[l] != 0;
   }
-  in.ep_valid = nd.ep && nd.ep->Inject(endpoint_cycle(), in.ep_flit.data());
-  in.ep_credit = nd.ep ? nd.ep->EjectCredits(endpoint_cycle()) : 0;
+  const uint64_t ep_cycle = cycle + shape_.ep_lead;
+  in.ep_valid = nd.ep && nd.ep->Inject(ep_cycle, in.ep_flit.data());
+  in.ep_credit = nd.ep ? nd.ep->EjectCredits(ep_cycle) : 0;
   in.cfg_req = false;
   if (!nd.waiting && nd.next < nd.queue.size()) {
     const RegOp& op = (*ops_)[nd.queue[nd.next]];
@@ -219,7 +245,7 @@ bool Package::Gather(unsigned n) {
   const bool quiet_inputs = in.link_valid == 0 && !credits && !in.ep_valid && in.ep_credit == 0 &&
                             !in.cfg_req;
   if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
-    if (nd.ep) nd.ep->AfterEdge(endpoint_cycle(), 0, nullptr);
+    if (nd.ep) nd.ep->AfterEdge(ep_cycle, 0, nullptr);
     return false;
   }
   ++k.evaluated;
@@ -230,7 +256,7 @@ bool Package::Gather(unsigned n) {
   return true;
 }
 
-void Package::Scatter(unsigned n) {
+void Package::Scatter(unsigned n, uint64_t cycle) {
   Node& nd = nodes_[n];
   const NodeOut& out = nd.out;
   const unsigned w = shape_.words();
@@ -252,22 +278,22 @@ void Package::Scatter(unsigned n) {
       k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
       k.link_flit_pitches[l] += nd.out_pitches[l];  // the wire's length (LinkSpec::pitches)
       if (Channel* ch = nd.out_ch[l]) {
-        ch->SendFlit(cycle_, &out.link_flit[l * w]);
+        ch->SendFlit(cycle, &out.link_flit[l * w]);
       } else {
         throw std::runtime_error(fmt::format(
             "cycle {}: {} drove a flit onto link {}, which has no wires on this interposer",
-            cycle_, NodeName(n), l));
+            cycle, NodeName(n), l));
       }
     }
   }
   for (unsigned l = 0; l < nl; ++l) {
     if (out.link_credit[l] == 0) continue;
     if (Channel* ch = nd.in_ch[l]) {
-      ch->SendCredit(cycle_, out.link_credit[l]);
+      ch->SendCredit(cycle, out.link_credit[l]);
     } else {
       throw std::runtime_error(fmt::format(
           "cycle {}: {} returned a credit on link {}, which has no wires on this interposer",
-          cycle_, NodeName(n), l));
+          cycle, NodeName(n), l));
     }
   }
   if (out.ep_valid) {
@@ -275,7 +301,8 @@ void Package::Scatter(unsigned n) {
     leave(out.ep_flit.data());
   }
   if (nd.ep) {
-    nd.ep->AfterEdge(endpoint_cycle(), out.ep_credit, out.ep_valid ? out.ep_flit.data() : nullptr);
+    nd.ep->AfterEdge(cycle + shape_.ep_lead, out.ep_credit,
+                     out.ep_valid ? out.ep_flit.data() : nullptr);
   }
   if (out.cfg_rsp && nd.waiting) {
     const RegOp& op = (*ops_)[nd.waiting_op];
@@ -296,29 +323,54 @@ void Package::Scatter(unsigned n) {
   }
 }
 
-void Package::StepNode(unsigned n) {
-  if (!Gather(n)) return;
+void Package::StepNodeAt(unsigned n, uint64_t cycle) {
+  if (!Gather(n, cycle)) return;
   nodes_[n].model->Tick(nodes_[n].in, nodes_[n].out);
-  Scatter(n);
+  Scatter(n, cycle);
+}
+
+void Package::StepNode(unsigned n) {
+  if (observer_ && observed_to_ <= endpoint_cycle()) {  // the cycle's first node
+    observer_->BeforeWindow(endpoint_cycle(), endpoint_cycle() + 1);
+    observed_to_ = endpoint_cycle() + 1;
+  }
+  StepNodeAt(n, cycle_);
 }
 
 void Package::EndCycle() {
   if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);
   ++cycle_;
+  if (observer_) observer_->AfterWindow();
 }
 
-void Package::Step() {
-  if (pool_->threads() == 1) {
-    for (unsigned n = 0; n < num_nodes(); ++n) StepNode(n);
-  } else {
-    active_.clear();
-    for (unsigned n = 0; n < num_nodes(); ++n) {
-      if (Gather(n)) active_.push_back(n);
-    }
-    pool_->Run(static_cast<unsigned>(active_.size()), tick_);
-    for (unsigned n : active_) Scatter(n);
+void Package::RunWindow(unsigned w) {
+  if (observer_) {
+    observer_->BeforeWindow(endpoint_cycle(), endpoint_cycle() + w);
+    observed_to_ = endpoint_cycle() + w;
   }
-  EndCycle();
+  window_ = w;
+  if (parts_.size() == 1) {
+    for (unsigned c = 0; c < w; ++c) {
+      for (unsigned n = 0; n < num_nodes(); ++n) StepNodeAt(n, cycle_ + c);
+    }
+  } else {
+    pool_->Run(num_partitions(), run_part_);
+    for (std::exception_ptr& e : part_error_) {
+      if (e) std::rethrow_exception(std::exchange(e, nullptr));
+    }
+  }
+  if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);  // w == 1
+  cycle_ += w;
+  if (observer_) observer_->AfterWindow();
+}
+
+void Package::Run(uint64_t cycles) {
+  const uint64_t most = trace_ ? 1 : lookahead_;
+  while (cycles > 0) {
+    const unsigned w = static_cast<unsigned>(std::min(cycles, most));
+    RunWindow(w);
+    cycles -= w;
+  }
 }
 
 std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {

@@ -4,6 +4,16 @@
 // Each cycle every node reads what arrives on its channels, its endpoint injects and returns
 // credits, the node's model takes one clock edge, and what it drives goes onto the channels
 // (evaluate, then update; the order of nodes within a cycle does not matter, see channel.h).
+//
+// Parallel stepping with lookahead: the nodes are cut into config().threads partitions (blocks
+// of rows), each stepped by one thread. A flit or credit sent in cycle t on a channel reaches
+// the far end in cycle t + Channel::lookahead() at the earliest, so every partition may run
+// lookahead() cycles (the least over the channels between partitions: 1 with 1-cycle links,
+// 10 with 10-cycle links) before it must wait for its neighbours. Run() steps windows of that
+// many cycles, all partitions in parallel, with one barrier per window; the results do not
+// depend on the number of threads (tests/sysc checks every counter). Endpoints of different
+// partitions run concurrently inside a window; what they share is touched only in the
+// WindowObserver's calls, which come between windows (endpoint.h).
 // A node whose model is idle and whose inputs are all quiet is not evaluated (skip_idle): its
 // clock edge would change nothing (aries_node idle_o), which tests/sysc checks by running the
 // same traffic with and without skipping.
@@ -18,6 +28,7 @@
 #define ARIES_SYSC_PACKAGE_H_
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -41,7 +52,7 @@ using coll::Topology;
 struct PackageConfig : coll::Geometry {
   bool skip_idle = true;  // do not evaluate nodes whose clock edge changes nothing
   bool dynamic_vcs = false;  // CTRL.DYN_VC: DOR packets take any free VC of their class per hop
-  unsigned threads = 1;   // threads evaluating node models in Step() (1: serial)
+  unsigned threads = 1;   // partitions, each stepped on its own thread in Run() (1: serial)
 };
 
 // A register access that the hardware or the address map refused; what() names the node, the
@@ -112,11 +123,21 @@ class Package {
   void AttachEndpoint(unsigned node, Endpoint* ep);
   Endpoint* endpoint(unsigned node) const { return nodes_.at(node).ep; }
 
-  // One cycle of every node (plain loop; node models evaluated on config().threads threads).
-  // StepNode + EndCycle is the same, serial, split for SystemC.
-  void Step();
+  // `cycles` cycles of every node, in windows of at most lookahead() cycles with the partitions
+  // stepped in parallel (one cycle per window while a trace is open). Step() is Run(1).
+  // StepNode + EndCycle is one cycle, serial, split for SystemC.
+  void Run(uint64_t cycles);
+  void Step() { Run(1); }
   void StepNode(unsigned n);
   void EndCycle();
+  // Cycles every partition may run before it waits for the others (unbounded: kNoLookahead
+  // when the package is one partition, or no channel joins two).
+  static constexpr unsigned kNoLookahead = 1u << 20;
+  unsigned lookahead() const { return lookahead_; }
+  unsigned num_partitions() const { return static_cast<unsigned>(parts_.size()); }
+  unsigned PartitionOf(unsigned node) const { return nodes_.at(node).part; }
+  // Called between windows (nullptr: none); the package does not own it.
+  void SetWindowObserver(WindowObserver* o) { observer_ = o; }
 
   // Register access through each node's configuration bus, one request per node per cycle,
   // all nodes in parallel; the package keeps running meanwhile. Access returns per-op results;
@@ -147,6 +168,7 @@ class Package {
  private:
   struct Node {
     std::unique_ptr<NodeModel> model;
+    unsigned part = 0;  // partition (thread) stepping this node
     NodeIn in;
     NodeOut out;
     Endpoint* ep = nullptr;
@@ -171,10 +193,14 @@ class Package {
   // One node's cycle in three parts: Gather() fills its inputs from the channels, its endpoint
   // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
   // delivers its outputs. Gather and Scatter touch shared state and run in node order.
-  bool Gather(unsigned n);
+  bool Gather(unsigned n, uint64_t cycle);
   std::string EngRegName(uint32_t addr) const;
   std::string ExplainEngRefusal(const RegOp& op) const;
-  void Scatter(unsigned n);
+  void Scatter(unsigned n, uint64_t cycle);
+  void StepNodeAt(unsigned n, uint64_t cycle);
+  // One window of `w` cycles starting at cycle_, every partition on its own thread.
+  void RunWindow(unsigned w);
+  void UpdateLookahead();
   void Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into);
   void RebuildSegments();
 
@@ -189,8 +215,13 @@ class Package {
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t trace_from_ = 0, trace_to_ = 0;
   std::unique_ptr<TickPool> pool_;
-  std::vector<unsigned> active_;               // nodes ticked this cycle (parallel Step)
-  std::function<void(unsigned)> tick_;         // ticks the i-th active node
+  std::vector<std::vector<unsigned>> parts_;   // nodes of each partition, in id order
+  unsigned lookahead_ = kNoLookahead;
+  unsigned window_ = 0;                        // cycles of the window being run (RunWindow)
+  std::vector<std::exception_ptr> part_error_; // what a partition threw in the window
+  std::function<void(unsigned)> run_part_;     // steps partition i through the window
+  WindowObserver* observer_ = nullptr;
+  uint64_t observed_to_ = 0;                   // endpoint cycle up to which BeforeWindow ran
 };
 
 }  // namespace aries::sysc

@@ -13,7 +13,7 @@ namespace hw = aries::hw;
 RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
                      const Advance& advance_in, const Progress& progress) {
   const Advance advance = advance_in ? advance_in : [&pkg](uint64_t n) {
-    for (uint64_t i = 0; i < n; ++i) pkg.Step();
+    pkg.Run(n);
   };
   RunResult r;
   const auto t0 = std::chrono::steady_clock::now();

@@ -83,10 +83,10 @@ void NetScoreboard::Error(std::string e) {
   if (errors_.size() < 50) errors_.push_back(std::move(e));
 }
 
-void NetScoreboard::OnCreate(Packet p) {
+Packet& NetScoreboard::OnCreate(Packet p) {
   if (ordered_) p.seq = streams_[StreamKey(p)].created++;
   flits_created_ += p.len;
-  packets_.emplace(p.id, p);
+  return packets_.emplace(p.id, p).first->second;
 }
 
 std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
@@ -155,7 +155,8 @@ class TrafficEndpoint final : public sysc::Endpoint {
       : t_(t), node_(node), k_(t.package().k()),
         lanes_(t.package().shape().lanes), credits_(t.package().shape().num_vcs,
                                                      t.package().shape().buffer_depth),
-        sink_fill_(t.package().shape().num_vcs, 0), rng_(t.config().seed * 7919 + node) {
+        sink_fill_(t.package().shape().num_vcs, 0), rng_(t.config().seed * 7919 + node),
+        sink_rng_((t.config().seed * 7919 + node) ^ 0x5851F42D4C957F2Dull) {
     for (const TraceEntry& e : t.config().trace) {
       if (e.src == node) trace_.push_back(e);
     }
@@ -166,26 +167,28 @@ class TrafficEndpoint final : public sysc::Endpoint {
 
   void Stall(bool s) { stalled_ = s; }
 
-  bool Inject(uint64_t cycle, uint32_t* w) override {
+  // The packets this source makes in `cycle` (between windows; see NetTraffic).
+  void Generate(uint64_t cycle) {
     const TrafficConfig& c = t_.config();
-    if (t_.injecting()) {
-      if (c.pattern == Pattern::kTrace) {
-        while (next_trace_ < trace_.size() && trace_[next_trace_].cycle <= cycle) {
-          const TraceEntry& e = trace_[next_trace_++];
-          Create(cycle, e.dst, e.flits);
-        }
-      } else if (uni_(rng_) < c.rate / c.packet_len) {
-        const unsigned dst = t_.Destination(node_);
-        if (dst != node_) Create(cycle, dst, c.packet_len);
+    if (c.pattern == Pattern::kTrace) {
+      while (next_trace_ < trace_.size() && trace_[next_trace_].cycle <= cycle) {
+        const TraceEntry& e = trace_[next_trace_++];
+        Create(cycle, e.dst, e.flits);
       }
+    } else if (uni_(rng_) < c.rate / c.packet_len) {
+      const unsigned dst = t_.Destination(node_);
+      if (dst != node_) Create(cycle, dst, c.packet_len);
     }
-    if (!cur_ && !queue_.empty()) {
+  }
+
+  bool Inject(uint64_t cycle, uint32_t* w) override {
+    if (!cur_ && !queue_.empty() && queue_.front()->created <= cycle) {
       cur_ = queue_.front();
       queue_.pop_front();
       idx_ = 0;
     }
     if (!cur_) return false;
-    Packet& p = t_.scoreboard().Get(*cur_);
+    Packet& p = *cur_;  // its scoreboard record: erased only when the tail has arrived
     if (credits_[p.vc] == 0) return false;
     hw::Flit f;
     f.head = idx_ == 0;
@@ -200,7 +203,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
     for (unsigned l = 1; l < lanes_; ++l) w[1 + l] = NetScoreboard::Check(p.id, idx_, l);
     --credits_[p.vc];
     if (idx_ == 0) p.head_injected = cycle;
-    if (++idx_ == p.len) cur_.reset();
+    if (++idx_ == p.len) cur_ = nullptr;
     return true;
   }
 
@@ -209,7 +212,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
     if (stalled_) return 0;
     const double acc = t_.config().sink_accept;
     for (unsigned v = 0; v < sink_fill_.size(); ++v) {
-      if (sink_fill_[v] != 0 && (acc >= 1.0 || uni_(rng_) < acc)) {
+      if (sink_fill_[v] != 0 && (acc >= 1.0 || uni_(sink_rng_) < acc)) {
         --sink_fill_[v];
         m |= static_cast<uint8_t>(1u << v);
       }
@@ -222,11 +225,20 @@ class TrafficEndpoint final : public sysc::Endpoint {
     if (ej) {
       const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1);
       ++sink_fill_[vc];
-      t_.Ejected(node_, cycle + 1, ej);
+      ejected_.push_back(cycle + 1);
+      ejected_words_.insert(ejected_words_.end(), ej, ej + words_);
     }
   }
 
   size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+
+  // Flits ejected in the window, for the scoreboard (between windows): their cycles and words.
+  const std::vector<uint64_t>& ejected() const { return ejected_; }
+  const uint32_t* ejected_words(size_t i) const { return &ejected_words_[i * words_]; }
+  void ClearEjected() {
+    ejected_.clear();
+    ejected_words_.clear();
+  }
 
  private:
   void Create(uint64_t cycle, unsigned dst, unsigned len) {
@@ -237,17 +249,22 @@ class TrafficEndpoint final : public sysc::Endpoint {
     p.vc = vcs_[next_vc_++ % vcs_.size()];
     p.len = len;
     p.created = cycle;
-    t_.Created(p);
-    queue_.push_back(p.id);
+    queue_.push_back(&t_.Created(p));
   }
 
   NetTraffic& t_;
-  unsigned node_, k_, lanes_;
+  unsigned node_, k_, lanes_, words_ = t_.package().shape().words();
   std::vector<unsigned> credits_, sink_fill_, vcs_;
-  std::mt19937_64 rng_;
+  // The source's stream (packets are made between windows) and the sink's (slots freed in the
+  // node's step): two streams, so that neither depends on how cycles are grouped into windows.
+  std::mt19937_64 rng_, sink_rng_;
   std::uniform_real_distribution<double> uni_{0.0, 1.0};
-  std::deque<uint64_t> queue_;
-  std::optional<uint64_t> cur_;
+  // Packets made and not yet fully injected (records in the scoreboard's map, whose nodes do not
+  // move), in the order made; those made later in the window wait for their cycle.
+  std::deque<Packet*> queue_;
+  Packet* cur_ = nullptr;
+  std::vector<uint64_t> ejected_;
+  std::vector<uint32_t> ejected_words_;
   unsigned idx_ = 0, next_vc_ = 0;
   std::vector<TraceEntry> trace_;
   size_t next_trace_ = 0;
@@ -275,10 +292,37 @@ NetTraffic::NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg)
     eps_.push_back(std::make_unique<TrafficEndpoint>(*this, n));
     pkg.AttachEndpoint(n, eps_.back().get());
   }
+  pkg.SetWindowObserver(this);
 }
 
 NetTraffic::~NetTraffic() {
+  pkg_.SetWindowObserver(nullptr);
   for (unsigned n = 0; n < pkg_.num_nodes(); ++n) pkg_.AttachEndpoint(n, nullptr);
+}
+
+void NetTraffic::BeforeWindow(uint64_t from, uint64_t to) {
+  if (!injecting_) return;
+  for (uint64_t c = from; c < to; ++c) {
+    for (auto& ep : eps_) ep->Generate(c);
+  }
+}
+
+void NetTraffic::AfterWindow() {
+  // In (cycle, node) order, as a serial run checks them: each sink's list is in cycle order.
+  struct Ejection {
+    uint64_t cycle;
+    unsigned node;
+    size_t i;
+  };
+  std::vector<Ejection> all;
+  for (unsigned n = 0; n < eps_.size(); ++n) {
+    const auto& ej = eps_[n]->ejected();
+    for (size_t i = 0; i < ej.size(); ++i) all.push_back({ej[i], n, i});
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Ejection& a, const Ejection& b) { return a.cycle < b.cycle; });
+  for (const Ejection& e : all) Ejected(e.node, e.cycle, eps_[e.node]->ejected_words(e.i));
+  for (auto& ep : eps_) ep->ClearEjected();
 }
 
 void NetTraffic::SetSinkStalled(unsigned node, bool stalled) { eps_.at(node)->Stall(stalled); }
@@ -307,11 +351,11 @@ unsigned NetTraffic::Destination(unsigned src) {
   return src;
 }
 
-void NetTraffic::Created(const Packet& p0) {
+Packet& NetTraffic::Created(const Packet& p0) {
   Packet p = p0;
   p.measured = p.created >= win_from_ && p.created < win_to_;
   if (p.measured) win_created_ += p.len;
-  sb_.OnCreate(p);
+  return sb_.OnCreate(p);
 }
 
 void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {

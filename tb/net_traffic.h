@@ -67,7 +67,8 @@ struct Packet {
 class NetScoreboard {
  public:
   NetScoreboard(unsigned lanes, bool ordered) : lanes_(lanes), ordered_(ordered) {}
-  void OnCreate(Packet p);
+  // Records a new packet; the record stays at this address until its tail arrives.
+  Packet& OnCreate(Packet p);
   Packet& Get(uint64_t id) { return packets_.at(id); }
   // Checks one ejected flit; returns the completed packet when it was its tail.
   std::optional<Packet> OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
@@ -111,10 +112,19 @@ class TrafficEndpoint;
 
 // Traffic on a package: attaches one endpoint per node and runs warm-up, measurement and
 // drain phases.
-class NetTraffic {
+//
+// Packets are made before each of the package's windows, for every cycle of the window in
+// (cycle, node) order (what a source makes does not depend on the network), and the flits the
+// sinks ejected are checked after the window in the same order: the endpoints touch only their
+// own state while the partitions run in parallel, and the random streams, packet ids and
+// statistics are those of a serial run, whatever the threads.
+class NetTraffic : public sysc::WindowObserver {
  public:
   NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg);
-  ~NetTraffic();
+  ~NetTraffic() override;
+
+  void BeforeWindow(uint64_t from, uint64_t to) override;
+  void AfterWindow() override;
 
   // Stops creating new packets (drain).
   void StopInjection() { injecting_ = false; }
@@ -133,15 +143,16 @@ class NetTraffic {
   uint64_t flits_ejected_in_window() const { return win_ejected_; }
   uint64_t last_ejection() const { return last_eject_; }
 
-  // Internal, for the endpoints.
+  // Internal, for the endpoints (between windows only).
   uint64_t NextId() { return next_id_++; }
   const TrafficConfig& config() const { return cfg_; }
   sysc::Package& package() { return pkg_; }
-  void Created(const Packet& p);
-  void Ejected(unsigned node, uint64_t cycle, const uint32_t* words);
+  Packet& Created(const Packet& p);
   unsigned Destination(unsigned src);
 
  private:
+  void Ejected(unsigned node, uint64_t cycle, const uint32_t* words);
+
   sysc::Package& pkg_;
   TrafficConfig cfg_;
   NetScoreboard sb_;

@@ -605,12 +605,15 @@ struct RunKnobs {
   aries::sysc::NodeUse use = aries::sysc::NodeUse::kAny;
   bool dynamic_vcs = false;
   uint64_t seed = 3;
+  unsigned k = 4;
+  unsigned link_latency = 0;  // 0: the package's default
 };
 struct RunPrint {
   std::vector<uint64_t> fp, evaluated;
 };
 RunPrint Fingerprint(const RunKnobs& kn) {
-  PackageConfig c = Cfg(kn.topo, 4);
+  PackageConfig c = Cfg(kn.topo, kn.k);
+  if (kn.link_latency != 0) c.link_latency = kn.link_latency;
   c.skip_idle = kn.skip;
   c.threads = kn.threads;
   c.dynamic_vcs = kn.dynamic_vcs;
@@ -673,16 +676,91 @@ TEST(PackageKernels, SkippingIdleNodesChangesNothing) {
   EXPECT_EQ(Fingerprint({}).fp, Fingerprint(all).fp);
 }
 
-// Three threads on any machine (more than CI's two cores, so evaluations interleave), busy
-// enough that most nodes tick every cycle; and two at low load.
+// Partitions stepped on threads in windows of the lookahead give the run of one thread: three
+// threads on any machine (more than CI's two cores, so partitions interleave), busy enough that
+// most nodes tick every cycle; two at low load; more threads than rows of nodes.
 TEST(PackageKernels, ParallelNodeEvaluationChangesNothing) {
-  for (auto [rate, threads] : {std::pair{0.3, 3u}, std::pair{0.05, 2u}}) {
+  for (auto [rate, threads] : {std::pair{0.3, 3u}, std::pair{0.05, 2u}, std::pair{0.2, 9u}}) {
     RunKnobs one, many;
     one.rate = many.rate = rate;
     many.threads = threads;
     const RunPrint a = Fingerprint(one), b = Fingerprint(many);
     EXPECT_EQ(a.fp, b.fp) << rate;
     EXPECT_EQ(a.evaluated, b.evaluated) << rate;
+  }
+}
+
+// A channel's sender and receiver each run a whole window of lookahead() cycles before the
+// other (as partitions on two threads may): the receiver still sees every flit and credit in
+// the cycle it arrives, none overwritten by what the sender wrote for later cycles.
+TEST(PackageChannel, SenderAndReceiverMayRunALookaheadApart) {
+  for (unsigned latency : {1u, 4u, 10u}) {
+    aries::sysc::Channel ch("c", latency, 1, 2, 0, 0, 1, 0);
+    const unsigned w = ch.lookahead();
+    EXPECT_EQ(w, latency);  // 1 + latency - 1 input register
+    unsigned seen = 0;
+    for (uint64_t t = 0; t < 12 * w; t += w) {
+      for (uint64_t c = t; c < t + w; ++c) {  // the sender's window: a flit every cycle
+        const uint32_t f[2] = {static_cast<uint32_t>(c), 7};
+        ch.SendFlit(c, f);
+        ch.SendCredit(c, static_cast<uint8_t>(1 + c % 200));
+      }
+      for (uint64_t c = t; c < t + w; ++c) {  // then the receiver's
+        const uint32_t* f = ch.FlitAt(c);
+        if (c < w) {
+          EXPECT_EQ(f, nullptr) << c;
+          EXPECT_EQ(ch.CreditAt(c), 0) << c;
+          continue;
+        }
+        ASSERT_NE(f, nullptr) << "latency " << latency << " cycle " << c;
+        EXPECT_EQ(f[0], c - w);
+        EXPECT_EQ(ch.CreditAt(c), 1 + (c - w) % 200);
+        ++seen;
+      }
+    }
+    EXPECT_EQ(seen, 11 * w);
+  }
+}
+
+// Windows longer than a cycle: 10-cycle links let partitions run ten cycles apart (the random
+// bypass segments on ARIES are longer still); 1-cycle links one. Mesh, torus with dynamic VCs
+// (dateline classes) and ARIES, on 8 x 8 at a load where windows carry many flits and credits
+// across the partition borders, under back-pressure from slow sinks.
+TEST(PackageKernels, PartitionsRunTheirLookaheadApartAndChangeNothing) {
+  struct Case {
+    Topology topo;
+    unsigned link_latency, threads;
+    bool dynamic_vcs;
+    unsigned lookahead;
+  };
+  for (const Case& c : {Case{Topology::kMesh, 10, 2, false, 10}, Case{Topology::kMesh, 1, 3, false, 1},
+                        Case{Topology::kTorus, 4, 4, true, 4}, Case{Topology::kAries, 10, 3, false, 10}}) {
+    SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(c.topo) << " links "
+                                    << c.link_latency << ", " << c.threads << " threads");
+    RunKnobs one;
+    one.topo = c.topo;
+    one.k = 8;
+    one.link_latency = c.link_latency;
+    one.dynamic_vcs = c.dynamic_vcs;
+    one.rate = 0.25;
+    one.sink_accept = 0.8;
+    RunKnobs many = one;
+    many.threads = c.threads;
+    const RunPrint a = Fingerprint(one), b = Fingerprint(many);
+    EXPECT_EQ(a.fp, b.fp);
+    EXPECT_EQ(a.evaluated, b.evaluated);
+
+    PackageConfig pc = Cfg(c.topo, 8);
+    pc.link_latency = c.link_latency;
+    pc.threads = c.threads;
+    Package pkg(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
+    EXPECT_EQ(pkg.num_partitions(), c.threads);
+    EXPECT_EQ(pkg.lookahead(), c.lookahead);
+    EXPECT_EQ(pkg.PartitionOf(0), 0u);
+    EXPECT_EQ(pkg.PartitionOf(63), c.threads - 1);
+    pc.threads = 1;
+    Package serial(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
+    EXPECT_EQ(serial.lookahead(), Package::kNoLookahead);
   }
 }
 
