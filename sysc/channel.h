@@ -75,6 +75,33 @@ class Channel {
   }
 
   uint64_t flits_sent() const { return flits_sent_; }
+  void set_flits_sent(uint64_t n) { flits_sent_ = n; }  // from the sender's rank
+
+  // Distributed packages: what was sent in cycles [from, to) (to - from <= lookahead()), by
+  // arrival cycle, and the same entries written into the other rank's copy of the channel.
+  template <typename Fn>
+  void ForEachFlitSent(uint64_t from, uint64_t to, Fn fn) const {
+    for (uint64_t at = from + lookahead(); at < to + lookahead(); ++at) {
+      if (const uint32_t* f = FlitAt(at)) fn(at, f);
+    }
+  }
+  template <typename Fn>
+  void ForEachCreditSent(uint64_t from, uint64_t to, Fn fn) const {
+    for (uint64_t at = from + lookahead(); at < to + lookahead(); ++at) {
+      if (const uint8_t c = CreditAt(at)) fn(at, c);
+    }
+  }
+  void PutFlit(uint64_t at, const uint32_t* words) {
+    const unsigned s = static_cast<unsigned>(at % ring_);
+    flit_stamp_[s] = at;
+    std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
+  }
+  void PutCredit(uint64_t at, uint8_t vc_mask) {
+    const unsigned s = static_cast<unsigned>(at % ring_);
+    credit_stamp_[s] = at;
+    credits_[s] = vc_mask;
+  }
+  unsigned words() const { return words_; }
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};

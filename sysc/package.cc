@@ -23,8 +23,10 @@ std::string PortName(unsigned p, unsigned num_ports) {
 }
 }  // namespace
 
-Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed)
-    : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
+Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
+                 Transport* transport)
+    : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), transport_(transport) {
+  if (transport_ && transport_->ranks() == 1) transport_ = nullptr;
   if (cfg.k < 2 || cfg.k > 16) {
     throw std::invalid_argument(
         fmt::format("package.k = {}: allowed 2 .. 16 (4-bit coordinates)", cfg.k));
@@ -33,15 +35,37 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     throw std::invalid_argument(
         fmt::format("threads = {}: allowed 1 .. 64", cfg.threads));
   }
+  const unsigned ranks = transport_ ? transport_->ranks() : 1;
+  const unsigned my_rank = transport_ ? transport_->rank() : 0;
+  if (ranks > cfg.k) {
+    throw std::invalid_argument(fmt::format(
+        "{} ranks for package.k = {}: at most one rank per row of nodes", ranks, cfg.k));
+  }
   const unsigned want_ports = coll::RouterPorts(cfg.topology, cfg.k);
   ctx_->randReset(2);
   ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
   ctx_->traceEverOn(true);
   nodes_.resize(num_nodes());
-  for (unsigned n = 0; n < num_nodes(); ++n) {
-    nodes_[n].model = factory(want_ports, ctx_.get(), NodeName(n));
+  // Rows to ranks, then each rank's rows to its threads: partitions of whole rows (a row's
+  // nodes share most of their links), as even as the rows allow; threads beyond the rows stay
+  // without a partition.
+  // Rank r has the rows y with y * ranks / k == r.
+  auto first_row = [&](unsigned r) { return (r * cfg.k + ranks - 1) / ranks; };
+  std::vector<unsigned> parts_of_rank(ranks);
+  for (unsigned r = 0; r < ranks; ++r) {
+    parts_of_rank[r] = std::min(cfg.threads, first_row(r + 1) - first_row(r));
   }
-  shape_ = nodes_[0].model->shape();
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    const unsigned y = n / cfg.k;
+    Node& nd = nodes_[n];
+    nd.rank = y * ranks / cfg.k;
+    const unsigned first = first_row(nd.rank), rows = first_row(nd.rank + 1) - first;
+    nd.part = nd.rank * cfg.threads + (y - first) * parts_of_rank[nd.rank] / rows;
+    if (nd.rank == my_rank) nd.model = factory(want_ports, ctx_.get(), NodeName(n));
+  }
+  const auto first_local = std::find_if(nodes_.begin(), nodes_.end(),
+                                        [](const Node& nd) { return nd.model != nullptr; });
+  shape_ = first_local->model->shape();
   if (shape_.num_ports < want_ports) {
     throw std::invalid_argument(fmt::format(
         "package.topology = {} with package.k = {} needs {}-port routers; the model has {}",
@@ -61,13 +85,10 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   if (shape_.num_links > 64 || shape_.num_link_vcs() > 8) {
     throw std::invalid_argument("node model: at most 64 links and 8 link VCs");
   }
-  // Partitions: blocks of whole rows (a row's nodes share most of their links), as even as the
-  // rows allow; more threads than rows leave the extra threads without a partition.
-  const unsigned parts = std::min(cfg.threads, cfg.k);
+  const unsigned parts = parts_of_rank[my_rank];
   parts_.resize(parts);
   for (unsigned n = 0; n < num_nodes(); ++n) {
-    nodes_[n].part = (n / cfg.k) * parts / cfg.k;
-    parts_[nodes_[n].part].push_back(n);
+    if (nodes_[n].rank == my_rank) parts_[nodes_[n].part - my_rank * cfg.threads].push_back(n);
   }
   pool_ = std::make_unique<TickPool>(parts);
   part_error_.resize(parts);
@@ -98,7 +119,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.counters.link_flits.assign(shape_.num_links, 0);
     nd.counters.link_toggles.assign(shape_.num_links, 0);
     nd.counters.link_flit_pitches.assign(shape_.num_links, 0);
-    nd.model->Reset(n % cfg.k, n / cfg.k);
+    if (nd.model) nd.model->Reset(n % cfg.k, n / cfg.k);
   }
   for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
   UpdateLookahead();
@@ -155,13 +176,20 @@ void Package::RebuildSegments() {
     nd.bypass = nd.out.bypass;
   }
   if (!changed) return;
+  std::string busy;
   for (const auto& ch : segments_) {
-    if (ch->InFlight(cycle_ == 0 ? 0 : cycle_ - 1)) {
-      throw RegisterError(fmt::format(
-          "bypass switches changed while segment {} carried traffic: reconfigure a drained "
-          "package only",
-          ch->name()));
+    if (busy.empty() && (IsLocal(ch->src()) || IsLocal(ch->dst())) &&
+        ch->InFlight(cycle_ == 0 ? 0 : cycle_ - 1)) {
+      busy = ch->name();
     }
+  }
+  if (transport_ ? transport_->Any(!busy.empty()) : !busy.empty()) {
+    throw RegisterError(fmt::format(
+        "bypass switches changed while segment {} carried traffic: reconfigure a drained "
+        "package only",
+        busy.empty() ? "(of another rank)" : busy));
+  }
+  for (const auto& ch : segments_) {
     nodes_[ch->src()].out_ch[ch->src_link()] = nullptr;
     nodes_[ch->dst()].in_ch[ch->dst_link()] = nullptr;
   }
@@ -351,7 +379,7 @@ void Package::RunWindow(unsigned w) {
   window_ = w;
   if (parts_.size() == 1) {
     for (unsigned c = 0; c < w; ++c) {
-      for (unsigned n = 0; n < num_nodes(); ++n) StepNodeAt(n, cycle_ + c);
+      for (unsigned n : parts_[0]) StepNodeAt(n, cycle_ + c);
     }
   } else {
     pool_->Run(num_partitions(), run_part_);
@@ -359,9 +387,109 @@ void Package::RunWindow(unsigned w) {
       if (e) std::rethrow_exception(std::exchange(e, nullptr));
     }
   }
+  if (transport_) ExchangeBorders(cycle_, w);
   if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);  // w == 1
   cycle_ += w;
   if (observer_) observer_->AfterWindow();
+}
+
+void Package::ExchangeBorders(uint64_t from, unsigned w) {
+  // Per peer rank: (channel index, 0 flit / 1 credit, arrival cycle, words or mask) records.
+  // A channel's flits are written on its sender's rank, its credits on its receiver's.
+  const std::vector<const Channel*> chans = Channels();
+  std::vector<Bytes> out(transport_->ranks());
+  for (uint32_t i = 0; i < chans.size(); ++i) {
+    const Channel& ch = *chans[i];
+    const unsigned rs = nodes_[ch.src()].rank, rd = nodes_[ch.dst()].rank;
+    if (rs == rd) continue;
+    if (rs == transport_->rank()) {
+      ByteWriter bw(out[rd]);
+      ch.ForEachFlitSent(from, from + w, [&](uint64_t at, const uint32_t* f) {
+        bw.Put(i);
+        bw.Put<uint8_t>(0);
+        bw.Put(at);
+        bw.PutWords(f, ch.words());
+      });
+    } else if (rd == transport_->rank()) {
+      ByteWriter bw(out[rs]);
+      ch.ForEachCreditSent(from, from + w, [&](uint64_t at, uint8_t c) {
+        bw.Put(i);
+        bw.Put<uint8_t>(1);
+        bw.Put(at);
+        bw.Put(c);
+      });
+    }
+  }
+  const std::vector<Bytes> in = transport_->Exchange(out);
+  std::vector<uint32_t> words(shape_.words());
+  for (const Bytes& b : in) {
+    ByteReader br(b);
+    while (!br.done()) {
+      const auto i = br.Get<uint32_t>();
+      const auto kind = br.Get<uint8_t>();
+      const auto at = br.Get<uint64_t>();
+      Channel& ch = const_cast<Channel&>(*chans.at(i));
+      if (kind == 0) {
+        br.Words(words.data(), shape_.words());
+        ch.PutFlit(at, words.data());
+      } else {
+        ch.PutCredit(at, br.Get<uint8_t>());
+      }
+    }
+  }
+}
+
+void Package::GatherCounters() {
+  if (!transport_) return;
+  // Every node's counters and every channel's flit count as one vector: each rank fills in
+  // what it steps (zeros elsewhere), and the sum is everyone's.
+  const unsigned nl = shape_.num_links;
+  const size_t per_node = 12 + 3 * nl;
+  const std::vector<const Channel*> chans = Channels();
+  std::vector<uint64_t> v(num_nodes() * per_node + chans.size(), 0);
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    if (!IsLocal(n)) continue;
+    const NodeCounters& k = nodes_[n].counters;
+    uint64_t* o = &v[n * per_node];
+    const uint64_t fixed[12] = {k.evaluated, k.injected, k.ejected, k.buffer_writes,
+                                k.xbar_traversals, k.va_grants, k.buffer_toggles,
+                                k.engine_requests, k.engine_responses, k.engine_out,
+                                k.portsel_changes, k.bypass_changes};
+    std::copy(fixed, fixed + 12, o);
+    std::copy(k.link_flits.begin(), k.link_flits.end(), o + 12);
+    std::copy(k.link_toggles.begin(), k.link_toggles.end(), o + 12 + nl);
+    std::copy(k.link_flit_pitches.begin(), k.link_flit_pitches.end(), o + 12 + 2 * nl);
+  }
+  for (size_t i = 0; i < chans.size(); ++i) {
+    if (IsLocal(chans[i]->src())) v[num_nodes() * per_node + i] = chans[i]->flits_sent();
+  }
+  transport_->AllReduce(v, Transport::Reduce::kSum);
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    if (IsLocal(n)) continue;
+    NodeCounters& k = nodes_[n].counters;
+    const uint64_t* o = &v[n * per_node];
+    uint64_t* fixed[12] = {&k.evaluated, &k.injected, &k.ejected, &k.buffer_writes,
+                           &k.xbar_traversals, &k.va_grants, &k.buffer_toggles,
+                           &k.engine_requests, &k.engine_responses, &k.engine_out,
+                           &k.portsel_changes, &k.bypass_changes};
+    for (unsigned j = 0; j < 12; ++j) *fixed[j] = o[j];
+    std::copy(o + 12, o + 12 + nl, k.link_flits.begin());
+    std::copy(o + 12 + nl, o + 12 + 2 * nl, k.link_toggles.begin());
+    std::copy(o + 12 + 2 * nl, o + 12 + 3 * nl, k.link_flit_pitches.begin());
+  }
+  for (size_t i = 0; i < chans.size(); ++i) {
+    const_cast<Channel*>(chans[i])->set_flits_sent(v[num_nodes() * per_node + i]);
+  }
+}
+
+void Package::SyncBypass() {
+  if (!transport_) return;
+  std::vector<uint64_t> v(num_nodes(), 0);
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    if (IsLocal(n)) v[n] = nodes_[n].out.bypass;
+  }
+  transport_->AllReduce(v, Transport::Reduce::kOr);
+  for (unsigned n = 0; n < num_nodes(); ++n) nodes_[n].out.bypass = static_cast<uint32_t>(v[n]);
 }
 
 void Package::Run(uint64_t cycles) {
@@ -386,15 +514,16 @@ std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
     nd.next = 0;
     nd.waiting = false;
   }
-  for (size_t i = 0; i < ops.size(); ++i) nodes_[ops[i].node].queue.push_back(i);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (IsLocal(ops[i].node)) nodes_[ops[i].node].queue.push_back(i);
+  }
   results_ = &res;
   ops_ = &ops;
   const uint64_t limit = cycle_ + 4 * ops.size() + 16;
   auto pending = [this] {
-    for (const Node& nd : nodes_) {
-      if (nd.waiting || nd.next < nd.queue.size()) return true;
-    }
-    return false;
+    bool any = false;
+    for (const Node& nd : nodes_) any = any || nd.waiting || nd.next < nd.queue.size();
+    return transport_ ? transport_->Any(any) : any;
   };
   while (pending()) {
     if (cycle_ > limit) throw std::runtime_error("register bus: a response never came");
@@ -403,6 +532,19 @@ std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
   for (Node& nd : nodes_) nd.queue.clear();
   results_ = nullptr;
   ops_ = nullptr;
+  if (transport_) {  // each op was answered on the rank of its node
+    std::vector<uint64_t> v(2 * ops.size(), 0);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (!IsLocal(ops[i].node)) continue;
+      v[2 * i] = res[i].ok ? 1 : 0;
+      v[2 * i + 1] = res[i].rdata;
+    }
+    transport_->AllReduce(v, Transport::Reduce::kOr);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      res[i] = {v[2 * i] != 0, static_cast<uint32_t>(v[2 * i + 1])};
+    }
+  }
+  SyncBypass();
   RebuildSegments();
   return res;
 }
@@ -636,29 +778,41 @@ std::vector<const Channel*> Package::Channels() const {
   return v;
 }
 
-bool Package::WiresBusy() const {
+// A rank sees the wires of its own nodes (its copy of a border channel has what either end
+// sent that is still on the wires).
+bool Package::LocalWiresBusy() const {
   for (const Channel* c : Channels()) {
-    if (c->InFlight(cycle_ == 0 ? 0 : cycle_ - 1)) return true;
+    if ((IsLocal(c->src()) || IsLocal(c->dst())) && c->InFlight(cycle_ == 0 ? 0 : cycle_ - 1)) {
+      return true;
+    }
   }
   return false;
+}
+
+bool Package::WiresBusy() const {
+  const bool busy = LocalWiresBusy();
+  return transport_ ? transport_->Any(busy) : busy;
 }
 
 bool Package::Quiet() const {
-  for (const Node& nd : nodes_) {
-    if (!nd.out.idle) return false;
-  }
-  return !WiresBusy();
+  bool quiet = true;
+  for (const Node& nd : nodes_) quiet = quiet && nd.out.idle;  // other ranks' nodes stay idle
+  quiet = quiet && !LocalWiresBusy();
+  return transport_ ? !transport_->Any(!quiet) : quiet;
 }
 
 bool Package::AnyError() const {
-  for (const Node& nd : nodes_) {
-    if (nd.out.err) return true;
-  }
-  return false;
+  bool err = false;
+  for (const Node& nd : nodes_) err = err || nd.out.err;
+  return transport_ ? transport_->Any(err) : err;
 }
 
 void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& nodes,
                         uint64_t from, uint64_t to) {
+  if (transport_) {
+    throw std::invalid_argument("waveforms of a package distributed over ranks: trace it in one "
+                                "process");
+  }
   // Built aside and kept only once open: a model without tracing or a bad path changes nothing.
   auto fst = std::make_unique<VerilatedFstC>();
   for (unsigned n = 0; n < num_nodes(); ++n) {

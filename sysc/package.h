@@ -39,6 +39,7 @@
 #include "endpoint.h"
 #include "node_model.h"
 #include "tick_pool.h"
+#include "transport.h"
 #include "geometry.h"
 
 class VerilatedContext;
@@ -103,7 +104,13 @@ class Package {
  public:
   // Throws std::invalid_argument naming the key and the allowed values for an impossible
   // configuration (K, tracks, a radix no model has).
-  Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed);
+  // With a transport of several ranks, this process is one rank of a distributed package: it
+  // makes and steps only its own nodes (blocks of rows; threads split them further), hands
+  // what crosses its borders to the others between windows, and its register accesses and
+  // queries (Access, Quiet, AnyError, GatherCounters) are collective calls, made by every rank
+  // in the same order. The transport must outlive the package.
+  Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
+          Transport* transport = nullptr);
   ~Package();
   Package(const Package&) = delete;
   Package& operator=(const Package&) = delete;
@@ -136,6 +143,14 @@ class Package {
   unsigned lookahead() const { return lookahead_; }
   unsigned num_partitions() const { return static_cast<unsigned>(parts_.size()); }
   unsigned PartitionOf(unsigned node) const { return nodes_.at(node).part; }
+  // Distributed packages: this rank's transport (nullptr in one process), the rank stepping a
+  // node, and whether it is this one.
+  Transport* transport() const { return transport_; }
+  unsigned RankOf(unsigned node) const { return nodes_.at(node).rank; }
+  bool IsLocal(unsigned node) const { return !transport_ || nodes_.at(node).rank == transport_->rank(); }
+  // Collective: every node's counters and every channel's flit count, from the rank that
+  // steps it, on every rank (nothing to do in one process).
+  void GatherCounters();
   // Called between windows (nullptr: none); the package does not own it.
   void SetWindowObserver(WindowObserver* o) { observer_ = o; }
 
@@ -168,7 +183,8 @@ class Package {
  private:
   struct Node {
     std::unique_ptr<NodeModel> model;
-    unsigned part = 0;  // partition (thread) stepping this node
+    unsigned part = 0;  // partition (thread) stepping this node, over all ranks
+    unsigned rank = 0;  // the rank stepping it (distributed packages)
     NodeIn in;
     NodeOut out;
     Endpoint* ep = nullptr;
@@ -201,6 +217,12 @@ class Package {
   // One window of `w` cycles starting at cycle_, every partition on its own thread.
   void RunWindow(unsigned w);
   void UpdateLookahead();
+  // Distributed packages: hands the other ranks the flits and credits this rank sent across
+  // its borders in the window just run (cycles [from, from + w)), and takes theirs.
+  void ExchangeBorders(uint64_t from, unsigned w);
+  // BYPASS of every node on every rank (segments are built everywhere alike).
+  void SyncBypass();
+  bool LocalWiresBusy() const;
   void Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into);
   void RebuildSegments();
 
@@ -221,6 +243,7 @@ class Package {
   std::vector<std::exception_ptr> part_error_; // what a partition threw in the window
   std::function<void(unsigned)> run_part_;     // steps partition i through the window
   WindowObserver* observer_ = nullptr;
+  Transport* transport_ = nullptr;
   uint64_t observed_to_ = 0;                   // endpoint cycle up to which BeforeWindow ran
 };
 

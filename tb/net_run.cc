@@ -21,6 +21,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   const uint64_t win_from = start + cfg.warmup, win_to = win_from + cfg.measure;
   t.SetWindow(win_from, win_to);
   t.StartInjection();
+  pkg.GatherCounters();  // a distributed package: every rank's evaluations so far
   uint64_t evals0 = 0;
   for (unsigned n = 0; n < pkg.num_nodes(); ++n) evals0 += pkg.counters(n).evaluated;
 
@@ -37,7 +38,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
       }
       if (now >= win_to + cfg.drain_limit) break;
     }
-    if (t.scoreboard().outstanding() > 0 && now > t.last_ejection() + cfg.watchdog &&
+    if (t.outstanding() > 0 && now > t.last_ejection() + cfg.watchdog &&
         now > start + cfg.watchdog) {
       r.stuck = true;
       break;
@@ -49,6 +50,8 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
       progress(pkg.endpoint_cycle());
     }
   }
+  t.GatherResults();  // a distributed package: every rank's figures
+  pkg.GatherCounters();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cycles = pkg.endpoint_cycle() - start;
   if (r.stuck) r.stuck_report = StuckReport(pkg, t);
@@ -58,10 +61,10 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   // With no drain allowed (drain_limit 0) only the throughput criterion applies.
   r.saturated = (!drained && cfg.drain_limit > 0) || r.accepted < 0.95 * r.offered;
   r.latency = t.Latency();
-  r.flits_created = t.scoreboard().flits_created();
-  r.flits_ejected = t.scoreboard().flits_ejected();
-  r.packets_outstanding = t.scoreboard().outstanding();
-  r.errors = t.scoreboard().errors();
+  r.flits_created = t.flits_created();
+  r.flits_ejected = t.flits_ejected();
+  r.packets_outstanding = t.outstanding();
+  r.errors = t.errors();
   if (pkg.AnyError()) r.errors.push_back("a node raised err_o (router STATUS or NODE_STATUS)");
   const uint64_t total = pkg.cycle();
   for (const sysc::Channel* c : pkg.Channels()) {
@@ -79,7 +82,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
 std::string StuckReport(sysc::Package& pkg, const NetTraffic& t) {
   std::string s = fmt::format("no flit ejected for the watchdog period; {} packets outstanding "
                               "at cycle {}\n",
-                              t.scoreboard().outstanding(), pkg.endpoint_cycle());
+                              t.outstanding(), pkg.endpoint_cycle());
   unsigned shown = 0;
   for (const auto& [id, p] : t.scoreboard().packets()) {
     if (shown++ == 10) {

@@ -203,7 +203,10 @@ class TrafficEndpoint final : public sysc::Endpoint {
     for (unsigned l = 1; l < lanes_; ++l) w[1 + l] = NetScoreboard::Check(p.id, idx_, l);
     --credits_[p.vc];
     if (idx_ == 0) p.head_injected = cycle;
-    if (++idx_ == p.len) cur_ = nullptr;
+    if (++idx_ == p.len) {
+      if (!t_.package().IsLocal(p.dst)) sent_away_.push_back(cur_);
+      cur_ = nullptr;
+    }
     return true;
   }
 
@@ -239,6 +242,8 @@ class TrafficEndpoint final : public sysc::Endpoint {
     ejected_.clear();
     ejected_words_.clear();
   }
+  // Distributed: packets for another rank whose tails left in the window.
+  std::vector<Packet*>& sent_away() { return sent_away_; }
 
  private:
   void Create(uint64_t cycle, unsigned dst, unsigned len) {
@@ -249,7 +254,8 @@ class TrafficEndpoint final : public sysc::Endpoint {
     p.vc = vcs_[next_vc_++ % vcs_.size()];
     p.len = len;
     p.created = cycle;
-    queue_.push_back(&t_.Created(p));
+    Packet* rec = t_.Created(p);
+    if (rec && t_.package().IsLocal(node_)) queue_.push_back(rec);
   }
 
   NetTraffic& t_;
@@ -265,6 +271,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
   Packet* cur_ = nullptr;
   std::vector<uint64_t> ejected_;
   std::vector<uint32_t> ejected_words_;
+  std::vector<Packet*> sent_away_;
   unsigned idx_ = 0, next_vc_ = 0;
   std::vector<TraceEntry> trace_;
   size_t next_trace_ = 0;
@@ -307,7 +314,30 @@ void NetTraffic::BeforeWindow(uint64_t from, uint64_t to) {
   }
 }
 
+void NetTraffic::SendHeadCycles() {
+  sysc::Transport& net = *pkg_.transport();
+  std::vector<sysc::Bytes> out(net.ranks());
+  for (auto& ep : eps_) {
+    for (Packet* p : ep->sent_away()) {
+      sysc::ByteWriter bw(out[pkg_.RankOf(p->dst)]);
+      bw.Put(p->id);
+      bw.Put(p->head_injected);
+      sb_.Erase(p->id);  // the destination's rank keeps the record
+    }
+    ep->sent_away().clear();
+  }
+  for (const sysc::Bytes& b : net.Exchange(out)) {
+    sysc::ByteReader br(b);
+    while (!br.done()) {
+      const auto id = br.Get<uint64_t>();
+      sb_.Get(id).head_injected = br.Get<uint64_t>();
+    }
+  }
+}
+
 void NetTraffic::AfterWindow() {
+  // A tail leaves before it arrives: the head cycles of the window come first.
+  if (pkg_.transport()) SendHeadCycles();
   // In (cycle, node) order, as a serial run checks them: each sink's list is in cycle order.
   struct Ejection {
     uint64_t cycle;
@@ -351,11 +381,13 @@ unsigned NetTraffic::Destination(unsigned src) {
   return src;
 }
 
-Packet& NetTraffic::Created(const Packet& p0) {
+Packet* NetTraffic::Created(const Packet& p0) {
   Packet p = p0;
   p.measured = p.created >= win_from_ && p.created < win_to_;
   if (p.measured) win_created_ += p.len;
-  return sb_.OnCreate(p);
+  flits_created_ += p.len;
+  if (!pkg_.IsLocal(p.src) && !pkg_.IsLocal(p.dst)) return nullptr;
+  return &sb_.OnCreate(p);
 }
 
 void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
@@ -369,10 +401,61 @@ void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
   }
 }
 
+uint64_t NetTraffic::outstanding() const {
+  sysc::Transport* net = pkg_.transport();
+  if (!net) return sb_.outstanding();
+  uint64_t n = 0;
+  for (const auto& [id, p] : sb_.packets()) n += pkg_.IsLocal(p.dst) ? 1 : 0;
+  return net->Sum(n);
+}
+
 uint64_t NetTraffic::measured_outstanding() const {
   uint64_t n = 0;
-  for (const auto& [id, p] : sb_.packets()) n += p.measured ? 1 : 0;
-  return n;
+  for (const auto& [id, p] : sb_.packets()) n += p.measured && pkg_.IsLocal(p.dst) ? 1 : 0;
+  sysc::Transport* net = pkg_.transport();
+  return net ? net->Sum(n) : n;
+}
+
+uint64_t NetTraffic::last_ejection() const {
+  sysc::Transport* net = pkg_.transport();
+  return net ? net->Max(last_eject_) : last_eject_;
+}
+
+void NetTraffic::GatherResults() {
+  errors_ = sb_.errors();
+  sysc::Transport* net = pkg_.transport();
+  if (!net || gathered_) return;
+  gathered_ = true;
+  sysc::Bytes mine;
+  sysc::ByteWriter bw(mine);
+  bw.Put<uint64_t>(lat_.size());
+  for (size_t i = 0; i < lat_.size(); ++i) {
+    bw.Put(lat_[i]);
+    bw.Put(net_lat_[i]);
+  }
+  bw.Put<uint64_t>(errors_.size());
+  for (const std::string& e : errors_) bw.PutString(e);
+  bw.Put(sb_.flits_ejected());
+  bw.Put(win_ejected_);
+  const std::vector<sysc::Bytes> all = net->AllGather(mine);
+  lat_.clear();
+  net_lat_.clear();
+  errors_.clear();
+  win_ejected_ = 0;
+  other_ejected_ = 0;
+  for (unsigned r = 0; r < all.size(); ++r) {
+    sysc::ByteReader br(all[r]);
+    const auto n = br.Get<uint64_t>();
+    for (uint64_t i = 0; i < n; ++i) {
+      lat_.push_back(br.Get<double>());
+      net_lat_.push_back(br.Get<double>());
+    }
+    const auto ne = br.Get<uint64_t>();
+    for (uint64_t i = 0; i < ne; ++i) errors_.push_back(br.GetString());
+    const auto ejected = br.Get<uint64_t>();
+    if (r != net->rank()) other_ejected_ += ejected;
+    win_ejected_ += br.Get<uint64_t>();
+  }
 }
 
 LatencyStats NetTraffic::Latency() const {

@@ -67,8 +67,9 @@ struct Packet {
 class NetScoreboard {
  public:
   NetScoreboard(unsigned lanes, bool ordered) : lanes_(lanes), ordered_(ordered) {}
-  // Records a new packet; the record stays at this address until its tail arrives.
+  // Records a new packet; the record stays at this address until its tail arrives (or Erase).
   Packet& OnCreate(Packet p);
+  void Erase(uint64_t id) { packets_.erase(id); }
   Packet& Get(uint64_t id) { return packets_.at(id); }
   // Checks one ejected flit; returns the completed packet when it was its tail.
   std::optional<Packet> OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
@@ -135,23 +136,36 @@ class NetTraffic : public sysc::WindowObserver {
   // Sinks stop freeing slots (to test the watchdog).
   void SetSinkStalled(unsigned node, bool stalled);
 
+  // This rank's scoreboard: the packets with an end here (all of them in one process).
   NetScoreboard& scoreboard() { return sb_; }
   const NetScoreboard& scoreboard() const { return sb_; }
-  LatencyStats Latency() const;
+  // Over every rank (collective calls on a distributed package): packets not yet ejected
+  // (measured ones), the last ejection cycle.
+  uint64_t outstanding() const;
   uint64_t measured_outstanding() const;
+  uint64_t last_ejection() const;
+  // Collective: brings every rank's ejections, latencies and errors together (once, at the end
+  // of a run); the figures below are then the package's.
+  void GatherResults();
+  LatencyStats Latency() const;
+  uint64_t flits_created() const { return flits_created_; }
+  uint64_t flits_ejected() const { return sb_.flits_ejected() + other_ejected_; }
+  const std::vector<std::string>& errors() const { return errors_; }
   uint64_t flits_created_in_window() const { return win_created_; }
   uint64_t flits_ejected_in_window() const { return win_ejected_; }
-  uint64_t last_ejection() const { return last_eject_; }
 
   // Internal, for the endpoints (between windows only).
   uint64_t NextId() { return next_id_++; }
   const TrafficConfig& config() const { return cfg_; }
   sysc::Package& package() { return pkg_; }
-  Packet& Created(const Packet& p);
+  // The packet's record, or nullptr when neither end is on this rank.
+  Packet* Created(const Packet& p);
   unsigned Destination(unsigned src);
 
  private:
   void Ejected(unsigned node, uint64_t cycle, const uint32_t* words);
+  // Distributed: sources tell the destinations' ranks when their packets' heads left.
+  void SendHeadCycles();
 
   sysc::Package& pkg_;
   TrafficConfig cfg_;
@@ -163,7 +177,11 @@ class NetTraffic : public sysc::WindowObserver {
   uint64_t win_from_ = 0, win_to_ = ~uint64_t{0};
   uint64_t win_created_ = 0, win_ejected_ = 0;
   uint64_t last_eject_ = 0;
+  uint64_t flits_created_ = 0;
   std::vector<double> lat_, net_lat_;
+  std::vector<std::string> errors_;  // the scoreboard's (GatherResults: every rank's)
+  uint64_t other_ejected_ = 0;       // GatherResults: flits ejected on other ranks
+  bool gathered_ = false;
 };
 
 }  // namespace aries::tb

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "test_seed.h"
 #include "aries_pkg.h"
@@ -16,6 +17,7 @@
 #include "node_models.h"
 #include "package.h"
 #include "package_sc.h"
+#include "transport.h"
 
 namespace {
 
@@ -611,14 +613,20 @@ struct RunKnobs {
 struct RunPrint {
   std::vector<uint64_t> fp, evaluated;
 };
-RunPrint Fingerprint(const RunKnobs& kn) {
+RunPrint Fingerprint(const RunKnobs& kn, aries::sysc::Transport* net = nullptr) {
   PackageConfig c = Cfg(kn.topo, kn.k);
   if (kn.link_latency != 0) c.link_latency = kn.link_latency;
   c.skip_idle = kn.skip;
   c.threads = kn.threads;
   c.dynamic_vcs = kn.dynamic_vcs;
-  Package pkg(c, aries::sysc::ShippedNodeModels(kn.use), kn.seed);
+  Package pkg(c, aries::sysc::ShippedNodeModels(kn.use), kn.seed, net);
   EXPECT_EQ(pkg.shape().coll_engine, kn.use == aries::sysc::NodeUse::kAny);
+  if (net) {  // this rank's rows only
+    unsigned local = 0;
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n) local += pkg.IsLocal(n) ? 1 : 0;
+    auto first_row = [&](unsigned r) { return (r * kn.k + net->ranks() - 1) / net->ranks(); };
+    EXPECT_EQ(local, kn.k * (first_row(net->rank() + 1) - first_row(net->rank())));
+  }
   if (kn.topo == Topology::kAries) {
     std::mt19937_64 rng(kn.seed);
     EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
@@ -761,6 +769,45 @@ TEST(PackageKernels, PartitionsRunTheirLookaheadApartAndChangeNothing) {
     pc.threads = 1;
     Package serial(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
     EXPECT_EQ(serial.lookahead(), Package::kNoLookahead);
+  }
+}
+
+// The package distributed over ranks (threads of this process joined by ThreadTransport, the
+// same calls the MPI ranks of `aries run` make): every rank steps its rows and the run is the
+// one-process run, down to every node's counters, which every rank has at the end.
+TEST(PackageDistributed, RanksGiveTheOneProcessRun) {
+  struct Case {
+    Topology topo;
+    unsigned link_latency, ranks, threads;
+  };
+  for (const Case& c : {Case{Topology::kMesh, 1, 2, 1}, Case{Topology::kAries, 10, 3, 1},
+                        Case{Topology::kTorus, 4, 2, 2}}) {
+    SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(c.topo) << " links "
+                                    << c.link_latency << ", " << c.ranks << " ranks x "
+                                    << c.threads << " threads");
+    RunKnobs kn;
+    kn.topo = c.topo;
+    kn.k = 8;
+    kn.link_latency = c.link_latency;
+    kn.rate = 0.25;
+    kn.sink_accept = 0.8;
+    kn.use = aries::sysc::NodeUse::kPointToPoint;
+    const RunPrint one = Fingerprint(kn);
+    kn.threads = c.threads;
+    auto hub = std::make_shared<aries::sysc::ThreadTransport::Hub>(c.ranks);
+    std::vector<RunPrint> got(c.ranks);
+    std::vector<std::thread> ranks;
+    for (unsigned r = 0; r < c.ranks; ++r) {
+      ranks.emplace_back([&, r] {
+        aries::sysc::ThreadTransport net(hub, r);
+        got[r] = Fingerprint(kn, &net);
+      });
+    }
+    for (auto& t : ranks) t.join();
+    for (unsigned r = 0; r < c.ranks; ++r) {
+      EXPECT_EQ(got[r].fp, one.fp) << "rank " << r;
+      EXPECT_EQ(got[r].evaluated, one.evaluated) << "rank " << r;
+    }
   }
 }
 
