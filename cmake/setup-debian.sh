@@ -13,6 +13,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev                              # tests
   zlib1g-dev                                             # FST waveforms
   gtkwave xvfb xauth                                     # waveforms (FST), headless check
+  libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
 )
 
 missing=()

@@ -2,6 +2,7 @@
 //
 //   aries                       the default run: a 4x4 ARIES package, uniform traffic at 0.1
 //   aries [run] [options]       one run; --config FILE, --set key=value, --json, --csv, --trace
+//   mpirun -n R aries run ...   the same run with the package's rows split over R processes
 //   aries sweep [options]       injection-rate sweep (sweep.rates), one CSV row per rate
 //   aries bench [--quick] [--k 4,8,16] [--links 10,1]  simulation speed and peak memory (mesh)
 //   aries keys                  the configuration keys with defaults and allowed values
@@ -21,6 +22,7 @@
 #include "coll_sweep.h"
 #include "config.h"
 #include "planners.h"
+#include "mpi_transport.h"
 #include "package_run.h"
 #include "train_run.h"
 #include "figures.h"
@@ -223,7 +225,32 @@ extern "C" int sc_main(int argc, char** argv) {
   report->add_option("--area", ro.area, "directory with node_area.json / router_area.json from synth_scripts");
   CLI11_PARSE(app, argc, argv);
 
+  // Under mpirun every process is one rank of the package (run and sweep only); rank 0 prints
+  // and writes the files.
+  std::unique_ptr<aries::sim::MpiSession> mpi;
   try {
+    mpi = aries::sim::StartMpiIfLaunched(&argc, &argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  }
+  aries::sysc::Transport* net = mpi ? &mpi->transport() : nullptr;
+  if (net && net->rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return 2;
+  auto fail = [&](int code) {
+    std::fflush(stdout);
+    if (mpi) mpi->Abort(code);  // the other ranks would wait for this one
+    return code;
+  };
+
+  try {
+    for (const CLI::App* sub : app.get_subcommands()) {
+      if (net && sub != run && sub != sweep) {
+        throw ConfigError(fmt::format(
+            "aries {} under mpirun ({} ranks): only `run` and `sweep` run distributed; start it "
+            "as one process",
+            sub->get_name(), net->ranks()));
+      }
+    }
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
     if (cmerge->parsed()) return aries::sim::RunCollMerge(merge_parts, merge_out);
@@ -277,6 +304,23 @@ extern "C" int sc_main(int argc, char** argv) {
     for (const std::string& s : sets) cfg.SetAssignment(s);
     aries::sim::SimSettings s = aries::sim::Validate(cfg);
     aries::sim::TraceRequest tr{trace_file, ParseNodes(trace_nodes), trace_from, trace_to};
+    if (net) {
+      if (s.kernel != "loop") {
+        throw ConfigError(fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with "
+                                      "sim.kernel = loop",
+                                      s.kernel, net->ranks()));
+      }
+      if (!trace_file.empty()) {
+        throw ConfigError("--trace: waveforms of a package distributed over ranks; trace it in "
+                          "one process");
+      }
+      if (net->ranks() > s.package.k) {
+        throw ConfigError(fmt::format("{} ranks for package.k = {}: at most one rank per row of "
+                                      "nodes",
+                                      net->ranks(), s.package.k));
+      }
+      if (cfg.Get("sim.threads") == "auto") s.package.threads = 1;  // a rank per core
+    }
 
     std::vector<std::pair<aries::sim::SimSettings, aries::sim::RunOutput>> runs;
     bool ok = true;
@@ -288,7 +332,7 @@ extern "C" int sc_main(int argc, char** argv) {
       for (double rate : s.sweep_rates) {
         aries::sim::SimSettings si = s;
         si.traffic.rate = rate;
-        auto o = aries::sim::RunPackage(si, {}, false, progress);
+        auto o = aries::sim::RunPackage(si, {}, false, progress, net);
         const auto& r = o.result;
         fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered,
                    r.accepted, r.latency.mean, r.latency.p99, r.latency.max,
@@ -299,26 +343,27 @@ extern "C" int sc_main(int argc, char** argv) {
         if (r.saturated || r.stuck) break;
       }
     } else {
-      auto o = aries::sim::RunPackage(s, tr, s.kernel == "systemc", progress);
+      auto o = aries::sim::RunPackage(s, tr, s.kernel == "systemc", progress, net);
       aries::sim::PrintSummary(s, cfg, o);
       ok = o.result.ok() && o.result.packets_outstanding == 0;
       runs.emplace_back(s, o);
       if (!trace_file.empty()) fmt::print("  trace: {} (open the .gtkw next to it)\n", trace_file);
     }
-    if (!json_file.empty() && !WriteFile(json_file, aries::sim::ToJson(cfg, runs))) {
+    const bool writes = !net || net->rank() == 0;  // rank 0 writes a distributed run's files
+    if (writes && !json_file.empty() && !WriteFile(json_file, aries::sim::ToJson(cfg, runs))) {
       throw std::runtime_error("cannot write " + json_file);
     }
-    if (!csv_file.empty()) {
+    if (writes && !csv_file.empty()) {
       std::string text = aries::sim::CsvHeader() + "\n";
       for (const auto& [si, o] : runs) text += aries::sim::CsvRow(si, o) + "\n";
       if (!WriteFile(csv_file, text)) throw std::runtime_error("cannot write " + csv_file);
     }
     return ok ? 0 : 1;
-  } catch (const ConfigError& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
+  } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
+    if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
-    return 2;
+    return fail(2);
   }
 }

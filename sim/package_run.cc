@@ -15,14 +15,15 @@
 namespace aries::sim {
 
 RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
-                     bool progress) {
+                     bool progress, sysc::Transport* net) {
   RunOutput o;
+  o.ranks = net ? net->ranks() : 1;
   // Point-to-point traffic only: the node model without the collective engine and tracing
   // (same cycles), unless waveforms are asked for.
   sysc::Package pkg(s.package,
                     sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
                                                                : sysc::NodeUse::kAny),
-                    s.seed);
+                    s.seed, net);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
@@ -67,6 +68,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   o.maxrss_kb = ru.ru_maxrss;
+  if (net) o.maxrss_kb = static_cast<long>(net->Max(static_cast<uint64_t>(o.maxrss_kb)));
   return o;
 }
 
@@ -95,10 +97,11 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
              r.flits_created, r.flits_ejected, r.packets_outstanding);
   fmt::print("  {:<28} {}\n", "all flits delivered, checked",
              r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
-  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} kernel, {} thread{}), peak "
-             "memory {} MB\n",
+  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} kernel, {}{} thread{}), peak "
+             "memory {} MB{}\n",
              "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.kernel,
-             s.package.threads, s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024);
+             o.ranks > 1 ? fmt::format("{} ranks x ", o.ranks) : "", s.package.threads,
+             s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024, o.ranks > 1 ? " per rank" : "");
   for (const std::string& e : r.errors) fmt::print("  error: {}\n", e);
   if (r.stuck) fmt::print("  STUCK: {}", r.stuck_report);
 }
@@ -148,6 +151,7 @@ std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, Run
     x["cycles_per_second"] = r.seconds > 0 ? r.cycles / r.seconds : 0.0;
     x["maxrss_kb"] = o.maxrss_kb;
     x["threads"] = s.package.threads;
+    x["ranks"] = o.ranks;
     x["node_evaluations"] = r.node_evaluations;
     x["moved_hops"] = o.moved_hops;
     nlohmann::json links = nlohmann::json::object();

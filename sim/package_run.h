@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "net_run.h"
+#include "transport.h"
 
 namespace aries::sim {
 
@@ -21,12 +22,14 @@ struct TraceRequest {
 struct RunOutput {
   tb::RunResult result;
   unsigned moved_hops = 0;  // package.bypass = random: mesh hops moved onto segments
-  long maxrss_kb = 0;
+  long maxrss_kb = 0;  // the largest over the ranks
+  unsigned ranks = 1;  // processes of a distributed run (mpirun)
 };
 
-// `use_systemc`: step through the SystemC scheduler (once per process).
+// `use_systemc`: step through the SystemC scheduler (once per process). With `net`, this process
+// is one rank of a distributed run (every rank calls this alike; the results are the package's).
 RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
-                     bool progress);
+                     bool progress, sysc::Transport* net = nullptr);
 
 void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o);
 std::string CsvHeader();
