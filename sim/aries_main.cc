@@ -114,7 +114,7 @@ extern "C" int sc_main(int argc, char** argv) {
   std::vector<unsigned> bench_ks{4, 8, 16};
   bench->add_option("--k", bench_ks, "package sizes K (K x K mesh)")
       ->delimiter(',')
-      ->check(CLI::Range(2u, 16u));
+      ->check(CLI::Range(2u, 32u));
   CLI::App* keys = app.add_subcommand("keys", "list configuration keys");
   CLI::App* coll = app.add_subcommand("coll", "plan, validate and run one collective");
   aries::sim::CollOptions co;

@@ -67,7 +67,6 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   sysc::PackageConfig pc;
   pc.topology = *topo;
   pc.k = o.k;
-  sysc::Package pkg(pc, sysc::ShippedNodeModels(), o.seed);
   const uint64_t bytes = ParseBytes(o.size);
   r.geom = pc;
   r.algo = o.algo;
@@ -98,6 +97,15 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
           ch.ranking.size() > 5 ? ", ..." : "");
   }
   r.collective = *c;
+  // Point-to-point algorithms run on the node model without the collective engine (the same
+  // cycles and counters, tests/sysc and tests/sim check it; fewer instructions per node step).
+  // (An unknown name takes the full model; Plan() refuses it below, naming the algorithms.)
+  const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
+  const bool engine = !algo || algo->engine;
+  sysc::Package pkg(pc,
+                    sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny
+                                                   : sysc::NodeUse::kPointToPoint),
+                    o.seed);
   r.op = o.type == "fp32" ? hw::kOpAddF32 : hw::kOpAddI32;
   r.elements = (bytes + 3) / 4;
   r.root = o.root;
@@ -126,7 +134,6 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     case coll::Collective::kAllGather: factor = static_cast<double>(n - 1) / n; break;
     default: factor = 1.0;
   }
-  const bool engine = coll::FindAlgorithm(r.algo)->engine;  // Plan() accepted the name
   // Bound: point-to-point algorithms move factor * M through each node's link; the in-network
   // tree M (nccl-tests bus bandwidth / link bandwidth).
   const double bound = static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / link_bytes;

@@ -12,7 +12,7 @@ namespace aries::sim {
 const std::vector<KeyInfo>& ConfigKeys() {
   static const std::vector<KeyInfo> keys = {
       {"package.topology", "aries", "mesh, torus, fbfly, aries", "interposer topology"},
-      {"package.k", "4", "2 .. 16 (fbfly: 2 .. 8)", "K x K chiplets"},
+      {"package.k", "4", "2 .. 32 (fbfly: 2 .. 8)", "K x K chiplets"},
       {"package.tracks", "2", "0 .. 2", "ARIES bypass tracks per row and per column"},
       {"package.link_latency", "10", "1 .. 1000",
        "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)"},
@@ -154,7 +154,7 @@ SimSettings Validate(const Config& c) {
   auto topo = coll::ParseTopology(c.Get("package.topology"));
   if (!topo) Bad(c, "package.topology");
   s.package.topology = *topo;
-  s.package.k = static_cast<unsigned>(Uint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 16));
+  s.package.k = static_cast<unsigned>(Uint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 32));
   s.package.tracks = static_cast<unsigned>(Uint(c, "package.tracks", 0, 2));
   s.package.link_latency = static_cast<unsigned>(Uint(c, "package.link_latency", 1, 1000));
   s.package.extra_per_pitch = static_cast<unsigned>(Uint(c, "package.extra_per_pitch", 0, 100));

@@ -4,7 +4,11 @@
 
 #include <fstream>
 
+#include "aries_pkg.h"
+
 namespace aries::sim {
+
+namespace hw = aries::hw;
 namespace {
 
 // GTKWave trace flags: binary, hex, decimal, and group begin / end markers.
@@ -88,7 +92,7 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path,
       w.Begin(label);
       w.Signal(kBin, u + "in_valid_i");
       w.Signal(kDec, u + "in_vc", 3);
-      w.Signal(kDec, u + "lookup_flow_o", 10);
+      w.Signal(kDec, u + "lookup_flow_o", hw::kFlowIdW);
       w.Signal(kBin, u + "in_route", p.num_ports);
       w.Signal(kDec, u + "in_ovc", 3);
       w.Signal(kBin, u + "in_miss");

@@ -25,12 +25,14 @@ class Endpoint {
 // scoreboard) with the endpoints of other nodes: within a window of Package::Run, endpoints of
 // different partitions run on different threads, so shared state is touched only here. The
 // package calls both serially: BeforeWindow before the first cycle of the window [from, to) (in
-// endpoint cycles), AfterWindow after its last.
+// endpoint cycles), AfterWindow after its last, with `last` on the last window of a
+// Package::Run call (and after every cycle stepped by SystemC), when the caller looks at the
+// results next.
 class WindowObserver {
  public:
   virtual ~WindowObserver() = default;
   virtual void BeforeWindow(uint64_t from, uint64_t to) = 0;
-  virtual void AfterWindow() = 0;
+  virtual void AfterWindow(bool last) = 0;
 };
 
 }  // namespace aries::sysc

@@ -27,9 +27,9 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
                  Transport* transport)
     : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), transport_(transport) {
   if (transport_ && transport_->ranks() == 1) transport_ = nullptr;
-  if (cfg.k < 2 || cfg.k > 16) {
-    throw std::invalid_argument(
-        fmt::format("package.k = {}: allowed 2 .. 16 (4-bit coordinates)", cfg.k));
+  if (cfg.k < 2 || cfg.k > (1u << hw::kCoordW)) {
+    throw std::invalid_argument(fmt::format("package.k = {}: allowed 2 .. {} ({}-bit coordinates)",
+                                            cfg.k, 1u << hw::kCoordW, hw::kCoordW));
   }
   if (cfg.threads < 1 || cfg.threads > 64) {
     throw std::invalid_argument(
@@ -368,7 +368,7 @@ void Package::StepNode(unsigned n) {
 void Package::EndCycle() {
   if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);
   ++cycle_;
-  if (observer_) observer_->AfterWindow();
+  if (observer_) observer_->AfterWindow(true);
 }
 
 void Package::RunWindow(unsigned w) {
@@ -390,7 +390,6 @@ void Package::RunWindow(unsigned w) {
   if (transport_) ExchangeBorders(cycle_, w);
   if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);  // w == 1
   cycle_ += w;
-  if (observer_) observer_->AfterWindow();
 }
 
 void Package::ExchangeBorders(uint64_t from, unsigned w) {
@@ -498,6 +497,7 @@ void Package::Run(uint64_t cycles) {
     const unsigned w = static_cast<unsigned>(std::min(cycles, most));
     RunWindow(w);
     cycles -= w;
+    if (observer_) observer_->AfterWindow(cycles == 0);
   }
 }
 
@@ -718,9 +718,11 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
   if (ro) return "read-only register";
   const unsigned tm = shape_.num_tracks;
   if (a == hw::kRegCtrl) {
-    return fmt::format("allowed: topology 0..{} in [1:0], dynamic VCs in [{}], size-1 in [11:8] "
-                       "and [15:12] matching the node's coordinates, no other bits (mask 0x{:08x})",
-                       hw::kNumTopos - 1, hw::kCtrlDynVcBit, hw::kCtrlMask);
+    return fmt::format("allowed: topology 0..{} in [1:0], dynamic VCs in [{}], size-1 in [{}:{}] "
+                       "and [{}:{}] matching the node's coordinates, no other bits (mask 0x{:08x})",
+                       hw::kNumTopos - 1, hw::kCtrlDynVcBit, hw::kCtrlSizeXLsb + hw::kCoordW - 1,
+                       hw::kCtrlSizeXLsb, hw::kCtrlSizeYLsb + hw::kCoordW - 1, hw::kCtrlSizeYLsb,
+                       hw::kCtrlMask);
   }
   if (a == hw::kRegStatus) return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kStatusMask);
   if (a == hw::kRegNodeStatus) {

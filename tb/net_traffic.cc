@@ -335,8 +335,13 @@ void NetTraffic::SendHeadCycles() {
   }
 }
 
-void NetTraffic::AfterWindow() {
-  // A tail leaves before it arrives: the head cycles of the window come first.
+void NetTraffic::AfterWindow(bool last) {
+  // The ejections are checked in batches (nothing in a window depends on the check), at the
+  // latest when the caller looks: on a distributed package one exchange per batch, not per
+  // cycle.
+  if (!last && ++windows_unchecked_ < 64) return;
+  windows_unchecked_ = 0;
+  // A tail leaves before it arrives: the head cycles of the windows come first.
   if (pkg_.transport()) SendHeadCycles();
   // In (cycle, node) order, as a serial run checks them: each sink's list is in cycle order.
   struct Ejection {

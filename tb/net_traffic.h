@@ -125,7 +125,7 @@ class NetTraffic : public sysc::WindowObserver {
   ~NetTraffic() override;
 
   void BeforeWindow(uint64_t from, uint64_t to) override;
-  void AfterWindow() override;
+  void AfterWindow(bool last) override;
 
   // Stops creating new packets (drain).
   void StopInjection() { injecting_ = false; }
@@ -178,6 +178,7 @@ class NetTraffic : public sysc::WindowObserver {
   uint64_t win_created_ = 0, win_ejected_ = 0;
   uint64_t last_eject_ = 0;
   uint64_t flits_created_ = 0;
+  unsigned windows_unchecked_ = 0;  // windows whose ejections wait to be checked
   std::vector<double> lat_, net_lat_;
   std::vector<std::string> errors_;  // the scoreboard's (GatherResults: every rank's)
   uint64_t other_ejected_ = 0;       // GatherResults: flits ejected on other ranks

@@ -174,7 +174,7 @@ module aries_coll_engine #(
   // Head decoding: good = the current step's id, its operation, the expected sequence number.
   logic [NQ-1:0] h_good, h_bad;
   logic [NQ*4-1:0] h_why;  // per queue: one-hot reason of a drop (status bit order)
-  logic [9:0] h_id [NQ];
+  logic [aries_pkg::FlowIdW-1:0] h_id [NQ];
   logic [SeqW-1:0] exp_seq [2];
   always_comb begin : p_heads
     for (int unsigned c = 0; c < 2; c++) begin
@@ -307,7 +307,7 @@ module aries_coll_engine #(
   // Datapath: request tree, response delay line of the same latency, output registers
   // ---------------------------------------------------------------------------------------------
   // Side word: {to_turn, dst port, id, op, seq}
-  localparam int unsigned SideW = 1 + PortW + 10 + OpW + SeqW;
+  localparam int unsigned SideW = 1 + PortW + aries_pkg::FlowIdW + OpW + SeqW;
   logic [P*PW-1:0] tree_in;
   always_comb begin : p_tree_in
     for (int unsigned p = 0; p < P; p++) tree_in[p*PW +: PW] = q_head[p][FlitW-1:HW];
@@ -326,7 +326,7 @@ module aries_coll_engine #(
     .op_i       (id_op_q[cur[0]]),
     .in_valid_i (req_ins),
     .in_data_i  (tree_in),
-    .side_i     ({req_to_turn, req_dst, 10'(cur[0]), id_op_q[cur[0]], exp_seq[0]}),
+    .side_i     ({req_to_turn, req_dst, aries_pkg::FlowIdW'(cur[0]), id_op_q[cur[0]], exp_seq[0]}),
     .out_valid_o(tree_v),
     .out_data_o (tree_y),
     .out_side_o (tree_side),
@@ -365,7 +365,7 @@ module aries_coll_engine #(
     req_flit[aries_pkg::HdrTailBit] = 1'b1;
     req_flit[aries_pkg::HdrVcLsb +: VW] = req_res_turn ? VW'(RspVc) : VW'(ReqVc);
     req_flit[aries_pkg::HdrIsFlowBit] = 1'b1;
-    req_flit[aries_pkg::HdrFlowLsb +: 10] = tree_side[OpW + SeqW +: 10];
+    req_flit[aries_pkg::HdrFlowLsb +: aries_pkg::FlowIdW] = tree_side[OpW + SeqW +: aries_pkg::FlowIdW];
     req_flit[aries_pkg::CollHdrOpLsb +: OpW] = tree_side[SeqW +: OpW];
     req_flit[aries_pkg::CollHdrSeqLsb +: SeqW] = tree_side[SeqW-1:0];
   end

@@ -15,8 +15,8 @@ namespace aries::hw {
 // Widths.
 inline constexpr unsigned kLaneW = 32;
 inline constexpr unsigned kVcIdW = 3;
-inline constexpr unsigned kFlowIdW = 10;
-inline constexpr unsigned kCoordW = 4;
+inline constexpr unsigned kFlowIdW = 6;
+inline constexpr unsigned kCoordW = 5;
 inline constexpr unsigned kPortIdW = 5;
 inline constexpr unsigned kMaxPorts = 32;
 inline constexpr unsigned kMaxVCs = 8;
@@ -27,10 +27,10 @@ inline constexpr unsigned kHdrTailBit = 1;
 inline constexpr unsigned kHdrVcLsb = 2;
 inline constexpr unsigned kHdrIsFlowBit = 5;
 inline constexpr unsigned kHdrFlowLsb = 6;
-inline constexpr unsigned kHdrDstXLsb = 16;
-inline constexpr unsigned kHdrDstYLsb = 20;
-inline constexpr unsigned kHdrSrcXLsb = 24;
-inline constexpr unsigned kHdrSrcYLsb = 28;
+inline constexpr unsigned kHdrDstXLsb = 12;
+inline constexpr unsigned kHdrDstYLsb = 17;
+inline constexpr unsigned kHdrSrcXLsb = 22;
+inline constexpr unsigned kHdrSrcYLsb = 27;
 inline constexpr unsigned kHdrW = 32;
 
 constexpr unsigned FlitWidth(unsigned lanes) { return kHdrW + kLaneW * lanes; }
@@ -79,14 +79,14 @@ inline constexpr uint32_t kRegPassthruBase = 0x0020;
 inline constexpr uint32_t kRegInFlitsBase = 0x0040;
 inline constexpr uint32_t kRegOutFlitsBase = 0x0060;
 inline constexpr uint32_t kRegRouteBase = 0x8000;
-inline constexpr uint32_t kRouterIdValue = 0xA21E5001u;
+inline constexpr uint32_t kRouterIdValue = 0xA21E5002u;
 
 inline constexpr unsigned kCtrlTopoLsb = 0;
 inline constexpr unsigned kCtrlTopoW = 2;
 inline constexpr unsigned kCtrlSizeXLsb = 8;
-inline constexpr unsigned kCtrlSizeYLsb = 12;
+inline constexpr unsigned kCtrlSizeYLsb = 16;
 inline constexpr unsigned kCtrlDynVcBit = 4;
-inline constexpr uint32_t kCtrlMask = 0x0000FF13u;
+inline constexpr uint32_t kCtrlMask = 0x001F1F13u;
 
 inline constexpr unsigned kStatusMissBit = 0;
 inline constexpr unsigned kStatusOverflowBit = 1;
@@ -103,6 +103,7 @@ inline constexpr uint32_t kPassMask = 0x00001F01u;
 
 inline constexpr unsigned kRouteInportLsb = 0;
 inline constexpr unsigned kRouteFlowLsb = 5;
+inline constexpr unsigned kRouteFlowW = 10;
 
 // Chiplet node registers (aries_node): addresses 0x0100-0x01FF.
 inline constexpr uint32_t kNodeRegPage = 0x01;

@@ -16,10 +16,10 @@ package aries_pkg;
   localparam int unsigned LaneW = 32;
   /// Width of a virtual-channel index in the flit header (up to 8 VCs).
   localparam int unsigned VcIdW = 3;
-  /// Width of a flow / collective id in the flit header (up to 1024 flows).
-  localparam int unsigned FlowIdW = 10;
-  /// Width of one grid coordinate (K up to 16).
-  localparam int unsigned CoordW = 4;
+  /// Width of a flow / collective id in the flit header (up to 64 flows).
+  localparam int unsigned FlowIdW = 6;
+  /// Width of one grid coordinate (K up to 32).
+  localparam int unsigned CoordW = 5;
   /// Width of a router port index (up to 32 ports; 1 + 2(K-1) = 31 for a 16x16 flattened
   /// butterfly).
   localparam int unsigned PortIdW = 5;
@@ -36,11 +36,11 @@ package aries_pkg;
   localparam int unsigned HdrTailBit = 1;   ///< 1 on the last flit (head & tail = single flit)
   localparam int unsigned HdrVcLsb = 2;     ///< VC the flit travels on over this link
   localparam int unsigned HdrIsFlowBit = 5; ///< 1: route by table (flow id); 0: dimension order
-  localparam int unsigned HdrFlowLsb = 6;   ///< flow / collective id
-  localparam int unsigned HdrDstXLsb = 16;  ///< destination column (dimension-order routing)
-  localparam int unsigned HdrDstYLsb = 20;  ///< destination row
-  localparam int unsigned HdrSrcXLsb = 24;  ///< source column (bookkeeping, not routed on)
-  localparam int unsigned HdrSrcYLsb = 28;  ///< source row
+  localparam int unsigned HdrFlowLsb = 6;   ///< [11:6] flow / collective id
+  localparam int unsigned HdrDstXLsb = 12;  ///< [16:12] destination column (dimension order)
+  localparam int unsigned HdrDstYLsb = 17;  ///< [21:17] destination row
+  localparam int unsigned HdrSrcXLsb = 22;  ///< [26:22] source column (bookkeeping, not routed on)
+  localparam int unsigned HdrSrcYLsb = 27;  ///< [31:27] source row
   localparam int unsigned HdrW = 32;        ///< header width; payload starts here
 
   // ---------------------------------------------------------------------------------------------
@@ -105,15 +105,15 @@ package aries_pkg;
   localparam int unsigned RegOutFlitsBase = 32'h0060; ///< RO: +port, flits sent
   localparam int unsigned RegRouteBase = 32'h8000;    ///< RW: + flow*32 + inport, out-port mask
 
-  localparam int unsigned RouterIdValue = 32'hA21E_5001;  ///< "ARIES" router, layout v1
+  localparam int unsigned RouterIdValue = 32'hA21E_5002;  ///< "ARIES" router, layout v2 (5-bit coordinates)
 
   // CTRL fields
   localparam int unsigned CtrlTopoLsb = 0;     ///< [1:0] topology (Topo*)
   localparam int unsigned CtrlTopoW = 2;
-  localparam int unsigned CtrlSizeXLsb = 8;    ///< [11:8] columns - 1
-  localparam int unsigned CtrlSizeYLsb = 12;   ///< [15:12] rows - 1
+  localparam int unsigned CtrlSizeXLsb = 8;    ///< [12:8] columns - 1
+  localparam int unsigned CtrlSizeYLsb = 16;   ///< [20:16] rows - 1
   localparam int unsigned CtrlDynVcBit = 4;    ///< [4] dynamic VC allocation of DOR packets
-  localparam int unsigned CtrlMask = 32'h0000_FF13;
+  localparam int unsigned CtrlMask = 32'h001F_1F13;
 
   // STATUS bits (sticky, write 1 to clear)
   localparam int unsigned StatusMissBit = 0;      ///< a flow flit found no table entry
@@ -123,7 +123,7 @@ package aries_pkg;
   localparam int unsigned StatusMask = 32'h0000_000F;
 
   // ERR_INFO fields (last routing-table miss)
-  localparam int unsigned ErrInfoFlowLsb = 0;   ///< [9:0] flow id
+  localparam int unsigned ErrInfoFlowLsb = 0;   ///< [5:0] flow id
   localparam int unsigned ErrInfoPortLsb = 16;  ///< [20:16] input port
 
   // PASSTHRU[port] fields
@@ -134,6 +134,8 @@ package aries_pkg;
   // ROUTE[flow][inport] address fields
   localparam int unsigned RouteInportLsb = 0;  ///< address [4:0]
   localparam int unsigned RouteFlowLsb = 5;    ///< address [14:5]; address [15] selects the table
+  localparam int unsigned RouteFlowW = 10;     ///< the address's flow field (wider than FlowIdW:
+                                               ///< a flow beyond NumFlows is refused, not aliased)
 
   // ---------------------------------------------------------------------------------------------
   // Chiplet node registers (aries_node), on the same bus: addresses 0x0100-0x01FF belong to the
@@ -186,7 +188,7 @@ package aries_pkg;
   localparam int unsigned RegEngParams = 32'h0201;     ///< RO: [7:0] ids, [15:8] program depth, [23:16] queue depth, [28:24] ports
   localparam int unsigned RegEngCtrl = 32'h0202;       ///< W: [0] start request program, [1] start response program; R: running bits
   localparam int unsigned RegEngStatus = 32'h0203;     ///< RO, write 1 to clear: engine errors
-  localparam int unsigned RegEngErrInfo = 32'h0204;    ///< RO: last dropped flit: [9:0] id, [20:16] port, [24] class
+  localparam int unsigned RegEngErrInfo = 32'h0204;    ///< RO: last dropped flit: [5:0] id, [20:16] port, [24] class
   localparam int unsigned RegEngReqLen = 32'h0205;     ///< RW: request program [7:0] steps, [31:16] passes
   localparam int unsigned RegEngRspLen = 32'h0206;     ///< RW: response program, same fields
   localparam int unsigned RegEngDropped = 32'h0207;    ///< RO: flits dropped on errors

@@ -111,7 +111,7 @@ module aries_router_regs #(
   // Address decode
   // ---------------------------------------------------------------------------------------------
   logic is_route;
-  logic [FW-1:0] rt_flow;
+  logic [aries_pkg::RouteFlowW-1:0] rt_flow;  // the address's field: wider than a flow id
   logic [PW-1:0] rt_port;
   logic [EntryIdxW-1:0] rt_idx;
   logic [PW-1:0] reg_port;    // port index of the per-port register windows
@@ -119,7 +119,7 @@ module aries_router_regs #(
   logic is_pt, is_in_cnt, is_out_cnt;
 
   assign is_route = cfg_addr_i[AW-1];
-  assign rt_flow = cfg_addr_i[aries_pkg::RouteFlowLsb +: FW];
+  assign rt_flow = cfg_addr_i[aries_pkg::RouteFlowLsb +: aries_pkg::RouteFlowW];
   assign rt_port = cfg_addr_i[aries_pkg::RouteInportLsb +: PW];
   assign rt_idx = EntryIdxW'(32'(rt_flow) * NumPorts + 32'(rt_port));
   assign reg_port = cfg_addr_i[PW-1:0];

@@ -108,6 +108,7 @@ TEST_F(PkgView, RegisterMap) {
   EXPECT_SAME(pass_mask_o, kPassMask);
   EXPECT_SAME(route_inport_lsb_o, kRouteInportLsb);
   EXPECT_SAME(route_flow_lsb_o, kRouteFlowLsb);
+  EXPECT_SAME(route_flow_w_o, kRouteFlowW);
 }
 
 TEST_F(PkgView, NodeRegisterMap) {
@@ -179,11 +180,11 @@ TEST(FlitPacking, RoundTripsEveryField) {
   f.tail = false;
   f.vc = 5;
   f.is_flow = true;
-  f.flow = 777;
-  f.dst_x = 15;
+  f.flow = 47;
+  f.dst_x = 31;
   f.dst_y = 9;
   f.src_x = 3;
-  f.src_y = 12;
+  f.src_y = 28;
   f.payload = {1u, 0xFFFFFFFFu, 0x80000000u};
   uint32_t words[4];
   PackFlit(f, 3, words);
@@ -199,7 +200,7 @@ TEST(FlitPacking, RoundTripsEveryField) {
 TEST(RegisterHelpers, AddressesAndValues) {
   EXPECT_EQ(RouteAddr(0, 0), kRegRouteBase);
   EXPECT_EQ(RouteAddr(1023, 31), 0xFFFFu);
-  EXPECT_EQ(CtrlValue(kTopoTorus, 4, 8), 0x7301u);
+  EXPECT_EQ(CtrlValue(kTopoTorus, 4, 8), 0x70301u);  // [12:8] 3, [20:16] 7
   EXPECT_EQ(PassthruValue(true, 4), 0x0401u);
 }
 

@@ -34,8 +34,8 @@ TEST_F(Router, IdentityAndParameterRegisters) {
   EXPECT_EQ(h_->Read(hw::kRegBufferDepth).rdata, 32u);
   EXPECT_EQ(h_->Read(hw::kRegNumFlows).rdata, 64u);
   EXPECT_EQ(h_->Read(hw::kRegLanes).rdata, 2u);
-  EXPECT_EQ(h_->Read(hw::kRegCtrl).rdata, hw::CtrlValue(hw::kTopoMesh, 16, 16))
-      << "reset: a mesh of up to 16x16, so DOR works unconfigured";
+  EXPECT_EQ(h_->Read(hw::kRegCtrl).rdata, hw::CtrlValue(hw::kTopoMesh, 32, 32))
+      << "reset: a mesh of up to 32x32, so DOR works unconfigured";
   EXPECT_EQ(h_->Read(hw::kRegStatus).rdata, 0u);
   ExpectClean();
 }
@@ -267,19 +267,21 @@ TEST_F(Router, RoutingTableMissIsFlaggedDroppedAndItsCreditReturned) {
   const uint32_t status = h_->Read(hw::kRegStatus).rdata;
   EXPECT_TRUE(status >> hw::kStatusMissBit & 1u);
   const uint32_t info = h_->Read(hw::kRegErrInfo).rdata;
-  EXPECT_EQ(info >> hw::kErrInfoFlowLsb & 0x3FFu, 42u);
+  EXPECT_EQ(info >> hw::kErrInfoFlowLsb & ((1u << hw::kFlowIdW) - 1), 42u);
   EXPECT_EQ(info >> hw::kErrInfoPortLsb & 0x1Fu, unsigned(hw::kPortYP));
   EXPECT_EQ(h_->Read(hw::kRegMissCount).rdata, 3u);
   EXPECT_TRUE(dut_->Err());
   ExpectClean();
 }
 
-TEST_F(Router, FlowBeyondTheTableIsAMiss) {
-  h_->Inject(hw::kPortXP, h_->MakePacket(1, 1, true, 100, 0, 0));  // NumFlows = 64
+// NumFlows = 64 fills the 6-bit flow id: the highest id is a table entry like any other, a miss
+// until programmed.
+TEST_F(Router, HighestFlowIdIsAMissUntilProgrammed) {
+  h_->Inject(hw::kPortXP, h_->MakePacket(1, 1, true, 63, 0, 0));
   ASSERT_TRUE(h_->RunUntilDrained(100));
   EXPECT_EQ(h_->deliveries().size(), 0u);
   EXPECT_EQ(h_->Read(hw::kRegMissCount).rdata, 1u);
-  EXPECT_EQ(h_->Read(hw::kRegErrInfo).rdata & 0x3FFu, 100u);
+  EXPECT_EQ(h_->Read(hw::kRegErrInfo).rdata & ((1u << hw::kFlowIdW) - 1), 63u);
   ExpectClean();
 }
 

@@ -21,7 +21,7 @@ module aries_pkg_probe (
   output logic [31:0] ctrl_mask_o, status_miss_o, status_overflow_o, status_cfg_err_o,
   output logic [31:0] status_credit_err_o,
   output logic [31:0] status_mask_o, err_info_flow_lsb_o, err_info_port_lsb_o, pass_en_o,
-  output logic [31:0] pass_out_lsb_o, pass_mask_o, route_inport_lsb_o, route_flow_lsb_o,
+  output logic [31:0] pass_out_lsb_o, pass_mask_o, route_inport_lsb_o, route_flow_lsb_o, route_flow_w_o,
   output logic [31:0] node_reg_page_o, reg_node_id_o, reg_node_tracks_o, reg_node_links_o,
   output logic [31:0] reg_port_sel_base_o, reg_bypass_o, reg_node_status_o, node_id_value_o,
   output logic [31:0] max_tracks_o, port_sel_in_lsb_o, port_sel_out_lsb_o, port_sel_choice_w_o,
@@ -171,4 +171,5 @@ module aries_pkg_probe (
   assign pass_mask_o = aries_pkg::PassMask;
   assign route_inport_lsb_o = aries_pkg::RouteInportLsb;
   assign route_flow_lsb_o = aries_pkg::RouteFlowLsb;
+  assign route_flow_w_o = aries_pkg::RouteFlowW;
 endmodule

@@ -28,7 +28,7 @@ PY
 # A bad value in the file names the file, line and key.
 printf 'package.k = 99\n' > "$work/bad.cfg"
 if "$aries" --config "$work/bad.cfg" 2> "$work/err.txt"; then exit 1; fi
-grep -q "package.k = '99': allowed 2 .. 16" "$work/err.txt"
+grep -q "package.k = '99': allowed 2 .. 32" "$work/err.txt"
 printf 'package.kk = 9\n' > "$work/bad2.cfg"
 if "$aries" --config "$work/bad2.cfg" 2> "$work/err2.txt"; then exit 1; fi
 grep -q "bad2.cfg:1: unknown key 'package.kk'" "$work/err2.txt"
