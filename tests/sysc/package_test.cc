@@ -122,6 +122,9 @@ TEST(PackageZeroLoad, Mesh8x8) { ZeroLoad(Topology::kMesh, 8); }
 // One-cycle links (the BookSim2 comparison): the channel holds no cycle of its own, only the
 // receiving node's input register.
 TEST(PackageZeroLoad, Mesh8x8OneCycleLinks) { ZeroLoad(Topology::kMesh, 8, 1); }
+// The largest packages: coordinates above 15 take the header's fifth coordinate bit (layout v2).
+TEST(PackageZeroLoad, Mesh32x32OneCycleLinks) { ZeroLoad(Topology::kMesh, 32, 1); }
+TEST(PackageZeroLoad, Torus32x32OneCycleLinks) { ZeroLoad(Topology::kTorus, 32, 1); }
 TEST(PackageZeroLoad, Torus4x4OneCycleLinks) { ZeroLoad(Topology::kTorus, 4, 1); }
 
 // Random traffic with back-pressure: every flit created is ejected once, checked, nothing
