@@ -358,6 +358,10 @@ void Package::StepNodeAt(unsigned n, uint64_t cycle) {
 }
 
 void Package::StepNode(unsigned n) {
+  if (transport_) {
+    throw std::logic_error("StepNode (the SystemC kernel) on a package distributed over ranks: "
+                           "ranks exchange their borders only in Run()");
+  }
   if (observer_ && observed_to_ <= endpoint_cycle()) {  // the cycle's first node
     observer_->BeforeWindow(endpoint_cycle(), endpoint_cycle() + 1);
     observed_to_ = endpoint_cycle() + 1;
@@ -492,7 +496,9 @@ void Package::SyncBypass() {
 }
 
 void Package::Run(uint64_t cycles) {
-  const uint64_t most = trace_ ? 1 : lookahead_;
+  // Windows of at most kMaxWindow cycles even without a partition border: the traffic makes a
+  // window's packets before it starts.
+  const uint64_t most = trace_ ? 1 : std::min(lookahead_, kMaxWindow);
   while (cycles > 0) {
     const unsigned w = static_cast<unsigned>(std::min(cycles, most));
     RunWindow(w);

@@ -140,6 +140,7 @@ class Package {
   // Cycles every partition may run before it waits for the others (unbounded: kNoLookahead
   // when the package is one partition, or no channel joins two).
   static constexpr unsigned kNoLookahead = 1u << 20;
+  static constexpr unsigned kMaxWindow = 256;  // Run()'s longest window
   unsigned lookahead() const { return lookahead_; }
   unsigned num_partitions() const { return static_cast<unsigned>(parts_.size()); }
   unsigned PartitionOf(unsigned node) const { return nodes_.at(node).part; }

@@ -1,10 +1,9 @@
 // TickPool: runs one function over the indices 0 .. n-1 on a few threads and returns when all
-// are done. The package's loop kernel uses it to evaluate the node models of one cycle in
-// parallel: within a cycle the models are independent (every link has at least one cycle of
-// latency), so only their evaluation runs concurrently; gathering inputs and delivering outputs
-// stay serial and in node order, and results do not depend on the thread count.
+// are done. The package's loop kernel uses it to step its partitions through one window in
+// parallel (Package::Run): within a window the partitions share nothing but channel slots that
+// the lookahead keeps apart, so results do not depend on the thread count.
 //
-// Workers spin (yielding) for about 100 us between cycles, since a cycle of an 8 x 8 package
+// Workers spin (yielding) for about 100 us between windows, since a window of an 8 x 8 package
 // takes tens to hundreds of microseconds and a condition-variable wake-up would cost a good part
 // of that; after that they sleep on the condition variable.
 #ifndef ARIES_SYSC_TICK_POOL_H_
