@@ -70,7 +70,14 @@ class MpiTransport final : public sysc::Transport {
 class Session final : public MpiSession {
  public:
   Session(int* argc, char*** argv) {
-    MPI_Init(argc, argv);
+    // Only the main thread calls MPI; the package's partition threads do not.
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    if (provided < MPI_THREAD_FUNNELED) {
+      MPI_Finalize();
+      throw std::runtime_error("the MPI library does not allow threads beside MPI calls "
+                               "(MPI_THREAD_FUNNELED)");
+    }
     net_ = std::make_unique<MpiTransport>();
   }
   ~Session() override {

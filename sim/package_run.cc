@@ -60,7 +60,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     advance = [&sc](uint64_t n) { sc->Run(n); };
   }
   tb::Progress prog;
-  if (progress) {
+  if (progress && (!net || net->rank() == 0)) {
     prog = [](uint64_t cycle) { fmt::print(stderr, "  ... cycle {}\n", cycle); };
   }
   o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);

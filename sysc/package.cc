@@ -171,10 +171,7 @@ void Package::UpdateLookahead() {
 
 void Package::RebuildSegments() {
   bool changed = false;
-  for (Node& nd : nodes_) {
-    if (nd.out.bypass != nd.bypass) changed = true;
-    nd.bypass = nd.out.bypass;
-  }
+  for (const Node& nd : nodes_) changed = changed || nd.out.bypass != nd.bypass;
   if (!changed) return;
   std::string busy;
   for (const auto& ch : segments_) {
@@ -189,6 +186,7 @@ void Package::RebuildSegments() {
         "package only",
         busy.empty() ? "(of another rank)" : busy));
   }
+  for (Node& nd : nodes_) nd.bypass = nd.out.bypass;  // the switches the segments follow
   for (const auto& ch : segments_) {
     nodes_[ch->src()].out_ch[ch->src_link()] = nullptr;
     nodes_[ch->dst()].in_ch[ch->dst_link()] = nullptr;
@@ -381,26 +379,39 @@ void Package::RunWindow(unsigned w) {
     observed_to_ = endpoint_cycle() + w;
   }
   window_ = w;
+  std::exception_ptr error;
   if (parts_.size() == 1) {
-    for (unsigned c = 0; c < w; ++c) {
-      for (unsigned n : parts_[0]) StepNodeAt(n, cycle_ + c);
+    try {
+      for (unsigned c = 0; c < w; ++c) {
+        for (unsigned n : parts_[0]) StepNodeAt(n, cycle_ + c);
+      }
+    } catch (...) {
+      error = std::current_exception();
     }
   } else {
     pool_->Run(num_partitions(), run_part_);
     for (std::exception_ptr& e : part_error_) {
-      if (e) std::rethrow_exception(std::exchange(e, nullptr));
+      if (e && !error) error = e;
+      e = nullptr;
     }
   }
-  if (transport_) ExchangeBorders(cycle_, w);
+  // Every rank learns whether any failed (the exchange carries it), so all stop together.
+  const bool failed = transport_ ? ExchangeBorders(cycle_, w, error != nullptr) : error != nullptr;
+  if (failed) {
+    broken_ = true;  // partitions stopped at different cycles: nothing more can be trusted
+    if (error) std::rethrow_exception(error);
+    throw std::runtime_error(fmt::format("cycle {}: another rank of the package failed", cycle_));
+  }
   if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);  // w == 1
   cycle_ += w;
 }
 
-void Package::ExchangeBorders(uint64_t from, unsigned w) {
-  // Per peer rank: (channel index, 0 flit / 1 credit, arrival cycle, words or mask) records.
-  // A channel's flits are written on its sender's rank, its credits on its receiver's.
+bool Package::ExchangeBorders(uint64_t from, unsigned w, bool failed) {
+  // Per peer rank: a byte saying whether this rank failed in the window, then (channel index,
+  // 0 flit / 1 credit, arrival cycle, words or mask) records. A channel's flits are written on
+  // its sender's rank, its credits on its receiver's.
   const std::vector<const Channel*> chans = Channels();
-  std::vector<Bytes> out(transport_->ranks());
+  std::vector<Bytes> out(transport_->ranks(), Bytes{static_cast<uint8_t>(failed ? 1 : 0)});
   for (uint32_t i = 0; i < chans.size(); ++i) {
     const Channel& ch = *chans[i];
     const unsigned rs = nodes_[ch.src()].rank, rd = nodes_[ch.dst()].rank;
@@ -425,8 +436,12 @@ void Package::ExchangeBorders(uint64_t from, unsigned w) {
   }
   const std::vector<Bytes> in = transport_->Exchange(out);
   std::vector<uint32_t> words(shape_.words());
-  for (const Bytes& b : in) {
-    ByteReader br(b);
+  bool any_failed = failed;
+  for (unsigned r = 0; r < in.size(); ++r) {
+    if (r == transport_->rank()) continue;
+    ByteReader br(in[r]);
+    any_failed = any_failed || br.Get<uint8_t>() != 0;
+    if (any_failed) continue;
     while (!br.done()) {
       const auto i = br.Get<uint32_t>();
       const auto kind = br.Get<uint8_t>();
@@ -440,6 +455,7 @@ void Package::ExchangeBorders(uint64_t from, unsigned w) {
       }
     }
   }
+  return any_failed;
 }
 
 void Package::GatherCounters() {
@@ -496,6 +512,10 @@ void Package::SyncBypass() {
 }
 
 void Package::Run(uint64_t cycles) {
+  if (broken_) {
+    throw std::logic_error("this package stopped on an error in the middle of a window; build a "
+                           "new one");
+  }
   // Windows of at most kMaxWindow cycles even without a partition border: the traffic makes a
   // window's packets before it starts.
   const uint64_t most = trace_ ? 1 : std::min(lookahead_, kMaxWindow);
@@ -525,6 +545,17 @@ std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
   }
   results_ = &res;
   ops_ = &ops;
+  struct Unwind {  // an exception leaves no pointer to this call's locals behind
+    Package* p;
+    ~Unwind() {
+      for (Node& nd : p->nodes_) {
+        nd.queue.clear();
+        nd.waiting = false;
+      }
+      p->results_ = nullptr;
+      p->ops_ = nullptr;
+    }
+  } unwind{this};
   const uint64_t limit = cycle_ + 4 * ops.size() + 16;
   auto pending = [this] {
     bool any = false;
@@ -535,9 +566,6 @@ std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
     if (cycle_ > limit) throw std::runtime_error("register bus: a response never came");
     Step();
   }
-  for (Node& nd : nodes_) nd.queue.clear();
-  results_ = nullptr;
-  ops_ = nullptr;
   if (transport_) {  // each op was answered on the rank of its node
     std::vector<uint64_t> v(2 * ops.size(), 0);
     for (size_t i = 0; i < ops.size(); ++i) {

@@ -220,7 +220,8 @@ class Package {
   void UpdateLookahead();
   // Distributed packages: hands the other ranks the flits and credits this rank sent across
   // its borders in the window just run (cycles [from, from + w)), and takes theirs.
-  void ExchangeBorders(uint64_t from, unsigned w);
+  // Returns whether any rank failed in the window (`failed`: this one did).
+  bool ExchangeBorders(uint64_t from, unsigned w, bool failed);
   // BYPASS of every node on every rank (segments are built everywhere alike).
   void SyncBypass();
   bool LocalWiresBusy() const;
@@ -245,6 +246,7 @@ class Package {
   std::function<void(unsigned)> run_part_;     // steps partition i through the window
   WindowObserver* observer_ = nullptr;
   Transport* transport_ = nullptr;
+  bool broken_ = false;  // a window stopped on an error
   uint64_t observed_to_ = 0;                   // endpoint cycle up to which BeforeWindow ran
 };
 

@@ -50,11 +50,14 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
       progress(pkg.endpoint_cycle());
     }
   }
-  t.GatherResults();  // a distributed package: every rank's figures
-  pkg.GatherCounters();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cycles = pkg.endpoint_cycle() - start;
-  if (r.stuck) r.stuck_report = StuckReport(pkg, t);
+  if (r.stuck) {  // (its register reads step the package: before the figures are gathered)
+    t.StopInjection();
+    r.stuck_report = StuckReport(pkg, t);
+  }
+  t.GatherResults();  // a distributed package: every rank's figures
+  pkg.GatherCounters();
   const double nm = static_cast<double>(pkg.num_nodes()) * static_cast<double>(cfg.measure);
   r.offered = static_cast<double>(t.flits_created_in_window()) / nm;
   r.accepted = static_cast<double>(t.flits_ejected_in_window()) / nm;

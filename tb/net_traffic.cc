@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -308,6 +309,7 @@ NetTraffic::~NetTraffic() {
 }
 
 void NetTraffic::BeforeWindow(uint64_t from, uint64_t to) {
+  cycles_unchecked_ += to - from;
   if (!injecting_) return;
   for (uint64_t c = from; c < to; ++c) {
     for (auto& ep : eps_) ep->Generate(c);
@@ -336,11 +338,11 @@ void NetTraffic::SendHeadCycles() {
 }
 
 void NetTraffic::AfterWindow(bool last) {
-  // The ejections are checked in batches (nothing in a window depends on the check), at the
-  // latest when the caller looks: on a distributed package one exchange per batch, not per
-  // cycle.
-  if (!last && ++windows_unchecked_ < 64) return;
-  windows_unchecked_ = 0;
+  // The ejections are checked in batches of at least 64 cycles (nothing in a window depends on
+  // the check), at the latest when the caller looks: on a distributed package one exchange per
+  // batch, not per cycle.
+  if (!last && cycles_unchecked_ < 64) return;
+  cycles_unchecked_ = 0;
   // A tail leaves before it arrives: the head cycles of the windows come first.
   if (pkg_.transport()) SendHeadCycles();
   // In (cycle, node) order, as a serial run checks them: each sink's list is in cycle order.
@@ -427,10 +429,17 @@ uint64_t NetTraffic::last_ejection() const {
 }
 
 void NetTraffic::GatherResults() {
-  errors_ = sb_.errors();
   sysc::Transport* net = pkg_.transport();
-  if (!net || gathered_) return;
+  if (!net) {
+    errors_ = sb_.errors();
+    return;
+  }
+  if (gathered_) {
+    throw std::logic_error("NetTraffic on a distributed package: one run per NetTraffic (its "
+                           "figures are gathered once)");
+  }
   gathered_ = true;
+  errors_ = sb_.errors();
   sysc::Bytes mine;
   sysc::ByteWriter bw(mine);
   bw.Put<uint64_t>(lat_.size());
@@ -457,6 +466,16 @@ void NetTraffic::GatherResults() {
     }
     const auto ne = br.Get<uint64_t>();
     for (uint64_t i = 0; i < ne; ++i) errors_.push_back(br.GetString());
+    if (r + 1 == all.size()) {
+      // In cycle order ("cycle N: ..."), as one process lists them, and as many.
+      auto cycle_of = [](const std::string& e) {
+        return e.rfind("cycle ", 0) == 0 ? std::strtoull(e.c_str() + 6, nullptr, 10) : 0ull;
+      };
+      std::stable_sort(errors_.begin(), errors_.end(), [&](const std::string& a, const std::string& b) {
+        return cycle_of(a) < cycle_of(b);
+      });
+      if (errors_.size() > 50) errors_.resize(50);
+    }
     const auto ejected = br.Get<uint64_t>();
     if (r != net->rank()) other_ejected_ += ejected;
     win_ejected_ += br.Get<uint64_t>();

@@ -145,7 +145,8 @@ class NetTraffic : public sysc::WindowObserver {
   uint64_t measured_outstanding() const;
   uint64_t last_ejection() const;
   // Collective: brings every rank's ejections, latencies and errors together (once, at the end
-  // of a run); the figures below are then the package's.
+  // of a run: a distributed NetTraffic serves one RunTraffic); the figures below are then the
+  // package's.
   void GatherResults();
   LatencyStats Latency() const;
   uint64_t flits_created() const { return flits_created_; }
@@ -178,7 +179,7 @@ class NetTraffic : public sysc::WindowObserver {
   uint64_t win_created_ = 0, win_ejected_ = 0;
   uint64_t last_eject_ = 0;
   uint64_t flits_created_ = 0;
-  unsigned windows_unchecked_ = 0;  // windows whose ejections wait to be checked
+  uint64_t cycles_unchecked_ = 0;  // cycles whose ejections wait to be checked
   std::vector<double> lat_, net_lat_;
   std::vector<std::string> errors_;  // the scoreboard's (GatherResults: every rank's)
   uint64_t other_ejected_ = 0;       // GatherResults: flits ejected on other ranks

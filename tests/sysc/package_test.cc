@@ -814,6 +814,61 @@ TEST(PackageDistributed, RanksGiveTheOneProcessRun) {
   }
 }
 
+// An error inside a window (here an endpoint that throws in cycle 5) stops the run on every
+// thread and every rank: the thread's own message where it happened, "another rank failed" on
+// the others, no rank left waiting; the package then refuses to run on.
+struct ThrowingEndpoint final : aries::sysc::Endpoint {
+  bool Inject(uint64_t cycle, uint32_t*) override {
+    if (cycle == 5) throw std::runtime_error("endpoint failed in cycle 5");
+    return false;
+  }
+  uint8_t EjectCredits(uint64_t) override { return 0; }
+  void AfterEdge(uint64_t, uint8_t, const uint32_t*) override {}
+};
+
+TEST(PackageDistributed, AnErrorInAWindowStopsEveryThreadAndRank) {
+  auto run = [](Package& pkg, ThrowingEndpoint& ep) {
+    pkg.AttachEndpoint(pkg.num_nodes() - 1, &ep);  // the last row: the last partition
+    std::string what;
+    try {
+      pkg.Run(50);
+    } catch (const std::runtime_error& e) {
+      what = e.what();
+    }
+    std::string again;
+    try {
+      pkg.Run(1);
+    } catch (const std::logic_error& e) {
+      again = e.what();
+    }
+    EXPECT_NE(again.find("stopped on an error"), std::string::npos) << again;
+    pkg.AttachEndpoint(pkg.num_nodes() - 1, nullptr);
+    return what;
+  };
+  PackageConfig c = Cfg(Topology::kMesh, 4);
+  c.threads = 2;
+  {
+    Package pkg(c, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
+    ThrowingEndpoint ep;
+    EXPECT_EQ(run(pkg, ep), "endpoint failed in cycle 5");
+  }
+  c.threads = 1;
+  auto hub = std::make_shared<aries::sysc::ThreadTransport::Hub>(2);
+  std::string what[2];
+  std::vector<std::thread> ranks;
+  for (unsigned r = 0; r < 2; ++r) {
+    ranks.emplace_back([&, r] {
+      aries::sysc::ThreadTransport net(hub, r);
+      Package pkg(c, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1, &net);
+      ThrowingEndpoint ep;
+      what[r] = run(pkg, ep);
+    });
+  }
+  for (auto& t : ranks) t.join();
+  EXPECT_NE(what[0].find("another rank of the package failed"), std::string::npos) << what[0];
+  EXPECT_EQ(what[1], "endpoint failed in cycle 5");
+}
+
 // Point-to-point runs use the node model without the collective engine and tracing (a traced
 // run takes the full model): the same traffic (back-pressure, random bypass segments on ARIES,
 // static and dynamic VCs) on both gives the same run, down to how often each node was evaluated.
