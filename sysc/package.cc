@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "aries_pkg.h"
@@ -614,62 +615,121 @@ uint32_t Package::Read(unsigned node, uint32_t addr) {
   return res[0].rdata;
 }
 
-std::string Package::RegName(uint32_t a) const {
+const hw::RegDesc* Package::FindReg(uint32_t a, unsigned* index) const {
   const unsigned np = shape_.num_ports;
-  if (a >= hw::kRegRouteBase) {
-    const unsigned flow = (a - hw::kRegRouteBase) >> hw::kRouteFlowLsb;
-    const unsigned in = a & ((1u << hw::kRouteFlowLsb) - 1);
-    return fmt::format("ROUTE[flow {}][in {}]", flow, PortName(in, np));
+  for (const hw::RegDesc& r : hw::kRegisters) {
+    if (std::string_view(r.block) == "engine" && !shape_.coll_engine) continue;
+    unsigned i = 0;
+    bool hit = false;
+    switch (r.window) {
+      case hw::RegWindow::kSingle: hit = a == r.addr; break;
+      case hw::RegWindow::kPerPort: hit = a >= r.addr && a < r.addr + np; i = a - r.addr; break;
+      case hw::RegWindow::kPerMeshPort:  // every node decodes them (a node without muxes refuses)
+        hit = a > r.addr && a < r.addr + hw::kNumMeshPorts;
+        i = a - r.addr;
+        break;
+      case hw::RegWindow::kPerStep:
+        hit = a >= r.addr && a < r.addr + shape_.coll_prog;
+        i = a - r.addr;
+        break;
+      case hw::RegWindow::kPerId:
+        hit = a >= r.addr && a < r.addr + hw::kEngIdStride * shape_.coll_ids &&
+              (a - r.addr) % hw::kEngIdStride == r.offset;
+        i = (a - r.addr) / hw::kEngIdStride;
+        break;
+      case hw::RegWindow::kRoute:
+        i = a - r.addr;
+        hit = a >= r.addr && (i >> hw::kRouteFlowLsb) < shape_.num_flows &&
+              (i & ((1u << hw::kRouteFlowLsb) - 1)) < np;
+        break;
+    }
+    if (hit) {
+      if (index) *index = i;
+      return &r;
+    }
   }
-  switch (a) {
-    case hw::kRegId: return "ID";
-    case hw::kRegNumPorts: return "NUM_PORTS";
-    case hw::kRegNumVcs: return "NUM_VCS";
-    case hw::kRegBufferDepth: return "BUFFER_DEPTH";
-    case hw::kRegNumFlows: return "NUM_FLOWS";
-    case hw::kRegLanes: return "LANES";
-    case hw::kRegCtrl: return "CTRL";
-    case hw::kRegStatus: return "STATUS";
-    case hw::kRegErrInfo: return "ERR_INFO";
-    case hw::kRegMissCount: return "MISS_COUNT";
-    case hw::kRegOutIdle: return "OUT_IDLE";
-    case hw::kRegInEmpty: return "IN_EMPTY";
-    case hw::kRegNodeId: return "NODE_ID";
-    case hw::kRegNodeTracks: return "NODE_TRACKS";
-    case hw::kRegNodeLinks: return "NODE_LINKS";
-    case hw::kRegBypass: return "BYPASS";
-    case hw::kRegNodeStatus: return "NODE_STATUS";
-    default: break;
+  return nullptr;
+}
+
+std::string Package::RegName(uint32_t a) const {
+  unsigned i = 0;
+  const hw::RegDesc* r = FindReg(a, &i);
+  if (!r) return fmt::format("0x{:04x} (unmapped)", a);
+  switch (r->window) {
+    case hw::RegWindow::kSingle: return r->name;
+    case hw::RegWindow::kPerPort: return fmt::format("{}[{}]", r->name, PortName(i, shape_.num_ports));
+    case hw::RegWindow::kPerMeshPort: return fmt::format("{}[{}]", r->name, kPortNames[i]);
+    case hw::RegWindow::kPerStep: return fmt::format("{}[{}]", r->name, i);
+    case hw::RegWindow::kPerId: return fmt::format("{}[id {}]", r->name, i);
+    case hw::RegWindow::kRoute:
+      return fmt::format("{}[flow {}][in {}]", r->name, i >> hw::kRouteFlowLsb,
+                         PortName(i & ((1u << hw::kRouteFlowLsb) - 1), shape_.num_ports));
   }
-  auto in_range = [a](uint32_t base, unsigned n) { return a >= base && a < base + n; };
-  if (in_range(hw::kRegPassthruBase, np)) {
-    return fmt::format("PASSTHRU[{}]", PortName(a - hw::kRegPassthruBase, np));
+  return r->name;
+}
+
+// The map in a line, from the register table: "router 0x0000-0x0005, 0x0008-0x000D, ...".
+std::string Package::RegMapSummary() const {
+  std::string out;
+  const char* block = "";
+  uint32_t run_from = 0, run_to = 0;
+  bool in_run = false;
+  auto close_run = [&] {
+    if (!in_run) return;
+    out += run_from == run_to ? fmt::format(" 0x{:04X},", run_from)
+                              : fmt::format(" 0x{:04X}-0x{:04X},", run_from, run_to);
+    in_run = false;
+  };
+  for (const hw::RegDesc& r : hw::kRegisters) {
+    if (std::string_view(r.block) == "engine" && !shape_.coll_engine) continue;
+    if (std::string_view(r.block) != block) {
+      close_run();
+      if (!out.empty()) out.back() = ';';
+      out += fmt::format("{}{}", out.empty() ? "" : " ", r.block);
+      block = r.block;
+    }
+    if (r.window == hw::RegWindow::kSingle) {
+      if (in_run && r.addr == run_to + 1) {
+        run_to = r.addr;
+      } else {
+        close_run();
+        run_from = run_to = r.addr;
+        in_run = true;
+      }
+      continue;
+    }
+    close_run();
+    switch (r.window) {
+      case hw::RegWindow::kPerPort:
+        out += fmt::format(" 0x{:04X} + port (< {}),", r.addr, shape_.num_ports);
+        break;
+      case hw::RegWindow::kPerMeshPort: out += fmt::format(" 0x{:04X} + port (1..4),", r.addr); break;
+      case hw::RegWindow::kPerStep:
+        out += fmt::format(" 0x{:04X} + step (< {}),", r.addr, shape_.coll_prog);
+        break;
+      case hw::RegWindow::kPerId:
+        if (r.offset == 0) {
+          out += fmt::format(" 0x{:04X} + {}*id + 0..{} (id < {}),", r.addr, hw::kEngIdStride,
+                             hw::kEngIdStride - 1, shape_.coll_ids);
+        }
+        break;
+      case hw::RegWindow::kRoute:
+        out += fmt::format(" 0x{:04X} + (flow << {}) + port (flow < {}),", r.addr,
+                           hw::kRouteFlowLsb, shape_.num_flows);
+        break;
+      case hw::RegWindow::kSingle: break;
+    }
   }
-  if (in_range(hw::kRegInFlitsBase, np)) {
-    return fmt::format("IN_FLITS[{}]", PortName(a - hw::kRegInFlitsBase, np));
-  }
-  if (in_range(hw::kRegOutFlitsBase, np)) {
-    return fmt::format("OUT_FLITS[{}]", PortName(a - hw::kRegOutFlitsBase, np));
-  }
-  if (in_range(hw::kRegPortSelBase + 1, 4)) {
-    return fmt::format("PORTSEL[{}]", kPortNames[a - hw::kRegPortSelBase]);
-  }
-  if (shape_.coll_engine && (a >> 8) == hw::kEngRegPage) return EngRegName(a);
-  return fmt::format("0x{:04x} (unmapped)", a);
+  close_run();
+  if (!out.empty() && out.back() == ',') out.pop_back();
+  return out;
 }
 
 // Why the collective engine refused a write (the rules of rtl/coll_engine/README.md).
 std::string Package::ExplainEngRefusal(const RegOp& op) const {
+  // (Reads, read-only and write-1-to-clear registers are explained by ExplainRefusal.)
   const uint32_t a = op.addr;
   const unsigned np = shape_.num_ports;
-  if (!op.write) return "refused by the hardware";
-  if (a == hw::kRegEngId || a == hw::kRegEngParams || a == hw::kRegEngErrInfo ||
-      a == hw::kRegEngDropped) {
-    return "read-only register";
-  }
-  if (a == hw::kRegEngStatus) {
-    return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kEngStatusMask);
-  }
   const std::string running =
       "a program is running: programs, lengths and per-id registers change only between "
       "collectives";
@@ -702,54 +762,20 @@ std::string Package::ExplainEngRefusal(const RegOp& op) const {
   }
 }
 
-std::string Package::EngRegName(uint32_t a) const {
-  switch (a) {
-    case hw::kRegEngId: return "ENG_ID";
-    case hw::kRegEngParams: return "ENG_PARAMS";
-    case hw::kRegEngCtrl: return "ENG_CTRL";
-    case hw::kRegEngStatus: return "ENG_STATUS";
-    case hw::kRegEngErrInfo: return "ENG_ERR_INFO";
-    case hw::kRegEngReqLen: return "ENG_REQ_LEN";
-    case hw::kRegEngRspLen: return "ENG_RSP_LEN";
-    case hw::kRegEngDropped: return "ENG_DROPPED";
-    default: break;
-  }
-  const unsigned steps = shape_.coll_prog, ids = shape_.coll_ids;
-  if (a >= hw::kRegEngReqProgBase && a < hw::kRegEngReqProgBase + steps) {
-    return fmt::format("ENG_REQ_PROG[{}]", a - hw::kRegEngReqProgBase);
-  }
-  if (a >= hw::kRegEngRspProgBase && a < hw::kRegEngRspProgBase + steps) {
-    return fmt::format("ENG_RSP_PROG[{}]", a - hw::kRegEngRspProgBase);
-  }
-  if (a >= hw::kRegEngIdBase && a < hw::kRegEngIdBase + hw::kEngIdStride * ids) {
-    static const char* const kIdRegs[] = {"CFG", "COUNT", "REQ_IN", "REQ_OUT",
-                                          "RSP_IN", "RSP_OUT", "REQ_DONE", "RSP_DONE"};
-    const unsigned off = a - hw::kRegEngIdBase;
-    return fmt::format("ID_{}[id {}]", kIdRegs[off % hw::kEngIdStride], off / hw::kEngIdStride);
-  }
-  return fmt::format("0x{:04x} (unmapped)", a);
-}
-
 std::string Package::ExplainRefusal(const RegOp& op) const {
   const unsigned np = shape_.num_ports;
   const uint32_t a = op.addr, v = op.value;
-  const std::string name = RegName(a);
-  if (name.find("unmapped") != std::string::npos) {
-    return fmt::format("no register at this address (router 0x0000-0x007F and 0x8000+, node "
-                       "0x0100-0x01FF{})",
-                       shape_.coll_engine
-                           ? fmt::format(", engine 0x0200-0x0207, programs 0x0220+ and 0x0240+ "
-                                         "({} steps), ids 0x0280 + 8*id ({} ids)",
-                                         shape_.coll_prog, shape_.coll_ids)
-                           : std::string());
-  }
-  if (shape_.coll_engine && (a >> 8) == hw::kEngRegPage) return ExplainEngRefusal(op);
-  const bool ro = a <= hw::kRegLanes || a == hw::kRegErrInfo || a == hw::kRegMissCount ||
-                  a == hw::kRegOutIdle || a == hw::kRegInEmpty ||
-                  (a >= hw::kRegInFlitsBase && a < hw::kRegInFlitsBase + 0x40) ||
-                  (a >= hw::kRegNodeId && a <= hw::kRegNodeLinks);
+  const hw::RegDesc* reg = FindReg(a, nullptr);
+  if (!reg) return fmt::format("no register at this address ({})", RegMapSummary());
   if (!op.write) return "refused by the hardware";
-  if (ro) return "read-only register";
+  if (reg->access == hw::RegAccess::kReadOnly) return "read-only register";
+  if (reg->access == hw::RegAccess::kWriteOneToClear) {
+    const std::string_view b = reg->block;
+    return fmt::format("write 1 to clear bits of 0x{:x} only",
+                       b == "router" ? hw::kStatusMask
+                                     : b == "node" ? hw::kNodeStatusMask : hw::kEngStatusMask);
+  }
+  if (std::string_view(reg->block) == "engine") return ExplainEngRefusal(op);
   const unsigned tm = shape_.num_tracks;
   if (a == hw::kRegCtrl) {
     return fmt::format("allowed: topology 0..{} in [1:0], dynamic VCs in [{}], size-1 in [{}:{}] "
@@ -757,10 +783,6 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
                        hw::kNumTopos - 1, hw::kCtrlDynVcBit, hw::kCtrlSizeXLsb + hw::kCoordW - 1,
                        hw::kCtrlSizeXLsb, hw::kCtrlSizeYLsb + hw::kCoordW - 1, hw::kCtrlSizeYLsb,
                        hw::kCtrlMask);
-  }
-  if (a == hw::kRegStatus) return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kStatusMask);
-  if (a == hw::kRegNodeStatus) {
-    return fmt::format("write 1 to clear bits of 0x{:x} only", hw::kNodeStatusMask);
   }
   if (a >= hw::kRegRouteBase) {
     const unsigned flow = (a - hw::kRegRouteBase) >> hw::kRouteFlowLsb;

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "aries_regs.h"
 #include "channel.h"
 #include "endpoint.h"
 #include "node_model.h"
@@ -211,7 +212,10 @@ class Package {
   // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
   // delivers its outputs. Gather and Scatter touch shared state and run in node order.
   bool Gather(unsigned n, uint64_t cycle);
-  std::string EngRegName(uint32_t addr) const;
+  // The register at `addr` in the generated table (rtl/pkg/aries_regs.h) for this node's shape,
+  // or nullptr; `index` gets the port, step, id or ROUTE offset of a window.
+  const hw::RegDesc* FindReg(uint32_t addr, unsigned* index) const;
+  std::string RegMapSummary() const;
   std::string ExplainEngRefusal(const RegOp& op) const;
   void Scatter(unsigned n, uint64_t cycle);
   void StepNodeAt(unsigned n, uint64_t cycle);

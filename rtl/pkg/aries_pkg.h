@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "aries_regs.h"  // the register map, generated from rtl/regs/aries_regs.json
+
 namespace aries::hw {
 
 // Widths.
@@ -60,112 +62,11 @@ enum Op : unsigned {
 inline constexpr unsigned kNumOps = 11;
 inline constexpr unsigned kOpW = 4;
 
-// Router configuration register map.
-inline constexpr unsigned kCfgAddrW = 16;
-inline constexpr unsigned kCfgDataW = 32;
-inline constexpr uint32_t kRegId = 0x0000;
-inline constexpr uint32_t kRegNumPorts = 0x0001;
-inline constexpr uint32_t kRegNumVcs = 0x0002;
-inline constexpr uint32_t kRegBufferDepth = 0x0003;
-inline constexpr uint32_t kRegNumFlows = 0x0004;
-inline constexpr uint32_t kRegLanes = 0x0005;
-inline constexpr uint32_t kRegCtrl = 0x0008;
-inline constexpr uint32_t kRegStatus = 0x0009;
-inline constexpr uint32_t kRegErrInfo = 0x000A;
-inline constexpr uint32_t kRegMissCount = 0x000B;
-inline constexpr uint32_t kRegOutIdle = 0x000C;
-inline constexpr uint32_t kRegInEmpty = 0x000D;
-inline constexpr uint32_t kRegPassthruBase = 0x0020;
-inline constexpr uint32_t kRegInFlitsBase = 0x0040;
-inline constexpr uint32_t kRegOutFlitsBase = 0x0060;
-inline constexpr uint32_t kRegRouteBase = 0x8000;
-inline constexpr uint32_t kRouterIdValue = 0xA21E5002u;
-
-inline constexpr unsigned kCtrlTopoLsb = 0;
-inline constexpr unsigned kCtrlTopoW = 2;
-inline constexpr unsigned kCtrlSizeXLsb = 8;
-inline constexpr unsigned kCtrlSizeYLsb = 16;
-inline constexpr unsigned kCtrlDynVcBit = 4;
-inline constexpr uint32_t kCtrlMask = 0x001F1F13u;
-
-inline constexpr unsigned kStatusMissBit = 0;
-inline constexpr unsigned kStatusOverflowBit = 1;
-inline constexpr unsigned kStatusCfgErrBit = 2;
-inline constexpr unsigned kStatusCreditErrBit = 3;
-inline constexpr uint32_t kStatusMask = 0x0000000Fu;
-
-inline constexpr unsigned kErrInfoFlowLsb = 0;
-inline constexpr unsigned kErrInfoPortLsb = 16;
-
-inline constexpr unsigned kPassEnBit = 0;
-inline constexpr unsigned kPassOutLsb = 8;
-inline constexpr uint32_t kPassMask = 0x00001F01u;
-
-inline constexpr unsigned kRouteInportLsb = 0;
-inline constexpr unsigned kRouteFlowLsb = 5;
-inline constexpr unsigned kRouteFlowW = 10;
-
-// Chiplet node registers (aries_node): addresses 0x0100-0x01FF.
-inline constexpr uint32_t kNodeRegPage = 0x01;
-inline constexpr uint32_t kRegNodeId = 0x0100;
-inline constexpr uint32_t kRegNodeTracks = 0x0101;
-inline constexpr uint32_t kRegNodeLinks = 0x0102;
-inline constexpr uint32_t kRegPortSelBase = 0x0110;
-inline constexpr uint32_t kRegBypass = 0x0120;
-inline constexpr uint32_t kRegNodeStatus = 0x0121;
-inline constexpr uint32_t kNodeIdValue = 0xA21E0D01u;
-inline constexpr unsigned kMaxTracks = 7;
-inline constexpr unsigned kPortSelInLsb = 0;
-inline constexpr unsigned kPortSelOutLsb = 8;
-inline constexpr unsigned kPortSelChoiceW = 4;
-inline constexpr uint32_t kPortSelMask = 0x00000F0Fu;
-inline constexpr unsigned kBypassXLsb = 0;
-inline constexpr unsigned kBypassYLsb = 16;
-inline constexpr unsigned kNodeStatusStrayFlitBit = 0;
-inline constexpr unsigned kNodeStatusStrayCreditBit = 1;
-inline constexpr unsigned kNodeStatusCfgErrBit = 2;
-inline constexpr uint32_t kNodeStatusMask = 0x00000007u;
-
-// Collective flits and the collective engine (aries_pkg.sv: Coll*, Eng*, IdReg*).
+// The register map (router, node, collective engine): generated from rtl/regs/aries_regs.json.
+// Collective flits (aries_pkg.sv: Coll*).
 inline constexpr unsigned kCollHdrOpLsb = 16;
 inline constexpr unsigned kCollHdrSeqLsb = 20;
 inline constexpr unsigned kCollSeqW = 12;
-inline constexpr uint32_t kEngRegPage = 0x02;
-inline constexpr uint32_t kRegEngId = 0x0200;
-inline constexpr uint32_t kRegEngParams = 0x0201;
-inline constexpr uint32_t kRegEngCtrl = 0x0202;
-inline constexpr uint32_t kRegEngStatus = 0x0203;
-inline constexpr uint32_t kRegEngErrInfo = 0x0204;
-inline constexpr uint32_t kRegEngReqLen = 0x0205;
-inline constexpr uint32_t kRegEngRspLen = 0x0206;
-inline constexpr uint32_t kRegEngDropped = 0x0207;
-inline constexpr uint32_t kRegEngReqProgBase = 0x0220;
-inline constexpr uint32_t kRegEngRspProgBase = 0x0240;
-inline constexpr uint32_t kRegEngIdBase = 0x0280;
-inline constexpr uint32_t kEngIdStride = 8;
-inline constexpr uint32_t kEngIdValue = 0xA21ECE01u;
-inline constexpr unsigned kEngMaxIds = 16;
-inline constexpr unsigned kEngMaxProg = 32;
-inline constexpr unsigned kIdRegCfg = 0;
-inline constexpr unsigned kIdRegCount = 1;
-inline constexpr unsigned kIdRegReqIn = 2;
-inline constexpr unsigned kIdRegReqOut = 3;
-inline constexpr unsigned kIdRegRspIn = 4;
-inline constexpr unsigned kIdRegRspOut = 5;
-inline constexpr unsigned kIdRegReqDone = 6;
-inline constexpr unsigned kIdRegRspDone = 7;
-inline constexpr unsigned kIdCfgOpLsb = 0;
-inline constexpr unsigned kIdCfgEnBit = 8;
-inline constexpr uint32_t kIdCfgMask = 0x0000010Fu;
-inline constexpr unsigned kEngTurn = 31;
-inline constexpr unsigned kEngCtrlReqBit = 0;
-inline constexpr unsigned kEngCtrlRspBit = 1;
-inline constexpr unsigned kEngStatusUnknownIdBit = 0;
-inline constexpr unsigned kEngStatusOpBit = 1;
-inline constexpr unsigned kEngStatusSeqBit = 2;
-inline constexpr unsigned kEngStatusIdleBit = 3;
-inline constexpr unsigned kEngStatusCfgErrBit = 4;
-inline constexpr uint32_t kEngStatusMask = 0x0000001Fu;
 
 // Address of per-id register r of collective id `id`.
 inline constexpr uint32_t EngIdReg(unsigned id, unsigned r) {

@@ -79,96 +79,9 @@ package aries_pkg;
   localparam int unsigned NumOps = 11;
   localparam int unsigned OpW = 4;
 
-  // ---------------------------------------------------------------------------------------------
-  // Router configuration register map (word addresses on the 16-bit config bus, 32-bit data).
-  // Access: one request a cycle; the response (read data, error) comes the next cycle.
-  // An unmapped address, a write to a read-only register or an illegal value returns an error
-  // and changes nothing.
-  // ---------------------------------------------------------------------------------------------
-  localparam int unsigned CfgAddrW = 16;
-  localparam int unsigned CfgDataW = 32;
-
-  localparam int unsigned RegId = 32'h0000;           ///< RO: RouterIdValue
-  localparam int unsigned RegNumPorts = 32'h0001;     ///< RO: NumPorts parameter
-  localparam int unsigned RegNumVcs = 32'h0002;       ///< RO: NumVCs parameter
-  localparam int unsigned RegBufferDepth = 32'h0003;  ///< RO: BufferDepth parameter
-  localparam int unsigned RegNumFlows = 32'h0004;     ///< RO: NumFlows parameter
-  localparam int unsigned RegLanes = 32'h0005;        ///< RO: Lanes parameter
-  localparam int unsigned RegCtrl = 32'h0008;         ///< RW: topology and grid size
-  localparam int unsigned RegStatus = 32'h0009;       ///< RO, write 1 to clear: sticky errors
-  localparam int unsigned RegErrInfo = 32'h000A;      ///< RO: flow and port of the last miss
-  localparam int unsigned RegMissCount = 32'h000B;    ///< RO: routing-table misses (dropped)
-  localparam int unsigned RegOutIdle = 32'h000C;      ///< RO: per output, no VC owned + credits home
-  localparam int unsigned RegInEmpty = 32'h000D;      ///< RO: per input, VC buffers empty
-  localparam int unsigned RegPassthruBase = 32'h0020; ///< RW: +port, circuit pass-through
-  localparam int unsigned RegInFlitsBase = 32'h0040;  ///< RO: +port, flits accepted
-  localparam int unsigned RegOutFlitsBase = 32'h0060; ///< RO: +port, flits sent
-  localparam int unsigned RegRouteBase = 32'h8000;    ///< RW: + flow*32 + inport, out-port mask
-
-  localparam int unsigned RouterIdValue = 32'hA21E_5002;  ///< "ARIES" router, layout v2 (5-bit coordinates)
-
-  // CTRL fields
-  localparam int unsigned CtrlTopoLsb = 0;     ///< [1:0] topology (Topo*)
-  localparam int unsigned CtrlTopoW = 2;
-  localparam int unsigned CtrlSizeXLsb = 8;    ///< [12:8] columns - 1
-  localparam int unsigned CtrlSizeYLsb = 16;   ///< [20:16] rows - 1
-  localparam int unsigned CtrlDynVcBit = 4;    ///< [4] dynamic VC allocation of DOR packets
-  localparam int unsigned CtrlMask = 32'h001F_1F13;
-
-  // STATUS bits (sticky, write 1 to clear)
-  localparam int unsigned StatusMissBit = 0;      ///< a flow flit found no table entry
-  localparam int unsigned StatusOverflowBit = 1;  ///< a flit arrived at a full VC buffer
-  localparam int unsigned StatusCfgErrBit = 2;    ///< a config access was refused
-  localparam int unsigned StatusCreditErrBit = 3; ///< a credit counter over- or underflowed
-  localparam int unsigned StatusMask = 32'h0000_000F;
-
-  // ERR_INFO fields (last routing-table miss)
-  localparam int unsigned ErrInfoFlowLsb = 0;   ///< [5:0] flow id
-  localparam int unsigned ErrInfoPortLsb = 16;  ///< [20:16] input port
-
-  // PASSTHRU[port] fields
-  localparam int unsigned PassEnBit = 0;       ///< enable the circuit from this input
-  localparam int unsigned PassOutLsb = 8;      ///< [12:8] output port of the circuit
-  localparam int unsigned PassMask = 32'h0000_1F01;
-
-  // ROUTE[flow][inport] address fields
-  localparam int unsigned RouteInportLsb = 0;  ///< address [4:0]
-  localparam int unsigned RouteFlowLsb = 5;    ///< address [14:5]; address [15] selects the table
-  localparam int unsigned RouteFlowW = 10;     ///< the address's flow field (wider than FlowIdW:
-                                               ///< a flow beyond NumFlows is refused, not aliased)
-
-  // ---------------------------------------------------------------------------------------------
-  // Chiplet node registers (aries_node), on the same bus: addresses 0x0100-0x01FF belong to the
-  // node, every other address to its router.
-  // ---------------------------------------------------------------------------------------------
-  localparam int unsigned NodeRegPage = 32'h01;       ///< cfg_addr[15:8] of the node registers
-  localparam int unsigned RegNodeId = 32'h0100;       ///< RO: NodeIdValue
-  localparam int unsigned RegNodeTracks = 32'h0101;   ///< RO: bypass tracks per row and column
-  localparam int unsigned RegNodeLinks = 32'h0102;    ///< RO: interposer links of the node
-  localparam int unsigned RegPortSelBase = 32'h0110;  ///< RW: +port (1..4), link of the port
-  localparam int unsigned RegBypass = 32'h0120;       ///< RW: bypass switch cut bits
-  localparam int unsigned RegNodeStatus = 32'h0121;   ///< RO, write 1 to clear: node errors
-
-  localparam int unsigned NodeIdValue = 32'hA21E_0D01;  ///< "ARIES" node, layout v1
-  localparam int unsigned MaxTracks = 7;                ///< a link choice fits in 4 bits
-
-  // PORTSEL[port] fields. A choice is 0 (the port's mesh link), 1+t (x-bypass track t) or
-  // 1+T+t (y-bypass track t); a + port (XP, YP) takes the upper side of the track at this node,
-  // a - port (XM, YM) the lower side.
-  localparam int unsigned PortSelInLsb = 0;    ///< [3:0] link feeding the router input
-  localparam int unsigned PortSelOutLsb = 8;   ///< [11:8] link driven by the router output
-  localparam int unsigned PortSelChoiceW = 4;
-  localparam int unsigned PortSelMask = 32'h0000_0F0F;
-
-  // BYPASS fields: bit t cuts x-track t at this node, bit 16+t cuts y-track t.
-  localparam int unsigned BypassXLsb = 0;
-  localparam int unsigned BypassYLsb = 16;
-
-  // NODE_STATUS bits (sticky, write 1 to clear)
-  localparam int unsigned NodeStatusStrayFlitBit = 0;    ///< a flit arrived on an unowned link
-  localparam int unsigned NodeStatusStrayCreditBit = 1;  ///< a credit arrived on an unowned link
-  localparam int unsigned NodeStatusCfgErrBit = 2;       ///< a node register access was refused
-  localparam int unsigned NodeStatusMask = 32'h0000_0007;
+  // The configuration registers of router, node and collective engine: addresses, fields and
+  // their constants, generated from rtl/regs/aries_regs.json (rtl/regs/gen_regs.py).
+`include "aries_regs.svh"
 
   // ---------------------------------------------------------------------------------------------
   // Collective flits (single-flit packets, head = tail = 1, is_flow = 1): the flow field is
@@ -179,51 +92,5 @@ package aries_pkg;
   localparam int unsigned CollHdrOpLsb = 16;   ///< [19:16] operation (Op*)
   localparam int unsigned CollHdrSeqLsb = 20;  ///< [31:20] sequence number
   localparam int unsigned CollSeqW = 12;
-
-  // ---------------------------------------------------------------------------------------------
-  // Collective engine registers (aries_coll_engine), addresses 0x0200-0x02FF.
-  // ---------------------------------------------------------------------------------------------
-  localparam int unsigned EngRegPage = 32'h02;         ///< cfg_addr[15:8] of the engine
-  localparam int unsigned RegEngId = 32'h0200;         ///< RO: EngIdValue
-  localparam int unsigned RegEngParams = 32'h0201;     ///< RO: [7:0] ids, [15:8] program depth, [23:16] queue depth, [28:24] ports
-  localparam int unsigned RegEngCtrl = 32'h0202;       ///< W: [0] start request program, [1] start response program; R: running bits
-  localparam int unsigned RegEngStatus = 32'h0203;     ///< RO, write 1 to clear: engine errors
-  localparam int unsigned RegEngErrInfo = 32'h0204;    ///< RO: last dropped flit: [5:0] id, [20:16] port, [24] class
-  localparam int unsigned RegEngReqLen = 32'h0205;     ///< RW: request program [7:0] steps, [31:16] passes
-  localparam int unsigned RegEngRspLen = 32'h0206;     ///< RW: response program, same fields
-  localparam int unsigned RegEngDropped = 32'h0207;    ///< RO: flits dropped on errors
-  localparam int unsigned RegEngReqProgBase = 32'h0220; ///< RW: + step, collective id
-  localparam int unsigned RegEngRspProgBase = 32'h0240; ///< RW: + step, collective id
-  localparam int unsigned RegEngIdBase = 32'h0280;     ///< per id: + 8*id + IdReg*
-  localparam int unsigned EngIdStride = 8;
-  localparam int unsigned EngIdValue = 32'hA21E_CE01;  ///< "ARIES" collective engine, layout v1
-  localparam int unsigned EngMaxIds = 16;              ///< per-id registers fit the page
-  localparam int unsigned EngMaxProg = 32;             ///< program steps fit their windows
-
-  // Per-id registers (offset from RegEngIdBase + 8*id)
-  localparam int unsigned IdRegCfg = 0;      ///< RW: [3:0] operation, [8] enable
-  localparam int unsigned IdRegCount = 1;    ///< RW: [15:0] flits per program step (>= 1)
-  localparam int unsigned IdRegReqIn = 2;    ///< RW: [ports-1:0] inputs reduced (bit 0 = local)
-  localparam int unsigned IdRegReqOut = 3;   ///< RW: [4:0] port the result leaves by, or EngTurn
-  localparam int unsigned IdRegRspIn = 4;    ///< RW: [4:0] port the response comes from, or EngTurn
-  localparam int unsigned IdRegRspOut = 5;   ///< RW: [ports-1:0] ports the response goes to
-  localparam int unsigned IdRegReqDone = 6;  ///< RO: flits the request stage produced
-  localparam int unsigned IdRegRspDone = 7;  ///< RO: flits the response stage sent
-  localparam int unsigned IdCfgOpLsb = 0;
-  localparam int unsigned IdCfgEnBit = 8;
-  localparam int unsigned IdCfgMask = 32'h0000_010F;
-  localparam int unsigned EngTurn = 31;      ///< request result turns into this engine's responses
-
-  // ENG_CTRL bits
-  localparam int unsigned EngCtrlReqBit = 0;
-  localparam int unsigned EngCtrlRspBit = 1;
-
-  // ENG_STATUS bits (sticky, write 1 to clear)
-  localparam int unsigned EngStatusUnknownIdBit = 0;  ///< a flit of an id not enabled (dropped)
-  localparam int unsigned EngStatusOpBit = 1;         ///< a flit's operation differs (dropped)
-  localparam int unsigned EngStatusSeqBit = 2;        ///< a flit out of sequence (dropped)
-  localparam int unsigned EngStatusIdleBit = 3;       ///< a flit while its class runs no program (dropped)
-  localparam int unsigned EngStatusCfgErrBit = 4;     ///< an engine register access was refused
-  localparam int unsigned EngStatusMask = 32'h0000_001F;
 
 endpackage
