@@ -1,5 +1,7 @@
 #include "figures.h"
 
+#include "node_models.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -142,7 +144,7 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
              "controller's planned programs (links: distinct directed sender -> receiver pairs that carry "
              "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
              "of dependent messages)\n");
-  const coll::Hardware hardware = sysc::HardwareOf(sysc::NodeShape{});
+  const coll::Hardware hardware = sysc::HardwareOf(sysc::ShippedShape());
   std::vector<BarChart> panels;
   std::string csv = "n,algorithm,topology,levels,links_formula,links,message_fraction_formula,largest_message_fraction,"
                     "sync_steps_formula,sync_steps\n";

@@ -18,7 +18,10 @@ class VerilatedFstC;
 
 namespace aries::sysc {
 
-// What the RTL was built with (checked against the package configuration).
+// What the RTL was built with (checked against the package configuration, and against every
+// node's parameter registers when a package is built: Package::CheckShape). The shipped models'
+// shapes come from their build parameters (ShippedShape, rtl/CMakeLists.txt); the defaults here
+// are those of the 5-port model, for tests that describe a model by hand.
 struct NodeShape {
   unsigned num_ports = 5;
   unsigned num_vcs = 4;         // router (point-to-point) VCs

@@ -10,35 +10,57 @@
 #include "Varies_node_fb___024root.h"
 #include "Varies_node_p2p.h"
 #include "Varies_node_p2p___024root.h"
+#include "aries_node_params.h"
+#include "aries_pkg.h"
 #include "verilated_node.h"
 
 namespace aries::sysc {
 
+namespace {
+// A model's shape from the parameters it was verilated with (rtl/CMakeLists.txt) and the node's
+// structure (aries_node: links of a muxed node, input registers, the endpoint's lead).
+NodeShape ShapeOf(const NodeParams& p) {
+  NodeShape s;
+  s.num_ports = p.NumPorts;
+  s.num_vcs = p.NumVCs;
+  s.coll_engine = p.CollEngine != 0;
+  s.coll_depth = p.CollDepth;
+  s.coll_ids = p.CollIds;
+  s.coll_prog = p.CollProg;
+  s.buffer_depth = p.BufferDepth;
+  s.lanes = p.Lanes;
+  s.num_flows = p.NumFlows;
+  s.num_tracks = p.NumTracks;
+  const bool muxed = p.NumPorts == hw::kNumMeshPorts && p.NumTracks > 0;
+  s.num_links = p.NumPorts - 1 + (muxed ? 4 * p.NumTracks : 0);
+  return s;
+}
+}  // namespace
+
+NodeShape ShippedShape(NodeUse use) {
+  return ShapeOf(use == NodeUse::kPointToPoint ? kVaries_node_p2pParams : kVaries_nodeParams);
+}
+
 NodeModelFactory ShippedNodeModels(NodeUse use) {
   return [use](unsigned num_ports, VerilatedContext* ctx,
                const std::string& name) -> std::unique_ptr<NodeModel> {
-    NodeShape s;
-    if (num_ports <= 5) {
-      s.num_ports = 5;
-      s.num_tracks = 2;
-      s.num_links = 4 + 4 * s.num_tracks;
+    if (num_ports <= kVaries_nodeParams.NumPorts) {
       if (use == NodeUse::kPointToPoint) {
-        s.coll_engine = false;
-        return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(s, ctx, name);
+        return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(
+            ShapeOf(kVaries_node_p2pParams), ctx, name);
       }
-      return std::make_unique<VerilatedNode<Varies_node, true>>(s, ctx, name);
+      return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(kVaries_nodeParams), ctx,
+                                                               name);
     }
-    if (num_ports <= 15) {
-      s.num_ports = 15;
-      s.num_tracks = 0;
-      s.num_links = 14;
-      s.coll_engine = false;
-      return std::make_unique<VerilatedNode<Varies_node_fb, true>>(s, ctx, name);
+    if (num_ports <= kVaries_node_fbParams.NumPorts) {
+      return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(kVaries_node_fbParams),
+                                                                  ctx, name);
     }
     throw std::invalid_argument(fmt::format(
-        "no node model with {} router ports: the shipped models have 5 and 15 ports (a flattened "
-        "butterfly up to 8 x 8)",
-        num_ports));
+        "no node model with {} router ports: the shipped models have {} and {} ports (a flattened "
+        "butterfly up to {} x {})",
+        num_ports, kVaries_nodeParams.NumPorts, kVaries_node_fbParams.NumPorts,
+        (kVaries_node_fbParams.NumPorts + 1) / 2, (kVaries_node_fbParams.NumPorts + 1) / 2));
   };
 }
 

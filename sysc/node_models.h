@@ -22,6 +22,9 @@ namespace aries::sysc {
 // instructions; tests/sysc compares the two on the same traffic).
 enum class NodeUse { kAny, kPointToPoint };
 NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny);
+// The shape of the shipped 5-port model for `use`, from its build parameters (rtl/CMakeLists.txt),
+// without building one (the controller plans on it; Table I).
+NodeShape ShippedShape(NodeUse use = NodeUse::kAny);
 
 }  // namespace aries::sysc
 

@@ -134,6 +134,64 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     ops.push_back({n, true, hw::kRegCtrl, hw::CtrlValue(topo, cfg.k, cfg.k, cfg.dynamic_vcs)});
   }
   Program(ops);
+  CheckShape();
+}
+
+void Package::CheckShape() {
+  // What the model says it is (NodeShape) against what every node's read-only registers say it
+  // was built with: a model whose shape and parameters disagree is refused, naming both.
+  struct Expect {
+    uint32_t addr;
+    uint32_t want;
+    const char* field;
+  };
+  std::vector<Expect> ex = {{hw::kRegNumPorts, shape_.num_ports, "num_ports"},
+                            {hw::kRegNumVcs, shape_.num_vcs, "num_vcs"},
+                            {hw::kRegBufferDepth, shape_.buffer_depth, "buffer_depth"},
+                            {hw::kRegNumFlows, shape_.num_flows, "num_flows"},
+                            {hw::kRegLanes, shape_.lanes, "lanes"},
+                            {hw::kRegNodeTracks, shape_.num_tracks, "num_tracks"},
+                            {hw::kRegNodeLinks, shape_.num_links, "num_links"},
+                            {hw::kRegEngId, hw::kEngIdValue, "coll_engine"},
+                            // (read on every model, so that every model's package starts in the
+                            // same cycle; refused without an engine)
+                            {hw::kRegEngParams,
+                             shape_.coll_ids | shape_.coll_prog << 8 | shape_.coll_depth << 16 |
+                                 shape_.num_ports << 24,
+                             "coll_ids | coll_prog << 8 | coll_depth << 16 | num_ports << 24"}};
+  std::vector<RegOp> ops;
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    for (const Expect& e : ex) ops.push_back({n, false, e.addr, 0});
+  }
+  const std::vector<RegResult> res = Access(ops);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Expect& e = ex[i % ex.size()];
+    const bool engine_id = e.addr == hw::kRegEngId;
+    const bool engine_reg = (e.addr >> 8) == hw::kEngRegPage;
+    const bool ok = engine_reg ? res[i].ok == shape_.coll_engine &&
+                                     (!res[i].ok || res[i].rdata == e.want)
+                               : res[i].ok && res[i].rdata == e.want;
+    if (ok) continue;
+    throw std::invalid_argument(fmt::format(
+        "node model of {}: {}, but its shape says {} = {}",
+        NodeName(ops[i].node),
+        engine_id ? (res[i].ok ? "it has a collective engine (ENG_ID answers)"
+                               : "it has no collective engine (ENG_ID refused)")
+                  : res[i].ok ? fmt::format("register 0x{:04x} reads {}", e.addr, res[i].rdata)
+                  : engine_reg ? "it has no collective engine (ENG_PARAMS refused)"
+                              : fmt::format("register 0x{:04x} is refused", e.addr),
+        e.field, engine_id ? (shape_.coll_engine ? "true" : "false") : std::to_string(e.want)));
+  }
+  {  // refused ENG_ID reads (no engine) set the sticky CFG_ERR bits: clear them (on every model,
+     // so that every model's package starts in the same cycle)
+    ops.clear();
+    for (unsigned n = 0; n < num_nodes(); ++n) {
+      ops.push_back({n, true, hw::kRegStatus, 1u << hw::kStatusCfgErrBit});
+      ops.push_back({n, true, hw::kRegNodeStatus, 1u << hw::kNodeStatusCfgErrBit});
+    }
+    Program(ops);
+    if (AnyError()) throw std::logic_error("a node kept its error output after the shape check");
+  }
 }
 
 Package::~Package() {

@@ -222,6 +222,9 @@ class Package {
   // One window of `w` cycles starting at cycle_, every partition on its own thread.
   void RunWindow(unsigned w);
   void UpdateLookahead();
+  // Reads every node's parameter registers and throws std::invalid_argument when they disagree
+  // with shape() (the model's own account of what it was built with).
+  void CheckShape();
   // Distributed packages: hands the other ranks the flits and credits this rank sent across
   // its borders in the window just run (cycles [from, from + w)), and takes theirs.
   // Returns whether any rank failed in the window (`failed`: this one did).

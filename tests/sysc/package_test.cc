@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -843,12 +844,13 @@ TEST(PackageDistributed, RanksGiveTheOneProcessRun) {
   }
 }
 
-// An error inside a window (here an endpoint that throws in cycle 5) stops the run on every
+// An error inside a window (here an endpoint that throws 5 cycles in) stops the run on every
 // thread and every rank: the thread's own message where it happened, "another rank failed" on
 // the others, no rank left waiting; the package then refuses to run on.
 struct ThrowingEndpoint final : aries::sysc::Endpoint {
+  uint64_t at = 0;  // the endpoint cycle it throws in
   bool Inject(uint64_t cycle, uint32_t*) override {
-    if (cycle == 5) throw std::runtime_error("endpoint failed in cycle 5");
+    if (cycle == at) throw std::runtime_error("endpoint failed 5 cycles in");
     return false;
   }
   uint8_t EjectCredits(uint64_t) override { return 0; }
@@ -857,6 +859,7 @@ struct ThrowingEndpoint final : aries::sysc::Endpoint {
 
 TEST(PackageDistributed, AnErrorInAWindowStopsEveryThreadAndRank) {
   auto run = [](Package& pkg, ThrowingEndpoint& ep) {
+    ep.at = pkg.endpoint_cycle() + 5;
     pkg.AttachEndpoint(pkg.num_nodes() - 1, &ep);  // the last row: the last partition
     std::string what;
     try {
@@ -879,7 +882,7 @@ TEST(PackageDistributed, AnErrorInAWindowStopsEveryThreadAndRank) {
   {
     Package pkg(c, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
     ThrowingEndpoint ep;
-    EXPECT_EQ(run(pkg, ep), "endpoint failed in cycle 5");
+    EXPECT_EQ(run(pkg, ep), "endpoint failed 5 cycles in");
   }
   c.threads = 1;
   auto hub = std::make_shared<aries::sysc::ThreadTransport::Hub>(2);
@@ -895,7 +898,7 @@ TEST(PackageDistributed, AnErrorInAWindowStopsEveryThreadAndRank) {
   }
   for (auto& t : ranks) t.join();
   EXPECT_NE(what[0].find("another rank of the package failed"), std::string::npos) << what[0];
-  EXPECT_EQ(what[1], "endpoint failed in cycle 5");
+  EXPECT_EQ(what[1], "endpoint failed 5 cycles in");
 }
 
 // Point-to-point runs use the node model without the collective engine and tracing (a traced
@@ -918,6 +921,50 @@ TEST(PackageModels, PointToPointModelGivesTheSameRunAsTheFullOne) {
       EXPECT_EQ(a.evaluated, b.evaluated);
     }
   }
+}
+
+// A model whose NodeShape disagrees with what its registers say it was built with is refused,
+// naming the node, the register and the shape's field: a model built with other parameters
+// than its C++ description (VCs, lanes, buffers, an engine) cannot run.
+struct MisdescribedModel final : aries::sysc::NodeModel {
+  std::unique_ptr<aries::sysc::NodeModel> real;
+  aries::sysc::NodeShape shape_;
+  const aries::sysc::NodeShape& shape() const override { return shape_; }
+  void Reset(unsigned x, unsigned y) override { real->Reset(x, y); }
+  void Tick(const aries::sysc::NodeIn& in, aries::sysc::NodeOut& out) override { real->Tick(in, out); }
+  void Trace(VerilatedFstC* fst) override { real->Trace(fst); }
+};
+
+TEST(PackageModels, AShapeThatDisagreesWithTheRegistersIsRefused) {
+  auto refusal = [](std::function<void(aries::sysc::NodeShape&)> lie, aries::sysc::NodeUse use) {
+    const auto shipped = aries::sysc::ShippedNodeModels(use);
+    auto factory = [&](unsigned ports, VerilatedContext* ctx, const std::string& name) {
+      auto m = std::make_unique<MisdescribedModel>();
+      m->real = shipped(ports, ctx, name);
+      m->shape_ = m->real->shape();
+      lie(m->shape_);
+      return std::unique_ptr<aries::sysc::NodeModel>(std::move(m));
+    };
+    try {
+      Package pkg(Cfg(Topology::kMesh, 2), factory, 1);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  using aries::sysc::NodeShape;
+  using aries::sysc::NodeUse;
+  EXPECT_EQ(refusal([](NodeShape&) {}, NodeUse::kAny), "");
+  EXPECT_EQ(refusal([](NodeShape&) {}, NodeUse::kPointToPoint), "");
+  EXPECT_EQ(refusal([](NodeShape& s) { s.buffer_depth = 16; }, NodeUse::kAny),
+            "node model of n0_0: register 0x0003 reads 32, but its shape says buffer_depth = 16");
+  EXPECT_EQ(refusal([](NodeShape& s) { s.lanes = 8; }, NodeUse::kPointToPoint),
+            "node model of n0_0: register 0x0005 reads 16, but its shape says lanes = 8");
+  EXPECT_EQ(refusal([](NodeShape& s) { s.coll_engine = true; }, NodeUse::kPointToPoint),
+            "node model of n0_0: it has no collective engine (ENG_ID refused), but its shape says "
+            "coll_engine = true");
+  EXPECT_NE(refusal([](NodeShape& s) { s.coll_ids = 4; }, NodeUse::kAny).find("coll_ids"),
+            std::string::npos);
 }
 
 // The traffic scoreboard on its own: packets of one source, destination and VC must arrive in
