@@ -243,7 +243,17 @@ extern "C" int sc_main(int argc, char** argv) {
   };
 
   try {
+    // The configuration keys and the run's outputs belong to run and sweep; another subcommand
+    // given them would ignore them without a word.
+    const bool run_options = !sets.empty() || !config_file.empty() || !json_file.empty() ||
+                             !csv_file.empty() || !trace_file.empty();
     for (const CLI::App* sub : app.get_subcommands()) {
+      if (run_options && sub != run && sub != sweep) {
+        throw ConfigError(fmt::format(
+            "aries {}: --set, --config, --json, --csv and --trace apply to run and sweep only; "
+            "give {} its own options (aries {} --help)",
+            sub->get_name(), sub->get_name(), sub->get_name()));
+      }
       if (net && sub != run && sub != sweep) {
         throw ConfigError(fmt::format(
             "aries {} under mpirun ({} ranks): only `run` and `sweep` run distributed; start it "
