@@ -783,43 +783,6 @@ std::string Package::RegMapSummary() const {
   return out;
 }
 
-// Why the collective engine refused a write (the rules of rtl/coll_engine/README.md).
-std::string Package::ExplainEngRefusal(const RegOp& op) const {
-  // (Reads, read-only and write-1-to-clear registers are explained by ExplainRefusal.)
-  const uint32_t a = op.addr;
-  const unsigned np = shape_.num_ports;
-  const std::string running =
-      "a program is running: programs, lengths and per-id registers change only between "
-      "collectives";
-  if (a == hw::kRegEngCtrl) {
-    return "allowed: 1 (request), 2 (response) or 3 (both), and only for a program that is not "
-           "running, has steps and passes, and names enabled ids";
-  }
-  if (a == hw::kRegEngReqLen || a == hw::kRegEngRspLen) {
-    return fmt::format("allowed: steps 0 .. {} in [7:0], passes >= 1 in [31:16] when steps > 0, "
-                       "[15:8] zero; or {}",
-                       shape_.coll_prog, running);
-  }
-  if (a >= hw::kRegEngReqProgBase && a < hw::kRegEngIdBase) {
-    return fmt::format("allowed: a collective id 0 .. {}; or {}", shape_.coll_ids - 1, running);
-  }
-  const unsigned r = (a - hw::kRegEngIdBase) % hw::kEngIdStride;
-  switch (r) {
-    case hw::kIdRegCfg:
-      return fmt::format("allowed: operation 0 .. {} in [3:0], enable in bit 8; or {}",
-                         hw::kNumOps - 1, running);
-    case hw::kIdRegCount: return "allowed: 1 .. 65535 flits per step; or " + running;
-    case hw::kIdRegReqIn:
-    case hw::kIdRegRspOut:
-      return fmt::format("allowed: a port mask below 0x{:x}; or {}", 1u << np, running);
-    case hw::kIdRegReqOut:
-    case hw::kIdRegRspIn:
-      return fmt::format("allowed: a port 0 .. {} or {} (turn); or {}", np - 1, hw::kEngTurn,
-                         running);
-    default: return "read-only register";
-  }
-}
-
 std::string Package::ExplainRefusal(const RegOp& op) const {
   const unsigned np = shape_.num_ports;
   const uint32_t a = op.addr, v = op.value;
@@ -833,27 +796,20 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
                        b == "router" ? hw::kStatusMask
                                      : b == "node" ? hw::kNodeStatusMask : hw::kEngStatusMask);
   }
-  if (std::string_view(reg->block) == "engine") return ExplainEngRefusal(op);
+  if (*reg->allowed != '\0') {  // the register's own text (rtl/regs/aries_regs.json)
+    return fmt::format(
+        fmt::runtime(reg->allowed), fmt::arg("ports_max", np - 1), fmt::arg("port_limit", 1u << np),
+        fmt::arg("topos_max", hw::kNumTopos - 1), fmt::arg("dyn_vc_bit", hw::kCtrlDynVcBit),
+        fmt::arg("x_hi", hw::kCtrlSizeXLsb + hw::kCoordW - 1), fmt::arg("x_lo", hw::kCtrlSizeXLsb),
+        fmt::arg("y_hi", hw::kCtrlSizeYLsb + hw::kCoordW - 1), fmt::arg("y_lo", hw::kCtrlSizeYLsb),
+        fmt::arg("ctrl_mask", hw::kCtrlMask), fmt::arg("steps", shape_.coll_prog),
+        fmt::arg("ids_max", shape_.coll_ids - 1), fmt::arg("ops_max", hw::kNumOps - 1),
+        fmt::arg("turn", hw::kEngTurn),
+        fmt::arg("running", "a program is running: programs, lengths and per-id registers change "
+                            "only between collectives"));
+  }
+  // BYPASS and PORTSEL: the reason depends on the node's state.
   const unsigned tm = shape_.num_tracks;
-  if (a == hw::kRegCtrl) {
-    return fmt::format("allowed: topology 0..{} in [1:0], dynamic VCs in [{}], size-1 in [{}:{}] "
-                       "and [{}:{}] matching the node's coordinates, no other bits (mask 0x{:08x})",
-                       hw::kNumTopos - 1, hw::kCtrlDynVcBit, hw::kCtrlSizeXLsb + hw::kCoordW - 1,
-                       hw::kCtrlSizeXLsb, hw::kCtrlSizeYLsb + hw::kCoordW - 1, hw::kCtrlSizeYLsb,
-                       hw::kCtrlMask);
-  }
-  if (a >= hw::kRegRouteBase) {
-    const unsigned flow = (a - hw::kRegRouteBase) >> hw::kRouteFlowLsb;
-    const unsigned in = a & ((1u << hw::kRouteFlowLsb) - 1);
-    if (flow >= shape_.num_flows) return fmt::format("flow ids 0 .. {} exist", shape_.num_flows - 1);
-    if (in >= np) return fmt::format("input ports 0 .. {} exist", np - 1);
-    return fmt::format("the value is an output-port mask below 0x{:x}", 1u << np);
-  }
-  if (a >= hw::kRegPassthruBase && a < hw::kRegPassthruBase + np) {
-    return fmt::format("allowed: enable in bit 0, output port 0 .. {} in [12:8]; and the input and "
-                       "the affected outputs must be quiet (no packet buffered or open)",
-                       np - 1);
-  }
   if (a == hw::kRegBypass) {
     if (np != hw::kNumMeshPorts || tm == 0) return "this node has no bypass switches";
     const uint32_t legal = ((1u << tm) - 1) << hw::kBypassXLsb | ((1u << tm) - 1) << hw::kBypassYLsb;

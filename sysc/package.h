@@ -216,7 +216,6 @@ class Package {
   // or nullptr; `index` gets the port, step, id or ROUTE offset of a window.
   const hw::RegDesc* FindReg(uint32_t addr, unsigned* index) const;
   std::string RegMapSummary() const;
-  std::string ExplainEngRefusal(const RegOp& op) const;
   void Scatter(unsigned n, uint64_t cycle);
   void StepNodeAt(unsigned n, uint64_t cycle);
   // One window of `w` cycles starting at cycle_, every partition on its own thread.

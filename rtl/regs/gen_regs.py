@@ -151,6 +151,7 @@ def gen_header(spec):
             "  RegAccess access;",
             "  RegWindow window;",
             "  const char* fields;",
+            "  const char* allowed;  // refusal text of a write, {placeholders}: Package::ExplainRefusal",
             "};",
             "inline constexpr RegDesc kRegisters[] = {"]
     for b in spec["blocks"]:
@@ -159,7 +160,9 @@ def gen_header(spec):
             out.append(f'    {{"{b["name"]}", "{r["name"]}", 0x{value_int(r["addr"]):04X}, '
                        f'{r.get("offset", 0)}, RegAccess::{ACCESS[r["access"]]}, '
                        f'RegWindow::{WINDOWS[r.get("window")]},')
-            out.append(f'     "{fields}"}},')
+            allowed = r.get("allowed", "").replace("\\", "\\\\").replace('"', '\\"')
+            out.append(f'     "{fields}",')
+            out.append(f'     "{allowed}"}},')
     out += ["};", "",
             "// Every constant above by name, in the order of tests/rtl/aries_regs_probe.sv.",
             "struct RegConstant {",

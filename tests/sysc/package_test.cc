@@ -545,6 +545,17 @@ TEST(PackageRegisters, RefusalsNameTheRegisterAndReasonAndChangeNothing) {
   e = RefusalOf(pkg, {{n, true, hw::kRegNodeId, 1}});
   EXPECT_NE(e.find("read-only"), std::string::npos) << e;
   EXPECT_THROW(pkg.Read(99, hw::kRegId), RegisterError);
+  // Router registers' texts from the register description, with this node's parameters.
+  e = RefusalOf(pkg, {{n, true, hw::kRegCtrl, 3}});
+  EXPECT_NE(e.find("CTRL = 0x00000003: allowed: topology 0..2 in [1:0], dynamic VCs in [4], "
+                   "size-1 in [12:8] and [20:16] matching the node's coordinates, no other bits "
+                   "(mask 0x001f1f13)"), std::string::npos) << e;
+  e = RefusalOf(pkg, {{n, true, hw::RouteAddr(3, 1), 0x20}});
+  EXPECT_NE(e.find("ROUTE[flow 3][in XP] = 0x00000020: the value is an output-port mask below "
+                   "0x20"), std::string::npos) << e;
+  e = RefusalOf(pkg, {{n, true, hw::kRegPassthruBase + 2, hw::PassthruValue(true, 7)}});
+  EXPECT_NE(e.find("PASSTHRU[XM] = 0x00000701: allowed: enable in bit 0, output port 0 .. 4"),
+            std::string::npos) << e;
   // Node status records the refusals (CFG_ERR), write 1 clears it.
   EXPECT_NE(pkg.Read(n, hw::kRegNodeStatus) & (1u << hw::kNodeStatusCfgErrBit), 0u);
   pkg.Write(n, hw::kRegNodeStatus, hw::kNodeStatusMask);
