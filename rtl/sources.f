@@ -2,7 +2,6 @@
 // Read by CMake (verilate, lint) and synth_scripts/ (Yosys). Paths relative to rtl/.
 pkg/aries_pkg.sv
 prim/aries_fifo.sv
-prim/aries_spill_reg.sv
 prim/aries_rr_arb.sv
 prim/aries_stream_mux.sv
 prim/aries_stream_demux.sv

@@ -13,7 +13,6 @@
 #include "Vprim_fifo.h"
 #include "Vprim_mux.h"
 #include "Vprim_rr_arb.h"
-#include "Vprim_spill.h"
 #include "death_util.h"
 #include "verilated.h"
 
@@ -117,54 +116,6 @@ TEST(Fifo, RandomPushPopMatchesQueue) {
   }
   EXPECT_GT(pushes, 5000u);
   EXPECT_GT(pops, 5000u);
-}
-
-// ---------------------------------------------------------------------------------------------
-// aries_spill_reg
-// ---------------------------------------------------------------------------------------------
-TEST(SpillReg, FullThroughputWithoutBackPressure) {
-  Dut<Vprim_spill> d;
-  d.m->ready_i = 1;
-  unsigned got = 0;
-  for (unsigned i = 0; i < 100; ++i) {
-    d.m->valid_i = 1;
-    d.m->data_i = i;
-    d.m->eval();
-    ASSERT_TRUE(d.m->ready_o);
-    if (d.m->valid_o) {
-      EXPECT_EQ(d.m->data_o, got);
-      ++got;
-    }
-    d.Tick();
-  }
-  EXPECT_EQ(got, 99u) << "one cycle of latency, then one word per cycle";
-}
-
-TEST(SpillReg, RandomBackPressureKeepsOrderAndLosesNothing) {
-  std::mt19937_64 rng(Seed());
-  Dut<Vprim_spill> d;
-  std::deque<uint16_t> sent;
-  uint16_t next = 0;
-  uint64_t received = 0;
-  for (int cyc = 0; cyc < 20000; ++cyc) {
-    const bool valid = rng() % 4 != 0;
-    d.m->valid_i = valid;
-    d.m->data_i = next;
-    d.m->ready_i = rng() % 3 != 0;
-    d.m->eval();
-    const bool in_fire = valid && d.m->ready_o;
-    const bool out_fire = d.m->valid_o && d.m->ready_i;
-    if (out_fire) {
-      ASSERT_FALSE(sent.empty());
-      ASSERT_EQ(d.m->data_o, sent.front());
-      sent.pop_front();
-      ++received;
-    }
-    if (in_fire) sent.push_back(next++);
-    ASSERT_LE(sent.size(), 2u) << "a spill register holds at most two words";
-    d.Tick();
-  }
-  EXPECT_GT(received, 5000u);
 }
 
 // ---------------------------------------------------------------------------------------------
