@@ -13,12 +13,18 @@
 
 namespace aries::coll {
 
+// The parameter an algorithm's variants differ in (the sweeps measure each, the tuner labels
+// them): none, the ring levels L of ARIES_LT, or the embeddings E of the in-network tree.
+enum class AlgoVariant { kNone, kLevels, kEmbeddings };
+
 struct AlgorithmInfo {
   const char* name;
   const char* description;
   bool engine;                          // uses the collective engine (in-network)
   std::vector<Collective> collectives;  // what it implements
   std::vector<Topology> topologies;     // where it applies
+  const char* family;                   // ARIES IV: ring, dbt, mtree; or its own name
+  AlgoVariant variant = AlgoVariant::kNone;
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };

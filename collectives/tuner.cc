@@ -11,8 +11,10 @@
 namespace aries::coll {
 
 std::string Candidate::Label() const {
-  if (algo == "aries_lt") return fmt::format("aries_lt L={}", levels);
-  if (algo == "tree" && embeddings > 1) return fmt::format("tree E={}", embeddings);
+  const AlgorithmInfo* a = FindAlgorithm(algo);
+  const AlgoVariant v = a ? a->variant : AlgoVariant::kNone;
+  if (v == AlgoVariant::kLevels) return fmt::format("{} L={}", algo, levels);
+  if (v == AlgoVariant::kEmbeddings && embeddings > 1) return fmt::format("{} E={}", algo, embeddings);
   return algo;
 }
 
@@ -73,14 +75,17 @@ AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points) {
 
 std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
   const std::string name = a.name;
-  if (name == "aries_lt") {
-    std::vector<Candidate> v;
-    for (unsigned l : AriesLtLevels(k)) {
-      if (l >= 2) v.push_back({name, l, 1});
+  switch (a.variant) {
+    case AlgoVariant::kLevels: {  // every L >= 2 with K = b^L
+      std::vector<Candidate> v;
+      for (unsigned l : AriesLtLevels(k)) {
+        if (l >= 2) v.push_back({name, l, 1});
+      }
+      return v;
     }
-    return v;
+    case AlgoVariant::kEmbeddings: return {{name, 2, 1}, {name, 2, 4}};  // one tree, four
+    case AlgoVariant::kNone: break;
   }
-  if (name == "tree") return {{name, 2, 1}, {name, 2, 4}};
   return {{name, 2, 1}};
 }
 

@@ -405,7 +405,7 @@ int RunFig11Command(const Fig11Options& o) {
           if (!m.ok) throw std::runtime_error(fmt::format("{} on {} {}x{} failed verification", algo, topos[ti], k, k));
           if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
-            label[ti] = algo == "aries_lt" ? fmt::format("aries_lt L={}", co.levels) : algo;
+            label[ti] = coll::Candidate{algo, co.levels, co.embeddings}.Label();
           }
         }
       }
