@@ -39,7 +39,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.kernel", "systemc", "systemc, loop",
        "step nodes from the SystemC scheduler or from a plain loop (same results)"},
       {"sim.threads", "auto", "auto, 1 .. 64",
-       "threads evaluating node models (kernel loop; auto: the machine's cores, at most 8)"},
+       "threads, each stepping a partition of rows in windows of the links' lookahead (kernel "
+       "loop; same results; auto: the machine's cores, at most 8; under mpirun: per rank, auto 1)"},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing"},
       {"sim.seed", "1", "any integer", "seed of traffic, bypass choice and RTL initial values"},
       {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads",
