@@ -7,6 +7,9 @@ aries=$1
 mpirun=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# One machine: Open MPI starts local ranks itself, but refuses to start at all when its remote
+# agent (ssh) is missing, as on a minimal container; `false` stands in for it.
+export OMPI_MCA_plm_rsh_agent=${OMPI_MCA_plm_rsh_agent:-false}
 mpi=("$mpirun" --allow-run-as-root --oversubscribe -n 2)
 
 compare() {  # label, then the run's arguments
