@@ -221,9 +221,14 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
 
 void Package::UpdateLookahead() {
   lookahead_ = kNoLookahead;
+  borders_.clear();
   for (const Channel* ch : Channels()) {
     if (nodes_[ch->src()].part != nodes_[ch->dst()].part) {
       lookahead_ = std::min(lookahead_, ch->lookahead());
+    }
+    // Built in the same order on every rank (fixed links, then the segments all ranks resolve).
+    if (nodes_[ch->src()].rank != nodes_[ch->dst()].rank) {
+      borders_.push_back(const_cast<Channel*>(ch));
     }
   }
 }
@@ -466,15 +471,13 @@ void Package::RunWindow(unsigned w) {
 }
 
 bool Package::ExchangeBorders(uint64_t from, unsigned w, bool failed) {
-  // Per peer rank: a byte saying whether this rank failed in the window, then (channel index,
-  // 0 flit / 1 credit, arrival cycle, words or mask) records. A channel's flits are written on
-  // its sender's rank, its credits on its receiver's.
-  const std::vector<const Channel*> chans = Channels();
+  // Per peer rank: a byte saying whether this rank failed in the window, then (border channel
+  // index, 0 flit / 1 credit, arrival cycle, words or mask) records. A channel's flits are
+  // written on its sender's rank, its credits on its receiver's.
   std::vector<Bytes> out(transport_->ranks(), Bytes{static_cast<uint8_t>(failed ? 1 : 0)});
-  for (uint32_t i = 0; i < chans.size(); ++i) {
-    const Channel& ch = *chans[i];
+  for (uint32_t i = 0; i < borders_.size(); ++i) {
+    const Channel& ch = *borders_[i];
     const unsigned rs = nodes_[ch.src()].rank, rd = nodes_[ch.dst()].rank;
-    if (rs == rd) continue;
     if (rs == transport_->rank()) {
       ByteWriter bw(out[rd]);
       ch.ForEachFlitSent(from, from + w, [&](uint64_t at, const uint32_t* f) {
@@ -505,7 +508,7 @@ bool Package::ExchangeBorders(uint64_t from, unsigned w, bool failed) {
       const auto i = br.Get<uint32_t>();
       const auto kind = br.Get<uint8_t>();
       const auto at = br.Get<uint64_t>();
-      Channel& ch = const_cast<Channel&>(*chans.at(i));
+      Channel& ch = *borders_.at(i);
       if (kind == 0) {
         br.Words(words.data(), shape_.words());
         ch.PutFlit(at, words.data());

@@ -247,6 +247,7 @@ class Package {
   std::unique_ptr<TickPool> pool_;
   std::vector<std::vector<unsigned>> parts_;   // nodes of each partition, in id order
   unsigned lookahead_ = kNoLookahead;
+  std::vector<Channel*> borders_;              // channels whose ends are on two ranks
   unsigned window_ = 0;                        // cycles of the window being run (RunWindow)
   std::vector<std::exception_ptr> part_error_; // what a partition threw in the window
   std::function<void(unsigned)> run_part_;     // steps partition i through the window

@@ -25,8 +25,16 @@ PROBE = ROOT / "tests/rtl/aries_regs_probe.sv"
 
 ACCESS = {"RO": "kReadOnly", "RW": "kReadWrite", "W1C": "kWriteOneToClear"}
 ACCESS_TEXT = {"RO": "RO", "RW": "RW", "W1C": "RO, write 1 to clear"}
-WINDOWS = {None: "kSingle", "port": "kPerPort", "portsel": "kPerMeshPort", "step": "kPerStep",
-           "id": "kPerId", "route": "kRoute"}
+# Per window: the C++ RegWindow, and the README's address and name (a: first address, n: name,
+# o: offset in an id's block).
+WINDOWS = {
+    None: ("kSingle", "{a}", "{n}"),
+    "port": ("kPerPort", "{a} + p", "{n}[p]"),
+    "portsel": ("kPerMeshPort", "{a} + p, p = 1..4", "{n}[p]"),
+    "step": ("kPerStep", "{a} + i", "{n}[i]"),
+    "id": ("kPerId", "{a} + 8 id + {o}", "{n}[id]"),
+    "route": ("kRoute", "{a} + 32*flow + p", "{n}[flow][p]"),
+}
 
 
 def is_hex(v):
@@ -159,7 +167,7 @@ def gen_header(spec):
             fields = r["fields"].replace("\\", "\\\\").replace('"', '\\"')
             out.append(f'    {{"{b["name"]}", "{r["name"]}", 0x{value_int(r["addr"]):04X}, '
                        f'{r.get("offset", 0)}, RegAccess::{ACCESS[r["access"]]}, '
-                       f'RegWindow::{WINDOWS[r.get("window")]},')
+                       f'RegWindow::{WINDOWS[r.get("window")][0]},')
             allowed = r.get("allowed", "").replace("\\", "\\\\").replace('"', '\\"')
             out.append(f'     "{fields}",')
             out.append(f'     "{allowed}"}},')
@@ -175,38 +183,15 @@ def gen_header(spec):
     return "\n".join(out)
 
 
-def address_text(r):
-    w, a = r.get("window"), r["addr"]
-    if w == "port":
-        return f"{a} + p"
-    if w == "portsel":
-        return f"{a} + p, p = 1..4"
-    if w == "step":
-        return f"{a} + i"
-    if w == "id":
-        return f"{a} + 8 id + {r['offset']}"
-    if w == "route":
-        return f"{a} + 32*flow + p"
-    return a
-
-
-def name_text(r):
-    w = r.get("window")
-    if w in ("port", "portsel"):
-        return f"{r['name']}[p]"
-    if w == "step":
-        return f"{r['name']}[i]"
-    if w == "id":
-        return f"{r['name']}[id]"
-    if w == "route":
-        return f"{r['name']}[flow][p]"
-    return r["name"]
+def window_text(r, which):
+    return WINDOWS[r.get("window")][which].format(a=r["addr"], n=r["name"], o=r.get("offset", 0))
 
 
 def gen_table(block):
     rows = ["| address | name | access | fields |", "|---|---|---|---|"]
     for r in block["registers"]:
-        rows.append(f"| {address_text(r)} | {name_text(r)} | {ACCESS_TEXT[r['access']]} | {r['fields']} |")
+        rows.append(f"| {window_text(r, 1)} | {window_text(r, 2)} | {ACCESS_TEXT[r['access']]} | "
+                    f"{r['fields']} |")
     return "\n".join(rows)
 
 

@@ -35,12 +35,19 @@ std::string Name(const Case& c) {
                      coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements);
 }
 
-// Runs one case and checks it.
-void RunCase(const Case& c, uint64_t seed) {
+// What one run did: cycles, flit counts and every node's activity counters, and the results.
+struct CaseRun {
+  std::vector<uint64_t> fp;
+  std::vector<std::vector<uint32_t>> out;
+};
+
+// Runs one case on the shipped model for `use` and checks it.
+CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse::kAny) {
   sysc::PackageConfig pc;
   pc.topology = c.topo;
   pc.k = c.k;
-  sysc::Package pkg(pc, sysc::ShippedNodeModels(), seed);
+  sysc::Package pkg(pc, sysc::ShippedNodeModels(use), seed);
+  if (use == sysc::NodeUse::kPointToPoint) EXPECT_FALSE(pkg.shape().coll_engine);
   coll::Request r;
   r.geom = pc;
   r.algo = c.algo;
@@ -61,6 +68,16 @@ void RunCase(const Case& c, uint64_t seed) {
   }
   const auto bad = tb::CheckCollective(p, in, res.out);
   EXPECT_TRUE(bad.empty()) << Name(c) << ": " << (bad.empty() ? "" : bad[0]);
+  CaseRun run{{res.cycles, res.flits_injected, res.flits_ejected, pkg.cycle()}, res.out};
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+    const auto& k = pkg.counters(n);
+    run.fp.insert(run.fp.end(), {k.evaluated, k.injected, k.ejected, k.buffer_writes,
+                                 k.xbar_traversals, k.va_grants, k.buffer_toggles,
+                                 k.engine_requests + k.engine_responses + k.engine_out,
+                                 k.portsel_changes, k.bypass_changes});
+    run.fp.insert(run.fp.end(), k.link_toggles.begin(), k.link_toggles.end());
+  }
+  return run;
 }
 
 const Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
@@ -116,53 +133,19 @@ TEST(CollProgram, SubsetOn2x2And8x8) {
 // `aries coll` runs point-to-point algorithms on the node model without the collective engine:
 // the same program on both models gives the same cycles, results and activity counters of
 // every node (ARIES with port muxes and bypass segments, a torus with its dateline VCs, a mesh
-// tree), and on both the package programmed for one algorithm after another.
+// tree).
 TEST(CollProgram, PointToPointAlgorithmsGiveTheSameRunWithoutTheEngine) {
   const uint64_t seed = aries::test::TestSeed(15);
-  struct Run {
-    std::vector<uint64_t> fp;
-    std::vector<std::vector<uint32_t>> out;
-  };
-  auto run = [&](sysc::NodeUse use) {
-    Run got;
-    for (const Case& c : {Case{Topology::kAries, 4, "aries_bw", Collective::kAllReduce, hw::kOpAddI32, 3000},
-                          Case{Topology::kAries, 4, "ring", Collective::kReduceScatter, hw::kOpAddI32, 2000},
-                          Case{Topology::kAries, 4, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 2000},
-                          Case{Topology::kTorus, 4, "ring", Collective::kAllReduce, hw::kOpAddF32, 1000},
-                          Case{Topology::kMesh, 4, "dbt", Collective::kAllReduce, hw::kOpAddI32, 5000}}) {
-      sysc::PackageConfig pc;
-      pc.topology = c.topo;
-      pc.k = c.k;
-      sysc::Package pkg(pc, sysc::ShippedNodeModels(use), seed);
-      EXPECT_EQ(pkg.shape().coll_engine, use == sysc::NodeUse::kAny);
-      coll::Request r;
-      r.geom = pc;
-      r.algo = c.algo;
-      r.collective = c.coll;
-      r.op = c.op;
-      r.elements = c.elements;
-      EXPECT_FALSE(coll::FindAlgorithm(c.algo)->engine) << c.algo;
-      const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
-      const auto in = tb::MakeCollInputs(p, seed);
-      const auto res = sysc::RunProgram(pkg, p, in, 1'000'000);
-      EXPECT_TRUE(res.finished && res.errors.empty()) << Name(c);
-      EXPECT_TRUE(tb::CheckCollective(p, in, res.out).empty()) << Name(c);
-      got.fp.insert(got.fp.end(), {res.cycles, res.flits_injected, res.flits_ejected, pkg.cycle()});
-      for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
-        const auto& k = pkg.counters(n);
-        got.fp.insert(got.fp.end(), {k.evaluated, k.injected, k.ejected, k.buffer_writes,
-                                     k.xbar_traversals, k.va_grants, k.buffer_toggles,
-                                     k.engine_requests + k.engine_responses + k.engine_out,
-                                     k.portsel_changes, k.bypass_changes});
-        got.fp.insert(got.fp.end(), k.link_toggles.begin(), k.link_toggles.end());
-      }
-      got.out.insert(got.out.end(), res.out.begin(), res.out.end());
-    }
-    return got;
-  };
-  const Run full = run(sysc::NodeUse::kAny), p2p = run(sysc::NodeUse::kPointToPoint);
-  EXPECT_EQ(full.fp, p2p.fp);
-  EXPECT_EQ(full.out, p2p.out);
+  for (const Case& c : {Case{Topology::kAries, 4, "aries_bw", Collective::kAllReduce, hw::kOpAddI32, 3000},
+                        Case{Topology::kAries, 4, "ring", Collective::kReduceScatter, hw::kOpAddI32, 2000},
+                        Case{Topology::kAries, 4, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 2000},
+                        Case{Topology::kTorus, 4, "ring", Collective::kAllReduce, hw::kOpAddF32, 1000},
+                        Case{Topology::kMesh, 4, "dbt", Collective::kAllReduce, hw::kOpAddI32, 5000}}) {
+    EXPECT_FALSE(coll::FindAlgorithm(c.algo)->engine) << c.algo;
+    const CaseRun full = RunCase(c, seed), p2p = RunCase(c, seed, sysc::NodeUse::kPointToPoint);
+    EXPECT_EQ(full.fp, p2p.fp) << Name(c);
+    EXPECT_EQ(full.out, p2p.out) << Name(c);
+  }
 }
 
 TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
