@@ -1,0 +1,881 @@
+#include "fast_node.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "aries_pkg.h"
+#include "aries_regs.h"
+
+namespace aries::sysc {
+
+namespace {
+
+constexpr uint32_t kVcMask = (1u << hw::kVcIdW) - 1u;
+constexpr uint32_t kCoordMask = (1u << hw::kCoordW) - 1u;
+constexpr uint32_t kPortIdMask = (1u << hw::kPortIdW) - 1u;
+constexpr uint32_t kFlowMask = (1u << hw::kFlowIdW) - 1u;
+
+unsigned Clog2(unsigned n) {  // $clog2
+  unsigned b = 0;
+  while ((1u << b) < n) ++b;
+  return b;
+}
+
+inline unsigned Ctz(uint32_t v) { return static_cast<unsigned>(__builtin_ctz(v)); }
+
+// aries_rr_arb: the first requester above `last` (wrapping) wins; valid = any request.
+inline unsigned RrPick(uint32_t req, unsigned last) {
+  const uint32_t above = last >= 31 ? 0u : req & ~((2u << last) - 1u);
+  return above != 0 ? Ctz(above) : Ctz(req);
+}
+
+// Index bits of an N-entry array (VcSelW, PortSelW, OwnW): RTL indexes truncate to them.
+inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
+
+}  // namespace
+
+FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
+  if (shape.coll_engine) {
+    throw std::invalid_argument(
+        "FastNode: the fast node model has no collective engine (use the Verilated node for "
+        "collectives: a shape with coll_engine = false is allowed)");
+  }
+  if (shape.num_ports < 2 || shape.num_ports > 32) {
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} router ports (allowed: 2 to 32)", shape.num_ports));
+  }
+  if (shape.num_vcs < 1 || shape.num_vcs > hw::kMaxVCs) {
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} VCs (allowed: 1 to {})", shape.num_vcs, hw::kMaxVCs));
+  }
+  if (shape.buffer_depth < 1 || shape.buffer_depth > 255) {
+    throw std::invalid_argument(
+        fmt::format("FastNode: buffer depth {} (allowed: 1 to 255)", shape.buffer_depth));
+  }
+  if (shape.num_flows < 1 || shape.num_flows > (1u << hw::kFlowIdW)) {
+    throw std::invalid_argument(fmt::format("FastNode: {} flows (allowed: 1 to {})",
+                                            shape.num_flows, 1u << hw::kFlowIdW));
+  }
+  np_ = shape.num_ports;
+  nv_ = shape.num_vcs;
+  depth_ = shape.buffer_depth;
+  w_ = shape.words();
+  nt_ = shape.num_tracks;
+  muxed_ = np_ == hw::kNumMeshPorts && nt_ > 0;
+  nl_ = np_ - 1 + (muxed_ ? 4 * nt_ : 0);
+  if (nl_ != shape.num_links || nl_ > 64 || nt_ > hw::kMaxTracks) {
+    throw std::invalid_argument(fmt::format(
+        "FastNode: {} links with {} ports and {} tracks (aries_node has {}; at most 64 links "
+        "and {} tracks)",
+        shape.num_links, np_, nt_, nl_, hw::kMaxTracks));
+  }
+  const size_t slots = static_cast<size_t>(np_) * nv_ * depth_;
+  lnk_in_flit_q_.assign(static_cast<size_t>(nl_) * w_, 0);
+  lnk_out_credit_q_.assign(nl_, 0);
+  ep_in_flit_q_.assign(w_, 0);
+  in_owner_.assign(nl_, 0);
+  out_owner_.assign(nl_, 0);
+  table_.assign(static_cast<size_t>(shape.num_flows) * np_, 0);
+  pt_out_.assign(np_, 0);
+  in_cnt_.assign(np_, 0);
+  out_cnt_.assign(np_, 0);
+  count_.assign(np_ * nv_, 0);
+  rd_.assign(np_ * nv_, 0);
+  wr_.assign(np_ * nv_, 0);
+  nonempty_.assign(np_, 0);
+  served_.assign(np_ * nv_, 0);
+  pkt_ovc_.assign(np_ * nv_, 0);
+  pkt_dyn_.assign(np_ * nv_, 0);
+  vc_last_.assign(np_, 0);
+  slot_route_.assign(slots, 0);
+  slot_ovc_.assign(slots, 0);
+  slot_flit_.assign(slots * w_, 0);
+  in_credit_q_.assign(np_, 0);
+  pt_open_.assign(np_, 0);
+  sw_last_.assign(np_, 0);
+  credits_.assign(np_ * nv_, 0);
+  avail_.assign(nv_, 0);
+  full_.assign(np_, 0);
+  owned_.assign(np_, 0);
+  owned_vc_.assign(nv_, 0);
+  req_by_out_.assign(np_, 0);
+  owner_.assign(np_ * nv_, 0);
+  out_flit_q_.assign(static_cast<size_t>(np_) * w_, 0);
+  tmp_flit_.assign(w_, 0);
+  c_.rin_flit.assign(np_, nullptr);
+  c_.rout_credit.assign(np_, 0);
+  c_.sel.assign(np_, 0);
+  c_.req.assign(np_, 0);
+  c_.gnt.assign(np_, 0);
+  c_.rem.assign(np_, 0);
+  c_.sel_ovc.assign(np_, 0);
+  c_.pt_src.assign(np_, 0);
+  c_.gnt_idx.assign(np_, 0);
+  c_.in_credit_d.assign(np_, 0);
+  Reset(0, 0);
+}
+
+void FastNode::Trace(VerilatedFstC*) {
+  throw std::logic_error(
+      "the fast node model has no waveform: trace a run on the Verilated node (sim.node=rtl)");
+}
+
+void FastNode::Reset(unsigned x, unsigned y) {
+  x_ = x & kCoordMask;
+  y_ = y & kCoordMask;
+  lnk_in_valid_q_ = 0;
+  std::fill(lnk_out_credit_q_.begin(), lnk_out_credit_q_.end(), 0);
+  lnk_out_credit_any_ = 0;
+  ep_in_valid_q_ = false;
+  ep_out_credit_q_ = 0;
+  for (unsigned q = 0; q < 4; ++q) sel_in_q_[q] = sel_out_q_[q] = 0;
+  cut_x_q_ = cut_y_q_ = 0;
+  nstatus_q_ = 0;
+  nd_rsp_q_ = nd_err_q_ = false;
+  nd_rdata_q_ = 0;
+  std::fill(table_.begin(), table_.end(), 0);
+  topo_ = hw::kTopoMesh;
+  dyn_vc_ = false;
+  size_x_m1_ = size_y_m1_ = kCoordMask;
+  status_ = err_info_ = miss_cnt_ = 0;
+  pt_en_ = 0;
+  std::fill(pt_out_.begin(), pt_out_.end(), 0);
+  std::fill(in_cnt_.begin(), in_cnt_.end(), 0);
+  std::fill(out_cnt_.begin(), out_cnt_.end(), 0);
+  rtr_rsp_ = rtr_err_ = false;
+  rtr_rdata_ = 0;
+  std::fill(count_.begin(), count_.end(), 0);
+  std::fill(rd_.begin(), rd_.end(), 0);
+  std::fill(wr_.begin(), wr_.end(), 0);
+  std::fill(nonempty_.begin(), nonempty_.end(), 0);
+  std::fill(served_.begin(), served_.end(), 0);
+  std::fill(pkt_ovc_.begin(), pkt_ovc_.end(), 0);
+  std::fill(pkt_dyn_.begin(), pkt_dyn_.end(), 0);
+  std::fill(vc_last_.begin(), vc_last_.end(), static_cast<uint8_t>(nv_ - 1));
+  mc_busy_ = false;
+  mc_port_ = mc_vc_ = 0;
+  mc_last_ = np_ - 1;
+  std::fill(in_credit_q_.begin(), in_credit_q_.end(), 0);
+  std::fill(pt_open_.begin(), pt_open_.end(), 0);
+  std::fill(sw_last_.begin(), sw_last_.end(), static_cast<uint8_t>(np_ - 1));
+  std::fill(credits_.begin(), credits_.end(), static_cast<uint8_t>(depth_));
+  const uint32_t all_out = np_ >= 32 ? ~0u : (1u << np_) - 1u;
+  std::fill(avail_.begin(), avail_.end(), all_out);
+  std::fill(full_.begin(), full_.end(), (1u << nv_) - 1u);
+  std::fill(owned_.begin(), owned_.end(), 0);
+  std::fill(owned_vc_.begin(), owned_vc_.end(), 0);
+  std::fill(owner_.begin(), owner_.end(), 0);
+  out_valid_q_ = 0;
+  Owners();
+  ComputeComb();
+}
+
+unsigned FastNode::LinkOf(unsigned p, unsigned c) const {
+  const unsigned side = (p == hw::kPortXP || p == hw::kPortYP) ? 1 : 0;
+  if (c == 0) return p - 1;
+  if (c <= nt_) return 4 + 2 * (c - 1) + side;
+  return 4 + 2 * nt_ + 2 * (c - 1 - nt_) + side;
+}
+
+void FastNode::Owners() {
+  std::fill(in_owner_.begin(), in_owner_.end(), 0);
+  std::fill(out_owner_.begin(), out_owner_.end(), 0);
+  const uint64_t all = nl_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << nl_) - 1;
+  if (!muxed_) {
+    in_owned_ = out_owned_ = all;
+    return;
+  }
+  for (unsigned p = 1; p <= 4; ++p) {
+    in_owner_[LinkOf(p, sel_in_q_[p - 1])] = static_cast<uint8_t>(p);
+    out_owner_[LinkOf(p, sel_out_q_[p - 1])] = static_cast<uint8_t>(p);
+  }
+  in_owned_ = out_owned_ = 0;
+  for (unsigned l = 0; l < nl_; ++l) {
+    if (in_owner_[l] != 0) in_owned_ |= uint64_t{1} << l;
+    if (out_owner_[l] != 0) out_owned_ |= uint64_t{1} << l;
+  }
+}
+
+bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const {
+  if (c >= 1 + 2 * nt_) return false;
+  const unsigned own = owners[LinkOf(p, c)];
+  if (own != 0 && own != p) return false;
+  if (c >= 1 && c <= nt_ && !((cut_x_q_ >> (c - 1)) & 1u)) return false;
+  if (c > nt_ && !((cut_y_q_ >> (c - 1 - nt_)) & 1u)) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The combinational state of the cycle, from the registers.
+// ---------------------------------------------------------------------------------------------
+void FastNode::ComputeComb() {
+  Comb& c = c_;
+  // Port side: the endpoint, then the muxes (or fixed wiring).
+  c.rin_valid = ep_in_valid_q_ ? 1u : 0u;
+  c.rin_flit[0] = ep_in_flit_q_.data();
+  c.rout_credit[0] = ep_out_credit_q_;
+  if (muxed_) {
+    for (unsigned p = 1; p <= 4; ++p) {
+      const unsigned li = LinkOf(p, sel_in_q_[p - 1]);
+      if (((lnk_in_valid_q_ >> li) & 1u) && in_owner_[li] == p) c.rin_valid |= 1u << p;
+      c.rin_flit[p] = &lnk_in_flit_q_[li * w_];
+      const unsigned lo = LinkOf(p, sel_out_q_[p - 1]);
+      c.rout_credit[p] = out_owner_[lo] == p ? lnk_out_credit_q_[lo] : 0;
+    }
+  } else {
+    for (unsigned p = 1; p < np_; ++p) {
+      if ((lnk_in_valid_q_ >> (p - 1)) & 1u) c.rin_valid |= 1u << p;
+      c.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
+      c.rout_credit[p] = lnk_out_credit_q_[p - 1];
+    }
+  }
+  c.stray_flit = (lnk_in_valid_q_ & ~in_owned_) != 0;
+  c.stray_credit = (lnk_out_credit_any_ & ~out_owned_) != 0;
+
+  // Pass-through circuits seen from the outputs.
+  c.pt_out_en = 0;
+  c.pt_out_valid = 0;
+  for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    const unsigned o = pt_out_[p];
+    if (o < np_) {
+      c.pt_out_en |= 1u << o;
+      c.pt_src[o] = static_cast<uint8_t>(p);
+    }
+  }
+  for (uint32_t m = c.pt_out_en; m != 0; m &= m - 1) {
+    const unsigned o = Ctz(m);
+    if ((c.rin_valid >> c.pt_src[o]) & 1u) c.pt_out_valid |= 1u << o;
+  }
+
+  // Inputs: heads, VC selection, requests (stage 2).
+  const bool torus = topo_ == hw::kTopoTorus;
+  const bool mc_free = !mc_busy_;
+  const uint32_t blocked = c.pt_out_en;  // no engine: out_hold_i = 0
+  c.sel_valid = c.sel_drop = c.mc_start = c.sel_done = c.pop_tail = 0;
+  c.sel_is_head = c.sel_dyn = 0;
+  c.in_empty = 0;
+  uint32_t sel_tail = 0;
+  uint32_t ok_sel[32];
+  for (unsigned p = 0; p < np_; ++p) {
+    c.req[p] = 0;
+    c.gnt[p] = 0;
+    const uint32_t ne = nonempty_[p];
+    if (ne == 0) {
+      c.in_empty |= 1u << p;
+      c.sel[p] = 0;
+      continue;
+    }
+    uint32_t vc_req = 0;
+    uint32_t rem_v[hw::kMaxVCs], ok_v[hw::kMaxVCs];
+    uint8_t eff_v[hw::kMaxVCs];
+    uint32_t mc_head_m = 0, head_m = 0, tail_m = 0, dyn_m = 0;
+    for (uint32_t m = ne; m != 0; m &= m - 1) {
+      const unsigned v = Ctz(m);
+      const unsigned q = p * nv_ + v;
+      const size_t s = Slot(p, v, rd_[q]);
+      const uint32_t hdr = slot_flit_[s * w_];
+      const uint32_t route = slot_route_[s];
+      const unsigned hovc = slot_ovc_[s];
+      const bool is_head = (hdr >> hw::kHdrHeadBit) & 1u;
+      const bool is_tail = (hdr >> hw::kHdrTailBit) & 1u;
+      const bool dyn = dyn_vc_ && is_head && !((hdr >> hw::kHdrIsFlowBit) & 1u);
+      const bool mc_head = is_head && !is_tail && (route & (route - 1u)) != 0;
+      const bool mc_mine = !mc_free && mc_port_ == p && mc_vc_ == v;
+      const uint32_t rem = route & ~served_[q];
+      unsigned eff = is_head ? hovc : pkt_ovc_[q];
+      if (dyn) {
+        for (unsigned wv = 0; wv < nv_; ++wv) {
+          if ((!torus || (wv & 1u) == (hovc & 1u)) && (route & avail_[wv] & ~owned_vc_[wv]) != 0) {
+            eff = wv;
+            break;
+          }
+        }
+      }
+      uint32_t ok = 0;
+      if (eff < nv_) {
+        uint32_t vcm;
+        if (is_head) {
+          vcm = ~owned_vc_[eff];
+        } else {
+          vcm = 0;
+          for (unsigned o = 0; o < np_; ++o) {
+            if (((owned_[o] >> eff) & 1u) && owner_[o * nv_ + eff] == p) vcm |= 1u << o;
+          }
+        }
+        ok = avail_[eff] & ~blocked & vcm;
+      }
+      rem_v[v] = rem;
+      ok_v[v] = ok;
+      eff_v[v] = static_cast<uint8_t>(eff);
+      if (mc_head) mc_head_m |= 1u << v;
+      if (is_head) head_m |= 1u << v;
+      if (is_tail) tail_m |= 1u << v;
+      if (dyn) dyn_m |= 1u << v;
+      if ((rem == 0 || (rem & ok) != 0) && (!mc_head || mc_free || mc_mine)) vc_req |= 1u << v;
+    }
+    if (vc_req == 0) {
+      c.sel[p] = 0;
+      continue;
+    }
+    const unsigned sel = RrPick(vc_req, vc_last_[p]);
+    c.sel[p] = static_cast<uint8_t>(sel);
+    c.sel_valid |= 1u << p;
+    c.rem[p] = rem_v[sel];
+    c.sel_ovc[p] = eff_v[sel];
+    ok_sel[p] = ok_v[sel];
+    if (rem_v[sel] == 0) c.sel_drop |= 1u << p;
+    if ((head_m >> sel) & 1u) c.sel_is_head |= 1u << p;
+    if ((tail_m >> sel) & 1u) sel_tail |= 1u << p;
+    if ((dyn_m >> sel) & 1u) c.sel_dyn |= 1u << p;
+    if (((mc_head_m >> sel) & 1u) && mc_free) c.mc_start |= 1u << p;
+  }
+  // Multicast token arbitration, then the requests.
+  c.mc_win_valid = c.mc_start != 0;
+  c.mc_gate = 0;
+  c.mc_win_idx = 0;
+  if (c.mc_win_valid) {
+    c.mc_win_idx = RrPick(c.mc_start, mc_last_);
+    c.mc_gate = 1u << c.mc_win_idx;
+  }
+  uint32_t req_any = 0;
+  std::vector<uint32_t>& req_by_out = req_by_out_;
+  std::fill(req_by_out.begin(), req_by_out.end(), 0);
+  for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    if (((c.mc_start >> p) & 1u) && !((c.mc_gate >> p) & 1u)) continue;
+    const uint32_t r = c.rem[p] & ok_sel[p];
+    c.req[p] = r;
+    req_any |= r;
+    for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
+  }
+  c.req_any = req_any;
+
+  // Outputs: switch allocation.
+  c.gnt_valid = 0;
+  c.send = c.pt_out_valid;
+  for (uint32_t m = req_any & ~c.pt_out_en; m != 0; m &= m - 1) {
+    const unsigned o = Ctz(m);
+    const unsigned p = RrPick(req_by_out[o], sw_last_[o]);
+    c.gnt_idx[o] = static_cast<uint8_t>(p);
+    c.gnt_valid |= 1u << o;
+    c.send |= 1u << o;
+    c.gnt[p] |= 1u << o;
+  }
+  // Inputs: done, pops, credits upstream.
+  for (unsigned p = 0; p < np_; ++p) {
+    uint8_t cr = 0;
+    if ((c.sel_valid >> p) & 1u) {
+      const bool done = ((c.sel_drop >> p) & 1u) || (c.rem[p] & ~c.gnt[p]) == 0;
+      if (done) {
+        c.sel_done |= 1u << p;
+        if ((sel_tail >> p) & 1u) c.pop_tail |= 1u << p;
+        cr = static_cast<uint8_t>(1u << c.sel[p]);
+      }
+    }
+    if ((pt_en_ >> p) & 1u) cr = pt_out_[p] < np_ ? c.rout_credit[pt_out_[p]] : 0;
+    c.in_credit_d[p] = cr;
+  }
+  c.out_idle = 0;
+  const uint32_t all_vcs = (1u << nv_) - 1u;
+  for (unsigned o = 0; o < np_; ++o) {
+    if (owned_[o] == 0 && full_[o] == all_vcs) c.out_idle |= 1u << o;
+  }
+}
+
+uint32_t FastNode::InQuiet() const {
+  uint32_t open = 0;
+  for (unsigned o = 0; o < np_; ++o) {
+    for (uint32_t m = owned_[o]; m != 0; m &= m - 1) open |= 1u << owner_[o * nv_ + Ctz(m)];
+  }
+  for (unsigned p = 0; p < np_; ++p) {
+    if (pt_open_[p] != 0 || (mc_busy_ && mc_port_ == p)) open |= 1u << p;
+  }
+  return c_.in_empty & ~c_.rin_valid & ~open;
+}
+
+uint32_t FastNode::OutQuiet() const { return c_.out_idle & ~c_.req_any & ~c_.pt_out_valid; }
+
+void FastNode::SendFlit(unsigned o, uint32_t* dst) const {
+  if ((c_.pt_out_en >> o) & 1u) {
+    std::memcpy(dst, c_.rin_flit[c_.pt_src[o]], w_ * sizeof(uint32_t));
+    return;
+  }
+  const unsigned p = c_.gnt_idx[o];
+  const unsigned v = c_.sel[p];
+  std::memcpy(dst, &slot_flit_[Slot(p, v, rd_[p * nv_ + v]) * w_], w_ * sizeof(uint32_t));
+  dst[0] = (dst[0] & ~(kVcMask << hw::kHdrVcLsb)) | (uint32_t{c_.sel_ovc[p]} << hw::kHdrVcLsb);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register accesses (the decode of aries_node p_access and aries_router_regs p_access).
+// ---------------------------------------------------------------------------------------------
+void FastNode::NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel,
+                          bool& wr_bypass, bool& wr_status, unsigned& ps_p, unsigned& cin,
+                          unsigned& cout) {
+  const uint32_t addr = in.cfg_addr & 0xFFFFu;
+  const uint32_t wd = in.cfg_wdata;
+  const bool we = in.cfg_we;
+  ok = false;
+  rdata = 0;
+  wr_portsel = wr_bypass = wr_status = false;
+  ps_p = (addr - hw::kRegPortSelBase) & 7u;
+  cin = (wd >> hw::kPortSelInLsb) & 0xFu;
+  cout = (wd >> hw::kPortSelOutLsb) & 0xFu;
+  uint32_t legal = 0;
+  for (unsigned t = 0; t < nt_; ++t) legal |= (1u << (hw::kBypassXLsb + t)) | (1u << (hw::kBypassYLsb + t));
+  const uint32_t bypass_val = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
+  auto uses_track = [&](unsigned d, unsigned t) {
+    for (unsigned q = 0; q < 4; ++q) {
+      if (sel_in_q_[q] == 1 + d * nt_ + t || sel_out_q_[q] == 1 + d * nt_ + t) return true;
+    }
+    return false;
+  };
+  if (addr == hw::kRegNodeId) {
+    ok = !we;
+    rdata = hw::kNodeIdValue;
+  } else if (addr == hw::kRegNodeTracks) {
+    ok = !we;
+    rdata = nt_;
+  } else if (addr == hw::kRegNodeLinks) {
+    ok = !we;
+    rdata = nl_;
+  } else if (addr >= hw::kRegPortSelBase + 1 && addr <= hw::kRegPortSelBase + 4) {
+    const unsigned p = ps_p;
+    rdata = (uint32_t{sel_out_q_[p - 1]} << 8) | sel_in_q_[p - 1];
+    if (!we) {
+      ok = true;
+    } else {
+      bool k = muxed_ && (wd & ~hw::kPortSelMask) == 0;
+      const uint32_t iq = InQuiet(), oq = OutQuiet();
+      if (k && cin != sel_in_q_[p - 1]) k = ChoiceOk(p, cin, in_owner_) && ((iq >> p) & 1u);
+      if (k && cout != sel_out_q_[p - 1]) k = ChoiceOk(p, cout, out_owner_) && ((oq >> p) & 1u);
+      ok = k;
+      wr_portsel = k;
+    }
+  } else if (addr == hw::kRegBypass) {
+    rdata = bypass_val;
+    if (!we) {
+      ok = true;
+    } else {
+      bool k = (wd & ~legal) == 0;
+      for (unsigned t = 0; t < nt_; ++t) {
+        if (((wd >> (hw::kBypassXLsb + t)) & 1u) != ((cut_x_q_ >> t) & 1u) && uses_track(0, t)) k = false;
+        if (((wd >> (hw::kBypassYLsb + t)) & 1u) != ((cut_y_q_ >> t) & 1u) && uses_track(1, t)) k = false;
+      }
+      ok = k;
+      wr_bypass = k;
+    }
+  } else if (addr == hw::kRegNodeStatus) {
+    rdata = nstatus_q_;
+    ok = !we || (wd & ~hw::kNodeStatusMask) == 0;
+    wr_status = we && ok;
+  }
+}
+
+// wr: 0 none, 1 CTRL, 2 STATUS, 3 PASSTHRU, 4 ROUTE.
+void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr) {
+  const uint32_t addr = in.cfg_addr & 0xFFFFu;
+  const uint32_t wd = in.cfg_wdata;
+  const bool we = in.cfg_we;
+  ok = false;
+  rdata = 0;
+  wr = 0;
+  const uint32_t port_mask = np_ >= 32 ? ~0u : (1u << np_) - 1u;
+  if ((addr >> 15) & 1u) {
+    const unsigned flow = (addr >> hw::kRouteFlowLsb) & ((1u << hw::kRouteFlowW) - 1u);
+    const unsigned port = (addr >> hw::kRouteInportLsb) & kPortIdMask;
+    if (flow < shape_.num_flows && port < np_) {
+      if (we) {
+        ok = (wd & ~port_mask) == 0;
+        if (ok) wr = 4;
+      } else {
+        ok = true;
+        rdata = table_[flow * np_ + port];
+      }
+    }
+  } else {
+    const unsigned reg_port = addr & kPortIdMask;
+    const unsigned hi = (addr >> hw::kPortIdW) & 0x3FFu;
+    const bool in_range = reg_port < np_;
+    if (hi == (hw::kRegPassthruBase >> hw::kPortIdW) && in_range) {
+      if (we) {
+        const bool en = (wd >> hw::kPassEnBit) & 1u;
+        const unsigned to = (wd >> hw::kPassOutLsb) & kPortIdMask;
+        bool k = (wd & ~hw::kPassMask) == 0 && to < np_ && (!en || to != reg_port);
+        for (unsigned q = 0; q < np_; ++q) {
+          if (en && ((pt_en_ >> q) & 1u) && q != reg_port && pt_out_[q] == to) k = false;
+        }
+        const bool cur_en = (pt_en_ >> reg_port) & 1u;
+        if (k && (en != cur_en || (en && to != pt_out_[reg_port]))) {
+          const uint32_t iq = InQuiet(), oq = OutQuiet();
+          if (!((iq >> reg_port) & 1u)) k = false;
+          if (cur_en && !((oq >> pt_out_[reg_port]) & 1u)) k = false;
+          if (en && !((oq >> to) & 1u)) k = false;
+        }
+        ok = k;
+        if (k) wr = 3;
+      } else {
+        ok = true;
+        rdata = (uint32_t{pt_out_[reg_port]} << hw::kPassOutLsb) | ((pt_en_ >> reg_port) & 1u);
+      }
+    } else if ((hi == (hw::kRegInFlitsBase >> hw::kPortIdW) ||
+                hi == (hw::kRegOutFlitsBase >> hw::kPortIdW)) && in_range) {
+      ok = !we;
+      rdata = hi == (hw::kRegInFlitsBase >> hw::kPortIdW) ? in_cnt_[reg_port] : out_cnt_[reg_port];
+    } else {
+      switch (addr) {
+        case hw::kRegId: ok = !we; rdata = hw::kRouterIdValue; break;
+        case hw::kRegNumPorts: ok = !we; rdata = np_; break;
+        case hw::kRegNumVcs: ok = !we; rdata = nv_; break;
+        case hw::kRegBufferDepth: ok = !we; rdata = depth_; break;
+        case hw::kRegNumFlows: ok = !we; rdata = shape_.num_flows; break;
+        case hw::kRegLanes: ok = !we; rdata = shape_.lanes; break;
+        case hw::kRegCtrl:
+          if (we) {
+            const unsigned topo = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
+            const unsigned sx = (wd >> hw::kCtrlSizeXLsb) & kCoordMask;
+            const unsigned sy = (wd >> hw::kCtrlSizeYLsb) & kCoordMask;
+            bool k = (wd & ~hw::kCtrlMask) == 0 && topo < hw::kNumTopos && x_ <= sx && y_ <= sy;
+            if (topo == hw::kTopoMesh) {
+              k = k && np_ >= hw::kNumMeshPorts;
+            } else if (topo == hw::kTopoTorus) {
+              k = k && np_ >= hw::kNumMeshPorts && nv_ >= 2 && nv_ % 2 == 0;
+            } else if (topo == hw::kTopoFbfly) {
+              k = k && 1 + sx + sy <= np_;
+            } else {
+              k = false;
+            }
+            ok = k;
+            if (k) wr = 1;
+          } else {
+            ok = true;
+            rdata = (topo_ << hw::kCtrlTopoLsb) | (uint32_t{dyn_vc_} << hw::kCtrlDynVcBit) |
+                    (size_x_m1_ << hw::kCtrlSizeXLsb) | (size_y_m1_ << hw::kCtrlSizeYLsb);
+          }
+          break;
+        case hw::kRegStatus:
+          ok = !we || (wd & ~hw::kStatusMask) == 0;
+          if (we && ok) wr = 2;
+          rdata = we ? 0 : status_;
+          break;
+        case hw::kRegErrInfo: ok = !we; rdata = err_info_; break;
+        case hw::kRegMissCount: ok = !we; rdata = miss_cnt_; break;
+        case hw::kRegOutIdle: ok = !we; rdata = c_.out_idle; break;
+        case hw::kRegInEmpty: ok = !we; rdata = c_.in_empty; break;
+        default: ok = false; break;
+      }
+    }
+  }
+  if (!ok || we) rdata = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clock edge.
+// ---------------------------------------------------------------------------------------------
+void FastNode::Edge(const NodeIn& in) {
+  Comb& c = c_;
+  // Register bus (decoded against this cycle's combinational state).
+  const bool nd_sel = ((in.cfg_addr >> 8) & 0xFFu) == hw::kNodeRegPage;
+  const bool nd_req = in.cfg_req && nd_sel;
+  const bool rtr_req = in.cfg_req && !nd_sel;
+  bool nd_ok = false, wr_portsel = false, wr_bypass = false, wr_nstatus = false;
+  uint32_t nd_rdata = 0;
+  unsigned ps_p = 0, cin = 0, cout = 0;
+  if (nd_req) NodeAccess(in, nd_ok, nd_rdata, wr_portsel, wr_bypass, wr_nstatus, ps_p, cin, cout);
+  bool rtr_ok = false;
+  uint32_t rtr_rdata = 0;
+  int rtr_wr = 0;
+  if (rtr_req) RouterAccess(in, rtr_ok, rtr_rdata, rtr_wr);
+
+  // Router outputs: output registers, credit counters, VC ownership.
+  const uint32_t vc_sel_mask = (1u << SelBits(nv_)) - 1u;
+  bool credit_err = false;
+  for (unsigned o = 0; o < np_; ++o) {
+    uint32_t take = 0;
+    if ((c.send >> o) & 1u) {
+      uint32_t* dst = &out_flit_q_[o * w_];
+      SendFlit(o, dst);
+      const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
+      if (vi < nv_) take = 1u << vi;
+      if (((c.gnt_valid >> o) & 1u) && vi < nv_) {
+        if ((dst[0] >> hw::kHdrTailBit) & 1u) {
+          owned_[o] &= ~(1u << vi);
+          owned_vc_[vi] &= ~(1u << o);
+        } else if ((dst[0] >> hw::kHdrHeadBit) & 1u) {
+          owned_[o] |= 1u << vi;
+          owned_vc_[vi] |= 1u << o;
+          owner_[o * nv_ + vi] = c.gnt_idx[o];
+        }
+      }
+    }
+    const uint32_t give = c.rout_credit[o] & ((1u << nv_) - 1u);
+    for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
+      const unsigned v = Ctz(m);
+      uint8_t& cnt = credits_[o * nv_ + v];
+      if ((take >> v) & 1u) {
+        if (cnt == 0) credit_err = true;
+        else --cnt;
+      } else {
+        if (cnt == depth_) credit_err = true;
+        else ++cnt;
+      }
+      if (cnt != 0) avail_[v] |= 1u << o;
+      else avail_[v] &= ~(1u << o);
+      if (cnt == depth_) full_[o] |= 1u << v;
+      else full_[o] &= ~(1u << v);
+    }
+    if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
+  }
+  // Event counters (out_fire: the output register before this edge).
+  for (uint32_t m = out_valid_q_; m != 0; m &= m - 1) ++out_cnt_[Ctz(m)];
+  out_valid_q_ = c.send;
+
+  // Inputs: pops and progress of the selected VCs.
+  for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    const unsigned v = c.sel[p];
+    const unsigned q = p * nv_ + v;
+    if ((c.sel_done >> p) & 1u) {
+      rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == depth_ ? 0 : rd_[q] + 1u);
+      if (--count_[q] == 0) nonempty_[p] &= ~(1u << v);
+      served_[q] = 0;
+      if ((c.sel_is_head >> p) & 1u) {
+        pkt_ovc_[q] = c.sel_ovc[p];
+        pkt_dyn_[q] = (c.sel_dyn >> p) & 1u;
+      }
+    } else {
+      served_[q] |= c.gnt[p];
+    }
+    if (c.gnt[p] != 0 || ((c.sel_drop >> p) & 1u)) vc_last_[p] = static_cast<uint8_t>(v);
+  }
+  // Multicast token.
+  const bool win_granted = c.mc_win_valid && c.gnt[c.mc_win_idx] != 0;
+  if (mc_busy_) {
+    const unsigned mp = mc_port_ & ((1u << SelBits(np_)) - 1u);
+    if (mp < np_ && ((c.pop_tail >> mp) & 1u) && c.sel[mp] == mc_vc_) mc_busy_ = false;
+  } else if (win_granted) {
+    mc_busy_ = true;
+    mc_port_ = c.mc_win_idx;
+    mc_vc_ = c.sel[c.mc_win_idx];
+  }
+  if (win_granted) mc_last_ = c.mc_win_idx;
+
+  // Inputs: stage 1 (route computation and buffer write), circuits.
+  bool overflow = false, any_miss = false;
+  const bool torus = topo_ == hw::kTopoTorus;
+  for (uint32_t m = c.rin_valid; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    ++in_cnt_[p];
+    const uint32_t* f = c.rin_flit[p];
+    const uint32_t hdr = f[0];
+    const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
+    if ((pt_en_ >> p) & 1u) {
+      if (vc < nv_) {
+        if ((hdr >> hw::kHdrTailBit) & 1u) pt_open_[p] &= ~(1u << vc);
+        else if ((hdr >> hw::kHdrHeadBit) & 1u) pt_open_[p] |= 1u << vc;
+      }
+      continue;
+    }
+    // aries_route_compute.
+    uint32_t route = 0;
+    unsigned ovc = vc;
+    bool miss = false;
+    const unsigned flow = (hdr >> hw::kHdrFlowLsb) & kFlowMask;
+    if ((hdr >> hw::kHdrIsFlowBit) & 1u) {
+      route = flow < shape_.num_flows ? table_[flow * np_ + p] : 0;
+      miss = route == 0;
+    } else {
+      const unsigned dx = (hdr >> hw::kHdrDstXLsb) & kCoordMask;
+      const unsigned dy = (hdr >> hw::kHdrDstYLsb) & kCoordMask;
+      const unsigned kx = size_x_m1_ + 1, ky = size_y_m1_ + 1;
+      bool bad = dx > size_x_m1_ || dy > size_y_m1_;
+      unsigned port = hw::kPortLocal;
+      bool wrap = false, out_x = false, out_y = false;
+      if (topo_ == hw::kTopoTorus) {
+        const unsigned dxp = dx >= x_ ? dx - x_ : dx + kx - x_;
+        const unsigned dyp = dy >= y_ ? dy - y_ : dy + ky - y_;
+        if (dx != x_) {
+          out_x = true;
+          if (2 * dxp <= kx) {
+            port = hw::kPortXP;
+            wrap = x_ == size_x_m1_;
+          } else {
+            port = hw::kPortXM;
+            wrap = x_ == 0;
+          }
+        } else if (dy != y_) {
+          out_y = true;
+          if (2 * dyp <= ky) {
+            port = hw::kPortYP;
+            wrap = y_ == size_y_m1_;
+          } else {
+            port = hw::kPortYM;
+            wrap = y_ == 0;
+          }
+        }
+      } else if (topo_ == hw::kTopoFbfly) {
+        const unsigned fb_col = (dx < x_ ? dx : dx - 1) & kCoordMask;
+        const unsigned fb_row = (dy < y_ ? dy : dy - 1) & kCoordMask;
+        if (dx != x_) port = (1 + fb_col) & kPortIdMask;
+        else if (dy != y_) port = (1 + size_x_m1_ + fb_row) & kPortIdMask;
+      } else {
+        if (dx > x_) port = hw::kPortXP;
+        else if (dx < x_) port = hw::kPortXM;
+        else if (dy > y_) port = hw::kPortYP;
+        else if (dy < y_) port = hw::kPortYM;
+      }
+      if (port >= np_) bad = true;
+      if (bad) {
+        miss = true;
+      } else {
+        route = 1u << port;
+        if (torus && (out_x || out_y)) {
+          const bool in_x = p == hw::kPortXP || p == hw::kPortXM;
+          const bool in_y = p == hw::kPortYP || p == hw::kPortYM;
+          const bool dateline = (out_x && (wrap || (in_x && (vc & 1u)))) ||
+                                (out_y && (wrap || (in_y && (vc & 1u))));
+          ovc = (vc & ~1u) | (dateline ? 1u : 0u);
+        }
+      }
+    }
+    if (miss) {
+      any_miss = true;
+      err_info_ = (flow << hw::kErrInfoFlowLsb) | (p << hw::kErrInfoPortLsb);
+      ++miss_cnt_;
+    }
+    if (vc >= nv_) {
+      overflow = true;
+      continue;
+    }
+    const unsigned q = p * nv_ + vc;
+    if (count_[q] == depth_) {
+      overflow = true;
+      continue;
+    }
+    const size_t s = Slot(p, vc, wr_[q]);
+    std::memcpy(&slot_flit_[s * w_], f, w_ * sizeof(uint32_t));
+    slot_route_[s] = route;
+    slot_ovc_[s] = static_cast<uint8_t>(ovc);
+    wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth_ ? 0 : wr_[q] + 1u);
+    ++count_[q];
+    nonempty_[p] |= 1u << vc;
+  }
+  for (unsigned p = 0; p < np_; ++p) in_credit_q_[p] = c.in_credit_d[p];
+
+  // Router registers.
+  if (rtr_req && rtr_wr != 0) {
+    const uint32_t wd = in.cfg_wdata;
+    if (rtr_wr == 1) {
+      topo_ = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
+      dyn_vc_ = (wd >> hw::kCtrlDynVcBit) & 1u;
+      size_x_m1_ = (wd >> hw::kCtrlSizeXLsb) & kCoordMask;
+      size_y_m1_ = (wd >> hw::kCtrlSizeYLsb) & kCoordMask;
+    } else if (rtr_wr == 2) {
+      status_ &= ~wd;
+    } else if (rtr_wr == 3) {
+      const unsigned rp = in.cfg_addr & kPortIdMask;
+      if ((wd >> hw::kPassEnBit) & 1u) pt_en_ |= 1u << rp;
+      else pt_en_ &= ~(1u << rp);
+      pt_out_[rp] = static_cast<uint8_t>((wd >> hw::kPassOutLsb) & kPortIdMask);
+    } else if (rtr_wr == 4) {
+      const unsigned flow = (in.cfg_addr >> hw::kRouteFlowLsb) & ((1u << hw::kRouteFlowW) - 1u);
+      const unsigned port = (in.cfg_addr >> hw::kRouteInportLsb) & kPortIdMask;
+      table_[flow * np_ + port] = wd & (np_ >= 32 ? ~0u : (1u << np_) - 1u);
+    }
+  }
+  // STATUS: the write-1-to-clear (above) first, then this cycle's events.
+  if (rtr_req && !rtr_ok) status_ |= 1u << hw::kStatusCfgErrBit;
+  if (overflow) status_ |= 1u << hw::kStatusOverflowBit;
+  if (any_miss) status_ |= 1u << hw::kStatusMissBit;
+  if (credit_err) status_ |= 1u << hw::kStatusCreditErrBit;
+  rtr_rsp_ = rtr_req;
+  rtr_rdata_ = rtr_rdata;
+  rtr_err_ = rtr_req && !rtr_ok;
+
+  // Node registers.
+  bool owners_changed = false;
+  if (nd_req && wr_portsel) {
+    sel_in_q_[ps_p - 1] = static_cast<uint8_t>(cin);
+    sel_out_q_[ps_p - 1] = static_cast<uint8_t>(cout);
+    owners_changed = true;
+  }
+  if (nd_req && wr_bypass) {
+    const uint32_t tm = (1u << nt_) - 1u;
+    cut_x_q_ = (in.cfg_wdata >> hw::kBypassXLsb) & tm;
+    cut_y_q_ = (in.cfg_wdata >> hw::kBypassYLsb) & tm;
+  }
+  if (nd_req && wr_nstatus) nstatus_q_ &= ~in.cfg_wdata;
+  if (c.stray_flit) nstatus_q_ |= 1u << hw::kNodeStatusStrayFlitBit;
+  if (c.stray_credit) nstatus_q_ |= 1u << hw::kNodeStatusStrayCreditBit;
+  if (nd_req && !nd_ok) nstatus_q_ |= 1u << hw::kNodeStatusCfgErrBit;
+  nd_rsp_q_ = nd_req;
+  nd_err_q_ = nd_req && !nd_ok;
+  nd_rdata_q_ = (nd_req && nd_ok && !in.cfg_we) ? nd_rdata : 0;
+
+  // The node's input registers take this cycle's pins.
+  const uint64_t lmask = nl_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << nl_) - 1;
+  lnk_in_valid_q_ = in.link_valid & lmask;
+  for (uint64_t m = lnk_in_valid_q_; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    std::memcpy(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_ * sizeof(uint32_t));
+  }
+  const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
+  lnk_out_credit_any_ = 0;
+  for (unsigned l = 0; l < nl_; ++l) {
+    lnk_out_credit_q_[l] = in.link_credit[l] & cmask;
+    if (lnk_out_credit_q_[l] != 0) lnk_out_credit_any_ |= uint64_t{1} << l;
+  }
+  ep_in_valid_q_ = in.ep_valid;
+  if (in.ep_valid) std::memcpy(ep_in_flit_q_.data(), in.ep_flit.data(), w_ * sizeof(uint32_t));
+  ep_out_credit_q_ = in.ep_credit & cmask;
+  if (owners_changed) Owners();
+}
+
+void FastNode::Outputs(NodeOut& out) {
+  uint64_t lv = 0;
+  if (muxed_) {
+    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
+    for (unsigned p = 1; p <= 4; ++p) {
+      if ((out_valid_q_ >> p) & 1u) lv |= uint64_t{1} << LinkOf(p, sel_out_q_[p - 1]);
+      out.link_credit[LinkOf(p, sel_in_q_[p - 1])] |= in_credit_q_[p];
+    }
+    for (uint64_t m = lv; m != 0; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+      std::memcpy(&out.link_flit[l * w_], &out_flit_q_[out_owner_[l] * w_], w_ * sizeof(uint32_t));
+    }
+  } else {
+    for (unsigned l = 0; l < nl_; ++l) {
+      out.link_credit[l] = in_credit_q_[l + 1];
+      if ((out_valid_q_ >> (l + 1)) & 1u) {
+        lv |= uint64_t{1} << l;
+        std::memcpy(&out.link_flit[l * w_], &out_flit_q_[(l + 1) * w_], w_ * sizeof(uint32_t));
+      }
+    }
+  }
+  out.link_valid = lv;
+  out.ep_valid = c_.send & 1u;
+  if (out.ep_valid) SendFlit(0, out.ep_flit.data());
+  out.ep_credit = c_.in_credit_d[0];
+  out.cfg_rsp = nd_rsp_q_ || rtr_rsp_;
+  out.cfg_err = nd_err_q_ || rtr_err_;
+  out.cfg_rdata = nd_rdata_q_ | rtr_rdata_;
+  out.err = status_ != 0 || nstatus_q_ != 0;
+  bool credits_up = false;
+  for (unsigned p = 0; p < np_; ++p) credits_up = credits_up || in_credit_q_[p] != 0;
+  const uint32_t all_in = np_ >= 32 ? ~0u : (1u << np_) - 1u;
+  out.idle = c_.in_empty == all_in && out_valid_q_ == 0 && !credits_up && !out.cfg_rsp &&
+             lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 && !ep_in_valid_q_ &&
+             ep_out_credit_q_ == 0;
+  out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
+}
+
+void FastNode::Tick(const NodeIn& in, NodeOut& out) {
+  Edge(in);
+  ComputeComb();
+  Outputs(out);
+}
+
+}  // namespace aries::sysc

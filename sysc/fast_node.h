@@ -1,0 +1,158 @@
+// FastNode: a cycle-equivalent C++ model of aries_node without the collective engine (the
+// shapes of Varies_node_p2p and Varies_node_fb), behind the same NodeModel pins as the Verilated
+// node.
+//
+// It mirrors the RTL register for register: the node's link and endpoint input registers, port
+// muxes and node registers (rtl/node/aries_node.sv); the router's input VCs with their route
+// computation, VC and switch allocation, multicast token, pass-through circuits, output
+// registers, credit counters and register block (rtl/router/). It is written for speed, not
+// structure: state sits in flat arrays, a flit's words are written once into its input slot and
+// read from there, idle ports and VCs are skipped by bit masks, nothing is allocated per cycle.
+//
+// Timing. Everything on the node's pins except the register bus is registered before any logic
+// (aries_node), so the combinational state of a cycle is a function of the registers alone. A
+// Tick applies the register bus to the combinational state computed at the end of the previous
+// Tick, takes the edge, and computes the combinational state of the next cycle (which gives the
+// endpoint outputs, taken one cycle ahead). tests/sysc/fast_node_test.cc steps this model and the
+// Verilated node in lockstep and compares every output pin every cycle; `sim.node=check` does
+// the same inside any package run.
+//
+// Limitations: no collective engine (a shape with coll_engine is refused), no waveform tracing
+// (Trace throws: trace the Verilated node).
+#ifndef ARIES_SYSC_FAST_NODE_H_
+#define ARIES_SYSC_FAST_NODE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "node_model.h"
+
+namespace aries::sysc {
+
+class FastNode final : public NodeModel {
+ public:
+  // Throws std::invalid_argument naming the unsupported parameter (a collective engine, more
+  // than 32 ports or 8 VCs, a buffer deeper than 255 flits, more than 64 links).
+  explicit FastNode(const NodeShape& shape);
+  const NodeShape& shape() const override { return shape_; }
+  void Reset(unsigned x, unsigned y) override;
+  void Tick(const NodeIn& in, NodeOut& out) override;
+  void Trace(VerilatedFstC* fst) override;
+
+ private:
+  // The combinational state of one cycle (a function of the registers).
+  struct Comb {
+    uint32_t rin_valid = 0;                 // router inputs with a flit
+    std::vector<const uint32_t*> rin_flit;  // per port: its flit's words
+    std::vector<uint8_t> rout_credit;       // per output: credits from downstream
+    bool stray_flit = false, stray_credit = false;
+    // Inputs.
+    std::vector<uint8_t> sel;               // per input: the selected VC
+    uint32_t sel_valid = 0, sel_drop = 0, mc_start = 0, sel_done = 0, pop_tail = 0;
+    std::vector<uint32_t> req;              // per input: outputs requested
+    std::vector<uint32_t> gnt;              // per input: outputs granted
+    std::vector<uint32_t> rem;              // per input: head_rem of the selected VC
+    std::vector<uint8_t> sel_ovc;           // per input: the output VC of the selected head
+    uint32_t sel_is_head = 0, sel_dyn = 0;
+    uint32_t req_any = 0;                   // outputs some input requests
+    uint32_t mc_gate = 0;
+    bool mc_win_valid = false;
+    unsigned mc_win_idx = 0;
+    // Outputs.
+    uint32_t pt_out_en = 0, pt_out_valid = 0;
+    std::vector<uint8_t> pt_src;            // per output: the pass-through input
+    uint32_t gnt_valid = 0, send = 0;
+    std::vector<uint8_t> gnt_idx;           // per output: the granted input
+    uint32_t out_idle = 0, in_empty = 0;
+    std::vector<uint8_t> in_credit_d;       // per input: credits upstream next cycle
+  };
+
+  void ComputeComb();
+  void Edge(const NodeIn& in);
+  void NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel,
+                  bool& wr_bypass, bool& wr_status, unsigned& ps_p, unsigned& cin, unsigned& cout);
+  void RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr);
+  void Outputs(NodeOut& out);
+  uint32_t InQuiet() const;
+  uint32_t OutQuiet() const;
+  unsigned LinkOf(unsigned p, unsigned c) const;
+  void Owners();
+  bool ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const;
+  // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
+  void SendFlit(unsigned o, uint32_t* dst) const;
+
+  // Slot index of VC v of input p, position i.
+  size_t Slot(unsigned p, unsigned v, unsigned i) const {
+    return (static_cast<size_t>(p) * nv_ + v) * depth_ + i;
+  }
+
+  NodeShape shape_;
+  unsigned np_, nv_, depth_, w_, nl_, nt_;
+  bool muxed_;
+  unsigned x_ = 0, y_ = 0;
+
+  // --- node registers ---
+  uint64_t lnk_in_valid_q_ = 0;
+  std::vector<uint32_t> lnk_in_flit_q_;    // nl * w
+  std::vector<uint8_t> lnk_out_credit_q_;  // nl
+  uint64_t lnk_out_credit_any_ = 0;        // links with a nonzero lnk_out_credit_q_
+  bool ep_in_valid_q_ = false;
+  std::vector<uint32_t> ep_in_flit_q_;
+  uint8_t ep_out_credit_q_ = 0;
+  uint8_t sel_in_q_[4] = {0, 0, 0, 0}, sel_out_q_[4] = {0, 0, 0, 0};
+  uint32_t cut_x_q_ = 0, cut_y_q_ = 0;
+  uint32_t nstatus_q_ = 0;
+  bool nd_rsp_q_ = false, nd_err_q_ = false;
+  uint32_t nd_rdata_q_ = 0;
+  // Owners of each link direction (0: none, 1..4: port), from the selects.
+  std::vector<uint8_t> in_owner_, out_owner_;
+  uint64_t in_owned_ = 0, out_owned_ = 0;
+
+  // --- router registers ---
+  std::vector<uint32_t> table_;            // flow * np + inport -> output mask
+  unsigned topo_ = 0;
+  bool dyn_vc_ = false;
+  unsigned size_x_m1_ = 31, size_y_m1_ = 31;
+  uint32_t status_ = 0, err_info_ = 0, miss_cnt_ = 0;
+  uint32_t pt_en_ = 0;
+  std::vector<uint8_t> pt_out_;
+  std::vector<uint32_t> in_cnt_, out_cnt_;
+  bool rtr_rsp_ = false, rtr_err_ = false;
+  uint32_t rtr_rdata_ = 0;
+  // Inputs: per (port, VC) FIFO of slots.
+  std::vector<uint8_t> count_, rd_, wr_;   // np * nv
+  std::vector<uint32_t> nonempty_;         // per port: VCs holding a flit
+  std::vector<uint32_t> served_;           // np * nv
+  std::vector<uint8_t> pkt_ovc_;           // np * nv
+  std::vector<uint8_t> pkt_dyn_;           // np * nv
+  std::vector<uint8_t> vc_last_;           // per port: VC round-robin pointer
+  std::vector<uint32_t> slot_route_;       // per slot
+  std::vector<uint8_t> slot_ovc_;          // per slot
+  std::vector<uint32_t> slot_flit_;        // per slot: w words (header as it arrived)
+  // Multicast token.
+  bool mc_busy_ = false;
+  unsigned mc_port_ = 0, mc_vc_ = 0, mc_last_ = 0;
+  // Credits upstream, circuits open.
+  std::vector<uint8_t> in_credit_q_;       // per input
+  std::vector<uint8_t> pt_open_;           // per input: VC mask
+  // Outputs.
+  std::vector<uint8_t> sw_last_;           // per output
+  std::vector<uint8_t> credits_;           // np * nv
+  std::vector<uint32_t> avail_;            // per VC w: outputs with a credit (VC-major)
+  std::vector<uint32_t> full_;             // per output: VCs with every credit home
+  std::vector<uint32_t> owned_;            // per output: VC mask
+  std::vector<uint32_t> owned_vc_;         // per VC: outputs where it is owned (VC-major)
+  std::vector<uint8_t> owner_;             // np * nv
+  uint32_t out_valid_q_ = 0;
+  std::vector<uint32_t> out_flit_q_;       // np * w
+
+  Comb c_;
+  std::vector<uint32_t> req_by_out_;       // per output: requesting inputs (scratch)
+  std::vector<uint32_t> tmp_flit_;
+};
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_FAST_NODE_H_

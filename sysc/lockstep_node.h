@@ -1,0 +1,47 @@
+// LockstepNode: two node models driven by the same pins every cycle, their outputs compared pin
+// by pin (the Verilated RTL and the fast C++ model: the proof that they are equal). The first
+// mismatch throws NodeMismatch naming the cycle, the node, the pin and both values; the package
+// reports it and stops.
+#ifndef ARIES_SYSC_LOCKSTEP_NODE_H_
+#define ARIES_SYSC_LOCKSTEP_NODE_H_
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "node_model.h"
+
+namespace aries::sysc {
+
+class NodeMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The first pin where a and b differ ("" when they agree), as "pin: a vs b". Flit words are
+// compared only for valid flits (the models leave invalid flit wires unwritten).
+std::string CompareNodeOut(const NodeShape& shape, const NodeOut& a, const NodeOut& b,
+                           const char* a_name, const char* b_name);
+
+class LockstepNode final : public NodeModel {
+ public:
+  // `reference` is stepped first and its outputs are the ones the package sees.
+  LockstepNode(std::unique_ptr<NodeModel> reference, std::unique_ptr<NodeModel> candidate,
+               std::string name);
+  const NodeShape& shape() const override { return ref_->shape(); }
+  void Reset(unsigned x, unsigned y) override;
+  void Tick(const NodeIn& in, NodeOut& out) override;
+  void Trace(VerilatedFstC* fst) override { ref_->Trace(fst); }
+  uint64_t ticks() const { return ticks_; }
+
+ private:
+  std::unique_ptr<NodeModel> ref_, cand_;
+  std::string name_;
+  NodeOut cand_out_;
+  uint64_t ticks_ = 0;
+};
+
+}  // namespace aries::sysc
+
+#endif  // ARIES_SYSC_LOCKSTEP_NODE_H_
