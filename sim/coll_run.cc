@@ -102,9 +102,17 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // (An unknown name takes the full model; Plan() refuses it below, naming the algorithms.)
   const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
   const bool engine = !algo || algo->engine;
+  const sysc::NodeImpl impl = sysc::ParseNodeImpl(o.node);
+  if (engine && algo && impl != sysc::NodeImpl::kRtl) {
+    throw std::invalid_argument(fmt::format(
+        "--node {}: {} reduces in the collective engine, which only the RTL node models (use "
+        "--node rtl, or a point-to-point algorithm)",
+        o.node, r.algo));
+  }
   sysc::Package pkg(pc,
                     sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny
-                                                   : sysc::NodeUse::kPointToPoint),
+                                                   : sysc::NodeUse::kPointToPoint,
+                                            engine ? sysc::NodeImpl::kRtl : impl),
                     o.seed);
   r.op = o.type == "fp32" ? hw::kOpAddF32 : hw::kOpAddI32;
   r.elements = (bytes + 3) / 4;

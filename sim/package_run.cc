@@ -20,9 +20,16 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   o.ranks = net ? net->ranks() : 1;
   // Point-to-point traffic only: the node model without the collective engine and tracing
   // (same cycles), unless waveforms are asked for.
+  const sysc::NodeImpl impl = sysc::ParseNodeImpl(s.node);
+  if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
+    throw ConfigError(fmt::format("--trace needs sim.node = rtl (sim.node = {}: the fast model "
+                                  "has no waveforms)",
+                                  s.node));
+  }
   sysc::Package pkg(s.package,
                     sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
-                                                               : sysc::NodeUse::kAny),
+                                                               : sysc::NodeUse::kAny,
+                                            impl),
                     s.seed, net);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
@@ -97,9 +104,10 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
              r.flits_created, r.flits_ejected, r.packets_outstanding);
   fmt::print("  {:<28} {}\n", "all flits delivered, checked",
              r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
-  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} kernel, {}{} thread{}), peak "
-             "memory {} MB{}\n",
-             "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.kernel,
+  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} node model, {} kernel, {}{} "
+             "thread{}), peak memory {} MB{}\n",
+             "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.node,
+             s.kernel,
              o.ranks > 1 ? fmt::format("{} ranks x ", o.ranks) : "", s.package.threads,
              s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024, o.ranks > 1 ? " per rank" : "");
   for (const std::string& e : r.errors) fmt::print("  error: {}\n", e);

@@ -12,6 +12,8 @@
 #include "Varies_node_p2p___024root.h"
 #include "aries_node_params.h"
 #include "aries_pkg.h"
+#include "fast_node.h"
+#include "lockstep_node.h"
 #include "verilated_node.h"
 
 namespace aries::sysc {
@@ -41,26 +43,60 @@ NodeShape ShippedShape(NodeUse use) {
   return ShapeOf(use == NodeUse::kPointToPoint ? kVaries_node_p2pParams : kVaries_nodeParams);
 }
 
-NodeModelFactory ShippedNodeModels(NodeUse use) {
-  return [use](unsigned num_ports, VerilatedContext* ctx,
-               const std::string& name) -> std::unique_ptr<NodeModel> {
-    if (num_ports <= kVaries_nodeParams.NumPorts) {
-      if (use == NodeUse::kPointToPoint) {
-        return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(
-            ShapeOf(kVaries_node_p2pParams), ctx, name);
-      }
-      return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(kVaries_nodeParams), ctx,
-                                                               name);
+NodeImpl ParseNodeImpl(const std::string& name) {
+  if (name == "rtl") return NodeImpl::kRtl;
+  if (name == "fast") return NodeImpl::kFast;
+  if (name == "check") return NodeImpl::kCheck;
+  throw std::invalid_argument(fmt::format(
+      "node model '{}' does not exist (allowed: rtl, fast, check)", name));
+}
+
+const char* NodeImplName(NodeImpl impl) {
+  return impl == NodeImpl::kRtl ? "rtl" : impl == NodeImpl::kFast ? "fast" : "check";
+}
+
+namespace {
+std::unique_ptr<NodeModel> RtlModel(NodeUse use, unsigned num_ports, VerilatedContext* ctx,
+                                    const std::string& name) {
+  if (num_ports <= kVaries_nodeParams.NumPorts) {
+    if (use == NodeUse::kPointToPoint) {
+      return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(
+          ShapeOf(kVaries_node_p2pParams), ctx, name);
     }
-    if (num_ports <= kVaries_node_fbParams.NumPorts) {
-      return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(kVaries_node_fbParams),
-                                                                  ctx, name);
-    }
+    return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(kVaries_nodeParams), ctx,
+                                                             name);
+  }
+  if (num_ports <= kVaries_node_fbParams.NumPorts) {
+    return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(kVaries_node_fbParams),
+                                                                ctx, name);
+  }
+  throw std::invalid_argument(fmt::format(
+      "no node model with {} router ports: the shipped models have {} and {} ports (a flattened "
+      "butterfly up to {} x {})",
+      num_ports, kVaries_nodeParams.NumPorts, kVaries_node_fbParams.NumPorts,
+      (kVaries_node_fbParams.NumPorts + 1) / 2, (kVaries_node_fbParams.NumPorts + 1) / 2));
+}
+}  // namespace
+
+NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
+  if (impl != NodeImpl::kRtl && use != NodeUse::kPointToPoint) {
     throw std::invalid_argument(fmt::format(
-        "no node model with {} router ports: the shipped models have {} and {} ports (a flattened "
-        "butterfly up to {} x {})",
-        num_ports, kVaries_nodeParams.NumPorts, kVaries_node_fbParams.NumPorts,
-        (kVaries_node_fbParams.NumPorts + 1) / 2, (kVaries_node_fbParams.NumPorts + 1) / 2));
+        "node model '{}': the fast model has no collective engine and no waveforms; this run "
+        "needs them (use the node model rtl)",
+        NodeImplName(impl)));
+  }
+  return [use, impl](unsigned num_ports, VerilatedContext* ctx,
+                     const std::string& name) -> std::unique_ptr<NodeModel> {
+    if (impl == NodeImpl::kRtl) return RtlModel(use, num_ports, ctx, name);
+    // The fast model takes the shape of the Verilated model it stands for.
+    const NodeShape shape = num_ports <= kVaries_nodeParams.NumPorts
+                                ? ShapeOf(kVaries_node_p2pParams)
+                                : num_ports <= kVaries_node_fbParams.NumPorts
+                                      ? ShapeOf(kVaries_node_fbParams)
+                                      : RtlModel(use, num_ports, ctx, name)->shape();
+    if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(shape);
+    return std::make_unique<LockstepNode>(RtlModel(use, num_ports, ctx, name),
+                                          std::make_unique<FastNode>(shape), name);
   };
 }
 

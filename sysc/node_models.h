@@ -12,6 +12,8 @@
 #ifndef ARIES_SYSC_NODE_MODELS_H_
 #define ARIES_SYSC_NODE_MODELS_H_
 
+#include <string>
+
 #include "node_model.h"
 
 namespace aries::sysc {
@@ -21,7 +23,18 @@ namespace aries::sysc {
 // engine and without tracing (runs without collectives or waveforms: same cycles, fewer
 // instructions; tests/sysc compares the two on the same traffic).
 enum class NodeUse { kAny, kPointToPoint };
-NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny);
+// Which implementation of the node: the Verilated RTL, the cycle-equivalent C++ model
+// (sysc/fast_node.h: no collective engine, no waveforms), or both in lockstep with every output
+// pin compared every cycle (the RTL's outputs drive the package; a difference throws
+// NodeMismatch naming cycle, node, pin and both values).
+enum class NodeImpl { kRtl, kFast, kCheck };
+// "rtl", "fast", "check" (the sim.node key); nullptr-free: throws std::invalid_argument naming
+// the allowed values.
+NodeImpl ParseNodeImpl(const std::string& name);
+const char* NodeImplName(NodeImpl impl);
+// kFast and kCheck need kPointToPoint (the fast model has no collective engine): otherwise
+// std::invalid_argument says so.
+NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny, NodeImpl impl = NodeImpl::kRtl);
 // The shape of the shipped 5-port model for `use`, from its build parameters (rtl/CMakeLists.txt),
 // without building one (the controller plans on it; Table I).
 NodeShape ShippedShape(NodeUse use = NodeUse::kAny);
