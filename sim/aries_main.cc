@@ -130,7 +130,7 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian); each holds the node's whole buffer (all-gather: the gathered size, the node's shard in place)");
   coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
-  coll->add_option("--node", co.node, "node model: rtl (default), fast (the cycle-equivalent C++ model; point-to-point algorithms) or check (both in lockstep, every pin compared)");
+  coll->add_option("--model", co.model, "node model: rtl (default), fast (the cycle-equivalent C++ model; point-to-point algorithms) or check (both in lockstep, every pin compared)");
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
   coll->add_flag("--energy", co.energy, "energy of the run from its activity (buffers, crossbar, allocators, links, engine, leakage)");

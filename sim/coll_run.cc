@@ -102,12 +102,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // (An unknown name takes the full model; Plan() refuses it below, naming the algorithms.)
   const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
   const bool engine = !algo || algo->engine;
-  const sysc::NodeImpl impl = sysc::ParseNodeImpl(o.node);
+  const sysc::NodeImpl impl = sysc::ParseNodeImpl(o.model);
   if (engine && algo && impl != sysc::NodeImpl::kRtl) {
     throw std::invalid_argument(fmt::format(
-        "--node {}: {} reduces in the collective engine, which only the RTL node models (use "
-        "--node rtl, or a point-to-point algorithm)",
-        o.node, r.algo));
+        "--model {}: {} reduces in the collective engine, which only the RTL node models (use "
+        "--model rtl, or a point-to-point algorithm)",
+        o.model, r.algo));
   }
   sysc::Package pkg(pc,
                     sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny

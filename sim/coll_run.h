@@ -21,7 +21,7 @@ struct CollOptions {
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
-  std::string node = "rtl";     // node model: rtl, fast (point-to-point algorithms), check
+  std::string model = "rtl";    // node model: rtl, fast (point-to-point algorithms), check
   // Energy from the run's activity: a technology file (name or path) and key=value overrides
   // (any of tech, tech_set, energy_csv implies energy).
   bool energy = false;

@@ -41,7 +41,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.threads", "auto", "auto, 1 .. 64",
        "threads, each stepping a partition of rows in windows of the links' lookahead (kernel "
        "loop; same results; auto: the machine's cores, at most 8; under mpirun: per rank, auto 1)"},
-      {"sim.node", "rtl", "rtl, fast, check",
+      {"sim.model", "rtl", "rtl, fast, check",
        "node model: the Verilated RTL, the cycle-equivalent C++ model (no collective engine, no "
        "waveforms; same cycles), or both in lockstep comparing every pin every cycle"},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing"},
@@ -201,8 +201,8 @@ SimSettings Validate(const Config& c) {
           s.package.threads));
     }
   }
-  s.node = c.Get("sim.node");
-  if (s.node != "rtl" && s.node != "fast" && s.node != "check") Bad(c, "sim.node");
+  s.model = c.Get("sim.model");
+  if (s.model != "rtl" && s.model != "fast" && s.model != "check") Bad(c, "sim.model");
   s.seed = Uint(c, "sim.seed", 0, ~0ull);
   s.traffic.seed = s.seed;
   std::stringstream rs(c.Get("sweep.rates"));

@@ -20,11 +20,11 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   o.ranks = net ? net->ranks() : 1;
   // Point-to-point traffic only: the node model without the collective engine and tracing
   // (same cycles), unless waveforms are asked for.
-  const sysc::NodeImpl impl = sysc::ParseNodeImpl(s.node);
+  const sysc::NodeImpl impl = sysc::ParseNodeImpl(s.model);
   if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
-    throw ConfigError(fmt::format("--trace needs sim.node = rtl (sim.node = {}: the fast model "
+    throw ConfigError(fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
                                   "has no waveforms)",
-                                  s.node));
+                                  s.model));
   }
   sysc::Package pkg(s.package,
                     sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
@@ -106,7 +106,7 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
              r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
   fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} node model, {} kernel, {}{} "
              "thread{}), peak memory {} MB{}\n",
-             "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.node,
+             "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.model,
              s.kernel,
              o.ranks > 1 ? fmt::format("{} ranks x ", o.ranks) : "", s.package.threads,
              s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024, o.ranks > 1 ? " per rank" : "");

@@ -63,6 +63,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   depth_ = shape.buffer_depth;
   w_ = shape.words();
   nt_ = shape.num_tracks;
+  all_ports_ = np_ >= 32 ? ~0u : (1u << np_) - 1u;
   muxed_ = np_ == hw::kNumMeshPorts && nt_ > 0;
   nl_ = np_ - 1 + (muxed_ ? 4 * nt_ : 0);
   if (nl_ != shape.num_links || nl_ > 64 || nt_ > hw::kMaxTracks) {
@@ -100,6 +101,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   full_.assign(np_, 0);
   owned_.assign(np_, 0);
   owned_vc_.assign(nv_, 0);
+  own_by_.assign(np_ * nv_, 0);
   req_by_out_.assign(np_, 0);
   owner_.assign(np_ * nv_, 0);
   out_flit_q_.assign(static_cast<size_t>(np_) * w_, 0);
@@ -119,7 +121,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
 
 void FastNode::Trace(VerilatedFstC*) {
   throw std::logic_error(
-      "the fast node model has no waveform: trace a run on the Verilated node (sim.node=rtl)");
+      "the fast node model has no waveform: trace a run on the Verilated node (sim.model=rtl)");
 }
 
 void FastNode::Reset(unsigned x, unsigned y) {
@@ -158,6 +160,7 @@ void FastNode::Reset(unsigned x, unsigned y) {
   mc_port_ = mc_vc_ = 0;
   mc_last_ = np_ - 1;
   std::fill(in_credit_q_.begin(), in_credit_q_.end(), 0);
+  in_credit_any_ = 0;
   std::fill(pt_open_.begin(), pt_open_.end(), 0);
   std::fill(sw_last_.begin(), sw_last_.end(), static_cast<uint8_t>(np_ - 1));
   std::fill(credits_.begin(), credits_.end(), static_cast<uint8_t>(depth_));
@@ -166,6 +169,8 @@ void FastNode::Reset(unsigned x, unsigned y) {
   std::fill(full_.begin(), full_.end(), (1u << nv_) - 1u);
   std::fill(owned_.begin(), owned_.end(), 0);
   std::fill(owned_vc_.begin(), owned_vc_.end(), 0);
+  std::fill(own_by_.begin(), own_by_.end(), 0);
+  notfull_ = 0;
   std::fill(owner_.begin(), owner_.end(), 0);
   out_valid_q_ = 0;
   Owners();
@@ -190,6 +195,10 @@ void FastNode::Owners() {
   for (unsigned p = 1; p <= 4; ++p) {
     in_owner_[LinkOf(p, sel_in_q_[p - 1])] = static_cast<uint8_t>(p);
     out_owner_[LinkOf(p, sel_out_q_[p - 1])] = static_cast<uint8_t>(p);
+  }
+  for (unsigned p = 1; p <= 4; ++p) {
+    in_link_[p] = static_cast<uint8_t>(LinkOf(p, sel_in_q_[p - 1]));
+    out_link_[p] = static_cast<uint8_t>(LinkOf(p, sel_out_q_[p - 1]));
   }
   in_owned_ = out_owned_ = 0;
   for (unsigned l = 0; l < nl_; ++l) {
@@ -218,10 +227,10 @@ void FastNode::ComputeComb() {
   c.rout_credit[0] = ep_out_credit_q_;
   if (muxed_) {
     for (unsigned p = 1; p <= 4; ++p) {
-      const unsigned li = LinkOf(p, sel_in_q_[p - 1]);
+      const unsigned li = in_link_[p];
       if (((lnk_in_valid_q_ >> li) & 1u) && in_owner_[li] == p) c.rin_valid |= 1u << p;
       c.rin_flit[p] = &lnk_in_flit_q_[li * w_];
-      const unsigned lo = LinkOf(p, sel_out_q_[p - 1]);
+      const unsigned lo = out_link_[p];
       c.rout_credit[p] = out_owner_[lo] == p ? lnk_out_credit_q_[lo] : 0;
     }
   } else {
@@ -300,10 +309,7 @@ void FastNode::ComputeComb() {
         if (is_head) {
           vcm = ~owned_vc_[eff];
         } else {
-          vcm = 0;
-          for (unsigned o = 0; o < np_; ++o) {
-            if (((owned_[o] >> eff) & 1u) && owner_[o * nv_ + eff] == p) vcm |= 1u << o;
-          }
+          vcm = own_by_[p * nv_ + eff];
         }
         ok = avail_[eff] & ~blocked & vcm;
       }
@@ -341,8 +347,8 @@ void FastNode::ComputeComb() {
     c.mc_gate = 1u << c.mc_win_idx;
   }
   uint32_t req_any = 0;
-  std::vector<uint32_t>& req_by_out = req_by_out_;
-  std::fill(req_by_out.begin(), req_by_out.end(), 0);
+  uint32_t* req_by_out = req_by_out_.data();
+  std::memset(req_by_out, 0, np_ * sizeof(uint32_t));
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     if (((c.mc_start >> p) & 1u) && !((c.mc_gate >> p) & 1u)) continue;
@@ -365,24 +371,27 @@ void FastNode::ComputeComb() {
     c.gnt[p] |= 1u << o;
   }
   // Inputs: done, pops, credits upstream.
-  for (unsigned p = 0; p < np_; ++p) {
-    uint8_t cr = 0;
-    if ((c.sel_valid >> p) & 1u) {
-      const bool done = ((c.sel_drop >> p) & 1u) || (c.rem[p] & ~c.gnt[p]) == 0;
-      if (done) {
-        c.sel_done |= 1u << p;
-        if ((sel_tail >> p) & 1u) c.pop_tail |= 1u << p;
-        cr = static_cast<uint8_t>(1u << c.sel[p]);
-      }
+  std::memset(c.in_credit_d.data(), 0, np_);
+  c.in_credit_any = 0;
+  for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    if (((c.sel_drop >> p) & 1u) || (c.rem[p] & ~c.gnt[p]) == 0) {
+      c.sel_done |= 1u << p;
+      if ((sel_tail >> p) & 1u) c.pop_tail |= 1u << p;
+      c.in_credit_d[p] = static_cast<uint8_t>(1u << c.sel[p]);
+      c.in_credit_any |= 1u << p;
     }
-    if ((pt_en_ >> p) & 1u) cr = pt_out_[p] < np_ ? c.rout_credit[pt_out_[p]] : 0;
+  }
+  for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    const uint8_t cr = pt_out_[p] < np_ ? c.rout_credit[pt_out_[p]] : 0;
     c.in_credit_d[p] = cr;
+    if (cr != 0) c.in_credit_any |= 1u << p;
+    else c.in_credit_any &= ~(1u << p);
   }
-  c.out_idle = 0;
-  const uint32_t all_vcs = (1u << nv_) - 1u;
-  for (unsigned o = 0; o < np_; ++o) {
-    if (owned_[o] == 0 && full_[o] == all_vcs) c.out_idle |= 1u << o;
-  }
+  uint32_t owned_any = 0;
+  for (unsigned wv = 0; wv < nv_; ++wv) owned_any |= owned_vc_[wv];
+  c.out_idle = all_ports_ & ~owned_any & ~notfull_;
 }
 
 uint32_t FastNode::InQuiet() const {
@@ -591,6 +600,7 @@ void FastNode::Edge(const NodeIn& in) {
   if (rtr_req) RouterAccess(in, rtr_ok, rtr_rdata, rtr_wr);
 
   // Router outputs: output registers, credit counters, VC ownership.
+  const uint32_t all_vcs = (1u << nv_) - 1u;
   const uint32_t vc_sel_mask = (1u << SelBits(nv_)) - 1u;
   bool credit_err = false;
   for (unsigned o = 0; o < np_; ++o) {
@@ -602,12 +612,15 @@ void FastNode::Edge(const NodeIn& in) {
       if (vi < nv_) take = 1u << vi;
       if (((c.gnt_valid >> o) & 1u) && vi < nv_) {
         if ((dst[0] >> hw::kHdrTailBit) & 1u) {
+          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * nv_ + vi] * nv_ + vi] &= ~(1u << o);
           owned_[o] &= ~(1u << vi);
           owned_vc_[vi] &= ~(1u << o);
         } else if ((dst[0] >> hw::kHdrHeadBit) & 1u) {
+          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * nv_ + vi] * nv_ + vi] &= ~(1u << o);
           owned_[o] |= 1u << vi;
           owned_vc_[vi] |= 1u << o;
           owner_[o * nv_ + vi] = c.gnt_idx[o];
+          own_by_[c.gnt_idx[o] * nv_ + vi] |= 1u << o;
         }
       }
     }
@@ -626,6 +639,8 @@ void FastNode::Edge(const NodeIn& in) {
       else avail_[v] &= ~(1u << o);
       if (cnt == depth_) full_[o] |= 1u << v;
       else full_[o] &= ~(1u << v);
+      if (full_[o] == all_vcs) notfull_ &= ~(1u << o);
+      else notfull_ |= 1u << o;
     }
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
@@ -763,7 +778,8 @@ void FastNode::Edge(const NodeIn& in) {
     ++count_[q];
     nonempty_[p] |= 1u << vc;
   }
-  for (unsigned p = 0; p < np_; ++p) in_credit_q_[p] = c.in_credit_d[p];
+  std::memcpy(in_credit_q_.data(), c.in_credit_d.data(), np_);
+  in_credit_any_ = c.in_credit_any;
 
   // Router registers.
   if (rtr_req && rtr_wr != 0) {
@@ -824,9 +840,11 @@ void FastNode::Edge(const NodeIn& in) {
   }
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   lnk_out_credit_any_ = 0;
+  const uint8_t* lc = in.link_credit.data();
   for (unsigned l = 0; l < nl_; ++l) {
-    lnk_out_credit_q_[l] = in.link_credit[l] & cmask;
-    if (lnk_out_credit_q_[l] != 0) lnk_out_credit_any_ |= uint64_t{1} << l;
+    const uint8_t cr = lc[l] & cmask;
+    lnk_out_credit_q_[l] = cr;
+    lnk_out_credit_any_ |= uint64_t{cr != 0} << l;
   }
   ep_in_valid_q_ = in.ep_valid;
   if (in.ep_valid) std::memcpy(ep_in_flit_q_.data(), in.ep_flit.data(), w_ * sizeof(uint32_t));
@@ -837,10 +855,10 @@ void FastNode::Edge(const NodeIn& in) {
 void FastNode::Outputs(NodeOut& out) {
   uint64_t lv = 0;
   if (muxed_) {
-    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
+    std::memset(out.link_credit.data(), 0, nl_);
     for (unsigned p = 1; p <= 4; ++p) {
-      if ((out_valid_q_ >> p) & 1u) lv |= uint64_t{1} << LinkOf(p, sel_out_q_[p - 1]);
-      out.link_credit[LinkOf(p, sel_in_q_[p - 1])] |= in_credit_q_[p];
+      if ((out_valid_q_ >> p) & 1u) lv |= uint64_t{1} << out_link_[p];
+      out.link_credit[in_link_[p]] |= in_credit_q_[p];
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
@@ -863,10 +881,7 @@ void FastNode::Outputs(NodeOut& out) {
   out.cfg_err = nd_err_q_ || rtr_err_;
   out.cfg_rdata = nd_rdata_q_ | rtr_rdata_;
   out.err = status_ != 0 || nstatus_q_ != 0;
-  bool credits_up = false;
-  for (unsigned p = 0; p < np_; ++p) credits_up = credits_up || in_credit_q_[p] != 0;
-  const uint32_t all_in = np_ >= 32 ? ~0u : (1u << np_) - 1u;
-  out.idle = c_.in_empty == all_in && out_valid_q_ == 0 && !credits_up && !out.cfg_rsp &&
+  out.idle = c_.in_empty == all_ports_ && out_valid_q_ == 0 && in_credit_any_ == 0 && !out.cfg_rsp &&
              lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 && !ep_in_valid_q_ &&
              ep_out_credit_q_ == 0;
   out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);

@@ -14,7 +14,7 @@
 // Tick applies the register bus to the combinational state computed at the end of the previous
 // Tick, takes the edge, and computes the combinational state of the next cycle (which gives the
 // endpoint outputs, taken one cycle ahead). tests/sysc/fast_node_test.cc steps this model and the
-// Verilated node in lockstep and compares every output pin every cycle; `sim.node=check` does
+// Verilated node in lockstep and compares every output pin every cycle; `sim.model=check` does
 // the same inside any package run.
 //
 // Limitations: no collective engine (a shape with coll_engine is refused), no waveform tracing
@@ -67,6 +67,7 @@ class FastNode final : public NodeModel {
     std::vector<uint8_t> gnt_idx;           // per output: the granted input
     uint32_t out_idle = 0, in_empty = 0;
     std::vector<uint8_t> in_credit_d;       // per input: credits upstream next cycle
+    uint32_t in_credit_any = 0;             // inputs with a nonzero in_credit_d
   };
 
   void ComputeComb();
@@ -91,6 +92,7 @@ class FastNode final : public NodeModel {
   NodeShape shape_;
   unsigned np_, nv_, depth_, w_, nl_, nt_;
   bool muxed_;
+  uint32_t all_ports_;
   unsigned x_ = 0, y_ = 0;
 
   // --- node registers ---
@@ -108,6 +110,7 @@ class FastNode final : public NodeModel {
   uint32_t nd_rdata_q_ = 0;
   // Owners of each link direction (0: none, 1..4: port), from the selects.
   std::vector<uint8_t> in_owner_, out_owner_;
+  uint8_t in_link_[5] = {0, 0, 0, 0, 0}, out_link_[5] = {0, 0, 0, 0, 0};  // per muxed port
   uint64_t in_owned_ = 0, out_owned_ = 0;
 
   // --- router registers ---
@@ -136,6 +139,7 @@ class FastNode final : public NodeModel {
   unsigned mc_port_ = 0, mc_vc_ = 0, mc_last_ = 0;
   // Credits upstream, circuits open.
   std::vector<uint8_t> in_credit_q_;       // per input
+  uint32_t in_credit_any_ = 0;             // inputs with a nonzero in_credit_q_
   std::vector<uint8_t> pt_open_;           // per input: VC mask
   // Outputs.
   std::vector<uint8_t> sw_last_;           // per output
@@ -144,6 +148,8 @@ class FastNode final : public NodeModel {
   std::vector<uint32_t> full_;             // per output: VCs with every credit home
   std::vector<uint32_t> owned_;            // per output: VC mask
   std::vector<uint32_t> owned_vc_;         // per VC: outputs where it is owned (VC-major)
+  std::vector<uint32_t> own_by_;           // per (input, VC): outputs whose VC it owns
+  uint32_t notfull_ = 0;                   // outputs with a credit away
   std::vector<uint8_t> owner_;             // np * nv
   uint32_t out_valid_q_ = 0;
   std::vector<uint32_t> out_flit_q_;       // np * w

@@ -28,7 +28,7 @@ enum class NodeUse { kAny, kPointToPoint };
 // pin compared every cycle (the RTL's outputs drive the package; a difference throws
 // NodeMismatch naming cycle, node, pin and both values).
 enum class NodeImpl { kRtl, kFast, kCheck };
-// "rtl", "fast", "check" (the sim.node key); nullptr-free: throws std::invalid_argument naming
+// "rtl", "fast", "check" (the sim.model key); nullptr-free: throws std::invalid_argument naming
 // the allowed values.
 NodeImpl ParseNodeImpl(const std::string& name);
 const char* NodeImplName(NodeImpl impl);

@@ -17,6 +17,7 @@
 #include "aries_pkg.h"
 #include "net_run.h"
 #include "net_traffic.h"
+#include "lockstep_node.h"
 #include "node_models.h"
 #include "package.h"
 #include "package_sc.h"
@@ -1126,3 +1127,90 @@ TEST(PackageSaturation, Mesh8x8UniformIsInTheDorRange) {
 }
 
 }  // namespace
+
+// The fast node model behind the package (sim.model = fast), and both models in lockstep
+// (sim.model = check): the same traffic gives the same latencies, cycles and activity counters
+// of every node as the Verilated RTL, and no pin of any node differs in any cycle.
+struct ModelRun {
+  aries::tb::RunResult r;
+  std::vector<aries::sysc::NodeCounters> counters;
+};
+
+ModelRun RunOnModel(Topology t, unsigned k, bool dynamic_vcs, bool bypass,
+                    aries::sysc::NodeImpl impl) {
+  const uint64_t seed = Seed();
+  PackageConfig pc = Cfg(t, k);
+  pc.dynamic_vcs = dynamic_vcs;
+  pc.threads = 2;
+  Package pkg(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint, impl),
+              seed);
+  if (bypass) {
+    std::mt19937_64 rng(seed);
+    EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
+  }
+  TrafficConfig tc;
+  tc.rate = 0.35;
+  tc.packet_len = 4;
+  tc.sink_accept = 0.8;
+  tc.seed = seed;
+  NetTraffic traffic(pkg, tc);
+  ModelRun m;
+  m.r = RunDelivered(pkg, traffic, 300, 1500);
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n) m.counters.push_back(pkg.counters(n));
+  return m;
+}
+
+void SameOnEveryModel(Topology t, unsigned k, bool dynamic_vcs, bool bypass) {
+  using aries::sysc::NodeImpl;
+  const ModelRun rtl = RunOnModel(t, k, dynamic_vcs, bypass, NodeImpl::kRtl);
+  EXPECT_GT(rtl.r.flits_created, 2000u);
+  for (NodeImpl impl : {NodeImpl::kFast, NodeImpl::kCheck}) {
+    ModelRun m;
+    try {
+      m = RunOnModel(t, k, dynamic_vcs, bypass, impl);
+    } catch (const aries::sysc::NodeMismatch& e) {
+      FAIL() << e.what();
+    }
+    const char* name = aries::sysc::NodeImplName(impl);
+    EXPECT_EQ(m.r.cycles, rtl.r.cycles) << name;
+    EXPECT_EQ(m.r.flits_ejected, rtl.r.flits_ejected) << name;
+    EXPECT_EQ(m.r.latency.packets, rtl.r.latency.packets) << name;
+    EXPECT_EQ(m.r.latency.mean, rtl.r.latency.mean) << name;
+    EXPECT_EQ(m.r.latency.max, rtl.r.latency.max) << name;
+    EXPECT_EQ(m.r.node_evaluations, rtl.r.node_evaluations) << name;
+    for (unsigned n = 0; n < rtl.counters.size(); ++n) {
+      const auto& a = rtl.counters[n];
+      const auto& b = m.counters[n];
+      EXPECT_EQ(a.buffer_writes, b.buffer_writes) << name << " node " << n;
+      EXPECT_EQ(a.buffer_toggles, b.buffer_toggles) << name << " node " << n;
+      EXPECT_EQ(a.va_grants, b.va_grants) << name << " node " << n;
+      EXPECT_EQ(a.link_flits, b.link_flits) << name << " node " << n;
+      EXPECT_EQ(a.link_toggles, b.link_toggles) << name << " node " << n;
+      EXPECT_EQ(a.portsel_changes, b.portsel_changes) << name << " node " << n;
+      EXPECT_EQ(a.bypass_changes, b.bypass_changes) << name << " node " << n;
+    }
+  }
+}
+
+TEST(PackageModels, FastEqualsRtlMesh) { SameOnEveryModel(Topology::kMesh, 4, false, false); }
+TEST(PackageModels, FastEqualsRtlTorusDynamicVcs) {
+  SameOnEveryModel(Topology::kTorus, 4, true, false);
+}
+TEST(PackageModels, FastEqualsRtlAriesRandomBypass) {
+  SameOnEveryModel(Topology::kAries, 4, false, true);
+}
+TEST(PackageModels, FastEqualsRtlFbfly) { SameOnEveryModel(Topology::kFbfly, 4, true, false); }
+
+TEST(PackageModels, FastModelRefusesTheEngineAndWaveforms) {
+  using aries::sysc::NodeImpl;
+  for (NodeImpl impl : {NodeImpl::kFast, NodeImpl::kCheck}) {
+    try {
+      aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kAny, impl);
+      ADD_FAILURE() << "a model that needs the collective engine was made fast";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("no collective engine"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(aries::sysc::ParseNodeImpl("verilog"), std::invalid_argument);
+  EXPECT_EQ(aries::sysc::ParseNodeImpl("check"), NodeImpl::kCheck);
+}
