@@ -4,7 +4,8 @@
 //   aries [run] [options]       one run; --config FILE, --set key=value, --json, --csv, --trace
 //   mpirun -n R aries run ...   the same run with the package's rows split over R processes
 //   aries sweep [options]       injection-rate sweep (sweep.rates), one CSV row per rate
-//   aries bench [--quick] [--k 4,8,16] [--links 10,1]  simulation speed and peak memory (mesh)
+//   aries bench [--quick] [--k 4,8,16] [--links 10,1] [--model rtl,fast]  simulation speed and
+//                                            peak memory (mesh)
 //   aries keys                  the configuration keys with defaults and allowed values
 #include <fmt/format.h>
 
@@ -59,13 +60,13 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 // One bench point in a child process (own SystemC elaboration, own peak memory).
 nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsigned k,
                           unsigned links, double rate, const std::string& kernel,
-                          const std::string& threads, uint64_t measure) {
+                          const std::string& threads, uint64_t measure, const std::string& model) {
   const std::string tmp = fmt::format("/tmp/aries_bench_{}_{}.json", getpid(), k);
   const std::string cmd = fmt::format(
       "{} run --set package.topology={} --set package.k={} --set package.link_latency={} "
       "--set traffic.rate={} --set sim.kernel={} --set sim.threads={} --set sim.warmup=500 "
-      "--set sim.measure={} --json {} > /dev/null",
-      aries::sim::ShellQuote(exe), topo, k, links, rate, kernel, threads, measure,
+      "--set sim.measure={} --set sim.model={} --json {} > /dev/null",
+      aries::sim::ShellQuote(exe), topo, k, links, rate, kernel, threads, measure, model,
       aries::sim::ShellQuote(tmp));
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("bench point failed: " + cmd);
   std::ifstream f(tmp);
@@ -111,6 +112,10 @@ extern "C" int sc_main(int argc, char** argv) {
                     "wire cycles of a link (package.link_latency), comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(1u, 1000u));
+  std::vector<std::string> bench_models{"rtl", "fast"};
+  bench->add_option("--model", bench_models, "node models: rtl, fast (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"rtl", "fast"}));
   std::vector<unsigned> bench_ks{4, 8, 16};
   bench->add_option("--k", bench_ks, "package sizes K (K x K mesh)")
       ->delimiter(',')
@@ -130,7 +135,8 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian); each holds the node's whole buffer (all-gather: the gathered size, the node's shard in place)");
   coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
-  coll->add_option("--model", co.model, "node model: rtl (default), fast (the cycle-equivalent C++ model; point-to-point algorithms) or check (both in lockstep, every pin compared)");
+  coll->add_option("--model", co.model, "node model: rtl (default), fast (the cycle-equivalent C++ model; point-to-point algorithms), check (both in lockstep, every pin compared) or auto (fast where it applies)")
+      ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
   coll->add_flag("--energy", co.energy, "energy of the run from its activity (buffers, crossbar, allocators, links, engine, leakage)");
@@ -147,6 +153,8 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
   csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
+  csweep->add_option("--model", cs.model, "node model: auto (default: the fast C++ model for point-to-point algorithms, the RTL for the engine's), rtl, check")
+      ->check(CLI::IsMember({"rtl", "check", "auto"}));
   csweep->add_option("--jobs", cs.jobs, "run the sweep as one job per (algorithm, topology, size) on this many local processes; parts merge into --csv");
   csweep->add_option("--job-file", cs.job_file, "write the jobs' command lines to this file instead (GNU parallel, Slurm array); merge with coll-merge");
   csweep->add_option("--job-dir", cs.job_dir, "where the jobs write their part CSVs (default: <csv or job file>.parts)");
@@ -285,26 +293,28 @@ extern "C" int sc_main(int argc, char** argv) {
       fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
                  "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits\n",
                  measure);
-      fmt::print("{:<6} {:>5} {:<4} {:>6} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo",
-                 "links", "K", "rate", "kernel", "threads", "cycles/s", "node evals/cy",
-                 "peak MB", "accepted");
+      fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n",
+                 "topo", "links", "K", "rate", "model", "kernel", "threads", "cycles/s",
+                 "node evals/cy", "peak MB", "accepted");
       const std::string self = aries::sim::SelfExe();
       for (unsigned links : bench_links) {
         for (unsigned k : bench_ks) {
           for (double rate : {0.02, 0.1, 0.3}) {
+           for (const std::string& model : bench_models) {
             // The SystemC kernel is serial; the loop kernel once serial, once on every core.
             for (auto [kernel, threads] : {std::pair{"systemc", "1"}, std::pair{"loop", "1"},
                                            std::pair{"loop", "auto"}}) {
               const nlohmann::json r =
-                  BenchPoint(self, "mesh", k, links, rate, kernel, threads, measure);
-              fmt::print("{:<6} {:>5} {:<4} {:>6} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} "
+                  BenchPoint(self, "mesh", k, links, rate, kernel, threads, measure, model);
+              fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} "
                          "{:>9.3f}\n",
-                         "mesh", links, k, rate, kernel, r["threads"].get<unsigned>(),
+                         "mesh", links, k, rate, model, kernel, r["threads"].get<unsigned>(),
                          r["cycles_per_second"].get<double>(),
                          r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
                          r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
               std::fflush(stdout);
             }
+           }
           }
         }
       }

@@ -102,17 +102,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // (An unknown name takes the full model; Plan() refuses it below, naming the algorithms.)
   const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
   const bool engine = !algo || algo->engine;
-  const sysc::NodeImpl impl = sysc::ParseNodeImpl(o.model);
-  if (engine && algo && impl != sysc::NodeImpl::kRtl) {
-    throw std::invalid_argument(fmt::format(
-        "--model {}: {} reduces in the collective engine, which only the RTL node models (use "
-        "--model rtl, or a point-to-point algorithm)",
-        o.model, r.algo));
-  }
+  // auto: the fast model (which also models the engine; coll --model check proves it equal).
+  const std::string model = o.model == "auto" ? "fast" : o.model;
   sysc::Package pkg(pc,
                     sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny
                                                    : sysc::NodeUse::kPointToPoint,
-                                            engine ? sysc::NodeImpl::kRtl : impl),
+                                            sysc::ParseNodeImpl(model)),
                     o.seed);
   r.op = o.type == "fp32" ? hw::kOpAddF32 : hw::kOpAddI32;
   r.elements = (bytes + 3) / 4;
@@ -120,8 +115,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   coll::Validation v;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
   const unsigned n = p.num_nodes();
-  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} {}x{}\n", r.algo, o.collective,
-             bytes, p.elements, o.type, o.topology, o.k, o.k);
+  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} {}x{} ({} node model)\n", r.algo,
+        o.collective, bytes, p.elements, o.type, o.topology, o.k, o.k,
+        model);
   print("  plan: {}\n", p.summary);
   print("  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
              "synchronization steps {}\n",

@@ -21,7 +21,9 @@ struct CollOptions {
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
-  std::string model = "rtl";    // node model: rtl, fast (point-to-point algorithms), check
+  // Node model: rtl, fast (point-to-point algorithms), check (both in lockstep), auto (fast
+  // for point-to-point algorithms, rtl for the engine's).
+  std::string model = "rtl";
   // Energy from the run's activity: a technology file (name or path) and key=value overrides
   // (any of tech, tech_set, energy_csv implies energy).
   bool energy = false;

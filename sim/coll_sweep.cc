@@ -124,9 +124,9 @@ int RunCollSweep(const CollSweepOptions& o) {
           cost.push_back(static_cast<double>(ParseBytes(sz)) * (t == "fbfly" ? 3.0 : 1.0));
           // Every value was checked against its allowed set above (names, sizes, numbers), so
           // none carries shell syntax; the paths are quoted (ShellQuote).
-          jobs.push_back(fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --algos {} "
-                                     "--topologies {} --sizes {} --csv {} > {} 2>&1",
-                                     ShellQuote(exe), o.k, o.collective, o.type, o.seed, a.name, t, sz,
+          jobs.push_back(fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
+                                     "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
+                                     ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model, a.name, t, sz,
                                      ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
@@ -176,8 +176,9 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (fresh) out << coll::CostCsvHeader() << "\n";
     for (const auto& r : rows) out << r << "\n";
     if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
-    fmt::print("{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {}\n\n", o.collective, o.type, o.k,
-               o.k, jobs.size(), o.jobs, rows.size(), o.csv);
+    fmt::print("{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
+               "{})\n\n", o.collective, o.type, o.k, o.k, jobs.size(), o.jobs, rows.size(), o.csv,
+               o.model);
     std::string head = "| algorithm | topology |", rule = "|---|---|";
     for (const auto& sz : sizes) {
       head += fmt::format(" {} |", sz);
@@ -199,9 +200,9 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (fresh) csv << coll::CostCsvHeader() << "\n";
   }
   fmt::print("{} {} on {}x{}: cycles, bus bandwidth (B/cycle) and % of the bound "
-             "({} M/B point to point, M/B in-network); every element verified\n\n",
+             "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
              o.collective, o.type, o.k, o.k,
-             *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N");
+             *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N", o.model);
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const auto& s : sizes) {
     head += fmt::format(" {} |", s);
@@ -228,6 +229,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           co.type = o.type;
           co.size = s;
           co.seed = o.seed;
+          co.model = o.model;
           co.verify = true;
           CollMeasurement m;
           try {

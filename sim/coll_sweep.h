@@ -20,6 +20,7 @@ struct CollSweepOptions {
   std::string collective = "allreduce";  // or reducescatter, allgather
   std::string csv;       // append rows (header when the file is new)
   uint64_t seed = 1;
+  std::string model = "auto";  // node model of every point (CollOptions::model)
   // Parallel and distributed sweeps: the sweep splits into one job per (algorithm, topology,
   // size), each an `aries coll-sweep` writing its own part CSV under job_dir. jobs > 1 runs
   // them on the local cores and merges the parts into csv; job_file writes their command

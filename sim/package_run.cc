@@ -158,6 +158,7 @@ std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, Run
     x["seconds"] = r.seconds;
     x["cycles_per_second"] = r.seconds > 0 ? r.cycles / r.seconds : 0.0;
     x["maxrss_kb"] = o.maxrss_kb;
+    x["model"] = s.model;
     x["threads"] = s.package.threads;
     x["ranks"] = o.ranks;
     x["node_evaluations"] = r.node_evaluations;

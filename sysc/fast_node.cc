@@ -37,18 +37,22 @@ inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
 }  // namespace
 
 FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
-  if (shape.coll_engine) {
-    throw std::invalid_argument(
-        "FastNode: the fast node model has no collective engine (use the Verilated node for "
-        "collectives: a shape with coll_engine = false is allowed)");
-  }
   if (shape.num_ports < 2 || shape.num_ports > 32) {
     throw std::invalid_argument(
         fmt::format("FastNode: {} router ports (allowed: 2 to 32)", shape.num_ports));
   }
-  if (shape.num_vcs < 1 || shape.num_vcs > hw::kMaxVCs) {
-    throw std::invalid_argument(
-        fmt::format("FastNode: {} VCs (allowed: 1 to {})", shape.num_vcs, hw::kMaxVCs));
+  if (shape.num_vcs < 1 || shape.num_link_vcs() > hw::kMaxVCs) {
+    throw std::invalid_argument(fmt::format(
+        "FastNode: {} VCs{} (allowed: 1 to {} VCs on a link)", shape.num_vcs,
+        shape.coll_engine ? " and the engine's two" : "", hw::kMaxVCs));
+  }
+  if (shape.coll_engine && (shape.coll_ids < 1 || shape.coll_ids > hw::kEngMaxIds ||
+                            shape.coll_prog < 1 || shape.coll_prog > hw::kEngMaxProg ||
+                            shape.coll_depth < 1 || shape.coll_depth > 0xFFFF)) {
+    throw std::invalid_argument(fmt::format(
+        "FastNode: engine with {} ids, {} steps, queues of {} (allowed: 1 to {} ids, 1 to {} "
+        "steps)",
+        shape.coll_ids, shape.coll_prog, shape.coll_depth, hw::kEngMaxIds, hw::kEngMaxProg));
   }
   if (shape.buffer_depth < 1 || shape.buffer_depth > 255) {
     throw std::invalid_argument(
@@ -106,6 +110,18 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   owner_.assign(np_ * nv_, 0);
   out_flit_q_.assign(static_cast<size_t>(np_) * w_, 0);
   tmp_flit_.assign(w_, 0);
+  if (shape.coll_engine) {
+    FastEngine::Params ep;
+    ep.ports = np_;
+    ep.lanes = shape.lanes;
+    ep.ids = shape.coll_ids;
+    ep.prog = shape.coll_prog;
+    ep.depth = shape.coll_depth;
+    ep.out_credits = shape.coll_depth;
+    ep.req_vc = nv_;
+    ep.rsp_vc = nv_ + 1;
+    eng_ = std::make_unique<FastEngine>(ep);
+  }
   c_.rin_flit.assign(np_, nullptr);
   c_.rout_credit.assign(np_, 0);
   c_.sel.assign(np_, 0);
@@ -173,6 +189,7 @@ void FastNode::Reset(unsigned x, unsigned y) {
   notfull_ = 0;
   std::fill(owner_.begin(), owner_.end(), 0);
   out_valid_q_ = 0;
+  if (eng_) eng_->Reset();
   Owners();
   ComputeComb();
 }
@@ -240,6 +257,23 @@ void FastNode::ComputeComb() {
       c.rout_credit[p] = lnk_out_credit_q_[p - 1];
     }
   }
+  if (eng_) {
+    // By VC: the router's VCs to the router, the two collective VCs to the engine; credits of
+    // the collective VCs to the engine.
+    eng_in_ = eng_cr_req_ = eng_cr_rsp_ = 0;
+    for (uint32_t m = c.rin_valid; m != 0; m &= m - 1) {
+      const unsigned p = Ctz(m);
+      if (((c.rin_flit[p][0] >> hw::kHdrVcLsb) & kVcMask) >= nv_) eng_in_ |= 1u << p;
+    }
+    c.rin_valid &= ~eng_in_;
+    for (unsigned p = 0; p < np_; ++p) {
+      const uint8_t cr = c.rout_credit[p];
+      eng_cr_req_ |= ((cr >> nv_) & 1u) << p;
+      eng_cr_rsp_ |= ((cr >> (nv_ + 1)) & 1u) << p;
+      c.rout_credit[p] = cr & static_cast<uint8_t>((1u << nv_) - 1u);
+    }
+    eng_->Comb(eng_in_, c.rin_flit.data(), eng_cr_req_, eng_cr_rsp_);
+  }
   c.stray_flit = (lnk_in_valid_q_ & ~in_owned_) != 0;
   c.stray_credit = (lnk_out_credit_any_ & ~out_owned_) != 0;
 
@@ -262,7 +296,7 @@ void FastNode::ComputeComb() {
   // Inputs: heads, VC selection, requests (stage 2).
   const bool torus = topo_ == hw::kTopoTorus;
   const bool mc_free = !mc_busy_;
-  const uint32_t blocked = c.pt_out_en;  // no engine: out_hold_i = 0
+  const uint32_t blocked = c.pt_out_en | (eng_ ? eng_->claim() : 0u);  // out_hold_i
   c.sel_valid = c.sel_drop = c.mc_start = c.sel_done = c.pop_tail = 0;
   c.sel_is_head = c.sel_dyn = 0;
   c.in_empty = 0;
@@ -588,8 +622,9 @@ void FastNode::Edge(const NodeIn& in) {
   Comb& c = c_;
   // Register bus (decoded against this cycle's combinational state).
   const bool nd_sel = ((in.cfg_addr >> 8) & 0xFFu) == hw::kNodeRegPage;
+  const bool eng_sel = eng_ && ((in.cfg_addr >> 8) & 0xFFu) == hw::kEngRegPage;
   const bool nd_req = in.cfg_req && nd_sel;
-  const bool rtr_req = in.cfg_req && !nd_sel;
+  const bool rtr_req = in.cfg_req && !nd_sel && !eng_sel;
   bool nd_ok = false, wr_portsel = false, wr_bypass = false, wr_nstatus = false;
   uint32_t nd_rdata = 0;
   unsigned ps_p = 0, cin = 0, cout = 0;
@@ -780,6 +815,7 @@ void FastNode::Edge(const NodeIn& in) {
   }
   std::memcpy(in_credit_q_.data(), c.in_credit_d.data(), np_);
   in_credit_any_ = c.in_credit_any;
+  if (eng_) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
 
   // Router registers.
   if (rtr_req && rtr_wr != 0) {
@@ -854,36 +890,54 @@ void FastNode::Edge(const NodeIn& in) {
 
 void FastNode::Outputs(NodeOut& out) {
   uint64_t lv = 0;
+  const uint32_t port_valid = out_valid_q_ | (eng_ ? eng_->out_valid() : 0u);
+  auto PortCredit = [&](unsigned p) -> uint8_t {
+    uint8_t cr = in_credit_q_[p];
+    if (eng_) {
+      cr |= static_cast<uint8_t>(((eng_->in_credit_req() >> p) & 1u) << nv_);
+      cr |= static_cast<uint8_t>(((eng_->in_credit_rsp() >> p) & 1u) << (nv_ + 1));
+    }
+    return cr;
+  };
   if (muxed_) {
     std::memset(out.link_credit.data(), 0, nl_);
     for (unsigned p = 1; p <= 4; ++p) {
-      if ((out_valid_q_ >> p) & 1u) lv |= uint64_t{1} << out_link_[p];
-      out.link_credit[in_link_[p]] |= in_credit_q_[p];
+      if ((port_valid >> p) & 1u) lv |= uint64_t{1} << out_link_[p];
+      out.link_credit[in_link_[p]] |= PortCredit(p);
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      std::memcpy(&out.link_flit[l * w_], &out_flit_q_[out_owner_[l] * w_], w_ * sizeof(uint32_t));
+      std::memcpy(&out.link_flit[l * w_], PortOutFlit(out_owner_[l]), w_ * sizeof(uint32_t));
     }
   } else {
     for (unsigned l = 0; l < nl_; ++l) {
-      out.link_credit[l] = in_credit_q_[l + 1];
-      if ((out_valid_q_ >> (l + 1)) & 1u) {
+      out.link_credit[l] = PortCredit(l + 1);
+      if ((port_valid >> (l + 1)) & 1u) {
         lv |= uint64_t{1} << l;
-        std::memcpy(&out.link_flit[l * w_], &out_flit_q_[(l + 1) * w_], w_ * sizeof(uint32_t));
+        std::memcpy(&out.link_flit[l * w_], PortOutFlit(l + 1), w_ * sizeof(uint32_t));
       }
     }
   }
   out.link_valid = lv;
-  out.ep_valid = c_.send & 1u;
-  if (out.ep_valid) SendFlit(0, out.ep_flit.data());
+  const bool eng_ep = eng_ && (eng_->claim() & 1u);
+  out.ep_valid = (c_.send & 1u) || eng_ep;
+  if (eng_ep) eng_->LocNextFlit(out.ep_flit.data());
+  else if (out.ep_valid) SendFlit(0, out.ep_flit.data());
   out.ep_credit = c_.in_credit_d[0];
   out.cfg_rsp = nd_rsp_q_ || rtr_rsp_;
   out.cfg_err = nd_err_q_ || rtr_err_;
   out.cfg_rdata = nd_rdata_q_ | rtr_rdata_;
   out.err = status_ != 0 || nstatus_q_ != 0;
+  if (eng_) {
+    out.ep_credit |= static_cast<uint8_t>(eng_->loc_next_credit() << nv_);
+    out.cfg_rsp = out.cfg_rsp || eng_->cfg_rsp();
+    out.cfg_err = out.cfg_err || eng_->cfg_err();
+    out.cfg_rdata |= eng_->cfg_rdata();
+    out.err = out.err || eng_->err();
+  }
   out.idle = c_.in_empty == all_ports_ && out_valid_q_ == 0 && in_credit_any_ == 0 && !out.cfg_rsp &&
              lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 && !ep_in_valid_q_ &&
-             ep_out_credit_q_ == 0;
+             ep_out_credit_q_ == 0 && (!eng_ || eng_->idle());
   out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
 }
 

@@ -1,6 +1,6 @@
-// FastNode: a cycle-equivalent C++ model of aries_node without the collective engine (the
-// shapes of Varies_node_p2p and Varies_node_fb), behind the same NodeModel pins as the Verilated
-// node.
+// FastNode: a cycle-equivalent C++ model of aries_node (the shapes of the shipped Verilated
+// models: with or without the collective engine, 5 or 15 ports), behind the same NodeModel pins
+// as the Verilated node.
 //
 // It mirrors the RTL register for register: the node's link and endpoint input registers, port
 // muxes and node registers (rtl/node/aries_node.sv); the router's input VCs with their route
@@ -17,8 +17,11 @@
 // Verilated node in lockstep and compares every output pin every cycle; `sim.model=check` does
 // the same inside any package run.
 //
-// Limitations: no collective engine (a shape with coll_engine is refused), no waveform tracing
-// (Trace throws: trace the Verilated node).
+// The collective engine (sysc/fast_engine.h) sits beside the router as in aries_node: flits of
+// the two collective VCs go to it, its credits join the router's on the links, and its results
+// take a port's output with priority (the router is held off that output the cycle before).
+//
+// Limitations: no waveform tracing (Trace throws: trace the Verilated node).
 #ifndef ARIES_SYSC_FAST_NODE_H_
 #define ARIES_SYSC_FAST_NODE_H_
 
@@ -27,14 +30,15 @@
 #include <string>
 #include <vector>
 
+#include "fast_engine.h"
 #include "node_model.h"
 
 namespace aries::sysc {
 
 class FastNode final : public NodeModel {
  public:
-  // Throws std::invalid_argument naming the unsupported parameter (a collective engine, more
-  // than 32 ports or 8 VCs, a buffer deeper than 255 flits, more than 64 links).
+  // Throws std::invalid_argument naming the unsupported parameter (more than 32 ports or 8 link
+  // VCs, a buffer deeper than 255 flits, more than 64 links, more than 16 engine ids).
   explicit FastNode(const NodeShape& shape);
   const NodeShape& shape() const override { return shape_; }
   void Reset(unsigned x, unsigned y) override;
@@ -154,6 +158,11 @@ class FastNode final : public NodeModel {
   uint32_t out_valid_q_ = 0;
   std::vector<uint32_t> out_flit_q_;       // np * w
 
+  std::unique_ptr<FastEngine> eng_;         // with shape.coll_engine
+  uint32_t eng_in_ = 0, eng_cr_req_ = 0, eng_cr_rsp_ = 0;  // this cycle's engine inputs
+  const uint32_t* PortOutFlit(unsigned p) const {
+    return eng_ && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * w_];
+  }
   Comb c_;
   std::vector<uint32_t> req_by_out_;       // per output: requesting inputs (scratch)
   std::vector<uint32_t> tmp_flit_;

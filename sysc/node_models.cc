@@ -79,24 +79,17 @@ std::unique_ptr<NodeModel> RtlModel(NodeUse use, unsigned num_ports, VerilatedCo
 }  // namespace
 
 NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
-  if (impl != NodeImpl::kRtl && use != NodeUse::kPointToPoint) {
-    throw std::invalid_argument(fmt::format(
-        "node model '{}': the fast model has no collective engine and no waveforms; this run "
-        "needs them (use the node model rtl)",
-        NodeImplName(impl)));
-  }
   return [use, impl](unsigned num_ports, VerilatedContext* ctx,
                      const std::string& name) -> std::unique_ptr<NodeModel> {
     if (impl == NodeImpl::kRtl) return RtlModel(use, num_ports, ctx, name);
     // The fast model takes the shape of the Verilated model it stands for.
-    const NodeShape shape = num_ports <= kVaries_nodeParams.NumPorts
-                                ? ShapeOf(kVaries_node_p2pParams)
-                                : num_ports <= kVaries_node_fbParams.NumPorts
-                                      ? ShapeOf(kVaries_node_fbParams)
-                                      : RtlModel(use, num_ports, ctx, name)->shape();
-    if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(shape);
+    const NodeParams& params = num_ports > kVaries_nodeParams.NumPorts ? kVaries_node_fbParams
+                               : use == NodeUse::kPointToPoint       ? kVaries_node_p2pParams
+                                                                      : kVaries_nodeParams;
+    if (num_ports > params.NumPorts) return RtlModel(use, num_ports, ctx, name);  // throws
+    if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(params));
     return std::make_unique<LockstepNode>(RtlModel(use, num_ports, ctx, name),
-                                          std::make_unique<FastNode>(shape), name);
+                                          std::make_unique<FastNode>(ShapeOf(params)), name);
   };
 }
 

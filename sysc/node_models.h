@@ -24,16 +24,14 @@ namespace aries::sysc {
 // instructions; tests/sysc compares the two on the same traffic).
 enum class NodeUse { kAny, kPointToPoint };
 // Which implementation of the node: the Verilated RTL, the cycle-equivalent C++ model
-// (sysc/fast_node.h: no collective engine, no waveforms), or both in lockstep with every output
-// pin compared every cycle (the RTL's outputs drive the package; a difference throws
-// NodeMismatch naming cycle, node, pin and both values).
+// (sysc/fast_node.h, the same shape as the Verilated model it stands for; no waveforms), or
+// both in lockstep with every output pin compared every cycle (the RTL's outputs drive the
+// package; a difference throws NodeMismatch naming cycle, node, pin and both values).
 enum class NodeImpl { kRtl, kFast, kCheck };
 // "rtl", "fast", "check" (the sim.model key); nullptr-free: throws std::invalid_argument naming
 // the allowed values.
 NodeImpl ParseNodeImpl(const std::string& name);
 const char* NodeImplName(NodeImpl impl);
-// kFast and kCheck need kPointToPoint (the fast model has no collective engine): otherwise
-// std::invalid_argument says so.
 NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny, NodeImpl impl = NodeImpl::kRtl);
 // The shape of the shipped 5-port model for `use`, from its build parameters (rtl/CMakeLists.txt),
 // without building one (the controller plans on it; Table I).

@@ -16,6 +16,7 @@
 #include "coll_endpoint.h"
 #include "coll_tree.h"
 #include "arith.h"
+#include "lockstep_node.h"
 #include "node_models.h"
 #include "package.h"
 
@@ -51,6 +52,9 @@ struct Hooks {
   Topology topology = Topology::kMesh;
   std::function<void(Package&, Tree&)> setup;
   std::function<void(const Package&)> inspect;
+  // The node model: the Verilated RTL, or (kCheck) the RTL and the fast C++ model in lockstep,
+  // every pin compared every cycle (sysc/lockstep_node.h).
+  aries::sysc::NodeImpl impl = aries::sysc::NodeImpl::kRtl;
 };
 
 // Runs one collective over the X-then-Y tree rooted at (rx, ry); checks every element of every
@@ -61,7 +65,7 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
   PackageConfig pc;
   pc.topology = hooks.topology;
   pc.k = k;
-  Package pkg(pc, aries::sysc::ShippedNodeModels(), seed);
+  Package pkg(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kAny, hooks.impl), seed);
   const auto& shape = pkg.shape();
   EXPECT_TRUE(shape.coll_engine);
   const unsigned flits = static_cast<unsigned>((elements + shape.lanes - 1) / shape.lanes);
@@ -121,6 +125,21 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
   EXPECT_FALSE(pkg.AnyError());
   if (hooks.inspect) hooks.inspect(pkg);
   return {last + 1 - t0, aries::test::Depth(t)};
+}
+
+// The fast model's collective engine against the RTL's, pin by pin, on every operation (fp32
+// special values included: RandomElement), with back-pressure, on mesh and torus.
+TEST(PackageCollective, FastEngineEqualsRtlOnEveryOperation) {
+  Hooks h;
+  h.impl = aries::sysc::NodeImpl::kCheck;
+  for (unsigned op = 0; op < hw::kNumOps; ++op) {
+    h.topology = op % 2 == 0 ? Topology::kMesh : Topology::kTorus;
+    try {
+      RunCollective(4, op % 4, 1 + op % 3, op, 16 * 9 + 5, op % 3 != 2, 0.6, 100 + op, h);
+    } catch (const aries::sysc::NodeMismatch& e) {
+      FAIL() << "op " << op << ": " << e.what();
+    }
+  }
 }
 
 TEST(PackageCollective, AllReduce2x2Int32) {
