@@ -135,7 +135,8 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian); each holds the node's whole buffer (all-gather: the gathered size, the node's shard in place)");
   coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
-  coll->add_option("--model", co.model, "node model: rtl (default), fast (the cycle-equivalent C++ model; point-to-point algorithms), check (both in lockstep, every pin compared) or auto (fast where it applies)")
+  co.model = "rtl";  // the command's default: the Verilated RTL (library callers take auto)
+  coll->add_option("--model", co.model, "node model: rtl (default: the Verilated RTL), fast (the cycle-equivalent C++ model, proven equal pin by pin), check (both in lockstep, every pin compared every cycle) or auto (= fast)")
       ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
@@ -153,8 +154,8 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
   csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
-  csweep->add_option("--model", cs.model, "node model: auto (default: the fast C++ model for point-to-point algorithms, the RTL for the engine's), rtl, check")
-      ->check(CLI::IsMember({"rtl", "check", "auto"}));
+  csweep->add_option("--model", cs.model, "node model of every run: auto (default: the fast C++ model, the same cycles), rtl, check")
+      ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
   csweep->add_option("--jobs", cs.jobs, "run the sweep as one job per (algorithm, topology, size) on this many local processes; parts merge into --csv");
   csweep->add_option("--job-file", cs.job_file, "write the jobs' command lines to this file instead (GNU parallel, Slurm array); merge with coll-merge");
   csweep->add_option("--job-dir", cs.job_dir, "where the jobs write their part CSVs (default: <csv or job file>.parts)");

@@ -21,9 +21,10 @@ struct CollOptions {
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
-  // Node model: rtl, fast (point-to-point algorithms), check (both in lockstep), auto (fast
-  // for point-to-point algorithms, rtl for the engine's).
-  std::string model = "rtl";
+  // Node model: rtl (the Verilated RTL), fast (the cycle-equivalent C++ model), check (both in
+  // lockstep, every pin compared every cycle), auto (= fast). Library callers (sweeps, figures,
+  // the training model's checks) take auto; `aries coll` defaults to rtl.
+  std::string model = "auto";
   // Energy from the run's activity: a technology file (name or path) and key=value overrides
   // (any of tech, tech_set, energy_csv implies energy).
   bool energy = false;

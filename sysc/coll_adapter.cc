@@ -88,6 +88,9 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       rx.total = coll::EngineFlits(p.nodes[node], o.id, rsp);
     }
   }
+  for (const Key& key : tx_keys_) tx_chans_.push_back(&tx_[key]);
+  for (auto& [key, ch] : rx_) rx_chans_.push_back(&ch);
+  for (auto& [id, rx] : eng_rx_) eng_rx_list_.push_back({id, &rx});
   // Engine request flits in the order of the node's request program.
   const coll::NodeProgram& np = p.nodes[node];
   std::map<unsigned, size_t> send_op;
@@ -163,7 +166,7 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
   if (!in_packet_) {
     for (size_t t = 0; t < tx_keys_.size() && !in_packet_; ++t) {
       const size_t c = (tx_rr_ + t) % tx_keys_.size();
-      TxChannel& ch = tx_[tx_keys_[c]];
+      TxChannel& ch = *tx_chans_[c];
       if (ch.next >= ch.ops.size()) continue;
       const size_t j = ch.ops[ch.next];
       const coll::Op& o = ops_[j];
@@ -174,6 +177,7 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
       if (credits_[o.vc] == 0 || !Ready(j, from, to)) continue;
       in_packet_ = true;
       pkt_op_ = j;
+      pkt_chan_ = c;
       pkt_flits_ = pkt_left_ = static_cast<unsigned>(flits);
       tx_rr_ = c + 1;
     }
@@ -200,7 +204,7 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
   --credits_[o.vc];
   if (--pkt_left_ == 0) {
     in_packet_ = false;
-    if (st_[j].progress >= o.region.len) ++tx_[KeyOf(o.peer, o.flow, o.vc)].next;
+    if (st_[j].progress >= o.region.len) ++tx_chans_[pkt_chan_]->next;
   }
   return true;
 }
@@ -234,6 +238,7 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const u
         errors_.push_back(fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
       } else {
         it->second.flits.push_back(std::move(payload));
+        ++rx_pending_;
       }
     } else {
       const hw::Flit f = hw::UnpackFlit(ej, 0);
@@ -245,10 +250,11 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const u
                                       cycle, std::get<0>(key), std::get<1>(key), vc));
       } else {
         it->second.flits.push_back(std::move(payload));
+        ++rx_pending_;
       }
     }
   }
-  Process(cycle);
+  if (rx_pending_ > 0) Process(cycle);  // (nothing waiting: Process would change nothing)
 }
 
 void ScheduleEndpoint::Process(uint64_t cycle) {
@@ -256,7 +262,8 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
   const unsigned lanes = shape_.lanes;
   for (bool progress = true; progress && budget > 0;) {
     progress = false;
-    for (auto& [key, ch] : rx_) {
+    for (RxChannel* chp : rx_chans_) {
+      RxChannel& ch = *chp;
       if (budget == 0) break;
       if (ch.flits.empty() || ch.next >= ch.ops.size()) continue;
       const size_t j = ch.ops[ch.next];
@@ -270,12 +277,14 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
                                                    : in[l];
       }
       ch.flits.pop_front();
+      --rx_pending_;
       Advance(j, n, cycle);
       if (st_[j].progress >= o.region.len) ++ch.next;
       --budget;
       progress = true;
     }
-    for (auto& [id, rx] : eng_rx_) {
+    for (auto& [id, rxp] : eng_rx_list_) {
+      EngRx& rx = *rxp;
       if (budget == 0) break;
       if (rx.flits.empty()) continue;
       const coll::Range r = ops_[rx.op].region;
@@ -284,6 +293,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       if (from < to && !Ready(rx.op, from, to)) continue;
       for (uint64_t e = from; e < to; ++e) buf_[e] = rx.flits.front()[e - from];
       rx.flits.pop_front();
+      --rx_pending_;
       if (from < to) Advance(rx.op, to - from, cycle);
       if (++rx.count > rx.total) {
         errors_.push_back(fmt::format("cycle {}: more than {} flits of id {}", cycle, rx.total, id));

@@ -107,10 +107,14 @@ class ScheduleEndpoint final : public Endpoint {
   std::map<Key, RxChannel> rx_;
   std::map<Key, TxChannel> tx_;
   std::vector<Key> tx_keys_;
+  std::vector<TxChannel*> tx_chans_;  // tx_[tx_keys_[c]] (map nodes stay put)
+  std::vector<RxChannel*> rx_chans_;  // rx_ in key order
+  std::vector<std::pair<unsigned, EngRx*>> eng_rx_list_;  // eng_rx_ in id order
   size_t tx_rr_ = 0;
+  size_t rx_pending_ = 0;             // flits waiting in rx_ and eng_rx_ queues
   // The packet being injected: its op, its length and the flits left.
   bool in_packet_ = false;
-  size_t pkt_op_ = 0;
+  size_t pkt_op_ = 0, pkt_chan_ = 0;
   unsigned pkt_flits_ = 0, pkt_left_ = 0;
   // Engine streams: request flits to inject in program order, results expected per id.
   std::vector<EngFlit> eng_tx_;

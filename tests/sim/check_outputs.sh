@@ -32,14 +32,20 @@ grep -q "package.k = '99': allowed 2 .. 32" "$work/err.txt"
 printf 'package.kk = 9\n' > "$work/bad2.cfg"
 if "$aries" --config "$work/bad2.cfg" 2> "$work/err2.txt"; then exit 1; fi
 grep -q "bad2.cfg:1: unknown key 'package.kk'" "$work/err2.txt"
-# The speed bench: one row per link setting, K, load and kernel, every run delivering its load.
+# The speed bench: one row per link setting, K, load, node model and kernel, every run
+# delivering its load, the same load on both models.
 "$aries" bench --quick --k 2 --links 3,1 > "$work/bench.txt"
 python3 - "$work/bench.txt" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.startswith("mesh ")]
-assert len(rows) == 2 * 3 * 3, rows                       # links x loads x kernels
+assert len(rows) == 2 * 3 * 2 * 3, rows                   # links x loads x models x kernels
 assert {r[1] for r in rows} == {"3", "1"} and {r[2] for r in rows} == {"2"}, rows
-assert all(float(r[6]) > 0 and abs(float(r[9]) - float(r[3])) < 0.05 for r in rows), rows
+assert {r[4] for r in rows} == {"rtl", "fast"}, rows
+assert all(float(r[7]) > 0 and abs(float(r[10]) - float(r[3])) < 0.05 for r in rows), rows
+acc = {}
+for r in rows:
+    acc.setdefault((r[1], r[3], r[5], r[6]), set()).add(r[10])
+assert all(len(v) == 1 for v in acc.values()), acc      # rtl and fast accept the same
 print("bench ok")
 PY
 # VC allocation: a bad value names the allowed ones; dynamic shows in the report and the CSV.

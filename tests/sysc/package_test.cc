@@ -22,6 +22,7 @@
 #include "package.h"
 #include "package_sc.h"
 #include "transport.h"
+#include "verilated.h"
 
 namespace {
 
@@ -1201,16 +1202,30 @@ TEST(PackageModels, FastEqualsRtlAriesRandomBypass) {
 }
 TEST(PackageModels, FastEqualsRtlFbfly) { SameOnEveryModel(Topology::kFbfly, 4, true, false); }
 
-TEST(PackageModels, FastModelRefusesTheEngineAndWaveforms) {
+TEST(PackageModels, FastModelStandsForEveryShippedModelButHasNoWaveforms) {
   using aries::sysc::NodeImpl;
-  for (NodeImpl impl : {NodeImpl::kFast, NodeImpl::kCheck}) {
-    try {
-      aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kAny, impl);
-      ADD_FAILURE() << "a model that needs the collective engine was made fast";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("no collective engine"), std::string::npos) << e.what();
-    }
+  using aries::sysc::NodeUse;
+  VerilatedContext ctx;
+  auto full = aries::sysc::ShippedNodeModels(NodeUse::kAny, NodeImpl::kFast)(5, &ctx, "a");
+  EXPECT_TRUE(full->shape().coll_engine);
+  auto p2p = aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint, NodeImpl::kFast)(5, &ctx, "b");
+  EXPECT_FALSE(p2p->shape().coll_engine);
+  auto fb = aries::sysc::ShippedNodeModels(NodeUse::kAny, NodeImpl::kFast)(15, &ctx, "c");
+  EXPECT_EQ(fb->shape().num_ports, 15u);
+  EXPECT_THROW(aries::sysc::ShippedNodeModels(NodeUse::kAny, NodeImpl::kFast)(31, &ctx, "d"),
+               std::invalid_argument);
+  try {
+    full->Trace(nullptr);
+    ADD_FAILURE() << "the fast model accepted a trace";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("sim.model=rtl"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(aries::sysc::ParseNodeImpl("verilog"), std::invalid_argument);
+  try {
+    aries::sysc::ParseNodeImpl("verilog");
+    ADD_FAILURE() << "an unknown model name was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: rtl, fast, check"), std::string::npos)
+        << e.what();
+  }
   EXPECT_EQ(aries::sysc::ParseNodeImpl("check"), NodeImpl::kCheck);
 }
