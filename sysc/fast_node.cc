@@ -96,6 +96,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   vc_last_.assign(np_, 0);
   slot_route_.assign(slots, 0);
   slot_ovc_.assign(slots, 0);
+  slot_hdr_.assign(slots, 0);
   slot_flit_.assign(slots * w_, 0);
   in_credit_q_.assign(np_, 0);
   pt_open_.assign(np_, 0);
@@ -319,7 +320,7 @@ void FastNode::ComputeComb() {
       const unsigned v = Ctz(m);
       const unsigned q = p * nv_ + v;
       const size_t s = Slot(p, v, rd_[q]);
-      const uint32_t hdr = slot_flit_[s * w_];
+      const uint32_t hdr = slot_hdr_[s];
       const uint32_t route = slot_route_[s];
       const unsigned hovc = slot_ovc_[s];
       const bool is_head = (hdr >> hw::kHdrHeadBit) & 1u;
@@ -809,6 +810,7 @@ void FastNode::Edge(const NodeIn& in) {
     std::memcpy(&slot_flit_[s * w_], f, w_ * sizeof(uint32_t));
     slot_route_[s] = route;
     slot_ovc_[s] = static_cast<uint8_t>(ovc);
+    slot_hdr_[s] = hdr;
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth_ ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;

@@ -137,6 +137,7 @@ class FastNode final : public NodeModel {
   std::vector<uint8_t> vc_last_;           // per port: VC round-robin pointer
   std::vector<uint32_t> slot_route_;       // per slot
   std::vector<uint8_t> slot_ovc_;          // per slot
+  std::vector<uint32_t> slot_hdr_;         // per slot: the header (a compact copy of word 0)
   std::vector<uint32_t> slot_flit_;        // per slot: w words (header as it arrived)
   // Multicast token.
   bool mc_busy_ = false;
