@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aries_node_params.h"
 #include "geometry.h"
 
 namespace aries::coll {
@@ -44,14 +45,16 @@ std::optional<Collective> ParseCollective(std::string_view name);
 const char* CollectiveNames();
 
 // What the nodes offer (the node model's parameters): the validator's limits.
+// A default Hardware is the shipped node's (hw::kVaries_nodeParams, declared once in
+// rtl/CMakeLists.txt); sysc::HardwareOf gives the one of any node model.
 struct Hardware {
-  unsigned lanes = 16;       // 32-bit elements per flit
-  unsigned num_vcs = 4;      // router VCs (point-to-point)
-  unsigned num_flows = 64;   // routing-table flows
-  unsigned tracks = 2;       // bypass tracks per row and column in the node (port-mux choices)
-  bool engine = true;        // a collective engine per node
-  unsigned coll_ids = 8;     // its ids
-  unsigned coll_prog = 8;    // its program steps
+  unsigned lanes = hw::kVaries_nodeParams.Lanes;          // 32-bit elements per flit
+  unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;       // router VCs (point-to-point)
+  unsigned num_flows = hw::kVaries_nodeParams.NumFlows;   // routing-table flows
+  unsigned tracks = hw::kVaries_nodeParams.NumTracks;     // bypass tracks per row and column
+  bool engine = hw::kVaries_nodeParams.CollEngine != 0;  // a collective engine per node
+  unsigned coll_ids = hw::kVaries_nodeParams.CollIds;     // its ids
+  unsigned coll_prog = hw::kVaries_nodeParams.CollProg;   // its program steps
 };
 
 // What is asked.

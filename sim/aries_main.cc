@@ -21,6 +21,7 @@
 
 #include "coll_run.h"
 #include "coll_sweep.h"
+#include "aries_node_params.h"
 #include "config.h"
 #include "planners.h"
 #include "mpi_transport.h"
@@ -291,9 +292,10 @@ extern "C" int sc_main(int argc, char** argv) {
     }
     if (bench->parsed()) {
       const uint64_t measure = quick ? 1000 : 5000;
+      const auto& node = aries::hw::kVaries_node_p2pParams;  // what point-to-point runs use
       fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
-                 "4-flit packets, 16 x 32-bit lanes, 4 VCs x 32 flits\n",
-                 measure);
+                 "4-flit packets, {} x 32-bit lanes, {} VCs x {} flits\n",
+                 measure, node.Lanes, node.NumVCs, node.BufferDepth);
       fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n",
                  "topo", "links", "K", "rate", "model", "kernel", "threads", "cycles/s",
                  "node evals/cy", "peak MB", "accepted");

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "aries_node_params.h"
+
 namespace aries::sim {
 
 // "4,8" -> {4, 8}; the paper evaluates 4x4 and 8x8 only: anything else (or nothing) is
@@ -43,7 +45,10 @@ int RunTable1Command(const std::string& ks, const std::string& csv = "", const s
 
 struct AreaOptions {
   std::string out = "synth_out";
-  unsigned lanes = 16, vcs = 4, depth = 2, flows = 64, tracks = 2;
+  // The shipped node's parameters (rtl/CMakeLists.txt), but 2-flit buffers: synthesis keeps
+  // the buffers small and models the full depth as SRAM (synth_scripts/node_area.py).
+  unsigned lanes = hw::kVaries_nodeParams.Lanes, vcs = hw::kVaries_nodeParams.NumVCs, depth = 2,
+           flows = hw::kVaries_nodeParams.NumFlows, tracks = hw::kVaries_nodeParams.NumTracks;
   bool router = false;  // also the full-depth router (router_area.py: about 12 minutes)
   bool engine = false;  // also the collective engine (extrapolated in lanes)
 };

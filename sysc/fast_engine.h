@@ -13,13 +13,20 @@
 #include <cstdint>
 #include <vector>
 
+#include "aries_node_params.h"
+
 namespace aries::sysc {
 
 class FastEngine {
  public:
+  // Defaults: the shipped node's engine (rtl/CMakeLists.txt) and aries_coll_engine's TurnDepth.
   struct Params {
-    unsigned ports = 5, lanes = 16, ids = 8, prog = 8, depth = 32, out_credits = 32;
-    unsigned turn_depth = 8, req_vc = 4, rsp_vc = 5;
+    unsigned ports = hw::kVaries_nodeParams.NumPorts, lanes = hw::kVaries_nodeParams.Lanes;
+    unsigned ids = hw::kVaries_nodeParams.CollIds, prog = hw::kVaries_nodeParams.CollProg;
+    unsigned depth = hw::kVaries_nodeParams.CollDepth;
+    unsigned out_credits = hw::kVaries_nodeParams.CollDepth;
+    unsigned turn_depth = 8;
+    unsigned req_vc = hw::kVaries_nodeParams.NumVCs, rsp_vc = hw::kVaries_nodeParams.NumVCs + 1;
   };
   explicit FastEngine(const Params& p);
   void Reset();

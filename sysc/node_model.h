@@ -13,27 +13,29 @@
 #include <string>
 #include <vector>
 
+#include "aries_node_params.h"
+
 class VerilatedContext;
 class VerilatedFstC;
 
 namespace aries::sysc {
 
 // What the RTL was built with (checked against the package configuration, and against every
-// node's parameter registers when a package is built: Package::CheckShape). The shipped models'
-// shapes come from their build parameters (ShippedShape, rtl/CMakeLists.txt); the defaults here
-// are those of the 5-port model, for tests that describe a model by hand.
+// node's parameter registers when a package is built: Package::CheckShape). A model's shape
+// comes from its build parameters (ShapeOf, below; the parameters are declared once in
+// rtl/CMakeLists.txt); a default NodeShape is the shipped 5-port model's.
 struct NodeShape {
-  unsigned num_ports = 5;
-  unsigned num_vcs = 4;         // router (point-to-point) VCs
-  bool coll_engine = true;      // a collective engine beside the router
-  unsigned coll_depth = 32;     // its input queue depth (credits of a collective VC)
-  unsigned coll_ids = 8;        // its collective ids
-  unsigned coll_prog = 8;       // its program steps
-  unsigned buffer_depth = 32;
-  unsigned lanes = 16;
-  unsigned num_flows = 64;
-  unsigned num_tracks = 2;
-  unsigned num_links = 12;
+  unsigned num_ports = hw::kVaries_nodeParams.NumPorts;
+  unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;  // router (point-to-point) VCs
+  bool coll_engine = hw::kVaries_nodeParams.CollEngine != 0;  // an engine beside the router
+  unsigned coll_depth = hw::kVaries_nodeParams.CollDepth;  // its queue depth (collective credits)
+  unsigned coll_ids = hw::kVaries_nodeParams.CollIds;      // its collective ids
+  unsigned coll_prog = hw::kVaries_nodeParams.CollProg;    // its program steps
+  unsigned buffer_depth = hw::kVaries_nodeParams.BufferDepth;
+  unsigned lanes = hw::kVaries_nodeParams.Lanes;
+  unsigned num_flows = hw::kVaries_nodeParams.NumFlows;
+  unsigned num_tracks = hw::kVaries_nodeParams.NumTracks;
+  unsigned num_links = hw::kVaries_nodeParams.NumPorts - 1 + 4 * hw::kVaries_nodeParams.NumTracks;
   unsigned link_in_regs = 1;    // cycles the node registers what arrives on a link (aries_node)
   unsigned ep_lead = 1;         // cycles the endpoint runs ahead of the node (aries_node registers
                                 // what the endpoint drives and answers it a cycle ahead)
@@ -42,6 +44,9 @@ struct NodeShape {
   // LinkVCs).
   unsigned num_link_vcs() const { return num_vcs + (coll_engine ? 2 : 0); }
 };
+
+// The shape of an aries_node verilated with `p` (its links: the muxed node's track taps).
+NodeShape ShapeOf(const hw::NodeParams& p);
 
 // Inputs of one cycle. Flit words of link l live at flit[l * words]; only valid ones are read.
 struct NodeIn {

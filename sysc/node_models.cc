@@ -10,7 +10,6 @@
 #include "Varies_node_fb___024root.h"
 #include "Varies_node_p2p.h"
 #include "Varies_node_p2p___024root.h"
-#include "aries_node_params.h"
 #include "aries_pkg.h"
 #include "fast_node.h"
 #include "lockstep_node.h"
@@ -18,29 +17,8 @@
 
 namespace aries::sysc {
 
-namespace {
-// A model's shape from the parameters it was verilated with (rtl/CMakeLists.txt) and the node's
-// structure (aries_node: links of a muxed node, input registers, the endpoint's lead).
-NodeShape ShapeOf(const NodeParams& p) {
-  NodeShape s;
-  s.num_ports = p.NumPorts;
-  s.num_vcs = p.NumVCs;
-  s.coll_engine = p.CollEngine != 0;
-  s.coll_depth = p.CollDepth;
-  s.coll_ids = p.CollIds;
-  s.coll_prog = p.CollProg;
-  s.buffer_depth = p.BufferDepth;
-  s.lanes = p.Lanes;
-  s.num_flows = p.NumFlows;
-  s.num_tracks = p.NumTracks;
-  const bool muxed = p.NumPorts == hw::kNumMeshPorts && p.NumTracks > 0;
-  s.num_links = p.NumPorts - 1 + (muxed ? 4 * p.NumTracks : 0);
-  return s;
-}
-}  // namespace
-
 NodeShape ShippedShape(NodeUse use) {
-  return ShapeOf(use == NodeUse::kPointToPoint ? kVaries_node_p2pParams : kVaries_nodeParams);
+  return ShapeOf(use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams : hw::kVaries_nodeParams);
 }
 
 NodeImpl ParseNodeImpl(const std::string& name) {
@@ -58,23 +36,23 @@ const char* NodeImplName(NodeImpl impl) {
 namespace {
 std::unique_ptr<NodeModel> RtlModel(NodeUse use, unsigned num_ports, VerilatedContext* ctx,
                                     const std::string& name) {
-  if (num_ports <= kVaries_nodeParams.NumPorts) {
+  if (num_ports <= hw::kVaries_nodeParams.NumPorts) {
     if (use == NodeUse::kPointToPoint) {
       return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(
-          ShapeOf(kVaries_node_p2pParams), ctx, name);
+          ShapeOf(hw::kVaries_node_p2pParams), ctx, name);
     }
-    return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(kVaries_nodeParams), ctx,
+    return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(hw::kVaries_nodeParams), ctx,
                                                              name);
   }
-  if (num_ports <= kVaries_node_fbParams.NumPorts) {
-    return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(kVaries_node_fbParams),
+  if (num_ports <= hw::kVaries_node_fbParams.NumPorts) {
+    return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(hw::kVaries_node_fbParams),
                                                                 ctx, name);
   }
   throw std::invalid_argument(fmt::format(
       "no node model with {} router ports: the shipped models have {} and {} ports (a flattened "
       "butterfly up to {} x {})",
-      num_ports, kVaries_nodeParams.NumPorts, kVaries_node_fbParams.NumPorts,
-      (kVaries_node_fbParams.NumPorts + 1) / 2, (kVaries_node_fbParams.NumPorts + 1) / 2));
+      num_ports, hw::kVaries_nodeParams.NumPorts, hw::kVaries_node_fbParams.NumPorts,
+      (hw::kVaries_node_fbParams.NumPorts + 1) / 2, (hw::kVaries_node_fbParams.NumPorts + 1) / 2));
 }
 }  // namespace
 
@@ -83,9 +61,9 @@ NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
                      const std::string& name) -> std::unique_ptr<NodeModel> {
     if (impl == NodeImpl::kRtl) return RtlModel(use, num_ports, ctx, name);
     // The fast model takes the shape of the Verilated model it stands for.
-    const NodeParams& params = num_ports > kVaries_nodeParams.NumPorts ? kVaries_node_fbParams
-                               : use == NodeUse::kPointToPoint       ? kVaries_node_p2pParams
-                                                                      : kVaries_nodeParams;
+    const hw::NodeParams& params = num_ports > hw::kVaries_nodeParams.NumPorts ? hw::kVaries_node_fbParams
+                               : use == NodeUse::kPointToPoint       ? hw::kVaries_node_p2pParams
+                                                                      : hw::kVaries_nodeParams;
     if (num_ports > params.NumPorts) return RtlModel(use, num_ports, ctx, name);  // throws
     if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(params));
     return std::make_unique<LockstepNode>(RtlModel(use, num_ports, ctx, name),

@@ -19,6 +19,7 @@
 #include "death_util.h"
 #include "net_run.h"
 #include "net_traffic.h"
+#include "Vnode_chk_params.h"
 #include "package.h"
 #include "verilated_node.h"
 
@@ -33,20 +34,7 @@ using aries::tb::Pattern;
 using aries::tb::RunConfig;
 using aries::tb::TrafficConfig;
 
-NodeShape CheckedShape() {
-  NodeShape s;
-  s.num_ports = 5;
-  s.num_vcs = 4;
-  s.coll_engine = true;
-  s.coll_depth = 8;
-  s.coll_ids = 4;
-  s.buffer_depth = 8;
-  s.lanes = 2;
-  s.num_flows = 16;
-  s.num_tracks = 2;
-  s.num_links = 4 + 4 * s.num_tracks;
-  return s;
-}
+NodeShape CheckedShape() { return aries::sysc::ShapeOf(aries::hw::kVnode_chkParams); }
 
 // one_eval: the speed models' clocking (one evaluation per edge) instead of two.
 aries::sysc::NodeModelFactory CheckedNodes(bool one_eval = false) {
