@@ -1,6 +1,8 @@
 #include "planners.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -23,33 +25,63 @@ struct Entry {
   PlanFn fn;
 };
 
+// ARIES Table I's rows (the table's formulas; ARIES_LT's steps from IV-A2).
+const TableIRow kRingRow{0, "Ring", Topology::kTorus, "N", "G/N", "N-1",
+                         [](double n, unsigned) { return n; },
+                         [](double n, unsigned) { return 1.0 / n; },
+                         [](double n, unsigned) { return n - 1; }};
+const TableIRow k2dRingRow{1, "2D Ring", Topology::kTorus, "2N", "G/N", "2(sqrt N - 1)",
+                           [](double n, unsigned) { return 2 * n; },
+                           [](double n, unsigned) { return 1.0 / n; },
+                           [](double n, unsigned) { return 2 * (std::sqrt(n) - 1); }};
+const TableIRow kDbtRow{2, "Binary Tree (ours: double binary tree)", Topology::kTorus, "2(N-1)",
+                        "G/2", "sqrt N - 1", [](double n, unsigned) { return 2 * (n - 1); },
+                        [](double, unsigned) { return 0.5; },
+                        [](double n, unsigned) { return std::sqrt(n) - 1; }};
+const TableIRow kMtreeRow{3, "Multi-Tree", Topology::kTorus, "4(N-1)", "G/4", "sqrt N - 1",
+                          [](double n, unsigned) { return 4 * (n - 1); },
+                          [](double, unsigned) { return 0.25; },
+                          [](double n, unsigned) { return std::sqrt(n) - 1; }};
+const TableIRow kAriesLtRow{
+    4, "ARIES (ARIES_LT)", Topology::kAries, "8(sqrt N - 1) sqrt N", "G/N", "L(N^(1/L) - 1)",
+    [](double n, unsigned) { return 8 * (std::sqrt(n) - 1) * std::sqrt(n); },
+    [](double n, unsigned) { return 1.0 / n; },
+    [](double n, unsigned levels) { return levels * (std::pow(n, 1.0 / levels) - 1); }};
+
 const std::vector<Entry>& Registry() {
   using C = Collective;
+  // PaperRole: {baseline, place among ARIES candidates, on ARIES in Fig. 9, family label}.
+  const PaperRole none{};
   const std::vector<Topology> any = {Topology::kMesh, Topology::kTorus, Topology::kFbfly,
                                      Topology::kAries};
   static const std::vector<Entry> r = {
       {{"ring", "one ring (reduce-scatter + all-gather), ARIES II-C", false,
         {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}, any,
-        "ring"},
+        "ring", AlgoVariant::kNone,
+        {true, 0, false, "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)"}, &kRingRow},
        PlanRing},
       {{"aries_bw", "ARIES_BW: the ring over the mesh link and a bypass segment beside it, ARIES IV-A1",
         false, {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}, {Topology::kAries},
-        "ring"},
+        "ring", AlgoVariant::kNone, {false, 2, true}},
        PlanAriesBw},
       {{"aries_lt", "ARIES_LT: L-level hierarchical rings (coll.levels), ARIES IV-A2", false,
-        {C::kAllReduce, C::kBarrier}, any, "ring", AlgoVariant::kLevels},
+        {C::kAllReduce, C::kBarrier}, any, "ring", AlgoVariant::kLevels, {false, 1, true},
+        &kAriesLtRow},
        PlanAriesLt},
       {{"2dring", "rings along rows then columns, ARIES Table I", false,
-        {C::kAllReduce, C::kBarrier}, any, "2dring"},
+        {C::kAllReduce, C::kBarrier}, any, "2dring", AlgoVariant::kNone, none, &k2dRingRow},
        Plan2dRing},
       {{"dbt", "double binary tree (two complementary trees), ARIES IV-B1", false,
-        {C::kAllReduce, C::kBarrier}, any, "dbt"},
+        {C::kAllReduce, C::kBarrier}, any, "dbt", AlgoVariant::kNone,
+        {true, 0, true, "double binary tree all-reduce"}, &kDbtRow},
        PlanDoubleBinaryTree},
       {{"mtree", "multi-tree: a tree per node reducing its chunk, ARIES IV-B2 / Huang ISCA'21", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}, any, "mtree"},
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}, any, "mtree",
+        AlgoVariant::kNone,
+        {true, 0, true, "multi-tree all-reduce (ARIES: multi-tree or concentrated)"}, &kMtreeRow},
        PlanMultiTree},
       {{"cmtree", "concentrated multi-tree over 2x2 groups, ARIES IV-B2 Fig. 8", false,
-        {C::kAllReduce, C::kBarrier}, any, "mtree"},
+        {C::kAllReduce, C::kBarrier}, any, "mtree", AlgoVariant::kNone, {false, 1, true}},
        PlanConcentratedMultiTree},
       {{"tree", "in-network reduction tree on the collective engines (PIUMA)", true,
         {C::kAllReduce, C::kReduceScatter, C::kReduce, C::kBroadcast, C::kBarrier}, any, "tree",
@@ -89,6 +121,43 @@ const AlgorithmInfo* FindAlgorithm(std::string_view name) {
     if (name == a.name) return &a;
   }
   return nullptr;
+}
+
+std::vector<std::string> PaperFamilies() {
+  std::vector<std::string> f;
+  for (const AlgorithmInfo& a : Algorithms()) {
+    if (a.paper.baseline) f.push_back(a.family);
+  }
+  return f;
+}
+
+const AlgorithmInfo& FamilyBaseline(const std::string& family) {
+  for (const AlgorithmInfo& a : Algorithms()) {
+    if (a.paper.baseline && family == a.family) return a;
+  }
+  throw std::invalid_argument(fmt::format("no paper family '{}'", family));
+}
+
+std::vector<const AlgorithmInfo*> AriesCandidates(const std::string& family) {
+  std::vector<const AlgorithmInfo*> v;
+  for (const AlgorithmInfo& a : Algorithms()) {
+    if (a.paper.aries >= 0 && family == a.family) v.push_back(&a);
+  }
+  std::stable_sort(v.begin(), v.end(), [](const AlgorithmInfo* x, const AlgorithmInfo* y) {
+    return x->paper.aries < y->paper.aries;
+  });
+  return v;
+}
+
+std::vector<const AlgorithmInfo*> TableIAlgorithms() {
+  std::vector<const AlgorithmInfo*> v;
+  for (const AlgorithmInfo& a : Algorithms()) {
+    if (a.table1) v.push_back(&a);
+  }
+  std::stable_sort(v.begin(), v.end(), [](const AlgorithmInfo* x, const AlgorithmInfo* y) {
+    return x->table1->order < y->table1->order;
+  });
+  return v;
 }
 
 std::string AlgorithmNames() {

@@ -31,18 +31,23 @@ namespace aries::sim {
 namespace {
 
 struct Fig9Series {
-  const char* family;
-  const char* algo;
-  const char* topology;
+  std::string family, algo, topology;
 };
 
-// Fig. 9's curves: the baselines' algorithm on mesh and torus, ARIES's variants on ARIES.
-const Fig9Series kFig9[] = {
-    {"ring", "ring", "mesh"},   {"ring", "ring", "torus"},   {"ring", "aries_lt", "aries"},
-    {"ring", "aries_bw", "aries"}, {"dbt", "dbt", "mesh"},   {"dbt", "dbt", "torus"},
-    {"dbt", "dbt", "aries"},    {"mtree", "mtree", "mesh"},  {"mtree", "mtree", "torus"},
-    {"mtree", "mtree", "aries"}, {"mtree", "cmtree", "aries"},
-};
+// Fig. 9's curves from the algorithm descriptors: each family's baseline algorithm on mesh and
+// torus, then the family's ARIES candidates that Fig. 9 draws on ARIES.
+std::vector<Fig9Series> Fig9Curves() {
+  std::vector<Fig9Series> v;
+  for (const std::string& fam : coll::PaperFamilies()) {
+    const char* base = coll::FamilyBaseline(fam).name;
+    v.push_back({fam, base, "mesh"});
+    v.push_back({fam, base, "torus"});
+    for (const coll::AlgorithmInfo* a : coll::AriesCandidates(fam)) {
+      if (a->paper.fig9_aries) v.push_back({fam, a->name, "aries"});
+    }
+  }
+  return v;
+}
 
 }  // namespace
 
@@ -65,7 +70,8 @@ int RunFig9Command(const Fig9Options& o) {
              path);
   std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps\n";
   std::vector<LineChart> panels;
-  for (const char* fam : {"ring", "dbt", "mtree"}) {
+  const std::vector<Fig9Series> curves = Fig9Curves();
+  for (const std::string& fam : coll::PaperFamilies()) {
     for (unsigned k : ks) {
       LineChart chart;
       chart.title = fmt::format("{} all-reduce {}x{}", fam, k, k);
@@ -73,8 +79,8 @@ int RunFig9Command(const Fig9Options& o) {
       chart.y_label = "algorithm bandwidth (GB/s)";
       std::vector<uint64_t> sizes;
       std::vector<std::pair<std::string, std::map<uint64_t, double>>> rows;
-      for (const Fig9Series& f : kFig9) {
-        if (std::string(f.family) != fam) continue;
+      for (const Fig9Series& f : curves) {
+        if (f.family != fam) continue;
         for (const coll::CostModel& m : models) {
           if (m.k != k || m.cand.algo != f.algo || coll::TopologyName(m.topology) != std::string(f.topology)) continue;
           LineChart::Series ser;
@@ -124,22 +130,6 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
     ks.push_back(static_cast<unsigned>(std::stoul(s)));
   }
   if (ks.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8, 16", ks_arg));
-  struct Row {
-    const char* label;
-    const char* algo;
-    coll::Topology topo;
-    const char* links_f;
-    const char* bw_f;
-    const char* sync_f;
-  };
-  const Row rows[] = {
-      {"Ring", "ring", coll::Topology::kTorus, "N", "G/N", "N-1"},
-      {"2D Ring", "2dring", coll::Topology::kTorus, "2N", "G/N", "2(sqrt N - 1)"},
-      {"Binary Tree (ours: double binary tree)", "dbt", coll::Topology::kTorus, "2(N-1)", "G/2", "sqrt N - 1"},
-      {"Multi-Tree", "mtree", coll::Topology::kTorus, "4(N-1)", "G/4", "sqrt N - 1"},
-      {"ARIES (ARIES_LT)", "aries_lt", coll::Topology::kAries, "8(sqrt N - 1) sqrt N", "G/N",
-       "L(N^(1/L) - 1)"},
-  };
   fmt::print("ARIES Table I: all-reduce of G bytes on N chiplets; the table's formulas (torus) beside the "
              "controller's planned programs (links: distinct directed sender -> receiver pairs that carry "
              "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
@@ -161,11 +151,12 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
     fmt::print("\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: formula | "
                "largest message | sync steps: formula | measured |\n|---|---|---|---|---|---|---|\n",
                k * k, k, k);
-    for (const Row& row : rows) {
+    for (const coll::AlgorithmInfo* a : coll::TableIAlgorithms()) {
+      const coll::TableIRow& row = *a->table1;
       coll::Request req;
-      req.geom.topology = row.topo;
+      req.geom.topology = row.topology;
       req.geom.k = k;
-      req.algo = row.algo;
+      req.algo = a->name;
       // ARIES_LT: two levels where K is a square (Table I v2's L = 2), else the most K allows.
       const auto lv = coll::AriesLtLevels(k);
       req.levels = std::find(lv.begin(), lv.end(), 2u) != lv.end() ? 2 : lv.back();
@@ -181,24 +172,23 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
           largest = std::max<uint64_t>(largest, op.region.len);
         }
       }
-      const std::string algo(row.algo);
-      const double f_links = algo == "ring" ? n : algo == "2dring" ? 2 * n : algo == "dbt" ? 2 * (n - 1)
-                           : algo == "mtree" ? 4 * (n - 1) : 8 * (r - 1) * r;
-      const double f_sync = algo == "ring" ? n - 1 : algo == "2dring" ? 2 * (r - 1)
-                          : algo == "aries_lt" ? req.levels * (std::pow(n, 1.0 / req.levels) - 1) : r - 1;
+      const std::string algo(a->name);
+      const bool leveled = a->variant == coll::AlgoVariant::kLevels;
+      const double f_links = row.links(n, req.levels);
+      const double f_sync = row.sync(n, req.levels);
       const double frac = static_cast<double>(largest) / static_cast<double>(p.elements);
-      const std::string label = algo == "aries_lt" ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
-      const double f_frac = algo == "dbt" ? 0.5 : algo == "mtree" ? 0.25 : 1.0 / n;
+      const std::string label = leveled ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
+      const double f_frac = row.message(n, req.levels);
       links_chart.groups.push_back(algo);
       steps_chart.groups.push_back(algo);
       links_chart.values[0].push_back(f_links);
       links_chart.values[1].push_back(static_cast<double>(links.size()));
       steps_chart.values[0].push_back(f_sync);
       steps_chart.values[1].push_back(p.sync_steps);
-      csv += fmt::format("{},{},{},{},{:.0f},{},{:.6f},{:.6f},{:.4g},{}\n", k * k, algo, coll::TopologyName(row.topo),
-                         algo == "aries_lt" ? req.levels : 0, f_links, links.size(), f_frac, frac, f_sync, p.sync_steps);
-      fmt::print("| {} | {} = {:.0f} | {} | {} | G/{:.3g} | {} = {:.3g} | {} |\n", label, row.links_f, f_links,
-                 links.size(), row.bw_f, frac > 0 ? 1.0 / frac : 0.0, row.sync_f, f_sync, p.sync_steps);
+      csv += fmt::format("{},{},{},{},{:.0f},{},{:.6f},{:.6f},{:.4g},{}\n", k * k, algo, coll::TopologyName(row.topology),
+                         leveled ? req.levels : 0, f_links, links.size(), f_frac, frac, f_sync, p.sync_steps);
+      fmt::print("| {} | {} = {:.0f} | {} | {} | G/{:.3g} | {} = {:.3g} | {} |\n", label, row.links_formula, f_links,
+                 links.size(), row.message_formula, frac > 0 ? 1.0 / frac : 0.0, row.sync_formula, f_sync, p.sync_steps);
     }
     panels.push_back(std::move(links_chart));
     panels.push_back(std::move(steps_chart));
@@ -344,7 +334,7 @@ int RunReportCommand(const ReportOptions& o) {
 namespace {
 
 struct EnergyFamily {
-  const char* name;
+  std::string name;
   std::vector<std::pair<std::string, unsigned>> baseline, aries;  // (algorithm, levels)
 };
 
@@ -357,11 +347,18 @@ int RunFig11Command(const Fig11Options& o) {
     energy::Tech t = energy::LoadTech(energy::TechPath(o.tech));
     for (const auto& a : o.tech_set) energy::Override(t, a);
   }
-  const std::vector<EnergyFamily> fams = {
-      {"ring", {{"ring", 2}}, {{"ring", 2}, {"aries_lt", 0}, {"aries_bw", 2}}},
-      {"dbt", {{"dbt", 2}}, {{"dbt", 2}}},
-      {"mtree", {{"mtree", 2}}, {{"mtree", 2}, {"cmtree", 2}}},
-  };
+  // Each paper family: its baseline algorithm, and ARIES's candidates (levels 0: the most
+  // ARIES_LT allows for K, as the sweeps measure it; 2 for the others, whose level count is unused).
+  std::vector<EnergyFamily> fams;
+  for (const std::string& fam : coll::PaperFamilies()) {
+    EnergyFamily f;
+    f.name = fam;
+    f.baseline = {{coll::FamilyBaseline(fam).name, 2}};
+    for (const coll::AlgorithmInfo* a : coll::AriesCandidates(fam)) {
+      f.aries.push_back({a->name, a->variant == coll::AlgoVariant::kLevels ? 0u : 2u});
+    }
+    fams.push_back(std::move(f));
+  }
   const char* topos[] = {"mesh", "torus", "fbfly", "aries"};
   // ARIES V-C: average energy reduction of ARIES vs mesh, torus, flattened butterfly.
   auto paper = [](unsigned k, int i) {

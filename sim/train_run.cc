@@ -164,12 +164,18 @@ struct Family {
   std::vector<std::string> aries;     // algorithms ARIES may configure (the best is taken)
 };
 
+// The paper's families from the algorithm descriptors (collectives/planners.h: PaperRole).
 const std::vector<Family>& Families() {
-  static const std::vector<Family> f = {
-      {"ring", "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)", {"ring"}, {"ring", "aries_lt", "aries_bw"}},
-      {"dbt", "double binary tree all-reduce", {"dbt"}, {"dbt"}},
-      {"mtree", "multi-tree all-reduce (ARIES: multi-tree or concentrated)", {"mtree"}, {"mtree", "cmtree"}},
-  };
+  static const std::vector<Family> f = [] {
+    std::vector<Family> v;
+    for (const std::string& fam : coll::PaperFamilies()) {
+      const coll::AlgorithmInfo& base = coll::FamilyBaseline(fam);
+      Family x{base.family, base.paper.family_label, {base.name}, {}};
+      for (const coll::AlgorithmInfo* a : coll::AriesCandidates(fam)) x.aries.push_back(a->name);
+      v.push_back(std::move(x));
+    }
+    return v;
+  }();
   return f;
 }
 
@@ -186,9 +192,9 @@ const PaperSpeedup kPaper[] = {
 };
 // ARIES V-B: communication time reduced by 33.7% (ring), 51.9% (DB-T), 19.5% (MT), averaged
 // over the networks (stated with the Transformer).
-double PaperCommReduction(const std::string& family) {
-  return family == "ring" ? 0.337 : family == "dbt" ? 0.519 : 0.195;
-}
+const std::map<std::string, double> kPaperCommReduction = {
+    {"ring", 0.337}, {"dbt", 0.519}, {"mtree", 0.195}};
+double PaperCommReduction(const std::string& family) { return kPaperCommReduction.at(family); }
 
 const char* kTopos[] = {"mesh", "torus", "fbfly", "aries"};
 
