@@ -353,6 +353,8 @@ extern "C" int sc_main(int argc, char** argv) {
       // (tests/sysc checks both kernels give the same cycles).
       fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
                  "lat mean", "p99", "max", "");
+      // A sweep is many runs: the fast node model unless one was named (the same cycles).
+      if (cfg.Get("sim.model") == "auto") s.model = "fast";
       for (double rate : s.sweep_rates) {
         aries::sim::SimSettings si = s;
         si.traffic.rate = rate;

@@ -41,9 +41,10 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.threads", "auto", "auto, 1 .. 64",
        "threads, each stepping a partition of rows in windows of the links' lookahead (kernel "
        "loop; same results; auto: the machine's cores, at most 8; under mpirun: per rank, auto 1)"},
-      {"sim.model", "rtl", "rtl, fast, check",
-       "node model: the Verilated RTL, the cycle-equivalent C++ model (no collective engine, no "
-       "waveforms; same cycles), or both in lockstep comparing every pin every cycle"},
+      {"sim.model", "auto", "auto, rtl, fast, check",
+       "node model: the Verilated RTL, the cycle-equivalent C++ model (same cycles, proven pin by "
+       "pin; no waveforms), or both in lockstep comparing every pin every cycle; auto: rtl for "
+       "run, fast for sweep"},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing"},
       {"sim.seed", "1", "any integer", "seed of traffic, bypass choice and RTL initial values"},
       {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads",
@@ -202,7 +203,10 @@ SimSettings Validate(const Config& c) {
     }
   }
   s.model = c.Get("sim.model");
-  if (s.model != "rtl" && s.model != "fast" && s.model != "check") Bad(c, "sim.model");
+  if (s.model != "auto" && s.model != "rtl" && s.model != "fast" && s.model != "check") {
+    Bad(c, "sim.model");
+  }
+  if (s.model == "auto") s.model = "rtl";  // `aries sweep` takes fast instead (aries_main)
   s.seed = Uint(c, "sim.seed", 0, ~0ull);
   s.traffic.seed = s.seed;
   std::stringstream rs(c.Get("sweep.rates"));

@@ -57,7 +57,7 @@ struct SimSettings {
   std::string trace_file;       // traffic.trace
   tb::RunConfig run;
   std::string kernel = "systemc";
-  std::string model = "rtl";    // sim.model: rtl | fast | check
+  std::string model = "rtl";    // sim.model: rtl | fast | check (auto is resolved: rtl)
   uint64_t seed = 1;
   std::vector<double> sweep_rates;
 };

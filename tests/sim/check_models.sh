@@ -28,5 +28,11 @@ done
 if "$aries" --set sim.model=fast --trace "$dir/t.fst" > "$dir/o" 2>&1; then echo "traced fast"; exit 1; fi
 grep -q "needs sim.model = rtl" "$dir/o" || { cat "$dir/o"; exit 1; }
 if "$aries" --set sim.model=verilog > "$dir/o" 2>&1; then echo "accepted verilog"; exit 1; fi
-grep -q "sim.model = 'verilog': allowed rtl, fast, check" "$dir/o" || { cat "$dir/o"; exit 1; }
+grep -q "sim.model = 'verilog': allowed auto, rtl, fast, check" "$dir/o" || { cat "$dir/o"; exit 1; }
+# A sweep takes the fast model unless one is named; its JSON says which made each run.
+"$aries" sweep --set package.k=4 --set sweep.rates=0.1 --set sim.measure=500 --json "$dir/s.json" > /dev/null
+grep -q '"model": *"fast"' "$dir/s.json" || { echo "sweep did not take the fast model"; exit 1; }
+"$aries" sweep --set package.k=4 --set sweep.rates=0.1 --set sim.measure=500 --set sim.model=rtl \
+  --json "$dir/s2.json" > /dev/null
+grep -q '"model": *"rtl"' "$dir/s2.json" || { echo "sweep ignored sim.model=rtl"; exit 1; }
 echo "models agree"
