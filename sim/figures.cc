@@ -139,7 +139,7 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
   std::string csv = "n,algorithm,topology,levels,links_formula,links,message_fraction_formula,largest_message_fraction,"
                     "sync_steps_formula,sync_steps\n";
   for (unsigned k : ks) {
-    const double n = k * k, r = std::sqrt(n);
+    const double n = k * k;
     BarChart links_chart, steps_chart;
     links_chart.title = fmt::format("links, N = {}", k * k);
     steps_chart.title = fmt::format("synchronization steps, N = {}", k * k);

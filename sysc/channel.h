@@ -9,7 +9,8 @@
 //
 // Timing: what a node drives after the edge of cycle t reaches the other end's pins as an input
 // in cycle t + lookahead(), lookahead() = 1 + latency - in_regs. Entries are stamped with their
-// arrival cycle in a ring of 2 lookahead() slots. So nodes may be stepped in any order within a
+// arrival cycle in a ring of at least 2 lookahead() slots (a power of two: a slot is the
+// arrival cycle's low bits, no division). So nodes may be stepped in any order within a
 // cycle (the SystemC scheduler's order gives the same result as the plain loop; tests/sysc
 // checks it), and sender and receiver may each run up to lookahead() cycles past the last cycle
 // both finished (Package::Run's windows): the sender then writes arrival cycles below
@@ -30,7 +31,7 @@ class Channel {
   Channel(std::string name, unsigned latency, unsigned in_regs, unsigned words, unsigned src,
           unsigned src_link, unsigned dst, unsigned dst_link)
       : name_(std::move(name)), latency_(latency), delay_(latency - in_regs), words_(words),
-        ring_(2 * (delay_ + 1)),
+        ring_(RingSize(2 * (delay_ + 1))), mask_(ring_ - 1),
         src_(src), src_link_(src_link), dst_(dst), dst_link_(dst_link),
         flit_stamp_(ring_, kNever), flits_(ring_ * words), credit_stamp_(ring_, kNever),
         credits_(ring_, 0) {}
@@ -45,24 +46,24 @@ class Channel {
 
   void SendFlit(uint64_t cycle, const uint32_t* words) {
     const uint64_t at = cycle + lookahead();
-    const unsigned s = static_cast<unsigned>(at % ring_);
+    const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
     std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
     ++flits_sent_;
   }
   // The flit arriving in `cycle`, or nullptr.
   const uint32_t* FlitAt(uint64_t cycle) const {
-    const unsigned s = static_cast<unsigned>(cycle % ring_);
+    const unsigned s = static_cast<unsigned>(cycle & mask_);
     return flit_stamp_[s] == cycle ? &flits_[s * words_] : nullptr;
   }
   void SendCredit(uint64_t cycle, uint8_t vc_mask) {
     const uint64_t at = cycle + lookahead();
-    const unsigned s = static_cast<unsigned>(at % ring_);
+    const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
   }
   uint8_t CreditAt(uint64_t cycle) const {
-    const unsigned s = static_cast<unsigned>(cycle % ring_);
+    const unsigned s = static_cast<unsigned>(cycle & mask_);
     return credit_stamp_[s] == cycle ? credits_[s] : 0;
   }
   // Something is on the wires after `cycle` (sent, not yet arrived).
@@ -92,12 +93,12 @@ class Channel {
     }
   }
   void PutFlit(uint64_t at, const uint32_t* words) {
-    const unsigned s = static_cast<unsigned>(at % ring_);
+    const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
     std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
   }
   void PutCredit(uint64_t at, uint8_t vc_mask) {
-    const unsigned s = static_cast<unsigned>(at % ring_);
+    const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
   }
@@ -105,9 +106,14 @@ class Channel {
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
+  static unsigned RingSize(unsigned at_least) {
+    unsigned r = 1;
+    while (r < at_least) r *= 2;
+    return r;
+  }
 
   std::string name_;
-  unsigned latency_, delay_, words_, ring_;
+  unsigned latency_, delay_, words_, ring_, mask_;
   unsigned src_, src_link_, dst_, dst_link_;
   std::vector<uint64_t> flit_stamp_;
   std::vector<uint32_t> flits_;

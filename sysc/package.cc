@@ -214,8 +214,10 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
     into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat,
                                              shape_.link_in_regs, w, s, sl, d, dl));
     nodes_[s].out_ch[sl] = into.back().get();
+    nodes_[s].out_links |= uint64_t{1} << sl;
     nodes_[s].out_pitches[sl] = l.pitches;
     nodes_[d].in_ch[dl] = into.back().get();
+    nodes_[d].in_links |= uint64_t{1} << dl;
   };
   one(l.a, l.la, l.b, l.lb, "+");
   one(l.b, l.lb, l.a, l.la, "-");
@@ -254,8 +256,13 @@ void Package::RebuildSegments() {
   }
   for (Node& nd : nodes_) nd.bypass = nd.out.bypass;  // the switches the segments follow
   for (const auto& ch : segments_) {
-    nodes_[ch->src()].out_ch[ch->src_link()] = nullptr;
-    nodes_[ch->dst()].in_ch[ch->dst_link()] = nullptr;
+    Node& src = nodes_[ch->src()];
+    Node& dst = nodes_[ch->dst()];
+    src.out_ch[ch->src_link()] = nullptr;
+    src.out_links &= ~(uint64_t{1} << ch->src_link());
+    src.in.link_credit[ch->src_link()] = 0;  // no wires, no credits (Gather skips the link)
+    dst.in_ch[ch->dst_link()] = nullptr;
+    dst.in_links &= ~(uint64_t{1} << ch->dst_link());
   }
   segments_.clear();
   const unsigned k = cfg_.k, tm = shape_.num_tracks;
@@ -317,18 +324,22 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   const unsigned nl = shape_.num_links;
   in.link_valid = 0;
   bool credits = false;
-  for (unsigned l = 0; l < nl; ++l) {
-    if (const Channel* ch = nd.in_ch[l]) {
-      if (const uint32_t* f = ch->FlitAt(cycle)) {
-        std::copy(f, f + w, &in.link_flit[l * w]);
-        in.link_valid |= uint64_t{1} << l;
-        CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
-      }
+  // Only the links with wires (a link without stays empty: its credit entry is zero).
+  for (uint64_t m = nd.in_links; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    if (const uint32_t* f = nd.in_ch[l]->FlitAt(cycle)) {
+      std::copy(f, f + w, &in.link_flit[l * w]);
+      in.link_valid |= uint64_t{1} << l;
+      CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
     }
-    const Channel* och = nd.out_ch[l];
-    in.link_credit[l] = och ? och->CreditAt(cycle) : 0;
-    credits = credits || in.link_credit[l] != 0;
   }
+  for (uint64_t m = nd.out_links; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    const uint8_t c = nd.out_ch[l]->CreditAt(cycle);
+    in.link_credit[l] = c;
+    credits = credits || c != 0;
+  }
+  (void)nl;
   const uint64_t ep_cycle = cycle + shape_.ep_lead;
   in.ep_valid = nd.ep && nd.ep->Inject(ep_cycle, in.ep_flit.data());
   in.ep_credit = nd.ep ? nd.ep->EjectCredits(ep_cycle) : 0;
@@ -371,8 +382,8 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
     }
   };
   if (out.link_valid != 0) {
-    for (unsigned l = 0; l < nl; ++l) {
-      if (!((out.link_valid >> l) & 1u)) continue;
+    for (uint64_t m = out.link_valid; m != 0; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
       leave(&out.link_flit[l * w]);
       ++k.link_flits[l];
       k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
@@ -386,8 +397,17 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
       }
     }
   }
+  const uint8_t* cr = out.link_credit.data();
   for (unsigned l = 0; l < nl; ++l) {
-    if (out.link_credit[l] == 0) continue;
+    if (l % 8 == 0 && l + 8 <= nl) {  // eight links at a time: most carry no credit
+      uint64_t eight;
+      std::memcpy(&eight, cr + l, sizeof eight);
+      if (eight == 0) {
+        l += 7;
+        continue;
+      }
+    }
+    if (cr[l] == 0) continue;
     if (Channel* ch = nd.in_ch[l]) {
       ch->SendCredit(cycle, out.link_credit[l]);
     } else {

@@ -191,6 +191,7 @@ class Package {
     NodeOut out;
     Endpoint* ep = nullptr;
     std::vector<Channel*> in_ch, out_ch;  // per link: channel arriving / leaving there
+    uint64_t in_links = 0, out_links = 0; // links with an arriving / leaving channel
     std::vector<unsigned> out_pitches;    // per link: the leaving channel's length in pitches
     NodeCounters counters;
     // Register port: queued requests (index into the current Access batch).

@@ -47,7 +47,9 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
   pc.topology = c.topo;
   pc.k = c.k;
   sysc::Package pkg(pc, sysc::ShippedNodeModels(use), seed);
-  if (use == sysc::NodeUse::kPointToPoint) EXPECT_FALSE(pkg.shape().coll_engine);
+  if (use == sysc::NodeUse::kPointToPoint) {
+    EXPECT_FALSE(pkg.shape().coll_engine);
+  }
   coll::Request r;
   r.geom = pc;
   r.algo = c.algo;
