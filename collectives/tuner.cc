@@ -89,16 +89,45 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
   return {{name, 2, 1}};
 }
 
-std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, Collective coll,
+std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok) {
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{}", TopologyName(t), k, c.algo,
-                     c.levels, c.embeddings, CollectiveName(coll), type, bytes, cycles, busbw,
-                     bound_fraction, ok ? 1 : 0);
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{}", TopologyName(g.topology),
+                     g.k, c.algo, c.levels, c.embeddings, CollectiveName(coll), type, bytes, cycles,
+                     busbw, bound_fraction, ok ? 1 : 0, g.tracks, g.link_latency,
+                     g.extra_per_pitch);
 }
 
+namespace {
+// The header before the geometry columns existed (rows measured on the default geometry).
+constexpr const char* kLegacyCostHeader =
+    "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
+}  // namespace
+
 const char* CostCsvHeader() {
-  return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
+  return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
+         "tracks,link_latency,extra_per_pitch";
+}
+
+std::string GeometryLabel(const Geometry& g) {
+  const Geometry d;
+  std::string s = fmt::format("{} {}x{}", TopologyName(g.topology), g.k, g.k);
+  if (g.tracks != d.tracks) s += fmt::format(", {} tracks", g.tracks);
+  if (g.link_latency != d.link_latency) s += fmt::format(", {}-cycle links", g.link_latency);
+  if (g.extra_per_pitch != d.extra_per_pitch) {
+    s += fmt::format(", {} extra cycles per pitch", g.extra_per_pitch);
+  }
+  return s;
+}
+
+std::string CostModel::Where() const {
+  Geometry g;
+  g.topology = topology;
+  g.k = k;
+  g.tracks = tracks;
+  g.link_latency = link_latency;
+  g.extra_per_pitch = extra_per_pitch;
+  return GeometryLabel(g);
 }
 
 std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type,
@@ -106,10 +135,16 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
   std::ifstream f(path);
   if (!f) throw PlanError(fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
-  std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned>, CostModel> by_key;
+  std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned, unsigned,
+                      unsigned>,
+           CostModel>
+      by_key;
+  size_t fields = 15;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     if (ln == 1) {
-      if (line != CostCsvHeader()) {
+      if (line == kLegacyCostHeader) {
+        fields = 12;
+      } else if (line != CostCsvHeader()) {
         throw PlanError(fmt::format("{}:1: header '{}'; expected '{}'", path, line, CostCsvHeader()));
       }
       continue;
@@ -118,7 +153,9 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-    if (c.size() != 12) throw PlanError(fmt::format("{}:{}: {} fields; expected 12", path, ln, c.size()));
+    if (c.size() != fields) {
+      throw PlanError(fmt::format("{}:{}: {} fields; expected {}", path, ln, c.size(), fields));
+    }
     const auto topo = ParseTopology(c[0]);
     if (!topo) throw PlanError(fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
     const auto run_coll = ParseCollective(c[5]);
@@ -135,8 +172,16 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       m.topology = *topo;
       m.k = static_cast<unsigned>(std::stoul(c[1]));
       m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};
+      if (fields == 15) {
+        m.tracks = static_cast<unsigned>(std::stoul(c[12]));
+        m.link_latency = static_cast<unsigned>(std::stoul(c[13]));
+        m.extra_per_pitch = static_cast<unsigned>(std::stoul(c[14]));
+      }
       const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
-      auto [it, fresh] = by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings}, m);
+      auto [it, fresh] = by_key.try_emplace(
+          {c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks, m.link_latency,
+           m.extra_per_pitch},
+          m);
       it->second.points.push_back(pt);
     } catch (const std::logic_error&) {
       throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));
@@ -159,13 +204,13 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
   return out;
 }
 
-Choice ChooseAlgorithm(const std::vector<CostModel>& models, Topology t, unsigned k, uint64_t bytes) {
+Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, uint64_t bytes) {
   Choice c;
-  std::string have;
+  std::vector<std::string> have;
   for (const CostModel& m : models) {
-    if (m.topology != t || m.k != k) {
-      const std::string s = fmt::format("{} {}x{}", TopologyName(m.topology), m.k, m.k);
-      if (have.find(s) == std::string::npos) have += (have.empty() ? "" : ", ") + s;
+    if (!m.On(g)) {
+      const std::string s = m.Where();
+      if (std::find(have.begin(), have.end(), s) == have.end()) have.push_back(s);
       continue;
     }
     c.ranking.push_back({m.cand.Label(), m.Predict(bytes)});
@@ -176,8 +221,10 @@ Choice ChooseAlgorithm(const std::vector<CostModel>& models, Topology t, unsigne
     }
   }
   if (c.ranking.empty()) {
-    throw PlanError(fmt::format("--algo auto: no measured costs for {} {}x{}; the cost file has {}",
-                                TopologyName(t), k, k, have.empty() ? "none" : have));
+    std::string list;
+    for (const std::string& h : have) list += (list.empty() ? "" : "; ") + h;
+    throw PlanError(fmt::format("--algo auto: no measured costs for {}; the cost file has {}",
+                                GeometryLabel(g), list.empty() ? "none" : list));
   }
   std::stable_sort(c.ranking.begin(), c.ranking.end(),
                    [](const auto& a, const auto& b) { return a.second < b.second; });

@@ -33,6 +33,17 @@ struct CostModel {
   Collective collective = Collective::kAllReduce;
   Topology topology = Topology::kMesh;
   unsigned k = 0;
+  // The rest of the package geometry the runs had (a cost file without these columns was
+  // measured on the default geometry, the only one `aries coll` ran before they existed).
+  unsigned tracks = Geometry{}.tracks;
+  unsigned link_latency = Geometry{}.link_latency;
+  unsigned extra_per_pitch = Geometry{}.extra_per_pitch;
+  bool On(const Geometry& g) const {
+    return topology == g.topology && k == g.k && tracks == g.tracks &&
+           link_latency == g.link_latency && extra_per_pitch == g.extra_per_pitch;
+  }
+  // "mesh 4x4", with the geometry's other fields where they are not the defaults.
+  std::string Where() const;
   Candidate cand;
   std::vector<CostPoint> points;  // strictly increasing bytes
   // Interpolated cycles, never below the smallest measured value.
@@ -57,11 +68,14 @@ AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
 // other algorithm as it is.
 std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k);
 
-// The CSV header `aries coll-sweep` writes and LoadCostModels reads, and one measured row.
+// The CSV header `aries coll-sweep` writes and LoadCostModels reads (the geometry's tracks,
+// link latency and extra cycles per pitch at the end), and one measured row.
 const char* CostCsvHeader();
-std::string CostCsvRow(Topology t, unsigned k, const Candidate& c, Collective coll,
+std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok);
+// "mesh 4x4" for a geometry, with its other fields where they are not the defaults.
+std::string GeometryLabel(const Geometry& g);
 // Reads the rows of collective `coll` and element type `type` ("int32", "fp32") that passed
 // from a sweep CSV; repeated sizes of one candidate are averaged. Throws PlanError naming
 // file:line on a malformed row, an unknown collective or an algorithm the factory does not know.
@@ -74,10 +88,10 @@ struct Choice {
   double fit_error = 0;  // the best model's leave-one-out error
   std::vector<std::pair<std::string, double>> ranking;  // label, predicted cycles, cheapest first
 };
-// The cheapest candidate for (topology, K, bytes); throws PlanError when the models have none
-// for that topology and K (naming the ones they have).
-Choice ChooseAlgorithm(const std::vector<CostModel>& models, Topology t, unsigned k,
-                       uint64_t bytes);
+// The cheapest candidate for (geometry, bytes); throws PlanError when the models have none
+// measured on that geometry (naming the ones they have): a cost model of another link latency
+// or track count says nothing about this package.
+Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, uint64_t bytes);
 
 }  // namespace aries::coll
 

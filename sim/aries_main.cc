@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -136,6 +137,7 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian); each holds the node's whole buffer (all-gather: the gathered size, the node's shard in place)");
   coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
+  coll->add_option("--set", sets, "the package geometry: --set package.link_latency=20 (package.tracks, package.link_latency, package.extra_per_pitch; repeatable)");
   co.model = "rtl";  // the command's default: the Verilated RTL (library callers take auto)
   coll->add_option("--model", co.model, "node model: rtl (default: the Verilated RTL), fast (the cycle-equivalent C++ model, proven equal pin by pin), check (both in lockstep, every pin compared every cycle) or auto (= fast)")
       ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
@@ -155,6 +157,7 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
   csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
+  csweep->add_option("--set", sets, "the package geometry of every run, recorded in the CSV: --set package.link_latency=20 (package.tracks, package.link_latency, package.extra_per_pitch)");
   csweep->add_option("--model", cs.model, "node model of every run: auto (default: the fast C++ model, the same cycles), rtl, check")
       ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
   csweep->add_option("--jobs", cs.jobs, "run the sweep as one job per (algorithm, topology, size) on this many local processes; parts merge into --csv");
@@ -255,11 +258,13 @@ extern "C" int sc_main(int argc, char** argv) {
 
   try {
     // The configuration keys and the run's outputs belong to run and sweep; another subcommand
-    // given them would ignore them without a word.
-    const bool run_options = !sets.empty() || !config_file.empty() || !json_file.empty() ||
-                             !csv_file.empty() || !trace_file.empty();
+    // given them would ignore them without a word. coll and coll-sweep take the package
+    // geometry's keys (their own --set), and refuse every other key.
+    const bool run_options = !config_file.empty() || !json_file.empty() || !csv_file.empty() ||
+                             !trace_file.empty();
+    const bool geometry_sub = coll->parsed() || csweep->parsed();
     for (const CLI::App* sub : app.get_subcommands()) {
-      if (run_options && sub != run && sub != sweep) {
+      if ((run_options || (!sets.empty() && !geometry_sub)) && sub != run && sub != sweep) {
         throw ConfigError(fmt::format(
             "aries {}: --set, --config, --json, --csv and --trace apply to run and sweep only; "
             "give {} its own options (aries {} --help)",
@@ -271,6 +276,28 @@ extern "C" int sc_main(int argc, char** argv) {
             "as one process",
             sub->get_name(), net->ranks()));
       }
+    }
+    if (geometry_sub) {
+      // The package keys a collective reads; --topology and -k are its own flags.
+      const char* kGeometryKeys[] = {"package.tracks", "package.link_latency",
+                                     "package.extra_per_pitch"};
+      Config gc;
+      for (const std::string& a : sets) {
+        const std::string key = a.substr(0, a.find('='));
+        if (std::find(std::begin(kGeometryKeys), std::end(kGeometryKeys), key) ==
+            std::end(kGeometryKeys)) {
+          throw ConfigError(fmt::format(
+              "aries {}: --set {}: a collective reads only the package geometry (package.tracks, "
+              "package.link_latency, package.extra_per_pitch); the topology and K are --topology "
+              "and -k",
+              coll->parsed() ? "coll" : "coll-sweep", key));
+        }
+        gc.SetAssignment(a);
+      }
+      const aries::sim::SimSettings g = aries::sim::Validate(gc);
+      co.tracks = cs.tracks = g.package.tracks;
+      co.link_latency = cs.link_latency = g.package.link_latency;
+      co.extra_per_pitch = cs.extra_per_pitch = g.package.extra_per_pitch;
     }
     if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);

@@ -67,6 +67,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   sysc::PackageConfig pc;
   pc.topology = *topo;
   pc.k = o.k;
+  pc.tracks = o.tracks;
+  pc.link_latency = o.link_latency;
+  pc.extra_per_pitch = o.extra_per_pitch;
   const uint64_t bytes = ParseBytes(o.size);
   r.geom = pc;
   r.algo = o.algo;
@@ -82,7 +85,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
     const auto models = coll::LoadCostModels(path, o.type, *c);
-    const coll::Choice ch = coll::ChooseAlgorithm(models, *topo, o.k, bytes);
+    const coll::Choice ch = coll::ChooseAlgorithm(models, pc, bytes);
     r.algo = ch.best.algo;
     r.levels = ch.best.levels;
     r.embeddings = ch.best.embeddings;
@@ -91,9 +94,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
       why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
     }
-    print("auto: {} predicted cheapest for {} bytes on {} {}x{} (cycles interpolated between "
+    print("auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between "
           "measured sizes in {}; this model's leave-one-out error {:.1f}%): {}{}\n",
-          ch.best.Label(), bytes, o.topology, o.k, o.k, path, 100.0 * ch.fit_error, why,
+          ch.best.Label(), bytes, coll::GeometryLabel(pc), path, 100.0 * ch.fit_error, why,
           ch.ranking.size() > 5 ? ", ..." : "");
   }
   r.collective = *c;
@@ -115,9 +118,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   coll::Validation v;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
   const unsigned n = p.num_nodes();
-  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} {}x{} ({} node model)\n", r.algo,
-        o.collective, bytes, p.elements, o.type, o.topology, o.k, o.k,
-        model);
+  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
+        o.collective, bytes, p.elements, o.type, coll::GeometryLabel(pc), model);
   print("  plan: {}\n", p.summary);
   print("  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
              "synchronization steps {}\n",

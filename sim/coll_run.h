@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "geometry.h"
 #include "energy.h"
 
 namespace aries::sim {
@@ -17,6 +18,10 @@ struct CollOptions {
   std::string topology = "mesh", algo = "ring", collective = "allreduce", type = "int32";
   std::string size = "64K";
   unsigned k = 4, root = 0, embeddings = 1, levels = 2;
+  // The rest of the package geometry (--set package.tracks / link_latency / extra_per_pitch).
+  unsigned tracks = coll::Geometry{}.tracks;
+  unsigned link_latency = coll::Geometry{}.link_latency;
+  unsigned extra_per_pitch = coll::Geometry{}.extra_per_pitch;
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;

@@ -44,7 +44,7 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<s
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-    if (c.size() != 12 || c[0] == "topology") continue;
+    if (c.size() != 15 || c[0] == "topology") continue;  // (CostCsvHeader: 15 columns)
     const coll::Candidate cand{c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};
     const std::string key = fmt::format("| {} | {} |", cand.Label(), c[0]);
     if (!cells.count(key)) order.push_back(key);
@@ -125,8 +125,11 @@ int RunCollSweep(const CollSweepOptions& o) {
           // Every value was checked against its allowed set above (names, sizes, numbers), so
           // none carries shell syntax; the paths are quoted (ShellQuote).
           jobs.push_back(fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
+                                     "--set package.tracks={} --set package.link_latency={} "
+                                     "--set package.extra_per_pitch={} "
                                      "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
-                                     ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model, a.name, t, sz,
+                                     ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model,
+                                     o.tracks, o.link_latency, o.extra_per_pitch, a.name, t, sz,
                                      ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
@@ -187,7 +190,12 @@ int RunCollSweep(const CollSweepOptions& o) {
     fmt::print("{}\n{}\n", head, rule);
     PrintTableFromCsv(rows, sizes);
     int bad_runs = 0;
-    for (const auto& r : rows) bad_runs += r.back() == '1' ? 0 : 1;
+    for (const auto& r : rows) {  // the `ok` column (12th of CostCsvHeader)
+      std::vector<std::string> c;
+      std::stringstream ss(r);
+      for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+      bad_runs += c.size() == 15 && c[11] == "1" ? 0 : 1;
+    }
     if (failed > 0) fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed.load());
     if (bad_runs > 0) fmt::print("\n{} runs FAILED\n", bad_runs);
     return failed > 0 || bad_runs > 0 ? 1 : 0;
@@ -195,13 +203,31 @@ int RunCollSweep(const CollSweepOptions& o) {
   std::ofstream csv;
   if (!o.csv.empty()) {
     const bool fresh = !std::ifstream(o.csv).good();
+    if (!fresh) {  // rows are appended: the file must have this version's columns
+      std::ifstream in(o.csv);
+      std::string first;
+      std::getline(in, first);
+      if (!first.empty() && first != coll::CostCsvHeader()) {
+        throw std::invalid_argument(fmt::format(
+            "--csv {}: its header '{}' is not this version's '{}' (the geometry columns); "
+            "write the sweep to a new file",
+            o.csv, first, coll::CostCsvHeader()));
+      }
+    }
     csv.open(o.csv, std::ios::app);
     if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", o.csv));
     if (fresh) csv << coll::CostCsvHeader() << "\n";
   }
-  fmt::print("{} {} on {}x{}: cycles, bus bandwidth (B/cycle) and % of the bound "
+  const coll::Geometry def;
+  const std::string geometry =
+      o.tracks == def.tracks && o.link_latency == def.link_latency &&
+              o.extra_per_pitch == def.extra_per_pitch
+          ? ""
+          : fmt::format(" ({} tracks, {}-cycle links, {} extra cycles per pitch)", o.tracks,
+                        o.link_latency, o.extra_per_pitch);
+  fmt::print("{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
              "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
-             o.collective, o.type, o.k, o.k,
+             o.collective, o.type, o.k, o.k, geometry,
              *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N", o.model);
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const auto& s : sizes) {
@@ -222,6 +248,9 @@ int RunCollSweep(const CollSweepOptions& o) {
           CollOptions co;
           co.topology = t;
           co.k = o.k;
+          co.tracks = o.tracks;
+          co.link_latency = o.link_latency;
+          co.extra_per_pitch = o.extra_per_pitch;
           co.algo = a.name;
           co.collective = o.collective;
           co.levels = cand.levels;
@@ -249,7 +278,13 @@ int RunCollSweep(const CollSweepOptions& o) {
           row += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw, 100.0 * m.bound / static_cast<double>(m.cycles),
                              m.ok ? "" : " FAILED");
           if (csv.is_open()) {
-            csv << coll::CostCsvRow(*coll::ParseTopology(t), o.k, cand, *coll_kind, o.type, m.bytes, m.cycles,
+            coll::Geometry g;
+            g.topology = *coll::ParseTopology(t);
+            g.k = o.k;
+            g.tracks = o.tracks;
+            g.link_latency = o.link_latency;
+            g.extra_per_pitch = o.extra_per_pitch;
+            csv << coll::CostCsvRow(g, cand, *coll_kind, o.type, m.bytes, m.cycles,
                                     m.busbw, m.bound / static_cast<double>(m.cycles), m.ok)
                 << "\n";
             csv.flush();

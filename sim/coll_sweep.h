@@ -5,6 +5,7 @@
 #ifndef ARIES_SIM_COLL_SWEEP_H_
 #define ARIES_SIM_COLL_SWEEP_H_
 
+#include "geometry.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@ namespace aries::sim {
 
 struct CollSweepOptions {
   unsigned k = 4;
+  // The rest of the package geometry, recorded in every CSV row (--set package.*).
+  unsigned tracks = coll::Geometry{}.tracks;
+  unsigned link_latency = coll::Geometry{}.link_latency;
+  unsigned extra_per_pitch = coll::Geometry{}.extra_per_pitch;
   std::string topologies = "mesh,torus,aries,fbfly";
   std::string algos = "all";
   std::string sizes = "1K,64K,2M";

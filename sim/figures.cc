@@ -82,7 +82,10 @@ int RunFig9Command(const Fig9Options& o) {
       for (const Fig9Series& f : curves) {
         if (f.family != fam) continue;
         for (const coll::CostModel& m : models) {
-          if (m.k != k || m.cand.algo != f.algo || coll::TopologyName(m.topology) != std::string(f.topology)) continue;
+          coll::Geometry g;  // the paper's package: the default geometry
+          g.topology = *coll::ParseTopology(f.topology);
+          g.k = k;
+          if (!m.On(g) || m.cand.algo != f.algo) continue;
           LineChart::Series ser;
           ser.name = fmt::format("{} on {}", m.cand.Label(), f.topology);
           std::map<uint64_t, double> bw;

@@ -6,6 +6,16 @@
 
 namespace aries::train {
 
+namespace {
+// The training model's package: the default geometry (the costs of another are not its own).
+coll::Geometry Package(coll::Topology t, unsigned k) {
+  coll::Geometry g;
+  g.topology = t;
+  g.k = k;
+  return g;
+}
+}  // namespace
+
 CostTable::CostTable(const std::string& path, const std::string& type) : path_(path) {
   for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter,
                              coll::Collective::kAllGather}) {
@@ -17,7 +27,7 @@ CostTable::CostTable(const std::string& path, const std::string& type) : path_(p
 const coll::CostModel& CostTable::Find(coll::Collective c, coll::Topology t, unsigned k,
                                        const coll::Candidate& cand) const {
   for (const coll::CostModel& m : models_) {
-    if (m.collective == c && m.topology == t && m.k == k && m.cand.Label() == cand.Label()) return m;
+    if (m.collective == c && m.On(Package(t, k)) && m.cand.Label() == cand.Label()) return m;
   }
   std::string have;
   for (const coll::Candidate& x : Candidates(c, t, k)) have += (have.empty() ? "" : ", ") + x.Label();
@@ -31,7 +41,7 @@ const coll::CostModel& CostTable::Find(coll::Collective c, coll::Topology t, uns
 std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, coll::Topology t, unsigned k) const {
   std::vector<coll::Candidate> v;
   for (const coll::CostModel& m : models_) {
-    if (m.collective == c && m.topology == t && m.k == k) v.push_back(m.cand);
+    if (m.collective == c && m.On(Package(t, k))) v.push_back(m.cand);
   }
   return v;
 }

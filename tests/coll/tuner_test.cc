@@ -17,6 +17,18 @@ std::string Write(const std::string& name, const std::string& text) {
   return path;
 }
 
+// The cost file's header before the geometry columns: its rows are the default geometry's.
+const std::string kLegacyHeader =
+    "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
+
+Geometry At(Topology t, unsigned k, unsigned link_latency = Geometry{}.link_latency) {
+  Geometry g;
+  g.topology = t;
+  g.k = k;
+  g.link_latency = link_latency;
+  return g;
+}
+
 std::string Refusal(const std::string& path) {
   try {
     LoadCostModels(path);
@@ -64,7 +76,7 @@ TEST(Tuner, AlphaBetaFit) {
 }
 
 TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
-  const std::string path = Write("costs.csv", std::string(CostCsvHeader()) + "\n"
+  const std::string path = Write("costs.csv", kLegacyHeader + "\n"
       "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
       "mesh,4,ring,2,1,allreduce,int32,65536,2000,1,0.9,1\n"
       "mesh,4,aries_lt,2,1,allreduce,int32,1024,250,1,0.1,1\n"
@@ -74,23 +86,49 @@ TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
       "torus,8,ring,2,1,allreduce,int32,1024,900,1,0.1,1\n");
   const auto models = LoadCostModels(path);
   ASSERT_EQ(models.size(), 3u);
-  const Choice small = ChooseAlgorithm(models, Topology::kMesh, 4, 1024);
+  const Choice small = ChooseAlgorithm(models, At(Topology::kMesh, 4), 1024);
   EXPECT_EQ(small.best.Label(), "aries_lt L=2");
   EXPECT_DOUBLE_EQ(small.predicted, 250);
   ASSERT_EQ(small.ranking.size(), 2u);
   EXPECT_EQ(small.ranking[1].first, "ring");
-  const Choice large = ChooseAlgorithm(models, Topology::kMesh, 4, 65536);
+  const Choice large = ChooseAlgorithm(models, At(Topology::kMesh, 4), 65536);
   EXPECT_EQ(large.best.algo, "ring");
   try {
-    ChooseAlgorithm(models, Topology::kAries, 4, 1024);
+    ChooseAlgorithm(models, At(Topology::kAries, 4), 1024);
     FAIL();
   } catch (const PlanError& e) {
-    EXPECT_NE(std::string(e.what()).find("no measured costs for aries 4x4; the cost file has mesh 4x4, torus 8x8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no measured costs for aries 4x4; the cost file has mesh 4x4; torus 8x8"), std::string::npos) << e.what();
   }
 }
 
+// The geometry is part of a cost model: rows of another link latency are another model, and a
+// package of a geometry the file lacks is refused, naming the geometries it has.
+TEST(Tuner, CostModelsBelongToTheirGeometry) {
+  const Candidate ring{"ring", 2, 1};
+  const std::string path = Write("geom.csv", std::string(CostCsvHeader()) + "\n" +
+      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce, "int32", 1024, 420, 1, 0.1, true) + "\n" +
+      CostCsvRow(At(Topology::kMesh, 4, 20), ring, Collective::kAllReduce, "int32", 1024, 620, 1, 0.1, true) + "\n");
+  const auto models = LoadCostModels(path);
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_DOUBLE_EQ(ChooseAlgorithm(models, At(Topology::kMesh, 4), 1024).predicted, 420);
+  EXPECT_DOUBLE_EQ(ChooseAlgorithm(models, At(Topology::kMesh, 4, 20), 1024).predicted, 620);
+  try {
+    ChooseAlgorithm(models, At(Topology::kMesh, 4, 5), 1024);
+    FAIL() << "a cost model of another link latency was used";
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("no measured costs for mesh 4x4, 5-cycle links; the cost "
+                                         "file has mesh 4x4; mesh 4x4, 20-cycle links"),
+              std::string::npos)
+        << e.what();
+  }
+  // A legacy file (no geometry columns) was measured on the default geometry.
+  const std::string legacy = Write("legacy.csv", kLegacyHeader + "\nmesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n");
+  EXPECT_TRUE(LoadCostModels(legacy).at(0).On(At(Topology::kMesh, 4)));
+  EXPECT_FALSE(LoadCostModels(legacy).at(0).On(At(Topology::kMesh, 4, 20)));
+}
+
 TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
-  const std::string path = Write("rep.csv", std::string(CostCsvHeader()) + "\n"
+  const std::string path = Write("rep.csv", kLegacyHeader + "\n"
       "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
       "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n"
       "mesh,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1\n"
@@ -108,23 +146,26 @@ TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
 TEST(Tuner, CollectivesAreKeptApartAndRowsRoundTrip) {
   const Candidate ring{"ring", 2, 1};
   const std::string path = Write("coll.csv", std::string(CostCsvHeader()) + "\n" +
-      CostCsvRow(Topology::kMesh, 4, ring, Collective::kAllReduce, "int32", 1024, 400, 1, 0.1, true) + "\n" +
-      CostCsvRow(Topology::kMesh, 4, ring, Collective::kReduceScatter, "int32", 1024, 210, 1, 0.1, true) + "\n" +
-      CostCsvRow(Topology::kMesh, 4, ring, Collective::kAllGather, "int32", 1024, 205, 1, 0.1, false) + "\n");
+      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce, "int32", 1024, 400, 1, 0.1, true) + "\n" +
+      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kReduceScatter, "int32", 1024, 210, 1, 0.1, true) + "\n" +
+      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllGather, "int32", 1024, 205, 1, 0.1, false) + "\n");
   const auto rs = LoadCostModels(path, "int32", Collective::kReduceScatter);
   ASSERT_EQ(rs.size(), 1u);
   EXPECT_EQ(rs[0].collective, Collective::kReduceScatter);
   EXPECT_DOUBLE_EQ(rs[0].Predict(1024), 210);
   EXPECT_DOUBLE_EQ(LoadCostModels(path)[0].Predict(1024), 400);
   EXPECT_TRUE(LoadCostModels(path, "int32", Collective::kAllGather).empty());  // the run failed
-  const std::string h = std::string(CostCsvHeader()) + "\n";
+  const std::string h = kLegacyHeader + "\n";
   EXPECT_NE(Refusal(Write("c.csv", h + "mesh,4,ring,2,1,alltoall,int32,1,1,1,1,1\n")).find("tuner_c.csv:2: collective 'alltoall': allowed allreduce"), std::string::npos);
 }
 
 TEST(Tuner, BadCostFilesNameTheLine) {
   EXPECT_NE(Refusal(Write("h.csv", "topology,k\n")).find("tuner_h.csv:1: header 'topology,k'; expected 'topology,k,algo"), std::string::npos);
-  const std::string h = std::string(CostCsvHeader()) + "\n";
+  const std::string h = kLegacyHeader + "\n";
   EXPECT_NE(Refusal(Write("f.csv", h + "mesh,4,ring\n")).find("tuner_f.csv:2: 3 fields; expected 12"), std::string::npos);
+  EXPECT_NE(Refusal(Write("g.csv", std::string(CostCsvHeader()) + "\nmesh,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
+                .find("tuner_g.csv:2: 12 fields; expected 15"),
+            std::string::npos);
   EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_t.csv:2: topology 'ring': allowed mesh"), std::string::npos);
   EXPECT_NE(Refusal(Write("n.csv", h + "mesh,four,ring,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_n.csv:2: a number field does not parse"), std::string::npos);
   EXPECT_NE(Refusal("/nonexistent/costs.csv").find("cannot open the cost file"), std::string::npos);
