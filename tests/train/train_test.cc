@@ -275,10 +275,10 @@ TEST(Workload, ShippedModelsMatchTheirPapers) {
 
 TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
   const std::string path = Write("costs.csv", std::string(coll::CostCsvHeader()) + "\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1\n"
-      "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1\n"
-      "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1\n");
+      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
+      "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1\n"
+      "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1\n");
   const CostTable table(path);
   Chiplet chip;
   chip.clock_ghz = 2.0;
@@ -305,10 +305,10 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
 TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
   // ring: 400 cycles at 1 KB, 600 at 2 KB; tree: 300, 700 (crossing at 1.5 KB: both 500).
   const std::string path = Write("cheap.csv", std::string(coll::CostCsvHeader()) + "\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1\n"
-      "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1\n"
-      "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1\n");
+      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
+      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
+      "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1\n"
+      "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
   const CommCost c = table.CheapestOf(coll::Topology::kMesh, 4, {{"ring", 2, 1}, {"tree", 2, 1}}, Chiplet(),
