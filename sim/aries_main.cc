@@ -130,7 +130,8 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--algo", co.algo, "algorithm: auto (cheapest by the measured costs) or " + aries::coll::AlgorithmNames());
   coll->add_option("--collective", co.collective, aries::coll::CollectiveNames());
   coll->add_option("--type", co.type, "int32 or fp32 (sum)");
-  coll->add_option("--size", co.size, "bytes per node: 64, 4K, 2M");
+  std::string coll_size = "64K";  // parsed into co.bytes at the boundary (ParseBytes)
+  coll->add_option("--size", coll_size, "bytes per node: 64, 4K, 2M");
   coll->add_option("--root", co.root, "root of reduce and broadcast");
   coll->add_option("--embeddings", co.embeddings, "in-network tree: trees over disjoint segments");
   coll->add_option("--levels", co.levels, "aries_lt: ring levels L (K = b^L)");
@@ -299,7 +300,10 @@ extern "C" int sc_main(int argc, char** argv) {
       co.link_latency = cs.link_latency = g.package.link_latency;
       co.extra_per_pitch = cs.extra_per_pitch = g.package.extra_per_pitch;
     }
-    if (coll->parsed()) return aries::sim::RunCollectiveCommand(co);
+    if (coll->parsed()) {
+      co.bytes = aries::sim::ParseBytes(coll_size, "--size");
+      return aries::sim::RunCollectiveCommand(co);
+    }
     if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
     if (cmerge->parsed()) return aries::sim::RunCollMerge(merge_parts, merge_out);
     if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type, cm_coll);

@@ -70,7 +70,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   pc.tracks = o.tracks;
   pc.link_latency = o.link_latency;
   pc.extra_per_pitch = o.extra_per_pitch;
-  const uint64_t bytes = ParseBytes(o.size);
+  const uint64_t bytes = o.bytes;
+  if (bytes == 0) throw std::invalid_argument("--size: a positive byte count");
   r.geom = pc;
   r.algo = o.algo;
   r.levels = o.levels;

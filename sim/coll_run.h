@@ -16,7 +16,7 @@ namespace aries::sim {
 
 struct CollOptions {
   std::string topology = "mesh", algo = "ring", collective = "allreduce", type = "int32";
-  std::string size = "64K";
+  uint64_t bytes = 64 * 1024;  // per node (the CLI parses --size "64K" into it: ParseBytes)
   unsigned k = 4, root = 0, embeddings = 1, levels = 2;
   // The rest of the package geometry (--set package.tracks / link_latency / extra_per_pitch).
   unsigned tracks = coll::Geometry{}.tracks;

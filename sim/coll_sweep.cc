@@ -256,7 +256,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           co.levels = cand.levels;
           co.embeddings = cand.embeddings;
           co.type = o.type;
-          co.size = s;
+          co.bytes = ParseBytes(s, "--sizes");
           co.seed = o.seed;
           co.model = o.model;
           co.verify = true;

@@ -395,7 +395,7 @@ int RunFig11Command(const Fig11Options& o) {
           co.k = k;
           co.algo = algo;
           co.levels = levels ? levels : (k == 4 ? 2 : 3);
-          co.size = o.size;
+          co.bytes = ParseBytes(o.size, "--size");
           co.verify = true;
           co.energy = true;
           co.tech = o.tech;

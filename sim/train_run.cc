@@ -140,7 +140,7 @@ int RunTrainCommand(const TrainOptions& o) {
     co.levels = o.levels;
     co.embeddings = o.embeddings;
     co.collective = coll::CollectiveName(c);
-    co.size = std::to_string(bytes);
+    co.bytes = bytes;
     co.verify = true;
     fmt::print(stderr, "  check {}/{}: {} of {} bytes\n", ++done, runs.size(), co.collective, bytes);
     const CollMeasurement m = MeasureCollective(co, true);
