@@ -1,0 +1,119 @@
+// ARIES Fig. 9 from the measured costs (aries fig9).
+#include "figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "aries_pkg.h"
+#include "coll_adapter.h"
+#include "coll_run.h"
+#include "energy.h"
+#include "node_models.h"
+#include "plot.h"
+#include "planners.h"
+#include "tuner.h"
+
+namespace aries::sim {
+
+namespace {
+
+struct Fig9Series {
+  std::string family, algo, topology;
+};
+
+// Fig. 9's curves from the algorithm descriptors: each family's baseline algorithm on mesh and
+// torus, then the family's ARIES candidates that Fig. 9 draws on ARIES.
+std::vector<Fig9Series> Fig9Curves() {
+  std::vector<Fig9Series> v;
+  for (const std::string& fam : coll::PaperFamilies()) {
+    const char* base = coll::FamilyBaseline(fam).name;
+    v.push_back({fam, base, "mesh"});
+    v.push_back({fam, base, "torus"});
+    for (const coll::AlgorithmInfo* a : coll::AriesCandidates(fam)) {
+      if (a->paper.fig9_aries) v.push_back({fam, a->name, "aries"});
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+int RunFig9Command(const Fig9Options& o) {
+  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
+  const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
+  const auto models = coll::LoadCostModels(path, "int32");
+  fmt::print("ARIES Fig. 9: all-reduce algorithm bandwidth (GB/s = bytes per cycle at 1 GHz) against the data "
+             "size, from the cycle-accurate runs in {} (every element verified when measured)\n",
+             path);
+  std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps\n";
+  std::vector<LineChart> panels;
+  const std::vector<Fig9Series> curves = Fig9Curves();
+  for (const std::string& fam : coll::PaperFamilies()) {
+    for (unsigned k : ks) {
+      LineChart chart;
+      chart.title = fmt::format("{} all-reduce {}x{}", fam, k, k);
+      chart.x_label = "bytes per node";
+      chart.y_label = "algorithm bandwidth (GB/s)";
+      std::vector<uint64_t> sizes;
+      std::vector<std::pair<std::string, std::map<uint64_t, double>>> rows;
+      for (const Fig9Series& f : curves) {
+        if (f.family != fam) continue;
+        for (const coll::CostModel& m : models) {
+          coll::Geometry g;  // the paper's package: the default geometry
+          g.topology = *coll::ParseTopology(f.topology);
+          g.k = k;
+          if (!m.On(g) || m.cand.algo != f.algo) continue;
+          LineChart::Series ser;
+          ser.name = fmt::format("{} on {}", m.cand.Label(), f.topology);
+          std::map<uint64_t, double> bw;
+          for (const coll::CostPoint& p : m.points) {
+            const double gbps = static_cast<double>(p.bytes) / p.cycles;
+            ser.points.push_back({static_cast<double>(p.bytes), gbps});
+            bw[p.bytes] = gbps;
+            if (std::find(sizes.begin(), sizes.end(), p.bytes) == sizes.end()) sizes.push_back(p.bytes);
+            csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f}\n", k, fam, m.cand.Label(), f.topology, p.bytes, p.cycles, gbps);
+          }
+          rows.push_back({ser.name, bw});
+          chart.series.push_back(std::move(ser));
+        }
+      }
+      std::sort(sizes.begin(), sizes.end());
+      fmt::print("\n{} all-reduce on {}x{}, GB/s:\n\n| curve |", fam, k, k);
+      std::string rule = "|---|";
+      for (uint64_t s : sizes) {
+        fmt::print(" {} |", s >= 1048576 ? fmt::format("{}M", s / 1048576) : s >= 1024 ? fmt::format("{}K", s / 1024) : std::to_string(s));
+        rule += "---|";
+      }
+      fmt::print("\n{}\n", rule);
+      for (const auto& [name, bw] : rows) {
+        std::string line = "| " + name + " |";
+        for (uint64_t s : sizes) {
+          const auto it = bw.find(s);
+          line += it == bw.end() ? " - |" : fmt::format(" {:.1f} |", it->second);
+        }
+        fmt::print("{}\n", line);
+      }
+      if (rows.empty()) fmt::print("| (no measurements of this family on {}x{} in {}) |\n", k, k, path);
+      panels.push_back(std::move(chart));
+    }
+  }
+  fmt::print("\n");
+  WriteOutput(o.csv, csv, "--csv", "csv");
+  if (!o.svg.empty()) WriteOutput(o.svg, LineChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  return 0;
+}
+
+}  // namespace aries::sim
