@@ -14,6 +14,7 @@ PACKAGES=(
   zlib1g-dev                                             # FST waveforms
   gtkwave xvfb xauth                                     # waveforms (FST), headless check
   libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
+  clang-format git                                       # the format check (tests/sim/check_format.sh)
 )
 
 missing=()

@@ -75,22 +75,32 @@ bool LessF32(uint32_t a, uint32_t b) {
 uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b) {
   const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
   switch (op) {
-    case hw::kOpAddI32: return a + b;
-    case hw::kOpMulI32: return a * b;
-    case hw::kOpMinI32: return sa < sb ? a : b;
-    case hw::kOpMaxI32: return sa < sb ? b : a;
-    case hw::kOpAddF32: return AddF32(a, b);
-    case hw::kOpMulF32: return MulF32(a, b);
+    case hw::kOpAddI32:
+      return a + b;
+    case hw::kOpMulI32:
+      return a * b;
+    case hw::kOpMinI32:
+      return sa < sb ? a : b;
+    case hw::kOpMaxI32:
+      return sa < sb ? b : a;
+    case hw::kOpAddF32:
+      return AddF32(a, b);
+    case hw::kOpMulF32:
+      return MulF32(a, b);
     case hw::kOpMinF32:
       if (IsNaN(a) || IsNaN(b)) return kCanonicalNaN;
       return LessF32(Daz(a), Daz(b)) ? Daz(a) : Daz(b);
     case hw::kOpMaxF32:
       if (IsNaN(a) || IsNaN(b)) return kCanonicalNaN;
       return LessF32(Daz(a), Daz(b)) ? Daz(b) : Daz(a);
-    case hw::kOpAnd: return a & b;
-    case hw::kOpOr: return a | b;
-    case hw::kOpXor: return a ^ b;
-    default: return 0;
+    case hw::kOpAnd:
+      return a & b;
+    case hw::kOpOr:
+      return a | b;
+    case hw::kOpXor:
+      return a ^ b;
+    default:
+      return 0;
   }
 }
 
@@ -102,7 +112,7 @@ uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs) {
 }
 
 uint32_t EngineTreeReduce(unsigned op, const std::vector<bool>& present,
-                    const std::vector<uint32_t>& values) {
+                          const std::vector<uint32_t>& values) {
   std::vector<bool> v = present;
   std::vector<uint32_t> d = values;
   size_t n = 1;

@@ -26,7 +26,7 @@ uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs);
 // 2i+1) combine: both present -> a (op) b, one -> it passes unchanged. Returns the root; a
 // single present slot comes out unchanged. At least one slot must be present.
 uint32_t EngineTreeReduce(unsigned op, const std::vector<bool>& present,
-                    const std::vector<uint32_t>& values);
+                          const std::vector<uint32_t>& values);
 
 // The bits of an fp32 lane as a float and back.
 float AsFloat(uint32_t bits);

@@ -1,12 +1,12 @@
 #include "embed.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "aries_pkg.h"
 #include "wiring.h"
@@ -16,9 +16,10 @@ namespace aries::coll {
 namespace hw = aries::hw;
 
 std::string EmbedReport::Summary() const {
-  return fmt::format("{} links: {} mesh hops, {} bypass segments, {} dimension-order paths, {} "
-                     "table-routed over shared links; {} flow ids",
-                     links, mesh, segments, dor, routed, flows);
+  return fmt::format(
+      "{} links: {} mesh hops, {} bypass segments, {} dimension-order paths, {} "
+      "table-routed over shared links; {} flow ids",
+      links, mesh, segments, dor, routed, flows);
 }
 
 namespace {
@@ -32,19 +33,29 @@ struct Link {
 
 unsigned Opposite(unsigned port) {
   switch (port) {
-    case hw::kPortXP: return hw::kPortXM;
-    case hw::kPortXM: return hw::kPortXP;
-    case hw::kPortYP: return hw::kPortYM;
-    default: return hw::kPortYP;
+    case hw::kPortXP:
+      return hw::kPortXM;
+    case hw::kPortXM:
+      return hw::kPortXP;
+    case hw::kPortYP:
+      return hw::kPortYM;
+    default:
+      return hw::kPortYP;
   }
 }
 
 class Embedder {
  public:
   Embedder(Program& p, const Hardware& hwp)
-      : p_(p), hw_(hwp), k_(p.req.geom.k), n_(k_ * k_),
+      : p_(p),
+        hw_(hwp),
+        k_(p.req.geom.k),
+        n_(k_ * k_),
         aries_(p.req.geom.topology == Topology::kAries),
-        w_(p.req.geom, hwp, p.nodes), ports_(RouterPorts(p.req.geom.topology, k_)), used_out_(n_ * ports_, false), used_in_(n_ * ports_, false),
+        w_(p.req.geom, hwp, p.nodes),
+        ports_(RouterPorts(p.req.geom.topology, k_)),
+        used_out_(n_ * ports_, false),
+        used_in_(n_ * ports_, false),
         table_(n_) {}
 
   EmbedReport Run() {
@@ -88,8 +99,8 @@ class Embedder {
  private:
   // One allocation with the dimension-order paths of `forced` reserved; the links that found
   // no path go to *no_path.
-  void Attempt(const std::vector<Link>& links, const std::set<Link>& forced, std::set<Link>* no_path,
-               std::map<Link, int>* flow_of) {
+  void Attempt(const std::vector<Link>& links, const std::set<Link>& forced,
+               std::set<Link>* no_path, std::map<Link, int>* flow_of) {
     r_ = EmbedReport{};
     r_.links = static_cast<unsigned>(links.size());
     std::fill(used_out_.begin(), used_out_.end(), false);
@@ -126,7 +137,9 @@ class Embedder {
       return Distance(a) > Distance(b);
     });
     for (const Link& l : rest) {
-      if (l.lane > 1) throw PlanError(fmt::format("lane {} of {} -> {}: lanes 0 and 1 only", l.lane, l.from, l.to));
+      if (l.lane > 1)
+        throw PlanError(
+            fmt::format("lane {} of {} -> {}: lanes 0 and 1 only", l.lane, l.from, l.to));
       std::optional<Hop> seg;
       if (aries_ && Aligned(l)) seg = TrySegment(l);
       if (seg) {
@@ -134,13 +147,16 @@ class Embedder {
         ++r_.segments;
       } else if (l.lane == 1) {
         const unsigned tracks = std::min(p_.req.geom.tracks, hw_.tracks);
-        throw PlanError(fmt::format(
-            "no bypass segment for the second link {} -> {}: {}", w_.NodeName(l.from),
-            w_.NodeName(l.to),
-            !aries_ ? fmt::format("the {} package has no bypass tracks", TopologyName(p_.req.geom.topology))
-            : tracks == 0 ? std::string("the package has 0 bypass tracks")
-            : !Aligned(l) ? std::string("the nodes share no row or column")
-                          : fmt::format("every one of the {} tracks over the span, or every idle port at an end, is taken", tracks)));
+        throw PlanError(fmt::format("no bypass segment for the second link {} -> {}: {}",
+                                    w_.NodeName(l.from), w_.NodeName(l.to),
+                                    !aries_ ? fmt::format("the {} package has no bypass tracks",
+                                                          TopologyName(p_.req.geom.topology))
+                                    : tracks == 0 ? std::string("the package has 0 bypass tracks")
+                                    : !Aligned(l)
+                                        ? std::string("the nodes share no row or column")
+                                        : fmt::format("every one of the {} tracks over the span, "
+                                                      "or every idle port at an end, is taken",
+                                                      tracks)));
       } else {
         fallback.push_back(l);
       }

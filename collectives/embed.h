@@ -24,12 +24,12 @@
 namespace aries::coll {
 
 struct EmbedReport {
-  unsigned links = 0;      // distinct logical links
-  unsigned mesh = 0;       // one mesh hop
-  unsigned segments = 0;   // a bypass segment of their own
-  unsigned dor = 0;        // multi-hop dimension-order paths
-  unsigned routed = 0;     // table-routed over shared links
-  unsigned flows = 0;      // flow ids used
+  unsigned links = 0;     // distinct logical links
+  unsigned mesh = 0;      // one mesh hop
+  unsigned segments = 0;  // a bypass segment of their own
+  unsigned dor = 0;       // multi-hop dimension-order paths
+  unsigned routed = 0;    // table-routed over shared links
+  unsigned flows = 0;     // flow ids used
   std::string Summary() const;
 };
 

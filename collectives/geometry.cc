@@ -6,10 +6,14 @@ namespace aries::coll {
 
 const char* TopologyName(Topology t) {
   switch (t) {
-    case Topology::kMesh: return "mesh";
-    case Topology::kTorus: return "torus";
-    case Topology::kFbfly: return "fbfly";
-    case Topology::kAries: return "aries";
+    case Topology::kMesh:
+      return "mesh";
+    case Topology::kTorus:
+      return "torus";
+    case Topology::kFbfly:
+      return "fbfly";
+    case Topology::kAries:
+      return "aries";
   }
   return "?";
 }
@@ -23,9 +27,7 @@ std::optional<Topology> ParseTopology(std::string_view name) {
   return std::nullopt;
 }
 
-unsigned RouterPorts(Topology t, unsigned k) {
-  return t == Topology::kFbfly ? 1 + 2 * (k - 1) : 5;
-}
+unsigned RouterPorts(Topology t, unsigned k) { return t == Topology::kFbfly ? 1 + 2 * (k - 1) : 5; }
 
 unsigned LinkLatency(const Geometry& c, unsigned pitches) {
   return c.link_latency + (pitches > 1 ? (pitches - 1) * c.extra_per_pitch : 0);
@@ -44,8 +46,8 @@ std::vector<LinkSpec> FixedLinks(const Geometry& c) {
     for (unsigned y = 0; y < k; ++y) {
       for (unsigned x1 = 0; x1 < k; ++x1) {
         for (unsigned x2 = x1 + 1; x2 < k; ++x2) {
-          links.push_back({id(x1, y), x2 - 1, id(x2, y), x1, x2 - x1,
-                           fmt::format("row{}:{}-{}", y, x1, x2)});
+          links.push_back(
+              {id(x1, y), x2 - 1, id(x2, y), x1, x2 - x1, fmt::format("row{}:{}-{}", y, x1, x2)});
         }
       }
     }

@@ -1,6 +1,7 @@
 // The package's geometry, shared by the SystemC package (sysc/) and the collective controller
-// (collectives/): the interposer's topology description: which node link meets which, over how many chiplet
-// pitches, for mesh, torus, flattened butterfly and ARIES (mesh + segmentable bypass tracks).
+// (collectives/): the interposer's topology description: which node link meets which, over how many
+// chiplet pitches, for mesh, torus, flattened butterfly and ARIES (mesh + segmentable bypass
+// tracks).
 //
 // Nodes are numbered n = y * K + x. Link indices follow aries_node: on a 5-port node links 0..3
 // are the mesh links of XP, XM, YP, YM and link 4 + d*2T + 2t + s is the tap of track t of
@@ -32,10 +33,10 @@ const char* TopologyNames();
 
 struct Geometry {
   Topology topology = Topology::kAries;
-  unsigned k = 4;                 // K x K chiplets
-  unsigned tracks = 2;            // ARIES bypass tracks per row and per column
-  unsigned link_latency = 10;     // wire cycles of a one-pitch link
-  unsigned extra_per_pitch = 1;   // wire cycles added per further pitch a link spans
+  unsigned k = 4;                // K x K chiplets
+  unsigned tracks = 2;           // ARIES bypass tracks per row and per column
+  unsigned link_latency = 10;    // wire cycles of a one-pitch link
+  unsigned extra_per_pitch = 1;  // wire cycles added per further pitch a link spans
 };
 
 // A bidirectional link between node a's link la and node b's link lb.

@@ -1,7 +1,7 @@
 // Host-based baselines (PIUMA): recursive doubling and Rabenseifner.
-#include <utility>
-
 #include <fmt/format.h>
+
+#include <utility>
 
 #include "plan_steps.h"
 
@@ -11,7 +11,8 @@ namespace aries::coll::steps {
 Program PlanRecursiveDoubling(const Request& req, const Hardware&) {
   Program p = Empty(req);
   const unsigned n = p.num_nodes();
-  if (!PowerOfTwo(n)) throw PlanError(fmt::format("rd needs a power-of-two node count; K = {}", req.geom.k));
+  if (!PowerOfTwo(n))
+    throw PlanError(fmt::format("rd needs a power-of-two node count; K = {}", req.geom.k));
   const Range all{0, p.elements};
   unsigned steps = 0;
   for (unsigned d = 1; d < n; d <<= 1, ++steps) {
@@ -19,7 +20,8 @@ Program PlanRecursiveDoubling(const Request& req, const Hardware&) {
     for (unsigned a = 0; a < n; ++a) p.nodes[a].ops.push_back({Act::kRecvReduce, a ^ d, all});
   }
   p.sync_steps = steps;
-  p.summary = "recursive doubling: node n exchanges the whole vector with n ^ 2^s, s = 0..log2 N - 1";
+  p.summary =
+      "recursive doubling: node n exchanges the whole vector with n ^ 2^s, s = 0..log2 N - 1";
   return p;
 }
 
@@ -28,7 +30,8 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
   Program p = Empty(req);
   const unsigned n = p.num_nodes();
   if (!PowerOfTwo(n)) {
-    throw PlanError(fmt::format("rabenseifner needs a power-of-two node count; K = {}", req.geom.k));
+    throw PlanError(
+        fmt::format("rabenseifner needs a power-of-two node count; K = {}", req.geom.k));
   }
   // Shard indices [lo, hi) a node holds before the step of distance d; the node whose bit d is
   // 0 keeps the lower half, so node a ends with shard a.
@@ -36,7 +39,10 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
     unsigned lo = 0, hi = n;
     for (unsigned e = n / 2; e > d; e >>= 1) {
       const unsigned mid = (lo + hi) / 2;
-      if (a & e) lo = mid; else hi = mid;
+      if (a & e)
+        lo = mid;
+      else
+        hi = mid;
     }
     return std::pair{lo, hi};
   };
@@ -77,8 +83,9 @@ Program PlanRabenseifner(const Request& req, const Hardware&) {
     for (unsigned d = 1; d < n; d <<= 1) exchange(d, true, Act::kRecvCopy);
   }
   p.sync_steps = steps;  // log2 N rounds in either phase
-  p.summary = "Rabenseifner: recursive halving (reduce-scatter) then recursive doubling "
-              "(all-gather), halves of the vector between nodes n and n ^ 2^s";
+  p.summary =
+      "Rabenseifner: recursive halving (reduce-scatter) then recursive doubling "
+      "(all-gather), halves of the vector between nodes n and n ^ 2^s";
   return p;
 }
 

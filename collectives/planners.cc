@@ -1,10 +1,10 @@
 #include "planners.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "aries_pkg.h"
 #include "embed.h"
@@ -26,24 +26,49 @@ struct Entry {
 };
 
 // ARIES Table I's rows (the table's formulas; ARIES_LT's steps from IV-A2).
-const TableIRow kRingRow{0, "Ring", Topology::kTorus, "N", "G/N", "N-1",
+const TableIRow kRingRow{0,
+                         "Ring",
+                         Topology::kTorus,
+                         "N",
+                         "G/N",
+                         "N-1",
                          [](double n, unsigned) { return n; },
                          [](double n, unsigned) { return 1.0 / n; },
                          [](double n, unsigned) { return n - 1; }};
-const TableIRow k2dRingRow{1, "2D Ring", Topology::kTorus, "2N", "G/N", "2(sqrt N - 1)",
+const TableIRow k2dRingRow{1,
+                           "2D Ring",
+                           Topology::kTorus,
+                           "2N",
+                           "G/N",
+                           "2(sqrt N - 1)",
                            [](double n, unsigned) { return 2 * n; },
                            [](double n, unsigned) { return 1.0 / n; },
                            [](double n, unsigned) { return 2 * (std::sqrt(n) - 1); }};
-const TableIRow kDbtRow{2, "Binary Tree (ours: double binary tree)", Topology::kTorus, "2(N-1)",
-                        "G/2", "sqrt N - 1", [](double n, unsigned) { return 2 * (n - 1); },
+const TableIRow kDbtRow{2,
+                        "Binary Tree (ours: double binary tree)",
+                        Topology::kTorus,
+                        "2(N-1)",
+                        "G/2",
+                        "sqrt N - 1",
+                        [](double n, unsigned) { return 2 * (n - 1); },
                         [](double, unsigned) { return 0.5; },
                         [](double n, unsigned) { return std::sqrt(n) - 1; }};
-const TableIRow kMtreeRow{3, "Multi-Tree", Topology::kTorus, "4(N-1)", "G/4", "sqrt N - 1",
+const TableIRow kMtreeRow{3,
+                          "Multi-Tree",
+                          Topology::kTorus,
+                          "4(N-1)",
+                          "G/4",
+                          "sqrt N - 1",
                           [](double n, unsigned) { return 4 * (n - 1); },
                           [](double, unsigned) { return 0.25; },
                           [](double n, unsigned) { return std::sqrt(n) - 1; }};
 const TableIRow kAriesLtRow{
-    4, "ARIES (ARIES_LT)", Topology::kAries, "8(sqrt N - 1) sqrt N", "G/N", "L(N^(1/L) - 1)",
+    4,
+    "ARIES (ARIES_LT)",
+    Topology::kAries,
+    "8(sqrt N - 1) sqrt N",
+    "G/N",
+    "L(N^(1/L) - 1)",
     [](double n, unsigned) { return 8 * (std::sqrt(n) - 1) * std::sqrt(n); },
     [](double n, unsigned) { return 1.0 / n; },
     [](double n, unsigned levels) { return levels * (std::pow(n, 1.0 / levels) - 1); }};
@@ -55,43 +80,95 @@ const std::vector<Entry>& Registry() {
   const std::vector<Topology> any = {Topology::kMesh, Topology::kTorus, Topology::kFbfly,
                                      Topology::kAries};
   static const std::vector<Entry> r = {
-      {{"ring", "one ring (reduce-scatter + all-gather), ARIES II-C", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}, any,
-        "ring", AlgoVariant::kNone,
-        {true, 0, false, "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)"}, &kRingRow},
+      {{"ring",
+        "one ring (reduce-scatter + all-gather), ARIES II-C",
+        false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier},
+        any,
+        "ring",
+        AlgoVariant::kNone,
+        {true, 0, false, "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)"},
+        &kRingRow},
        PlanRing},
-      {{"aries_bw", "ARIES_BW: the ring over the mesh link and a bypass segment beside it, ARIES IV-A1",
-        false, {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier}, {Topology::kAries},
-        "ring", AlgoVariant::kNone, {false, 2, true}},
+      {{"aries_bw",
+        "ARIES_BW: the ring over the mesh link and a bypass segment beside it, ARIES IV-A1",
+        false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kReduce, C::kBroadcast, C::kBarrier},
+        {Topology::kAries},
+        "ring",
+        AlgoVariant::kNone,
+        {false, 2, true}},
        PlanAriesBw},
-      {{"aries_lt", "ARIES_LT: L-level hierarchical rings (coll.levels), ARIES IV-A2", false,
-        {C::kAllReduce, C::kBarrier}, any, "ring", AlgoVariant::kLevels, {false, 1, true},
+      {{"aries_lt",
+        "ARIES_LT: L-level hierarchical rings (coll.levels), ARIES IV-A2",
+        false,
+        {C::kAllReduce, C::kBarrier},
+        any,
+        "ring",
+        AlgoVariant::kLevels,
+        {false, 1, true},
         &kAriesLtRow},
        PlanAriesLt},
-      {{"2dring", "rings along rows then columns, ARIES Table I", false,
-        {C::kAllReduce, C::kBarrier}, any, "2dring", AlgoVariant::kNone, none, &k2dRingRow},
-       Plan2dRing},
-      {{"dbt", "double binary tree (two complementary trees), ARIES IV-B1", false,
-        {C::kAllReduce, C::kBarrier}, any, "dbt", AlgoVariant::kNone,
-        {true, 0, true, "double binary tree all-reduce"}, &kDbtRow},
-       PlanDoubleBinaryTree},
-      {{"mtree", "multi-tree: a tree per node reducing its chunk, ARIES IV-B2 / Huang ISCA'21", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}, any, "mtree",
+      {{"2dring",
+        "rings along rows then columns, ARIES Table I",
+        false,
+        {C::kAllReduce, C::kBarrier},
+        any,
+        "2dring",
         AlgoVariant::kNone,
-        {true, 0, true, "multi-tree all-reduce (ARIES: multi-tree or concentrated)"}, &kMtreeRow},
+        none,
+        &k2dRingRow},
+       Plan2dRing},
+      {{"dbt",
+        "double binary tree (two complementary trees), ARIES IV-B1",
+        false,
+        {C::kAllReduce, C::kBarrier},
+        any,
+        "dbt",
+        AlgoVariant::kNone,
+        {true, 0, true, "double binary tree all-reduce"},
+        &kDbtRow},
+       PlanDoubleBinaryTree},
+      {{"mtree",
+        "multi-tree: a tree per node reducing its chunk, ARIES IV-B2 / Huang ISCA'21",
+        false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier},
+        any,
+        "mtree",
+        AlgoVariant::kNone,
+        {true, 0, true, "multi-tree all-reduce (ARIES: multi-tree or concentrated)"},
+        &kMtreeRow},
        PlanMultiTree},
-      {{"cmtree", "concentrated multi-tree over 2x2 groups, ARIES IV-B2 Fig. 8", false,
-        {C::kAllReduce, C::kBarrier}, any, "mtree", AlgoVariant::kNone, {false, 1, true}},
+      {{"cmtree",
+        "concentrated multi-tree over 2x2 groups, ARIES IV-B2 Fig. 8",
+        false,
+        {C::kAllReduce, C::kBarrier},
+        any,
+        "mtree",
+        AlgoVariant::kNone,
+        {false, 1, true}},
        PlanConcentratedMultiTree},
-      {{"tree", "in-network reduction tree on the collective engines (PIUMA)", true,
-        {C::kAllReduce, C::kReduceScatter, C::kReduce, C::kBroadcast, C::kBarrier}, any, "tree",
+      {{"tree",
+        "in-network reduction tree on the collective engines (PIUMA)",
+        true,
+        {C::kAllReduce, C::kReduceScatter, C::kReduce, C::kBroadcast, C::kBarrier},
+        any,
+        "tree",
         AlgoVariant::kEmbeddings},
        PlanTree},
-      {{"rd", "recursive doubling, host-based baseline (PIUMA)", false,
-        {C::kAllReduce, C::kBarrier}, any, "rd"},
+      {{"rd",
+        "recursive doubling, host-based baseline (PIUMA)",
+        false,
+        {C::kAllReduce, C::kBarrier},
+        any,
+        "rd"},
        PlanRecursiveDoubling},
-      {{"rabenseifner", "recursive halving + doubling, host-based baseline (PIUMA)", false,
-        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier}, any, "rabenseifner"},
+      {{"rabenseifner",
+        "recursive halving + doubling, host-based baseline (PIUMA)",
+        false,
+        {C::kAllReduce, C::kReduceScatter, C::kAllGather, C::kBarrier},
+        any,
+        "rabenseifner"},
        PlanRabenseifner},
   };
   return r;
@@ -184,7 +261,8 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   }
   if (!entry->info.Serves(req.geom.topology)) {
     std::string names;
-    for (Topology t : entry->info.topologies) names += std::string(names.empty() ? "" : ", ") + TopologyName(t);
+    for (Topology t : entry->info.topologies)
+      names += std::string(names.empty() ? "" : ", ") + TopologyName(t);
     throw PlanError(fmt::format("algorithm {} does not apply to topology {}; it applies to {}",
                                 req.algo, TopologyName(req.geom.topology), names));
   }
@@ -204,8 +282,8 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   if (embedding.links) p.summary += "; embedding: " + embedding.Summary();
   Validation v = Validate(p, hw);
   if (!v.ok()) {
-    throw std::logic_error(fmt::format("planner {} produced a program its validator refuses: {}",
-                                       req.algo, v.error));
+    throw std::logic_error(
+        fmt::format("planner {} produced a program its validator refuses: {}", req.algo, v.error));
   }
   if (validation) *validation = std::move(v);
   return p;

@@ -20,10 +20,10 @@ enum class AlgoVariant { kNone, kLevels, kEmbeddings };
 // The algorithm's row of ARIES Table I: the table's formulas for an all-reduce of G bytes on N
 // chiplets (K = sqrt N per side; L ring levels for ARIES_LT), as printed and as values.
 struct TableIRow {
-  unsigned order;           // the row's place in the table
-  const char* label;        // the table's name of the algorithm
-  Topology topology;        // where the table counts it (torus; ARIES_LT on ARIES)
-  const char* links_formula, *message_formula, *sync_formula;
+  unsigned order;     // the row's place in the table
+  const char* label;  // the table's name of the algorithm
+  Topology topology;  // where the table counts it (torus; ARIES_LT on ARIES)
+  const char *links_formula, *message_formula, *sync_formula;
   double (*links)(double n, unsigned levels);    // logical links used
   double (*message)(double n, unsigned levels);  // largest message as a fraction of G
   double (*sync)(double n, unsigned levels);     // synchronization steps
@@ -31,8 +31,8 @@ struct TableIRow {
 
 // Where the paper's figures (ARIES Figs. 9-11, V-B) put an algorithm of one of its families.
 struct PaperRole {
-  bool baseline = false;  // the family's algorithm on mesh, torus and flattened butterfly
-  int aries = -1;         // its place among the family's ARIES candidates (-1: not one)
+  bool baseline = false;    // the family's algorithm on mesh, torus and flattened butterfly
+  int aries = -1;           // its place among the family's ARIES candidates (-1: not one)
   bool fig9_aries = false;  // drawn on ARIES in Fig. 9 (ARIES's own variants, and the family's
                             // algorithm where ARIES has none of its own)
   const char* family_label = nullptr;  // the baseline's: the family as the training model names it
@@ -47,7 +47,7 @@ struct AlgorithmInfo {
   const char* family;                   // ARIES IV: ring, dbt, mtree; or its own name
   AlgoVariant variant = AlgoVariant::kNone;
   PaperRole paper = {};
-  const TableIRow* table1 = nullptr;    // its row of Table I, if it has one
+  const TableIRow* table1 = nullptr;  // its row of Table I, if it has one
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };

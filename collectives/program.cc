@@ -12,12 +12,18 @@ constexpr Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatte
 
 const char* CollectiveName(Collective c) {
   switch (c) {
-    case Collective::kAllReduce: return "allreduce";
-    case Collective::kReduceScatter: return "reducescatter";
-    case Collective::kAllGather: return "allgather";
-    case Collective::kReduce: return "reduce";
-    case Collective::kBroadcast: return "broadcast";
-    case Collective::kBarrier: return "barrier";
+    case Collective::kAllReduce:
+      return "allreduce";
+    case Collective::kReduceScatter:
+      return "reducescatter";
+    case Collective::kAllGather:
+      return "allgather";
+    case Collective::kReduce:
+      return "reduce";
+    case Collective::kBroadcast:
+      return "broadcast";
+    case Collective::kBarrier:
+      return "barrier";
   }
   return "?";
 }
@@ -35,11 +41,16 @@ const char* CollectiveNames() {
 
 const char* ActName(Act a) {
   switch (a) {
-    case Act::kSend: return "send";
-    case Act::kRecvReduce: return "recv-reduce";
-    case Act::kRecvCopy: return "recv-copy";
-    case Act::kEngSend: return "engine-send";
-    case Act::kEngRecv: return "engine-recv";
+    case Act::kSend:
+      return "send";
+    case Act::kRecvReduce:
+      return "recv-reduce";
+    case Act::kRecvCopy:
+      return "recv-copy";
+    case Act::kEngSend:
+      return "engine-send";
+    case Act::kEngRecv:
+      return "engine-recv";
   }
   return "?";
 }
@@ -65,9 +76,12 @@ const EngineId* NodeProgram::FindId(unsigned id) const {
 
 Range Program::ResultRegion(unsigned node) const {
   switch (req.collective) {
-    case Collective::kReduceScatter: return Shard(elements, num_nodes(), node);
-    case Collective::kReduce: return node == req.root ? Range{0, elements} : Range{0, 0};
-    default: return {0, elements};
+    case Collective::kReduceScatter:
+      return Shard(elements, num_nodes(), node);
+    case Collective::kReduce:
+      return node == req.root ? Range{0, elements} : Range{0, 0};
+    default:
+      return {0, elements};
   }
 }
 

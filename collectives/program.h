@@ -48,13 +48,13 @@ const char* CollectiveNames();
 // A default Hardware is the shipped node's (hw::kVaries_nodeParams, declared once in
 // rtl/CMakeLists.txt); sysc::HardwareOf gives the one of any node model.
 struct Hardware {
-  unsigned lanes = hw::kVaries_nodeParams.Lanes;          // 32-bit elements per flit
-  unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;       // router VCs (point-to-point)
-  unsigned num_flows = hw::kVaries_nodeParams.NumFlows;   // routing-table flows
-  unsigned tracks = hw::kVaries_nodeParams.NumTracks;     // bypass tracks per row and column
+  unsigned lanes = hw::kVaries_nodeParams.Lanes;         // 32-bit elements per flit
+  unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;      // router VCs (point-to-point)
+  unsigned num_flows = hw::kVaries_nodeParams.NumFlows;  // routing-table flows
+  unsigned tracks = hw::kVaries_nodeParams.NumTracks;    // bypass tracks per row and column
   bool engine = hw::kVaries_nodeParams.CollEngine != 0;  // a collective engine per node
-  unsigned coll_ids = hw::kVaries_nodeParams.CollIds;     // its ids
-  unsigned coll_prog = hw::kVaries_nodeParams.CollProg;   // its program steps
+  unsigned coll_ids = hw::kVaries_nodeParams.CollIds;    // its ids
+  unsigned coll_prog = hw::kVaries_nodeParams.CollProg;  // its program steps
 };
 
 // What is asked.
@@ -62,12 +62,12 @@ struct Request {
   Geometry geom;
   Collective collective = Collective::kAllReduce;
   std::string algo = "ring";
-  unsigned op = 0;           // engine opcode (hw::kOp*)
-  uint64_t elements = 0;     // per-node buffer size (all-gather: the gathered size)
-  unsigned root = 0;         // reduce and broadcast
-  unsigned levels = 2;       // ARIES_LT: ring levels
-  unsigned embeddings = 1;   // in-network tree: trees over disjoint parts of the vector
-  unsigned packet_flits = 8; // point-to-point packet length
+  unsigned op = 0;            // engine opcode (hw::kOp*)
+  uint64_t elements = 0;      // per-node buffer size (all-gather: the gathered size)
+  unsigned root = 0;          // reduce and broadcast
+  unsigned levels = 2;        // ARIES_LT: ring levels
+  unsigned embeddings = 1;    // in-network tree: trees over disjoint parts of the vector
+  unsigned packet_flits = 8;  // point-to-point packet length
 };
 
 // Shard i of n of `elements` (balanced: the first elements % n shards hold one more).
@@ -93,11 +93,11 @@ struct RouteEntry {
 // One collective id's registers (rtl/coll_engine/README.md).
 struct EngineId {
   unsigned id = 0, op = 0;
-  uint32_t count = 1;        // flits per program step
-  uint32_t req_in = 0;       // port mask
-  uint32_t req_out = 0;      // port, or kEngTurn
-  uint32_t rsp_in = 0;       // port, or kEngTurn
-  uint32_t rsp_out = 0;      // port mask (0: no response stage)
+  uint32_t count = 1;    // flits per program step
+  uint32_t req_in = 0;   // port mask
+  uint32_t req_out = 0;  // port, or kEngTurn
+  uint32_t rsp_in = 0;   // port, or kEngTurn
+  uint32_t rsp_out = 0;  // port mask (0: no response stage)
 };
 
 struct EngineProgram {
@@ -113,12 +113,14 @@ struct Op {
   Act act = Act::kSend;
   unsigned peer = 0;
   Range region;
-  int flow = -1;             // -1: dimension-order routing, else the flow id (table routing)
-  unsigned vc = 0;           // router VC (point-to-point)
-  unsigned id = 0;           // engine ops
-  uint8_t lane = 0;          // sends and receives: 1 = a second link between the same two
-                             // nodes, disjoint from lane 0 (ARIES_BW; see embed.h)
-  bool IsWrite() const { return act == Act::kRecvReduce || act == Act::kRecvCopy || act == Act::kEngRecv; }
+  int flow = -1;     // -1: dimension-order routing, else the flow id (table routing)
+  unsigned vc = 0;   // router VC (point-to-point)
+  unsigned id = 0;   // engine ops
+  uint8_t lane = 0;  // sends and receives: 1 = a second link between the same two
+                     // nodes, disjoint from lane 0 (ARIES_BW; see embed.h)
+  bool IsWrite() const {
+    return act == Act::kRecvReduce || act == Act::kRecvCopy || act == Act::kEngRecv;
+  }
   bool IsRecv() const { return act == Act::kRecvReduce || act == Act::kRecvCopy; }
 };
 
@@ -139,7 +141,7 @@ struct NodeProgram {
 
 struct Program {
   Request req;
-  uint64_t elements = 0;   // buffer elements per node
+  uint64_t elements = 0;  // buffer elements per node
   std::vector<NodeProgram> nodes;
   // Synchronization steps (the longest chain of dependent messages or engine levels, counted
   // by the planner from its construction) and a line on the embedding.

@@ -1,9 +1,9 @@
 // The ring family: ring (ARIES II-C), 2D ring (Table I), ARIES_BW (IV-A1), ARIES_LT (IV-A2).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "plan_steps.h"
 
@@ -41,15 +41,24 @@ Program PlanRing(const Request& req, const Hardware&) {
       RingReduceScatter(b, ring, own);
       RingAllGather(b, ring, own);
       break;
-    case Collective::kReduceScatter: RingReduceScatter(b, ring, own); break;
-    case Collective::kAllGather: RingAllGather(b, ring, own); break;
-    case Collective::kReduce: Chain(b, ChainTo(ring, req.root, true), all, true); break;
-    case Collective::kBroadcast: Chain(b, ChainTo(ring, req.root, false), all, false); break;
+    case Collective::kReduceScatter:
+      RingReduceScatter(b, ring, own);
+      break;
+    case Collective::kAllGather:
+      RingAllGather(b, ring, own);
+      break;
+    case Collective::kReduce:
+      Chain(b, ChainTo(ring, req.root, true), all, true);
+      break;
+    case Collective::kBroadcast:
+      Chain(b, ChainTo(ring, req.root, false), all, false);
+      break;
   }
   p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
-  p.summary = fmt::format("one ring over the {} nodes (a Hamiltonian cycle of the grid{}), {} "
-                          "chunks, dimension-order hops",
-                          n, req.geom.k % 2 ? " is impossible for odd K: one long hop" : "", n);
+  p.summary = fmt::format(
+      "one ring over the {} nodes (a Hamiltonian cycle of the grid{}), {} "
+      "chunks, dimension-order hops",
+      n, req.geom.k % 2 ? " is impossible for odd K: one long hop" : "", n);
   return p;
 }
 
@@ -78,9 +87,10 @@ Program Plan2dRing(const Request& req, const Hardware&) {
   for (unsigned x = 0; x < k; ++x) RingAllGather(b, cols[x], col_chunks[x]);
   for (unsigned y = 0; y < k; ++y) RingAllGather(b, rows[y], row_chunks);
   p.sync_steps = 2 * (k - 1);
-  p.summary = fmt::format("rings along the {} rows, then along the columns on each row chunk "
-                          "(dimension-order hops; the mesh closes a row ring over the row)",
-                          k);
+  p.summary = fmt::format(
+      "rings along the {} rows, then along the columns on each row chunk "
+      "(dimension-order hops; the mesh closes a row ring over the row)",
+      k);
   return p;
 }
 
@@ -89,8 +99,8 @@ Program Plan2dRing(const Request& req, const Hardware&) {
 // gives every lane-1 link a segment of its own, Fig. 6(b)).
 Program PlanAriesBw(const Request& req, const Hardware& hwp) {
   if (req.geom.k % 2 != 0) {
-    throw PlanError(fmt::format("aries_bw needs a Hamiltonian ring of neighbours: K even; K = {}",
-                                req.geom.k));
+    throw PlanError(
+        fmt::format("aries_bw needs a Hamiltonian ring of neighbours: K even; K = {}", req.geom.k));
   }
   Program p = PlanRing(req, hwp);
   for (NodeProgram& np : p.nodes) {
@@ -108,8 +118,9 @@ Program PlanAriesBw(const Request& req, const Hardware& hwp) {
     }
     np.ops = std::move(split);
   }
-  p.summary = fmt::format("ARIES_BW: the ring of algorithm ring, every message halved on a flit "
-                          "boundary over the mesh link and a bypass segment beside it");
+  p.summary = fmt::format(
+      "ARIES_BW: the ring of algorithm ring, every message halved on a flit "
+      "boundary over the mesh link and a bypass segment beside it");
   return p;
 }
 
@@ -124,9 +135,10 @@ Program PlanAriesLt(const Request& req, const Hardware&) {
   if (std::find(allowed.begin(), allowed.end(), levels) == allowed.end()) {
     std::string names;
     for (unsigned l : allowed) names += fmt::format("{}{}", names.empty() ? "" : ", ", l);
-    throw PlanError(fmt::format("coll.levels = {}: K = {} must be b^levels for an integer b >= 2; "
-                                "allowed levels for K = {}: {}",
-                                levels, k, k, names.empty() ? "none" : names));
+    throw PlanError(
+        fmt::format("coll.levels = {}: K = {} must be b^levels for an integer b >= 2; "
+                    "allowed levels for K = {}: {}",
+                    levels, k, k, names.empty() ? "none" : names));
   }
   const auto b = static_cast<unsigned>(std::lround(std::pow(k, 1.0 / levels)));
   Program p = Empty(req);
@@ -159,9 +171,10 @@ Program PlanAriesLt(const Request& req, const Hardware&) {
     for (const Ring& r : by_level[l]) RingAllGather(bld, r.nodes, r.chunks);
   }
   p.sync_steps = levels * (b * b - 1);
-  p.summary = fmt::format("ARIES_LT: {} levels of {}x{} rings (level l joins nodes {}^l apart), "
-                          "reduce-scatter up the levels, all-gather down",
-                          levels, b, b, b);
+  p.summary = fmt::format(
+      "ARIES_LT: {} levels of {}x{} rings (level l joins nodes {}^l apart), "
+      "reduce-scatter up the levels, all-gather down",
+      levels, b, b, b);
   return p;
 }
 

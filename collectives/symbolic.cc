@@ -1,12 +1,12 @@
 #include "symbolic.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bitset>
 #include <deque>
 #include <map>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "aries_pkg.h"
 
@@ -56,9 +56,8 @@ class Executor {
     }
     for (const auto& [key, q] : chan_) {
       if (!q.empty()) {
-        return Fail(fmt::format("{} message(s) from {} to {} are never received",
-                                q.size(), w_.NodeName(std::get<0>(key)),
-                                w_.NodeName(std::get<1>(key))));
+        return Fail(fmt::format("{} message(s) from {} to {} are never received", q.size(),
+                                w_.NodeName(std::get<0>(key)), w_.NodeName(std::get<1>(key))));
       }
     }
     CheckResult();
@@ -103,7 +102,8 @@ class Executor {
           case Collective::kBroadcast:
             if (n == p_.req.root) val_[n][i].set(n);
             break;
-          default: val_[n][i].set(n);
+          default:
+            val_[n][i].set(n);
         }
       }
     }
@@ -113,10 +113,10 @@ class Executor {
 
   bool CheckRegion(unsigned n, size_t j, const Op& o) {
     if (o.region.len == 0 || o.region.end() > p_.elements) {
-      Fail(fmt::format("{} op {} ({}): region [{}, {}) is empty or beyond the buffer of {} "
-                       "elements",
-                       w_.NodeName(n), j, ActName(o.act), o.region.off, o.region.end(),
-                       p_.elements));
+      Fail(fmt::format(
+          "{} op {} ({}): region [{}, {}) is empty or beyond the buffer of {} "
+          "elements",
+          w_.NodeName(n), j, ActName(o.act), o.region.off, o.region.end(), p_.elements));
       return false;
     }
     return true;
@@ -124,7 +124,8 @@ class Executor {
 
   std::vector<Set> Read(unsigned n, size_t j, const Op& o) {
     const auto [lo, hi] = Span(o.region);
-    std::vector<Set> v(val_[n].begin() + static_cast<long>(lo), val_[n].begin() + static_cast<long>(hi));
+    std::vector<Set> v(val_[n].begin() + static_cast<long>(lo),
+                       val_[n].begin() + static_cast<long>(hi));
     for (size_t i = 0; i < v.size(); ++i) {
       if (v[i].none()) {
         Fail(fmt::format("{} op {} ({}) reads elements [{}, {}) that hold no data yet",
@@ -139,8 +140,8 @@ class Executor {
     for (size_t i = lo; i < hi; ++i) {
       const Set& in = v[i - lo];
       if (in.none()) {
-        Fail(fmt::format("{} op {} ({}) receives elements [{}, {}) without data",
-                         w_.NodeName(n), j, ActName(o.act), bounds_[i], bounds_[i + 1]));
+        Fail(fmt::format("{} op {} ({}) receives elements [{}, {}) without data", w_.NodeName(n), j,
+                         ActName(o.act), bounds_[i], bounds_[i + 1]));
         return false;
       }
       if (reduce) {
@@ -181,10 +182,11 @@ class Executor {
         Message m = std::move(q.front());
         q.pop_front();
         if (m.region.off != o.region.off || m.region.len != o.region.len) {
-          Fail(fmt::format("{} op {} ({} from {}) expects [{}, {}) but the message carries "
-                           "[{}, {})",
-                           w_.NodeName(n), j, ActName(o.act), w_.NodeName(o.peer), o.region.off,
-                           o.region.end(), m.region.off, m.region.end()));
+          Fail(
+              fmt::format("{} op {} ({} from {}) expects [{}, {}) but the message carries "
+                          "[{}, {})",
+                          w_.NodeName(n), j, ActName(o.act), w_.NodeName(o.peer), o.region.off,
+                          o.region.end(), m.region.off, m.region.end()));
           return false;
         }
         ++rep_.messages;
@@ -225,9 +227,10 @@ class Executor {
 
   // Request result of id at node n (nullopt: not computable yet, or an error was recorded).
   std::optional<std::vector<Set>> ReqValue(unsigned n, unsigned id, const Range& region,
-                                          unsigned depth) {
+                                           unsigned depth) {
     if (depth > n_) {
-      Fail(fmt::format("engine id {}: the request inputs form a cycle through {}", id, w_.NodeName(n)));
+      Fail(fmt::format("engine id {}: the request inputs form a cycle through {}", id,
+                       w_.NodeName(n)));
       return std::nullopt;
     }
     const EngineId* e = p_.nodes[n].FindId(id);
@@ -249,9 +252,10 @@ class Executor {
       } else {
         const auto m = Feeder(n, port, id, false);
         if (!m) {
-          Fail(fmt::format("engine id {}: {} reduces port {}, but no node sends id {} requests "
-                           "there",
-                           id, w_.NodeName(n), w_.PortName(port), id));
+          Fail(
+              fmt::format("engine id {}: {} reduces port {}, but no node sends id {} requests "
+                          "there",
+                          id, w_.NodeName(n), w_.PortName(port), id));
           return std::nullopt;
         }
         auto v = ReqValue(*m, id, region, depth + 1);
@@ -272,9 +276,10 @@ class Executor {
   std::optional<Message> EngineResult(unsigned n, size_t j, const Op& o) {
     const EngineId* e = p_.nodes[n].FindId(o.id);
     if (!e) {
-      Fail(fmt::format("{} op {}: engine receive of id {}, which this node's engine does not "
-                       "have",
-                       w_.NodeName(n), j, o.id));
+      Fail(
+          fmt::format("{} op {}: engine receive of id {}, which this node's engine does not "
+                      "have",
+                      w_.NodeName(n), j, o.id));
       return std::nullopt;
     }
     ++rep_.engine_ids;
@@ -284,9 +289,10 @@ class Executor {
       return Message{o.region, std::move(*v)};
     }
     if (!(e->rsp_out & 1u)) {
-      Fail(fmt::format("{} op {}: engine receive of id {}, but the id delivers nothing to the "
-                       "local endpoint (ID_RSP_OUT bit 0 clear, ID_REQ_OUT not 0)",
-                       w_.NodeName(n), j, o.id));
+      Fail(
+          fmt::format("{} op {}: engine receive of id {}, but the id delivers nothing to the "
+                      "local endpoint (ID_RSP_OUT bit 0 clear, ID_REQ_OUT not 0)",
+                      w_.NodeName(n), j, o.id));
       return std::nullopt;
     }
     // Walk the response up to its turn.
@@ -299,9 +305,10 @@ class Executor {
       }
       if (c->rsp_in == hw::kEngTurn) {
         if (c->req_out != hw::kEngTurn) {
-          Fail(fmt::format("engine id {}: {} turns responses, but its requests do not end in the "
-                           "turn (ID_REQ_OUT = {})",
-                           o.id, w_.NodeName(cur), c->req_out));
+          Fail(
+              fmt::format("engine id {}: {} turns responses, but its requests do not end in the "
+                          "turn (ID_REQ_OUT = {})",
+                          o.id, w_.NodeName(cur), c->req_out));
           return std::nullopt;
         }
         auto v = ReqValue(cur, o.id, o.region, 0);
@@ -310,9 +317,10 @@ class Executor {
       }
       const auto m = Feeder(cur, c->rsp_in, o.id, true);
       if (!m) {
-        Fail(fmt::format("engine id {}: {} takes responses from port {}, but no node copies id "
-                         "{} responses there",
-                         o.id, w_.NodeName(cur), w_.PortName(c->rsp_in), o.id));
+        Fail(
+            fmt::format("engine id {}: {} takes responses from port {}, but no node copies id "
+                        "{} responses there",
+                        o.id, w_.NodeName(cur), w_.PortName(c->rsp_in), o.id));
         return std::nullopt;
       }
       cur = *m;
@@ -327,20 +335,25 @@ class Executor {
       for (size_t i = lo; i < hi; ++i) {
         Set want;
         switch (p_.req.collective) {
-          case Collective::kAllGather: want.set(OwnerOf(i)); break;
-          case Collective::kBroadcast: want.set(p_.req.root); break;
-          default: want = all;
+          case Collective::kAllGather:
+            want.set(OwnerOf(i));
+            break;
+          case Collective::kBroadcast:
+            want.set(p_.req.root);
+            break;
+          default:
+            want = all;
         }
         if (val_[n][i] != want) {
           const Set missing = want & ~val_[n][i], extra = val_[n][i] & ~want;
           unsigned a = 0;
           const Set& show = missing.any() ? missing : extra;
           while (a < n_ && !show.test(a)) ++a;
-          Fail(fmt::format("{} ends with elements [{}, {}) {} the input of node {} ({} of {} "
-                           "inputs present)",
-                           w_.NodeName(n), bounds_[i], bounds_[i + 1],
-                           missing.any() ? "missing" : "wrongly holding", a, val_[n][i].count(),
-                           want.count()));
+          Fail(fmt::format(
+              "{} ends with elements [{}, {}) {} the input of node {} ({} of {} "
+              "inputs present)",
+              w_.NodeName(n), bounds_[i], bounds_[i + 1],
+              missing.any() ? "missing" : "wrongly holding", a, val_[n][i].count(), want.count()));
           return;
         }
       }

@@ -19,10 +19,10 @@
 namespace aries::coll {
 
 struct SymbolicReport {
-  std::string error;          // empty: the program computes its collective
-  uint64_t messages = 0;      // point-to-point messages matched
-  uint64_t engine_ids = 0;    // engine trees evaluated
-  uint64_t intervals = 0;     // element intervals tracked
+  std::string error;        // empty: the program computes its collective
+  uint64_t messages = 0;    // point-to-point messages matched
+  uint64_t engine_ids = 0;  // engine trees evaluated
+  uint64_t intervals = 0;   // element intervals tracked
 };
 
 SymbolicReport ExecuteSymbolically(const Program& p, const Wiring& w);

@@ -1,9 +1,9 @@
 // Trees: the in-network tree on the engines (PIUMA), double binary tree (ARIES IV-B1), multi-tree
 // and concentrated multi-tree (ARIES IV-B2).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "aries_pkg.h"
 #include "plan_steps.h"
@@ -19,19 +19,22 @@ namespace hw = aries::hw;
 // interleaved in 256-flit engine steps.
 Program PlanTree(const Request& req, const Hardware& hwp) {
   if (!hwp.engine) {
-    throw PlanError(fmt::format("algorithm tree needs the collective engine; the {} node model "
-                                "has none",
-                                TopologyName(req.geom.topology)));
+    throw PlanError(
+        fmt::format("algorithm tree needs the collective engine; the {} node model "
+                    "has none",
+                    TopologyName(req.geom.topology)));
   }
   const unsigned emb = req.embeddings;
   if (emb == 0 || emb > hwp.coll_ids || emb > hwp.coll_prog) {
-    throw PlanError(fmt::format("coll.embeddings = {}: allowed 1..{} (the engine's ids and "
-                                "program steps)",
-                                emb, std::min(hwp.coll_ids, hwp.coll_prog)));
+    throw PlanError(
+        fmt::format("coll.embeddings = {}: allowed 1..{} (the engine's ids and "
+                    "program steps)",
+                    emb, std::min(hwp.coll_ids, hwp.coll_prog)));
   }
   Program p = Empty(req);
   const unsigned k = req.geom.k, n = p.num_nodes();
-  const bool rooted = req.collective == Collective::kReduce || req.collective == Collective::kBroadcast;
+  const bool rooted =
+      req.collective == Collective::kReduce || req.collective == Collective::kBroadcast;
   const bool up = req.collective != Collective::kBroadcast;
   const bool down = req.collective != Collective::kReduce;
   const unsigned c = (k - 1) / 2, c1 = std::min(c + 1, k - 1);
@@ -48,9 +51,11 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
   // costs the engines a few cycles of lockstep (measured on 4x4, four embeddings, 64 KB:
   // 4,510 cycles with 8-flit steps, 2,232 with 64, 1,374 with 256), so steps are long.
   constexpr uint64_t kStep = 256;
-  const uint64_t count = emb == 1 ? std::min<uint64_t>(max_flits, 0xFFFF) : std::min<uint64_t>(kStep, max_flits);
+  const uint64_t count =
+      emb == 1 ? std::min<uint64_t>(max_flits, 0xFFFF) : std::min<uint64_t>(kStep, max_flits);
   const uint64_t passes = (max_flits + count - 1) / count;
-  if (passes > 0xFFFF) throw PlanError("vector too large for the engine's program (passes > 65535)");
+  if (passes > 0xFFFF)
+    throw PlanError("vector too large for the engine's program (passes > 65535)");
   unsigned depth_max = 0;
   for (unsigned e = 0; e < emb; ++e) {
     if (seg[e].len == 0) continue;
@@ -105,9 +110,10 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
     np.rsp.passes = np.rsp.steps.empty() ? 0 : static_cast<unsigned>(passes);
   }
   p.sync_steps = depth_max;
-  p.summary = fmt::format("in-network tree: dimension-order paths to {} root(s) of minimum "
-                          "eccentricity, {} embedding(s), engine steps of {} flits x {} passes",
-                          rooted ? 1u : std::min<unsigned>(emb, 4), emb, count, passes);
+  p.summary = fmt::format(
+      "in-network tree: dimension-order paths to {} root(s) of minimum "
+      "eccentricity, {} embedding(s), engine steps of {} flits x {} passes",
+      rooted ? 1u : std::min<unsigned>(emb, 4), emb, count, passes);
   return p;
 }
 
@@ -184,7 +190,8 @@ std::vector<Tree> MultiTrees(const std::vector<unsigned>& members,
         int best = -1;
         for (unsigned u : frontier[j]) {
           if (std::find(nb[u].begin(), nb[u].end(), v) == nb[u].end()) continue;
-          if (best < 0 || load[{u, v}] < load[{static_cast<unsigned>(best), v}]) best = static_cast<int>(u);
+          if (best < 0 || load[{u, v}] < load[{static_cast<unsigned>(best), v}])
+            best = static_cast<int>(u);
         }
         if (best < 0) continue;
         par[j][v] = best;
@@ -282,9 +289,10 @@ Program PlanDoubleBinaryTree(const Request& req, const Hardware&) {
   SetDepths(bt);
   MultiTreePhases(b, {a, bt}, {0, p.elements}, true, true);  // half of the vector each
   p.sync_steps = Height({a, bt});
-  p.summary = fmt::format("double binary tree: in-order binary tree over the node ids (root {}) "
-                          "and its {} (root {}), half of the vector each, height {}",
-                          a.root, n % 2 == 0 ? "mirror" : "shift by one", bt.root, p.sync_steps);
+  p.summary = fmt::format(
+      "double binary tree: in-order binary tree over the node ids (root {}) "
+      "and its {} (root {}), half of the vector each, height {}",
+      a.root, n % 2 == 0 ? "mirror" : "shift by one", bt.root, p.sync_steps);
   return p;
 }
 
@@ -302,9 +310,10 @@ Program PlanMultiTree(const Request& req, const Hardware&) {
   MultiTreePhases(b, trees, {0, p.elements}, rs, ag);
   const unsigned height = Height(trees);
   p.sync_steps = height;
-  p.summary = fmt::format("multi-tree: {} breadth-first trees over the {} links, tree j reduces "
-                          "chunk j to node j, height {}",
-                          n, TopologyName(req.geom.topology), height);
+  p.summary = fmt::format(
+      "multi-tree: {} breadth-first trees over the {} links, tree j reduces "
+      "chunk j to node j, height {}",
+      n, TopologyName(req.geom.topology), height);
   return p;
 }
 
@@ -353,9 +362,10 @@ Program PlanConcentratedMultiTree(const Request& req, const Hardware&) {
   for (unsigned q = 0; q < 4; ++q) MultiTreePhases(b, planes[q], quarters[q], false, true);
   for (const auto& ring : groups) RingAllGather(b, ring, quarters);
   p.sync_steps = 3 + height;
-  p.summary = fmt::format("concentrated multi-tree: {} 2x2 groups (ring inside), 4 planes of {} "
-                          "trees two pitches apart, plane tree height {}",
-                          g * g, g * g, height);
+  p.summary = fmt::format(
+      "concentrated multi-tree: {} 2x2 groups (ring inside), 4 planes of {} "
+      "trees two pitches apart, plane tree height {}",
+      g * g, g * g, height);
   return p;
 }
 

@@ -1,12 +1,12 @@
 #include "tuner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace aries::coll {
 
@@ -14,7 +14,8 @@ std::string Candidate::Label() const {
   const AlgorithmInfo* a = FindAlgorithm(algo);
   const AlgoVariant v = a ? a->variant : AlgoVariant::kNone;
   if (v == AlgoVariant::kLevels) return fmt::format("{} L={}", algo, levels);
-  if (v == AlgoVariant::kEmbeddings && embeddings > 1) return fmt::format("{} E={}", algo, embeddings);
+  if (v == AlgoVariant::kEmbeddings && embeddings > 1)
+    return fmt::format("{} E={}", algo, embeddings);
   return algo;
 }
 
@@ -83,8 +84,10 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
       }
       return v;
     }
-    case AlgoVariant::kEmbeddings: return {{name, 2, 1}, {name, 2, 4}};  // one tree, four
-    case AlgoVariant::kNone: break;
+    case AlgoVariant::kEmbeddings:
+      return {{name, 2, 1}, {name, 2, 4}};  // one tree, four
+    case AlgoVariant::kNone:
+      break;
   }
   return {{name, 2, 1}};
 }
@@ -92,10 +95,10 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok) {
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{}", TopologyName(g.topology),
-                     g.k, c.algo, c.levels, c.embeddings, CollectiveName(coll), type, bytes, cycles,
-                     busbw, bound_fraction, ok ? 1 : 0, g.tracks, g.link_latency,
-                     g.extra_per_pitch);
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{}",
+                     TopologyName(g.topology), g.k, c.algo, c.levels, c.embeddings,
+                     CollectiveName(coll), type, bytes, cycles, busbw, bound_fraction, ok ? 1 : 0,
+                     g.tracks, g.link_latency, g.extra_per_pitch);
 }
 
 namespace {
@@ -133,7 +136,9 @@ std::string CostModel::Where() const {
 std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type,
                                       Collective coll) {
   std::ifstream f(path);
-  if (!f) throw PlanError(fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
+  if (!f)
+    throw PlanError(
+        fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
   std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned, unsigned,
                       unsigned>,
@@ -145,7 +150,8 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       if (line == kLegacyCostHeader) {
         fields = 12;
       } else if (line != CostCsvHeader()) {
-        throw PlanError(fmt::format("{}:1: header '{}'; expected '{}'", path, line, CostCsvHeader()));
+        throw PlanError(
+            fmt::format("{}:1: header '{}'; expected '{}'", path, line, CostCsvHeader()));
       }
       continue;
     }
@@ -157,31 +163,35 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       throw PlanError(fmt::format("{}:{}: {} fields; expected {}", path, ln, c.size(), fields));
     }
     const auto topo = ParseTopology(c[0]);
-    if (!topo) throw PlanError(fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
+    if (!topo)
+      throw PlanError(
+          fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
     const auto run_coll = ParseCollective(c[5]);
     if (!run_coll) {
-      throw PlanError(fmt::format("{}:{}: collective '{}': allowed {}", path, ln, c[5], CollectiveNames()));
+      throw PlanError(
+          fmt::format("{}:{}: collective '{}': allowed {}", path, ln, c[5], CollectiveNames()));
     }
     if (*run_coll != coll || c[6] != type || c[11] != "1") continue;  // runs of `coll` that passed
     if (!FindAlgorithm(c[2])) {
-      throw PlanError(fmt::format("{}:{}: algorithm '{}': allowed {}", path, ln, c[2], AlgorithmNames()));
+      throw PlanError(
+          fmt::format("{}:{}: algorithm '{}': allowed {}", path, ln, c[2], AlgorithmNames()));
     }
     CostModel m;
     try {
       m.collective = coll;
       m.topology = *topo;
       m.k = static_cast<unsigned>(std::stoul(c[1]));
-      m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};
+      m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])),
+                static_cast<unsigned>(std::stoul(c[4]))};
       if (fields == 15) {
         m.tracks = static_cast<unsigned>(std::stoul(c[12]));
         m.link_latency = static_cast<unsigned>(std::stoul(c[13]));
         m.extra_per_pitch = static_cast<unsigned>(std::stoul(c[14]));
       }
       const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
-      auto [it, fresh] = by_key.try_emplace(
-          {c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks, m.link_latency,
-           m.extra_per_pitch},
-          m);
+      auto [it, fresh] = by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings,
+                                             m.tracks, m.link_latency, m.extra_per_pitch},
+                                            m);
       it->second.points.push_back(pt);
     } catch (const std::logic_error&) {
       throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));
@@ -189,12 +199,14 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
   }
   std::vector<CostModel> out;
   for (auto& [key, m] : by_key) {
-    std::sort(m.points.begin(), m.points.end(), [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+    std::sort(m.points.begin(), m.points.end(),
+              [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
     std::vector<CostPoint> merged;  // one point per size: the mean of its runs
     for (size_t i = 0; i < m.points.size();) {
       size_t j = i;
       double sum = 0;
-      for (; j < m.points.size() && m.points[j].bytes == m.points[i].bytes; ++j) sum += m.points[j].cycles;
+      for (; j < m.points.size() && m.points[j].bytes == m.points[i].bytes; ++j)
+        sum += m.points[j].cycles;
       merged.push_back({m.points[i].bytes, sum / static_cast<double>(j - i)});
       i = j;
     }

@@ -19,8 +19,8 @@ namespace aries::coll {
 // An algorithm with its embedding parameters.
 struct Candidate {
   std::string algo;
-  unsigned levels = 2;      // aries_lt
-  unsigned embeddings = 1;  // tree
+  unsigned levels = 2;        // aries_lt
+  unsigned embeddings = 1;    // tree
   std::string Label() const;  // "ring", "aries_lt L=3", "tree E=4"
 };
 
@@ -57,8 +57,8 @@ struct CostModel {
 // least squares on the relative error (weights 1 / cycles^2, so small and large sizes count
 // alike), with the largest relative error of the fit over the measured points.
 struct AlphaBeta {
-  double alpha = 0;          // cycles
-  double beta = 0;           // cycles per byte
+  double alpha = 0;  // cycles
+  double beta = 0;   // cycles per byte
   double max_rel_error = 0;
 };
 AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
@@ -85,7 +85,7 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
 struct Choice {
   Candidate best;
   double predicted = 0;
-  double fit_error = 0;  // the best model's leave-one-out error
+  double fit_error = 0;                                 // the best model's leave-one-out error
   std::vector<std::pair<std::string, double>> ranking;  // label, predicted cycles, cheapest first
 };
 // The cheapest candidate for (geometry, bytes); throws PlanError when the models have none

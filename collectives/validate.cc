@@ -1,11 +1,11 @@
 #include "validate.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "aries_pkg.h"
 #include "wiring.h"
@@ -27,7 +27,9 @@ namespace {
 class Validator {
  public:
   Validator(const Program& p, const Hardware& hwp)
-      : p_(p), hw_(hwp), n_(p.req.geom.k * p.req.geom.k),
+      : p_(p),
+        hw_(hwp),
+        n_(p.req.geom.k * p.req.geom.k),
         ports_(RouterPorts(p.req.geom.topology, p.req.geom.k)) {}
 
   Validation Run() {
@@ -71,25 +73,27 @@ class Validator {
   bool Muxes() {
     const unsigned T = hw_.tracks, tracks = p_.req.geom.tracks;
     const bool muxed = p_.req.geom.topology == Topology::kAries && ports_ == 5;
-    const uint32_t valid_cut = ((1u << tracks) - 1u) << hw::kBypassXLsb |
-                               ((1u << tracks) - 1u) << hw::kBypassYLsb;
+    const uint32_t valid_cut = ((1u << tracks) - 1u) << hw::kBypassXLsb | ((1u << tracks) - 1u)
+                                                                              << hw::kBypassYLsb;
     for (unsigned n = 0; n < n_; ++n) {
       const NodeProgram& np = p_.nodes[n];
-      const bool any = np.bypass != 0 ||
-                       std::any_of(np.portsel.begin(), np.portsel.end(),
-                                   [](const PortSel& s) { return s.in != 0 || s.out != 0; });
+      const bool any =
+          np.bypass != 0 || std::any_of(np.portsel.begin(), np.portsel.end(),
+                                        [](const PortSel& s) { return s.in != 0 || s.out != 0; });
       if (!muxed) {
         if (any) {
-          return Fail(fmt::format("{}: PORTSEL/BYPASS set on a {} package; port muxes and "
-                                  "bypass tracks exist only on aries",
-                                  Node(n), TopologyName(p_.req.geom.topology)));
+          return Fail(
+              fmt::format("{}: PORTSEL/BYPASS set on a {} package; port muxes and "
+                          "bypass tracks exist only on aries",
+                          Node(n), TopologyName(p_.req.geom.topology)));
         }
         continue;
       }
       if (np.bypass & ~valid_cut) {
-        return Fail(fmt::format("{}: BYPASS = {:#x} cuts a track the interposer does not have "
-                                "(tracks 0..{} per dimension: bits [{}:0] and [{}:16])",
-                                Node(n), np.bypass, tracks - 1, tracks - 1, 16 + tracks - 1));
+        return Fail(
+            fmt::format("{}: BYPASS = {:#x} cuts a track the interposer does not have "
+                        "(tracks 0..{} per dimension: bits [{}:0] and [{}:16])",
+                        Node(n), np.bypass, tracks - 1, tracks - 1, 16 + tracks - 1));
       }
       auto cuts = [&](unsigned choice) {
         const unsigned d = (choice - 1) / T, t = (choice - 1) % T;
@@ -101,29 +105,32 @@ class Validator {
           if (c == 0) continue;
           const unsigned d = (c - 1) / T, t = (c - 1) % T;
           if (c > 2 * T || t >= tracks) {
-            return Fail(fmt::format("{}: PORTSEL[{}] {} side selects choice {}; allowed 0 (mesh) "
-                                    "or 1..{} (x-tracks 1..{}, y-tracks {}..{}) for the {} "
-                                    "tracks of this package",
-                                    Node(n), Port(port), side == 0 ? "input" : "output", c,
-                                    2 * T, tracks, T + 1, T + tracks, tracks));
+            return Fail(
+                fmt::format("{}: PORTSEL[{}] {} side selects choice {}; allowed 0 (mesh) "
+                            "or 1..{} (x-tracks 1..{}, y-tracks {}..{}) for the {} "
+                            "tracks of this package",
+                            Node(n), Port(port), side == 0 ? "input" : "output", c, 2 * T, tracks,
+                            T + 1, T + tracks, tracks));
           }
           if (!cuts(c)) {
-            return Fail(fmt::format("{}: PORTSEL[{}] {} side selects {}-track {}, which BYPASS "
-                                    "does not cut here",
-                                    Node(n), Port(port), side == 0 ? "input" : "output",
-                                    d == 0 ? "x" : "y", t));
+            return Fail(fmt::format(
+                "{}: PORTSEL[{}] {} side selects {}-track {}, which BYPASS "
+                "does not cut here",
+                Node(n), Port(port), side == 0 ? "input" : "output", d == 0 ? "x" : "y", t));
           }
         }
       }
       // One port per tap direction: XP/YP share the upper taps, XM/YM the lower.
-      for (auto [a, b] : {std::pair{hw::kPortXP, hw::kPortYP}, std::pair{hw::kPortXM, hw::kPortYM}}) {
+      for (auto [a, b] :
+           {std::pair{hw::kPortXP, hw::kPortYP}, std::pair{hw::kPortXM, hw::kPortYM}}) {
         for (int side = 0; side < 2; ++side) {
           const unsigned ca = side == 0 ? np.portsel[a].in : np.portsel[a].out;
           const unsigned cb = side == 0 ? np.portsel[b].in : np.portsel[b].out;
           if (ca != 0 && ca == cb) {
-            return Fail(fmt::format("{}: PORTSEL[{}] and PORTSEL[{}] both take the {} side of "
-                                    "track choice {}; one port per tap direction",
-                                    Node(n), Port(a), Port(b), side == 0 ? "input" : "output", ca));
+            return Fail(
+                fmt::format("{}: PORTSEL[{}] and PORTSEL[{}] both take the {} side of "
+                            "track choice {}; one port per tap direction",
+                            Node(n), Port(a), Port(b), side == 0 ? "input" : "output", ca));
           }
         }
       }
@@ -136,10 +143,10 @@ class Validator {
       std::set<std::pair<unsigned, unsigned>> seen;
       for (const RouteEntry& r : p_.nodes[n].routes) {
         if (r.flow >= hw_.num_flows || r.in_port >= ports_ || r.mask >= (1u << ports_)) {
-          return Fail(fmt::format("{}: ROUTE[flow {}][in {}] = {:#x} out of range (flows < {}, "
-                                  "ports < {}, mask < {:#x})",
-                                  Node(n), r.flow, r.in_port, r.mask, hw_.num_flows, ports_,
-                                  1u << ports_));
+          return Fail(
+              fmt::format("{}: ROUTE[flow {}][in {}] = {:#x} out of range (flows < {}, "
+                          "ports < {}, mask < {:#x})",
+                          Node(n), r.flow, r.in_port, r.mask, hw_.num_flows, ports_, 1u << ports_));
         }
         if (!seen.insert({r.flow, r.in_port}).second) {
           return Fail(fmt::format("{}: ROUTE[flow {}][in {}] written twice", Node(n), r.flow,
@@ -156,9 +163,10 @@ class Validator {
     for (unsigned n = 0; n < n_; ++n) {
       const NodeProgram& np = p_.nodes[n];
       if (!hw_.engine && (!np.ids.empty() || !np.req.steps.empty() || !np.rsp.steps.empty())) {
-        return Fail(fmt::format("{}: engine registers programmed, but the node model has no "
-                                "collective engine",
-                                Node(n)));
+        return Fail(
+            fmt::format("{}: engine registers programmed, but the node model has no "
+                        "collective engine",
+                        Node(n)));
       }
       std::set<unsigned> ids;
       for (const EngineId& e : np.ids) {
@@ -169,8 +177,8 @@ class Validator {
         }
         if (!ids.insert(e.id).second) return Fail(reg + " configured twice");
         if (e.op >= hw::kNumOps) {
-          return Fail(fmt::format("{}: ID_CFG operation {} (allowed 0..{})", reg, e.op,
-                                  hw::kNumOps - 1));
+          return Fail(
+              fmt::format("{}: ID_CFG operation {} (allowed 0..{})", reg, e.op, hw::kNumOps - 1));
         }
         if (e.count == 0 || e.count > 0xFFFF) {
           return Fail(fmt::format("{}: ID_COUNT {} (allowed 1..65535)", reg, e.count));
@@ -181,9 +189,10 @@ class Validator {
                                   e.req_in, e.rsp_out, ports_));
         }
         if (!PortOk(e.req_out) || !PortOk(e.rsp_in)) {
-          return Fail(fmt::format("{}: ID_REQ_OUT {} / ID_RSP_IN {} (allowed a port < {} or 31 = "
-                                  "turn)",
-                                  reg, e.req_out, e.rsp_in, ports_));
+          return Fail(
+              fmt::format("{}: ID_REQ_OUT {} / ID_RSP_IN {} (allowed a port < {} or 31 = "
+                          "turn)",
+                          reg, e.req_out, e.rsp_in, ports_));
         }
         if (e.op != p_.req.op) {
           return Fail(fmt::format("{}: ID_CFG operation {} differs from the program's {}", reg,
@@ -198,13 +207,13 @@ class Validator {
                                   prog.steps.size(), hw_.coll_prog));
         }
         if (!prog.steps.empty() && (prog.passes == 0 || prog.passes > 0xFFFF)) {
-          return Fail(fmt::format("{}: {}_LEN passes {} (allowed 1..65535)", Node(n), name,
-                                  prog.passes));
+          return Fail(
+              fmt::format("{}: {}_LEN passes {} (allowed 1..65535)", Node(n), name, prog.passes));
         }
         for (unsigned id : prog.steps) {
           if (!ids.count(id)) {
-            return Fail(fmt::format("{}: {}_PROG names id {}, which is not configured", Node(n),
-                                    name, id));
+            return Fail(
+                fmt::format("{}: {}_PROG names id {}, which is not configured", Node(n), name, id));
           }
         }
       }
@@ -213,18 +222,18 @@ class Validator {
         if (o.act != Act::kEngSend && o.act != Act::kEngRecv) continue;
         const EngineId* e = np.FindId(o.id);
         if (!e) {
-          return Fail(fmt::format("{} op {} ({}): id {} is not configured on this node", Node(n),
-                                  j, ActName(o.act), o.id));
+          return Fail(fmt::format("{} op {} ({}): id {} is not configured on this node", Node(n), j,
+                                  ActName(o.act), o.id));
         }
         const bool rsp = o.act == Act::kEngRecv && !DeliversRequests(*e);
         const uint64_t need = (o.region.len + hw_.lanes - 1) / hw_.lanes;
         const uint64_t have = EngineFlits(np, o.id, rsp);
         if (have < need || have > need + e->count) {
-          return Fail(fmt::format("{} op {} ({}) moves {} flits of id {}; the engine's {} program "
-                                  "moves {} (ID_COUNT x steps x passes must cover it, padding "
-                                  "less than one count)",
-                                  Node(n), j, ActName(o.act), need, o.id,
-                                  rsp ? "response" : "request", have));
+          return Fail(fmt::format(
+              "{} op {} ({}) moves {} flits of id {}; the engine's {} program "
+              "moves {} (ID_COUNT x steps x passes must cover it, padding "
+              "less than one count)",
+              Node(n), j, ActName(o.act), need, o.id, rsp ? "response" : "request", have));
         }
       }
     }
@@ -255,8 +264,8 @@ class Validator {
         auto path = o.flow < 0 ? w.DorPath(n, o.peer, o.vc, &why)
                                : w.FlowPath(n, o.peer, static_cast<unsigned>(o.flow), o.vc, &why);
         if (path.empty()) {
-          return Fail(fmt::format("{} op {} (send to {}): no route: {}", Node(n), j,
-                                  Node(o.peer), why));
+          return Fail(
+              fmt::format("{} op {} (send to {}): no route: {}", Node(n), j, Node(o.peer), why));
         }
         v_.max_hops = std::max<uint64_t>(v_.max_hops, path.size());
         paths_[key] = std::move(path);
@@ -267,7 +276,9 @@ class Validator {
 
   bool Acyclic(const Wiring& w) {
     // Channel dependency graph: channel (node, port, vc) -> the next channel of some path.
-    std::map<std::tuple<unsigned, unsigned, unsigned>, std::set<std::tuple<unsigned, unsigned, unsigned>>> g;
+    std::map<std::tuple<unsigned, unsigned, unsigned>,
+             std::set<std::tuple<unsigned, unsigned, unsigned>>>
+        g;
     for (const auto& [key, path] : paths_) {
       for (size_t i = 0; i < path.size(); ++i) {
         const auto a = std::make_tuple(path[i].node, path[i].port, path[i].vc);
@@ -301,8 +312,10 @@ class Validator {
     };
     for (const auto& [c, out] : g) {
       if (state[c] == 0 && !dfs(c)) {
-        return Fail("cyclic channel dependency among the message paths (a deadlock is "
-                    "possible): " + cycle);
+        return Fail(
+            "cyclic channel dependency among the message paths (a deadlock is "
+            "possible): " +
+            cycle);
       }
     }
     return true;

@@ -26,10 +26,10 @@
 namespace aries::coll {
 
 struct Validation {
-  std::string error;   // empty: valid
+  std::string error;  // empty: valid
   SymbolicReport symbolic;
-  uint64_t channels = 0;     // (node, port, VC) channels the messages use
-  uint64_t max_hops = 0;     // longest message path
+  uint64_t channels = 0;  // (node, port, VC) channels the messages use
+  uint64_t max_hops = 0;  // longest message path
   bool ok() const { return error.empty(); }
 };
 

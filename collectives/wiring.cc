@@ -40,9 +40,10 @@ std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string*
     const auto& to = fixed_[node * ports_ + port];
     if (!to) return fail("no link on this edge of the package");
     if (ports_ == 5 && nodes_[to->node].portsel[to->port].in != 0) {
-      return fail(fmt::format("the mesh link arrives at {} port {}, whose input mux selects a "
-                              "track",
-                              NodeName(to->node), PortName(to->port)));
+      return fail(
+          fmt::format("the mesh link arrives at {} port {}, whose input mux selects a "
+                      "track",
+                      NodeName(to->node), PortName(to->port)));
     }
     return to;
   }
@@ -55,7 +56,8 @@ std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string*
     return (nodes_[n].bypass >> ((d == 0 ? hw::kBypassXLsb : hw::kBypassYLsb) + t)) & 1u;
   };
   const char* dim = d == 0 ? "x" : "y";
-  if (!cut(node)) return fail(fmt::format("selects {}-track {}, which this node does not cut", dim, t));
+  if (!cut(node))
+    return fail(fmt::format("selects {}-track {}, which this node does not cut", dim, t));
   std::optional<unsigned> far;
   if (UpperTap(port)) {
     for (unsigned p = pos + 1; p < g_.k && !far; ++p) {
@@ -75,8 +77,9 @@ std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string*
   for (unsigned q : {lo, hi}) {
     if (nodes_[*far].portsel[q].in == sel) return PortRef{*far, q};
   }
-  return fail(fmt::format("the {}-track {} segment reaches {}, where no port's input mux selects it",
-                          dim, t, NodeName(*far)));
+  return fail(
+      fmt::format("the {}-track {} segment reaches {}, where no port's input mux selects it", dim,
+                  t, NodeName(*far)));
 }
 
 std::vector<Hop> Wiring::DorPath(unsigned src, unsigned dst, unsigned vc, std::string* why) const {
@@ -164,9 +167,10 @@ std::vector<Hop> Wiring::FlowPath(unsigned src, unsigned dst, unsigned flow, uns
     }
     if ((*m & (*m - 1)) != 0) {
       if (why) {
-        *why = fmt::format("flow {} at {}: ROUTE[flow {}][in {}] = {:#x} is multicast; a "
-                           "message needs one path",
-                           flow, NodeName(cur), flow, PortName(in), *m);
+        *why = fmt::format(
+            "flow {} at {}: ROUTE[flow {}][in {}] = {:#x} is multicast; a "
+            "message needs one path",
+            flow, NodeName(cur), flow, PortName(in), *m);
       }
       return {};
     }

@@ -8,6 +8,7 @@
 //                                            peak memory (mesh)
 //   aries keys                  the configuration keys with defaults and allowed values
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -18,17 +19,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
+#include "aries_node_params.h"
 #include "coll_run.h"
 #include "coll_sweep.h"
-#include "aries_node_params.h"
 #include "config.h"
-#include "planners.h"
+#include "figures.h"
 #include "mpi_transport.h"
 #include "package_run.h"
+#include "planners.h"
 #include "train_run.h"
-#include "figures.h"
 
 using aries::sim::Config;
 using aries::sim::ConfigError;
@@ -110,8 +110,9 @@ extern "C" int sc_main(int argc, char** argv) {
   bool quick = false;
   bench->add_flag("--quick", quick, "shorter runs");
   std::vector<unsigned> bench_links{10, 1};
-  bench->add_option("--links", bench_links,
-                    "wire cycles of a link (package.link_latency), comma-separated")
+  bench
+      ->add_option("--links", bench_links,
+                   "wire cycles of a link (package.link_latency), comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(1u, 1000u));
   std::vector<std::string> bench_models{"rtl", "fast"};
@@ -127,7 +128,9 @@ extern "C" int sc_main(int argc, char** argv) {
   aries::sim::CollOptions co;
   coll->add_option("--topology", co.topology, "mesh, torus, fbfly, aries");
   coll->add_option("-k,--k", co.k, "K x K chiplets");
-  coll->add_option("--algo", co.algo, "algorithm: auto (cheapest by the measured costs) or " + aries::coll::AlgorithmNames());
+  coll->add_option(
+      "--algo", co.algo,
+      "algorithm: auto (cheapest by the measured costs) or " + aries::coll::AlgorithmNames());
   coll->add_option("--collective", co.collective, aries::coll::CollectiveNames());
   coll->add_option("--type", co.type, "int32 or fp32 (sum)");
   std::string coll_size = "64K";  // parsed into co.bytes at the boundary (ParseBytes)
@@ -135,20 +138,37 @@ extern "C" int sc_main(int argc, char** argv) {
   coll->add_option("--root", co.root, "root of reduce and broadcast");
   coll->add_option("--embeddings", co.embeddings, "in-network tree: trees over disjoint segments");
   coll->add_option("--levels", co.levels, "aries_lt: ring levels L (K = b^L)");
-  coll->add_option("--inputs", co.inputs, "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw little-endian); each holds the node's whole buffer (all-gather: the gathered size, the node's shard in place)");
-  coll->add_option("--outputs", co.outputs, "per-node result files (the node's result region), {node} in the path");
+  coll->add_option("--inputs", co.inputs,
+                   "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw "
+                   "little-endian); each holds the node's whole buffer (all-gather: the gathered "
+                   "size, the node's shard in place)");
+  coll->add_option("--outputs", co.outputs,
+                   "per-node result files (the node's result region), {node} in the path");
   coll->add_option("--seed", co.seed, "input generator seed");
-  coll->add_option("--set", sets, "the package geometry: --set package.link_latency=20 (package.tracks, package.link_latency, package.extra_per_pitch; repeatable)");
+  coll->add_option("--set", sets,
+                   "the package geometry: --set package.link_latency=20 (package.tracks, "
+                   "package.link_latency, package.extra_per_pitch; repeatable)");
   co.model = "rtl";  // the command's default: the Verilated RTL (library callers take auto)
-  coll->add_option("--model", co.model, "node model: rtl (default: the Verilated RTL), fast (the cycle-equivalent C++ model, proven equal pin by pin), check (both in lockstep, every pin compared every cycle) or auto (= fast)")
+  coll->add_option("--model", co.model,
+                   "node model: rtl (default: the Verilated RTL), fast (the cycle-equivalent C++ "
+                   "model, proven equal pin by pin), check (both in lockstep, every pin compared "
+                   "every cycle) or auto (= fast)")
       ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
   coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
   coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
-  coll->add_flag("--energy", co.energy, "energy of the run from its activity (buffers, crossbar, allocators, links, engine, leakage)");
-  coll->add_option("--tech", co.tech, "technology file: dsent45 (default), dsent32 or a path (implies --energy)");
-  coll->add_option("--tech-set", co.tech_set, "override a technology figure: key=value (repeatable; implies --energy)");
-  coll->add_option("--energy-csv", co.energy_csv, "write the activity and energy per node and per link (implies --energy)");
-  CLI::App* csweep = app.add_subcommand("coll-sweep", "a collective (all-reduce by default) over algorithms x topologies x sizes, verified; Markdown table and cost CSV");
+  coll->add_flag("--energy", co.energy,
+                 "energy of the run from its activity (buffers, crossbar, allocators, links, "
+                 "engine, leakage)");
+  coll->add_option("--tech", co.tech,
+                   "technology file: dsent45 (default), dsent32 or a path (implies --energy)");
+  coll->add_option("--tech-set", co.tech_set,
+                   "override a technology figure: key=value (repeatable; implies --energy)");
+  coll->add_option("--energy-csv", co.energy_csv,
+                   "write the activity and energy per node and per link (implies --energy)");
+  CLI::App* csweep =
+      app.add_subcommand("coll-sweep",
+                         "a collective (all-reduce by default) over algorithms x topologies x "
+                         "sizes, verified; Markdown table and cost CSV");
   aries::sim::CollSweepOptions cs;
   csweep->add_option("-k,--k", cs.k, "K x K chiplets");
   csweep->add_option("--topologies", cs.topologies, "comma-separated: mesh,torus,aries,fbfly");
@@ -156,43 +176,71 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--sizes", cs.sizes, "comma-separated bytes per node: 1K,64K,2M");
   csweep->add_option("--type", cs.type, "int32 or fp32");
   csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
-  csweep->add_option("--csv", cs.csv, "append the measurements to this CSV (the --algo auto cost file format)");
+  csweep->add_option("--csv", cs.csv,
+                     "append the measurements to this CSV (the --algo auto cost file format)");
   csweep->add_option("--seed", cs.seed, "input generator seed");
-  csweep->add_option("--set", sets, "the package geometry of every run, recorded in the CSV: --set package.link_latency=20 (package.tracks, package.link_latency, package.extra_per_pitch)");
-  csweep->add_option("--model", cs.model, "node model of every run: auto (default: the fast C++ model, the same cycles), rtl, check")
+  csweep->add_option(
+      "--set", sets,
+      "the package geometry of every run, recorded in the CSV: --set package.link_latency=20 "
+      "(package.tracks, package.link_latency, package.extra_per_pitch)");
+  csweep
+      ->add_option("--model", cs.model,
+                   "node model of every run: auto (default: the fast C++ model, the same cycles), "
+                   "rtl, check")
       ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
-  csweep->add_option("--jobs", cs.jobs, "run the sweep as one job per (algorithm, topology, size) on this many local processes; parts merge into --csv");
-  csweep->add_option("--job-file", cs.job_file, "write the jobs' command lines to this file instead (GNU parallel, Slurm array); merge with coll-merge");
-  csweep->add_option("--job-dir", cs.job_dir, "where the jobs write their part CSVs (default: <csv or job file>.parts)");
+  csweep->add_option("--jobs", cs.jobs,
+                     "run the sweep as one job per (algorithm, topology, size) on this many local "
+                     "processes; parts merge into --csv");
+  csweep->add_option("--job-file", cs.job_file,
+                     "write the jobs' command lines to this file instead (GNU parallel, Slurm "
+                     "array); merge with coll-merge");
+  csweep->add_option("--job-dir", cs.job_dir,
+                     "where the jobs write their part CSVs (default: <csv or job file>.parts)");
   CLI::App* cmerge = app.add_subcommand("coll-merge", "merge sweep part CSVs into one cost CSV");
   std::vector<std::string> merge_parts;
   std::string merge_out;
   cmerge->add_option("parts", merge_parts, "part CSVs")->required();
   cmerge->add_option("--csv", merge_out, "the merged CSV")->required();
-  CLI::App* cmodels = app.add_subcommand("coll-models", "the cost models of a sweep CSV (one collective): alpha-beta fits and their errors");
+  CLI::App* cmodels = app.add_subcommand(
+      "coll-models",
+      "the cost models of a sweep CSV (one collective): alpha-beta fits and their errors");
   std::string cm_costs, cm_type = "int32";
-  cmodels->add_option("--costs", cm_costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
+  cmodels->add_option("--costs", cm_costs,
+                      "sweep CSV (default: collectives/data/collective_costs.csv)");
   cmodels->add_option("--type", cm_type, "int32 or fp32");
   std::string cm_coll = "allreduce";
   cmodels->add_option("--collective", cm_coll, "allreduce, reducescatter or allgather");
-  CLI::App* train = app.add_subcommand("train", "one training iteration: compute and communication streams, collective times from the fitted cost models");
+  CLI::App* train = app.add_subcommand("train",
+                                       "one training iteration: compute and communication streams, "
+                                       "collective times from the fitted cost models");
   aries::sim::TrainOptions to;
-  train->add_option("--workload", to.workload, "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV");
-  train->add_option("--strategy", to.strategy, "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp (all-reduce of partial outputs)");
+  train->add_option("--workload", to.workload,
+                    "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV");
+  train->add_option("--strategy", to.strategy,
+                    "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp "
+                    "(all-reduce of partial outputs)");
   train->add_option("--topology", to.topology, "mesh, torus, fbfly, aries");
   train->add_option("-k,--k", to.k, "K x K chiplets");
   train->add_option("--algo", to.algo, "collective algorithm (its measured cost model)");
   train->add_option("--levels", to.levels, "aries_lt: ring levels");
   train->add_option("--embeddings", to.embeddings, "tree: embeddings");
   train->add_option("--batch", to.batch, "samples per chiplet (0: the workload's)");
-  train->add_option("--bucket", to.bucket, "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)");
-  train->add_option("--utilization", to.utilization, "compute utilization in (0, 1] (MAD Max 4.2: ~0.7)");
-  train->add_option("--costs", to.costs, "cost CSV (default: collectives/data/collective_costs.csv)");
+  train->add_option(
+      "--bucket", to.bucket,
+      "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)");
+  train->add_option("--utilization", to.utilization,
+                    "compute utilization in (0, 1] (MAD Max 4.2: ~0.7)");
+  train->add_option("--costs", to.costs,
+                    "cost CSV (default: collectives/data/collective_costs.csv)");
   train->add_option("--timeline", to.timeline, "write the iteration's operations as CSV");
   train->add_option("--svg", to.svg, "plot the iteration's timeline (SVG)");
-  train->add_flag("--check", to.check, "re-run every collective of the iteration up to --check-max cycle-accurately and print the model's error");
+  train->add_flag("--check", to.check,
+                  "re-run every collective of the iteration up to --check-max cycle-accurately and "
+                  "print the model's error");
   train->add_option("--check-max", to.check_max, "largest collective --check runs (bytes: 2M)");
-  CLI::App* fig10 = app.add_subcommand("fig10", "ARIES Fig. 10: training-time speedup of ARIES over mesh, torus, flattened butterfly (ring, DB tree, multi-tree)");
+  CLI::App* fig10 = app.add_subcommand("fig10",
+                                       "ARIES Fig. 10: training-time speedup of ARIES over mesh, "
+                                       "torus, flattened butterfly (ring, DB tree, multi-tree)");
   aries::sim::Fig10Options fo;
   fig10->add_option("-k,--k", fo.ks, "comma-separated: 4,8");
   fig10->add_option("--workloads", fo.workloads, "comma-separated workloads");
@@ -201,43 +249,62 @@ extern "C" int sc_main(int argc, char** argv) {
   fig10->add_option("--costs", fo.costs, "cost CSV");
   fig10->add_option("--csv", fo.csv, "write every iteration as CSV");
   fig10->add_option("--svg", fo.svg, "plot the speedups (SVG)");
-  CLI::App* fig9 = app.add_subcommand("fig9", "ARIES Fig. 9: all-reduce throughput vs data size (ring/ARIES_LT/ARIES_BW, DB tree, multi-tree) from a sweep CSV");
+  CLI::App* fig9 =
+      app.add_subcommand("fig9",
+                         "ARIES Fig. 9: all-reduce throughput vs data size "
+                         "(ring/ARIES_LT/ARIES_BW, DB tree, multi-tree) from a sweep CSV");
   aries::sim::Fig9Options f9;
   fig9->add_option("-k,--k", f9.ks, "comma-separated: 4,8");
-  fig9->add_option("--costs", f9.costs, "sweep CSV (default: collectives/data/collective_costs.csv)");
+  fig9->add_option("--costs", f9.costs,
+                   "sweep CSV (default: collectives/data/collective_costs.csv)");
   fig9->add_option("--csv", f9.csv, "write the curves as CSV");
   fig9->add_option("--svg", f9.svg, "plot the curves (SVG)");
-  CLI::App* fig11 = app.add_subcommand("fig11", "ARIES Fig. 11: all-reduce energy per algorithm family and topology (cycle-accurate runs, verified)");
+  CLI::App* fig11 = app.add_subcommand("fig11",
+                                       "ARIES Fig. 11: all-reduce energy per algorithm family and "
+                                       "topology (cycle-accurate runs, verified)");
   aries::sim::Fig11Options f11;
   fig11->add_option("-k,--k", f11.ks, "comma-separated: 4,8");
   fig11->add_option("--size", f11.size, "bytes per node: 64K");
   fig11->add_option("--tech", f11.tech, "technology file: dsent45, dsent32 or a path");
-  fig11->add_option("--tech-set", f11.tech_set, "override a technology figure: key=value (repeatable)");
+  fig11->add_option("--tech-set", f11.tech_set,
+                    "override a technology figure: key=value (repeatable)");
   fig11->add_option("--csv", f11.csv, "write the energies as CSV");
   fig11->add_option("--svg", f11.svg, "plot the energies (SVG)");
-  CLI::App* table1 = app.add_subcommand("table1", "ARIES Table I: links, bandwidth per link and synchronization steps of the planned all-reduces beside the formulas");
+  CLI::App* table1 =
+      app.add_subcommand("table1",
+                         "ARIES Table I: links, bandwidth per link and synchronization steps of "
+                         "the planned all-reduces beside the formulas");
   std::string t1_ks = "4,8";
   table1->add_option("-k,--k", t1_ks, "comma-separated: 4,8,16");
   std::string t1_csv;
   table1->add_option("--csv", t1_csv, "write the table as CSV");
   std::string t1_svg;
   table1->add_option("--svg", t1_svg, "plot links and steps, formula vs measured (SVG)");
-  CLI::App* area = app.add_subcommand("area", "synthesize the mesh-baseline and ARIES nodes (Yosys) and report the ARIES area overhead; --router adds the full router");
+  CLI::App* area =
+      app.add_subcommand("area",
+                         "synthesize the mesh-baseline and ARIES nodes (Yosys) and report the "
+                         "ARIES area overhead; --router adds the full router");
   aries::sim::AreaOptions ao;
   area->add_option("--out", ao.out, "output directory (netlists, area JSON)");
   area->add_option("--lanes", ao.lanes, "32-bit lanes per flit (16: the 544-bit flit)");
   area->add_option("--vcs", ao.vcs, "router VCs");
-  area->add_option("--depth", ao.depth, "buffer depth of the node runs (the overhead does not depend on it)");
+  area->add_option("--depth", ao.depth,
+                   "buffer depth of the node runs (the overhead does not depend on it)");
   area->add_option("--flows", ao.flows, "routing-table flows");
   area->add_option("--tracks", ao.tracks, "bypass tracks per row and column (ARIES node)");
-  area->add_flag("--router", ao.router, "also the full-depth router per sub-block (router_area.py, ~12 min)");
-  area->add_flag("--engine", ao.engine, "also the collective engine (synthesized at 1 and 2 lanes, extrapolated)");
-  CLI::App* report = app.add_subcommand("report", "reproduce the ARIES evaluation (Table I, Figs. 9-11, area) into one Markdown report with plots");
+  area->add_flag("--router", ao.router,
+                 "also the full-depth router per sub-block (router_area.py, ~12 min)");
+  area->add_flag("--engine", ao.engine,
+                 "also the collective engine (synthesized at 1 and 2 lanes, extrapolated)");
+  CLI::App* report = app.add_subcommand("report",
+                                        "reproduce the ARIES evaluation (Table I, Figs. 9-11, "
+                                        "area) into one Markdown report with plots");
   aries::sim::ReportOptions ro;
   report->add_option("--out", ro.out, "output directory (report.md, CSVs, SVGs)");
   report->add_option("-k,--k", ro.ks, "K for Table I, Figs. 9 and 10: 4,8");
   report->add_option("--fig11-k", ro.fig11_ks, "K for the energy runs (cycle-accurate): 4 or 4,8");
-  report->add_option("--area", ro.area, "directory with node_area.json / router_area.json from synth_scripts");
+  report->add_option("--area", ro.area,
+                     "directory with node_area.json / router_area.json from synth_scripts");
   CLI11_PARSE(app, argc, argv);
 
   // Under mpirun every process is one rank of the package (run and sweep only); rank 0 prints
@@ -261,8 +328,8 @@ extern "C" int sc_main(int argc, char** argv) {
     // The configuration keys and the run's outputs belong to run and sweep; another subcommand
     // given them would ignore them without a word. coll and coll-sweep take the package
     // geometry's keys (their own --set), and refuse every other key.
-    const bool run_options = !config_file.empty() || !json_file.empty() || !csv_file.empty() ||
-                             !trace_file.empty();
+    const bool run_options =
+        !config_file.empty() || !json_file.empty() || !csv_file.empty() || !trace_file.empty();
     const bool geometry_sub = coll->parsed() || csweep->parsed();
     for (const CLI::App* sub : app.get_subcommands()) {
       if ((run_options || (!sets.empty() && !geometry_sub)) && sub != run && sub != sweep) {
@@ -316,39 +383,40 @@ extern "C" int sc_main(int argc, char** argv) {
     if (area->parsed()) return aries::sim::RunAreaCommand(ao);
     if (keys->parsed()) {
       for (const auto& k : aries::sim::ConfigKeys()) {
-        fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed,
-                   k.description);
+        fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed, k.description);
       }
       return 0;
     }
     if (bench->parsed()) {
       const uint64_t measure = quick ? 1000 : 5000;
       const auto& node = aries::hw::kVaries_node_p2pParams;  // what point-to-point runs use
-      fmt::print("ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
-                 "4-flit packets, {} x 32-bit lanes, {} VCs x {} flits\n",
-                 measure, node.Lanes, node.NumVCs, node.BufferDepth);
-      fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n",
-                 "topo", "links", "K", "rate", "model", "kernel", "threads", "cycles/s",
-                 "node evals/cy", "peak MB", "accepted");
+      fmt::print(
+          "ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
+          "4-flit packets, {} x 32-bit lanes, {} VCs x {} flits\n",
+          measure, node.Lanes, node.NumVCs, node.BufferDepth);
+      fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo",
+                 "links", "K", "rate", "model", "kernel", "threads", "cycles/s", "node evals/cy",
+                 "peak MB", "accepted");
       const std::string self = aries::sim::SelfExe();
       for (unsigned links : bench_links) {
         for (unsigned k : bench_ks) {
           for (double rate : {0.02, 0.1, 0.3}) {
-           for (const std::string& model : bench_models) {
-            // The SystemC kernel is serial; the loop kernel once serial, once on every core.
-            for (auto [kernel, threads] : {std::pair{"systemc", "1"}, std::pair{"loop", "1"},
-                                           std::pair{"loop", "auto"}}) {
-              const nlohmann::json r =
-                  BenchPoint(self, "mesh", k, links, rate, kernel, threads, measure, model);
-              fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} "
-                         "{:>9.3f}\n",
-                         "mesh", links, k, rate, model, kernel, r["threads"].get<unsigned>(),
-                         r["cycles_per_second"].get<double>(),
-                         r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
-                         r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
-              std::fflush(stdout);
+            for (const std::string& model : bench_models) {
+              // The SystemC kernel is serial; the loop kernel once serial, once on every core.
+              for (auto [kernel, threads] :
+                   {std::pair{"systemc", "1"}, std::pair{"loop", "1"}, std::pair{"loop", "auto"}}) {
+                const nlohmann::json r =
+                    BenchPoint(self, "mesh", k, links, rate, kernel, threads, measure, model);
+                fmt::print(
+                    "{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} "
+                    "{:>9.3f}\n",
+                    "mesh", links, k, rate, model, kernel, r["threads"].get<unsigned>(),
+                    r["cycles_per_second"].get<double>(),
+                    r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
+                    r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
+                std::fflush(stdout);
+              }
             }
-           }
           }
         }
       }
@@ -361,18 +429,21 @@ extern "C" int sc_main(int argc, char** argv) {
     aries::sim::TraceRequest tr{trace_file, ParseNodes(trace_nodes), trace_from, trace_to};
     if (net) {
       if (s.kernel != "loop") {
-        throw ConfigError(fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with "
-                                      "sim.kernel = loop",
-                                      s.kernel, net->ranks()));
+        throw ConfigError(
+            fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with "
+                        "sim.kernel = loop",
+                        s.kernel, net->ranks()));
       }
       if (!trace_file.empty()) {
-        throw ConfigError("--trace: waveforms of a package distributed over ranks; trace it in "
-                          "one process");
+        throw ConfigError(
+            "--trace: waveforms of a package distributed over ranks; trace it in "
+            "one process");
       }
       if (net->ranks() > s.package.k) {
-        throw ConfigError(fmt::format("{} ranks for package.k = {}: at most one rank per row of "
-                                      "nodes",
-                                      net->ranks(), s.package.k));
+        throw ConfigError(
+            fmt::format("{} ranks for package.k = {}: at most one rank per row of "
+                        "nodes",
+                        net->ranks(), s.package.k));
       }
       if (cfg.Get("sim.threads") == "auto") s.package.threads = 1;  // a rank per core
     }
@@ -393,7 +464,9 @@ extern "C" int sc_main(int argc, char** argv) {
         const auto& r = o.result;
         fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered,
                    r.accepted, r.latency.mean, r.latency.p99, r.latency.max,
-                   r.stuck ? "STUCK" : r.saturated ? "saturated" : "");
+                   r.stuck       ? "STUCK"
+                   : r.saturated ? "saturated"
+                                 : "");
         std::fflush(stdout);
         ok = ok && r.ok();
         runs.emplace_back(si, o);

@@ -1,12 +1,11 @@
 #include "cli_util.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace aries::sim {
 
@@ -19,7 +18,8 @@ std::vector<std::string> SplitList(const std::string& s) {
   return v;
 }
 
-void WriteOutput(const std::string& path, const std::string& text, const char* option, const char* what) {
+void WriteOutput(const std::string& path, const std::string& text, const char* option,
+                 const char* what) {
   if (path.empty()) return;
   std::ofstream f(path);
   f << text;

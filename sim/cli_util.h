@@ -12,7 +12,8 @@ std::vector<std::string> SplitList(const std::string& s);
 
 // Writes `text` to `path` (nothing when `path` is empty) and prints "<what>: <path>"; throws
 // std::invalid_argument naming `option` and the path when it cannot.
-void WriteOutput(const std::string& path, const std::string& text, const char* option, const char* what);
+void WriteOutput(const std::string& path, const std::string& text, const char* option,
+                 const char* what);
 
 // This executable's path (/proc/self/exe), for subcommands that run it in child processes;
 // throws std::runtime_error when it cannot be read.

@@ -1,18 +1,17 @@
 #include "coll_run.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
 
-#include <fmt/format.h>
-
-#include "energy.h"
-
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_check.h"
 #include "coll_io.h"
+#include "energy.h"
 #include "node_models.h"
 #include "planners.h"
 #include "tuner.h"
@@ -30,12 +29,15 @@ uint64_t ParseBytes(const std::string& s, const char* option) {
     pos = 0;
   }
   const std::string suf = s.substr(pos);
-  const uint64_t mul = suf.empty() || suf == "B" ? 1 : suf == "K" || suf == "KB" ? 1024
-                       : suf == "M" || suf == "MB" ? 1024 * 1024 : 0;
+  const uint64_t mul = suf.empty() || suf == "B"   ? 1
+                       : suf == "K" || suf == "KB" ? 1024
+                       : suf == "M" || suf == "MB" ? 1024 * 1024
+                                                   : 0;
   if (pos == 0 || mul == 0 || v == 0) {
-    throw std::invalid_argument(fmt::format("{} {}: a positive byte count with an optional "
-                                            "K or M suffix (64, 4K, 2M)",
-                                            option, s));
+    throw std::invalid_argument(
+        fmt::format("{} {}: a positive byte count with an optional "
+                    "K or M suffix (64, 4K, 2M)",
+                    option, s));
   }
   return v * mul;
 }
@@ -47,18 +49,19 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   coll::Request r;
   const auto topo = coll::ParseTopology(o.topology);
   if (!topo) {
-    throw std::invalid_argument(fmt::format("--topology {}: allowed {}", o.topology,
-                                            coll::TopologyNames()));
+    throw std::invalid_argument(
+        fmt::format("--topology {}: allowed {}", o.topology, coll::TopologyNames()));
   }
   const auto c = coll::ParseCollective(o.collective);
   if (!c) {
-    throw std::invalid_argument(fmt::format("--collective {}: allowed {}", o.collective,
-                                            coll::CollectiveNames()));
+    throw std::invalid_argument(
+        fmt::format("--collective {}: allowed {}", o.collective, coll::CollectiveNames()));
   }
   if (o.type != "int32" && o.type != "fp32") {
     throw std::invalid_argument(fmt::format("--type {}: allowed int32, fp32", o.type));
   }
-  const bool with_energy = o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
+  const bool with_energy =
+      o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
   energy::Tech tech;
   if (with_energy) {  // a bad technology file or override is refused before anything runs
     tech = energy::LoadTech(energy::TechPath(o.tech));
@@ -80,9 +83,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
         *c != coll::Collective::kAllGather) {
-      throw std::invalid_argument(fmt::format("--algo auto: the measured costs cover allreduce, reducescatter "
-                                              "and allgather; for {} name one of {}",
-                                              o.collective, coll::AlgorithmNames()));
+      throw std::invalid_argument(
+          fmt::format("--algo auto: the measured costs cover allreduce, reducescatter "
+                      "and allgather; for {} name one of {}",
+                      o.collective, coll::AlgorithmNames()));
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
     const auto models = coll::LoadCostModels(path, o.type, *c);
@@ -95,10 +99,11 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
       why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
     }
-    print("auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between "
-          "measured sizes in {}; this model's leave-one-out error {:.1f}%): {}{}\n",
-          ch.best.Label(), bytes, coll::GeometryLabel(pc), path, 100.0 * ch.fit_error, why,
-          ch.ranking.size() > 5 ? ", ..." : "");
+    print(
+        "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between "
+        "measured sizes in {}; this model's leave-one-out error {:.1f}%): {}{}\n",
+        ch.best.Label(), bytes, coll::GeometryLabel(pc), path, 100.0 * ch.fit_error, why,
+        ch.ranking.size() > 5 ? ", ..." : "");
   }
   r.collective = *c;
   // Point-to-point algorithms run on the node model without the collective engine (the same
@@ -108,27 +113,28 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const bool engine = !algo || algo->engine;
   // auto: the fast model (which also models the engine; coll --model check proves it equal).
   const std::string model = o.model == "auto" ? "fast" : o.model;
-  sysc::Package pkg(pc,
-                    sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny
-                                                   : sysc::NodeUse::kPointToPoint,
-                                            sysc::ParseNodeImpl(model)),
-                    o.seed);
+  sysc::Package pkg(
+      pc,
+      sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
+                              sysc::ParseNodeImpl(model)),
+      o.seed);
   r.op = o.type == "fp32" ? hw::kOpAddF32 : hw::kOpAddI32;
   r.elements = (bytes + 3) / 4;
   r.root = o.root;
   coll::Validation v;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
   const unsigned n = p.num_nodes();
-  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
-        o.collective, bytes, p.elements, o.type, coll::GeometryLabel(pc), model);
+  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} ({} node model)\n", r.algo, o.collective,
+        bytes, p.elements, o.type, coll::GeometryLabel(pc), model);
   print("  plan: {}\n", p.summary);
-  print("  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
-             "synchronization steps {}\n",
-             v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
+  print(
+      "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
+      "synchronization steps {}\n",
+      v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
   const auto in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
                                    : tb::ReadNodeVectors(o.inputs, o.type, n, p.elements);
   print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
-                                                 : tb::NodePath(o.inputs, 0) + " ...");
+                                           : tb::NodePath(o.inputs, 0) + " ...");
   const auto t0 = std::chrono::steady_clock::now();
   const auto res = sysc::RunProgram(pkg, p, in, 200'000'000);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -136,23 +142,29 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const double algbw = static_cast<double>(p.elements) * 4.0 / static_cast<double>(res.cycles);
   double factor = 1.0;
   switch (*c) {
-    case coll::Collective::kAllReduce: factor = 2.0 * (n - 1) / n; break;
+    case coll::Collective::kAllReduce:
+      factor = 2.0 * (n - 1) / n;
+      break;
     case coll::Collective::kReduceScatter:
-    case coll::Collective::kAllGather: factor = static_cast<double>(n - 1) / n; break;
-    default: factor = 1.0;
+    case coll::Collective::kAllGather:
+      factor = static_cast<double>(n - 1) / n;
+      break;
+    default:
+      factor = 1.0;
   }
   // Bound: point-to-point algorithms move factor * M through each node's link; the in-network
   // tree M (nccl-tests bus bandwidth / link bandwidth).
   const double bound = static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / link_bytes;
-  print("  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
-             "({:.1f}% of it)   [{:.2f} s simulated]\n",
-             res.cycles, algbw, algbw * factor, bound, 100.0 * bound / res.cycles, secs);
+  print(
+      "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
+      "({:.1f}% of it)   [{:.2f} s simulated]\n",
+      res.cycles, algbw, algbw * factor, bound, 100.0 * bound / res.cycles, secs);
   if (predicted > 0) {
     print("  auto: predicted {:.0f} cycles, measured {} ({:+.1f}%)\n", predicted, res.cycles,
           100.0 * (static_cast<double>(res.cycles) - predicted) / predicted);
   }
   print("  flits injected {} (schedule {}), ejected {} (schedule {})\n", res.flits_injected,
-             res.flits_to_inject, res.flits_ejected, res.flits_to_eject);
+        res.flits_to_inject, res.flits_ejected, res.flits_to_eject);
   bool ok = res.finished && res.errors.empty() && res.flits_injected == res.flits_to_inject &&
             res.flits_ejected == res.flits_to_eject;
   for (const auto& e : res.errors) print("  error: {}\n", e);
@@ -165,9 +177,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       const coll::Range rr = p.ResultRegion(node);
       if (rr.len == 0) continue;
       if (first.empty()) first = tb::NodePath(o.outputs, node);
-      tb::WriteVectorFile(tb::NodePath(o.outputs, node), o.type,
-                          std::vector<uint32_t>(res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.off),
-                                                res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.end())));
+      tb::WriteVectorFile(
+          tb::NodePath(o.outputs, node), o.type,
+          std::vector<uint32_t>(res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.off),
+                                res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.end())));
       ++written;
     }
     print("  outputs: {} files, {} ...\n", written, first);
@@ -175,8 +188,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   if (o.verify) {
     const auto bad = tb::CheckCollective(p, in, res.out);
     for (const auto& b : bad) print("  verify: {}\n", b);
-    print("  verify: {}\n", bad.empty() ? "every element of every node matches the golden reduction"
-                                             : "FAILED");
+    print("  verify: {}\n",
+          bad.empty() ? "every element of every node matches the golden reduction" : "FAILED");
     ok = ok && bad.empty();
   }
   CollMeasurement m;
@@ -186,7 +199,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     act.flit_bits = 32 * sh.words();
     // The router the topology needs (a small butterfly runs on a wider shipped model whose spare
     // ports are not part of the design).
-    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, o.k)} * sh.num_vcs * sh.buffer_depth * act.flit_bits;
+    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, o.k)} * sh.num_vcs *
+                             sh.buffer_depth * act.flit_bits;
     act.cycles = res.cycles;
     for (unsigned node = 0; node < n; ++node) {
       const sysc::NodeCounters& c = pkg.counters(node);
@@ -210,27 +224,33 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     for (const auto& l : e.per_link) {
       if (!busiest || l.pj > busiest->pj) busiest = &l;
     }
-    print("  energy ({}, {} bits per flit): {:.1f} nJ = buffers {:.1f} + crossbar {:.1f} + allocators {:.1f} + "
-          "links {:.1f} + engine {:.1f} + reconfiguration {:.1f} + leakage {:.1f} nJ; {:.2f} pJ per byte reduced; "
-          "buffer toggle rate {:.3f}{}\n",
-          tech.name, act.flit_bits, e.total() / 1e3, e.buffers / 1e3, e.crossbar / 1e3, e.allocators / 1e3,
-          e.links / 1e3, e.engine / 1e3, e.reconfig / 1e3, e.leakage / 1e3,
-          e.total() / (static_cast<double>(p.elements) * 4.0), e.buffer_toggle_rate,
-          busiest ? fmt::format("; busiest link {} link {}: {} flits, toggle rate {:.3f}, {:.1f} nJ",
-                                pkg.NodeName(busiest->node), busiest->link, busiest->flits, busiest->toggle_rate,
-                                busiest->pj / 1e3)
-                  : "");
+    print(
+        "  energy ({}, {} bits per flit): {:.1f} nJ = buffers {:.1f} + crossbar {:.1f} + "
+        "allocators {:.1f} + "
+        "links {:.1f} + engine {:.1f} + reconfiguration {:.1f} + leakage {:.1f} nJ; {:.2f} pJ per "
+        "byte reduced; "
+        "buffer toggle rate {:.3f}{}\n",
+        tech.name, act.flit_bits, e.total() / 1e3, e.buffers / 1e3, e.crossbar / 1e3,
+        e.allocators / 1e3, e.links / 1e3, e.engine / 1e3, e.reconfig / 1e3, e.leakage / 1e3,
+        e.total() / (static_cast<double>(p.elements) * 4.0), e.buffer_toggle_rate,
+        busiest ? fmt::format("; busiest link {} link {}: {} flits, toggle rate {:.3f}, {:.1f} nJ",
+                              pkg.NodeName(busiest->node), busiest->link, busiest->flits,
+                              busiest->toggle_rate, busiest->pj / 1e3)
+                : "");
     if (!o.energy_csv.empty()) {
       // Activity and energy per node (its router, engine and reconfiguration) and per link.
-      std::string csv = "kind,node,link,buffer_writes,buffer_toggles,xbar_traversals,va_grants,engine_ops,"
-                        "reconfigs,flits,toggle_rate,energy_pj\n";
+      std::string csv =
+          "kind,node,link,buffer_writes,buffer_toggles,xbar_traversals,va_grants,engine_ops,"
+          "reconfigs,flits,toggle_rate,energy_pj\n";
       for (unsigned node = 0; node < n; ++node) {
         const energy::NodeActivity& na = act.nodes[node];
-        csv += fmt::format("node,{},,{},{},{},{},{},{},,,{:.3f}\n", node, na.buffer_writes, na.buffer_toggles,
-                           na.xbar_traversals, na.va_grants, na.engine_ops, na.reconfigs, e.per_node[node]);
+        csv += fmt::format("node,{},,{},{},{},{},{},{},,,{:.3f}\n", node, na.buffer_writes,
+                           na.buffer_toggles, na.xbar_traversals, na.va_grants, na.engine_ops,
+                           na.reconfigs, e.per_node[node]);
       }
       for (const auto& l : e.per_link) {
-        csv += fmt::format("link,{},{},,,,,,,{},{:.4f},{:.3f}\n", l.node, l.link, l.flits, l.toggle_rate, l.pj);
+        csv += fmt::format("link,{},{},,,,,,,{},{:.4f},{:.3f}\n", l.node, l.link, l.flits,
+                           l.toggle_rate, l.pj);
       }
       WriteOutput(o.energy_csv, csv, "--energy-csv", "  energy per node and link");
     }

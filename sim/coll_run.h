@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "cli_util.h"
-#include "geometry.h"
 #include "energy.h"
+#include "geometry.h"
 
 namespace aries::sim {
 
@@ -45,10 +45,10 @@ uint64_t ParseBytes(const std::string& s, const char* option = "--size");
 // One measured run.
 struct CollMeasurement {
   uint64_t bytes = 0, elements = 0, cycles = 0;
-  double algbw = 0, busbw = 0;   // bytes per cycle (nccl-tests definitions)
-  double bound = 0;              // cycles of the bandwidth bound
+  double algbw = 0, busbw = 0;  // bytes per cycle (nccl-tests definitions)
+  double bound = 0;             // cycles of the bandwidth bound
   unsigned sync_steps = 0;
-  bool ok = false;               // finished, no errors, every flit accounted (and verified)
+  bool ok = false;        // finished, no errors, every flit accounted (and verified)
   energy::Energy energy;  // with CollOptions::energy: the run's energy (pJ) by component
 };
 

@@ -1,5 +1,7 @@
 #include "coll_sweep.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -11,8 +13,6 @@
 #include <sstream>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "coll_run.h"
 #include "planners.h"
@@ -30,14 +30,16 @@ std::vector<std::string> ReadCsvLines(const std::string& path) {
     if (!line.empty()) lines.push_back(line);
   }
   if (lines.empty() || lines[0] != coll::CostCsvHeader()) {
-    throw std::invalid_argument(fmt::format("{}: not a sweep CSV (first line '{}'; expected '{}')", path,
-                                            lines.empty() ? "" : lines[0], coll::CostCsvHeader()));
+    throw std::invalid_argument(fmt::format("{}: not a sweep CSV (first line '{}'; expected '{}')",
+                                            path, lines.empty() ? "" : lines[0],
+                                            coll::CostCsvHeader()));
   }
   return lines;
 }
 
 // The Markdown table of merged sweep rows: one row per (candidate, topology), one column per size.
-void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<std::string>& sizes) {
+void PrintTableFromCsv(const std::vector<std::string>& rows,
+                       const std::vector<std::string>& sizes) {
   std::vector<std::string> order;
   std::map<std::string, std::map<uint64_t, std::string>> cells;
   for (const std::string& line : rows) {
@@ -45,11 +47,13 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<s
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
     if (c.size() != 15 || c[0] == "topology") continue;  // (CostCsvHeader: 15 columns)
-    const coll::Candidate cand{c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4]))};
+    const coll::Candidate cand{c[2], static_cast<unsigned>(std::stoul(c[3])),
+                               static_cast<unsigned>(std::stoul(c[4]))};
     const std::string key = fmt::format("| {} | {} |", cand.Label(), c[0]);
     if (!cells.count(key)) order.push_back(key);
-    cells[key][std::stoull(c[7])] = fmt::format(" {} ({:.1f}, {:.0f}%){} |", c[8], std::stod(c[9]),
-                                                100 * std::stod(c[10]), c[11] == "1" ? "" : " FAILED");
+    cells[key][std::stoull(c[7])] =
+        fmt::format(" {} ({:.1f}, {:.0f}%){} |", c[8], std::stod(c[9]), 100 * std::stod(c[10]),
+                    c[11] == "1" ? "" : " FAILED");
   }
   for (const std::string& key : order) {
     std::string row = key;
@@ -86,18 +90,21 @@ int RunCollSweep(const CollSweepOptions& o) {
   const auto algos = SplitList(o.algos);
   for (const auto& t : topos) {
     if (!coll::ParseTopology(t)) {
-      throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}", o.topologies, t, coll::TopologyNames()));
+      throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}",
+                                              o.topologies, t, coll::TopologyNames()));
     }
   }
   const auto coll_kind = coll::ParseCollective(o.collective);
-  if (!coll_kind || *coll_kind == coll::Collective::kReduce || *coll_kind == coll::Collective::kBroadcast ||
-      *coll_kind == coll::Collective::kBarrier) {
-    throw std::invalid_argument(fmt::format("--collective {}: allowed allreduce, reducescatter, allgather", o.collective));
+  if (!coll_kind || *coll_kind == coll::Collective::kReduce ||
+      *coll_kind == coll::Collective::kBroadcast || *coll_kind == coll::Collective::kBarrier) {
+    throw std::invalid_argument(
+        fmt::format("--collective {}: allowed allreduce, reducescatter, allgather", o.collective));
   }
   for (const auto& sz : sizes) ParseBytes(sz, "--sizes");  // refuse a bad size before anything runs
   for (const auto& a : algos) {
     if (a != "all" && !coll::FindAlgorithm(a)) {
-      throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}", o.algos, a, coll::AlgorithmNames()));
+      throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}",
+                                              o.algos, a, coll::AlgorithmNames()));
     }
   }
   if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
@@ -106,8 +113,10 @@ int RunCollSweep(const CollSweepOptions& o) {
   }
   if (o.k < 2 || o.k > 16) throw std::invalid_argument(fmt::format("-k {}: allowed 2..16", o.k));
   if (o.jobs > 1 || !o.job_file.empty()) {
-    if (o.jobs > 1 && o.csv.empty()) throw std::invalid_argument("--jobs: give --csv, where the parts merge");
-    std::string dir = !o.job_dir.empty() ? o.job_dir : (o.job_file.empty() ? o.csv : o.job_file) + ".parts";
+    if (o.jobs > 1 && o.csv.empty())
+      throw std::invalid_argument("--jobs: give --csv, where the parts merge");
+    std::string dir =
+        !o.job_dir.empty() ? o.job_dir : (o.job_file.empty() ? o.csv : o.job_file) + ".parts";
     std::filesystem::create_directories(dir);
     dir = std::filesystem::absolute(dir).lexically_normal().string();  // jobs may run elsewhere
     const std::string exe = SelfExe();
@@ -115,7 +124,9 @@ int RunCollSweep(const CollSweepOptions& o) {
     std::vector<double> cost;  // rough work of each job: bytes, times 3 on the 15-port butterfly
     for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
       if (!a.Serves(*coll_kind)) continue;
-      if (!(algos.empty() || algos[0] == "all" || std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end())) continue;
+      if (!(algos.empty() || algos[0] == "all" ||
+            std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end()))
+        continue;
       for (const auto& t : topos) {
         if (!a.Serves(*coll::ParseTopology(t))) continue;
         for (const auto& sz : sizes) {
@@ -124,13 +135,13 @@ int RunCollSweep(const CollSweepOptions& o) {
           cost.push_back(static_cast<double>(ParseBytes(sz)) * (t == "fbfly" ? 3.0 : 1.0));
           // Every value was checked against its allowed set above (names, sizes, numbers), so
           // none carries shell syntax; the paths are quoted (ShellQuote).
-          jobs.push_back(fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
-                                     "--set package.tracks={} --set package.link_latency={} "
-                                     "--set package.extra_per_pitch={} "
-                                     "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
-                                     ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model,
-                                     o.tracks, o.link_latency, o.extra_per_pitch, a.name, t, sz,
-                                     ShellQuote(part), ShellQuote(part + ".log")));
+          jobs.push_back(fmt::format(
+              "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
+              "--set package.tracks={} --set package.link_latency={} "
+              "--set package.extra_per_pitch={} "
+              "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
+              ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model, o.tracks, o.link_latency,
+              o.extra_per_pitch, a.name, t, sz, ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
     }
@@ -138,11 +149,13 @@ int RunCollSweep(const CollSweepOptions& o) {
       std::ofstream jf(o.job_file);
       for (const auto& j : jobs) jf << j << "\n";
       if (!jf) throw std::invalid_argument(fmt::format("--job-file {}: cannot write", o.job_file));
-      fmt::print("{} jobs written to {} (one command per line; each writes {}/part-NNNNN.csv)\n"
-                 "  local or over ssh:  parallel -j 2 < {}\n"
-                 "  Slurm job array:    sbatch --array=1-{} --wrap 'sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {} | bash'\n"
-                 "  then merge:         {} coll-merge {}/part-*.csv --csv merged.csv\n",
-                 jobs.size(), o.job_file, dir, o.job_file, jobs.size(), o.job_file, exe, dir);
+      fmt::print(
+          "{} jobs written to {} (one command per line; each writes {}/part-NNNNN.csv)\n"
+          "  local or over ssh:  parallel -j 2 < {}\n"
+          "  Slurm job array:    sbatch --array=1-{} --wrap 'sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" "
+          "{} | bash'\n"
+          "  then merge:         {} coll-merge {}/part-*.csv --csv merged.csv\n",
+          jobs.size(), o.job_file, dir, o.job_file, jobs.size(), o.job_file, exe, dir);
       return 0;
     }
     for (const auto& p : parts) std::remove(p.c_str());  // a rerun starts clean
@@ -150,7 +163,8 @@ int RunCollSweep(const CollSweepOptions& o) {
     // the parts still merge in the table's order.
     std::vector<size_t> order(jobs.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return cost[a] > cost[b]; });
     std::atomic<size_t> next{0}, done{0};
     std::atomic<int> failed{0};
     std::mutex print_mu;
@@ -160,7 +174,8 @@ int RunCollSweep(const CollSweepOptions& o) {
         const int rc = std::system(jobs[i].c_str());
         if (rc != 0) ++failed;
         std::lock_guard<std::mutex> lock(print_mu);
-        fmt::print(stderr, "  job {}/{} {}{}\n", ++done, jobs.size(), parts[i], rc ? " FAILED (see its .log)" : "");
+        fmt::print(stderr, "  job {}/{} {}{}\n", ++done, jobs.size(), parts[i],
+                   rc ? " FAILED (see its .log)" : "");
       }
     };
     std::vector<std::thread> pool;
@@ -179,9 +194,10 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (fresh) out << coll::CostCsvHeader() << "\n";
     for (const auto& r : rows) out << r << "\n";
     if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
-    fmt::print("{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
-               "{})\n\n", o.collective, o.type, o.k, o.k, jobs.size(), o.jobs, rows.size(), o.csv,
-               o.model);
+    fmt::print(
+        "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
+        "{})\n\n",
+        o.collective, o.type, o.k, o.k, jobs.size(), o.jobs, rows.size(), o.csv, o.model);
     std::string head = "| algorithm | topology |", rule = "|---|---|";
     for (const auto& sz : sizes) {
       head += fmt::format(" {} |", sz);
@@ -196,7 +212,8 @@ int RunCollSweep(const CollSweepOptions& o) {
       for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
       bad_runs += c.size() == 15 && c[11] == "1" ? 0 : 1;
     }
-    if (failed > 0) fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed.load());
+    if (failed > 0)
+      fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed.load());
     if (bad_runs > 0) fmt::print("\n{} runs FAILED\n", bad_runs);
     return failed > 0 || bad_runs > 0 ? 1 : 0;
   }
@@ -225,10 +242,11 @@ int RunCollSweep(const CollSweepOptions& o) {
           ? ""
           : fmt::format(" ({} tracks, {}-cycle links, {} extra cycles per pitch)", o.tracks,
                         o.link_latency, o.extra_per_pitch);
-  fmt::print("{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
-             "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
-             o.collective, o.type, o.k, o.k, geometry,
-             *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N", o.model);
+  fmt::print(
+      "{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
+      "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
+      o.collective, o.type, o.k, o.k, geometry,
+      *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N", o.model);
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const auto& s : sizes) {
     head += fmt::format(" {} |", s);
@@ -238,7 +256,9 @@ int RunCollSweep(const CollSweepOptions& o) {
   int failures = 0;
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
     if (!a.Serves(*coll_kind)) continue;
-    if (!(algos.empty() || algos[0] == "all" || std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end())) continue;
+    if (!(algos.empty() || algos[0] == "all" ||
+          std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end()))
+      continue;
     for (const coll::Candidate& cand : coll::SweepCandidates(a, o.k)) {
       for (const auto& t : topos) {
         if (!a.Serves(*coll::ParseTopology(t))) continue;
@@ -275,8 +295,9 @@ int RunCollSweep(const CollSweepOptions& o) {
             continue;
           }
           failures += m.ok ? 0 : 1;
-          row += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw, 100.0 * m.bound / static_cast<double>(m.cycles),
-                             m.ok ? "" : " FAILED");
+          row +=
+              fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw,
+                          100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
           if (csv.is_open()) {
             coll::Geometry g;
             g.topology = *coll::ParseTopology(t);
@@ -284,8 +305,8 @@ int RunCollSweep(const CollSweepOptions& o) {
             g.tracks = o.tracks;
             g.link_latency = o.link_latency;
             g.extra_per_pitch = o.extra_per_pitch;
-            csv << coll::CostCsvRow(g, cand, *coll_kind, o.type, m.bytes, m.cycles,
-                                    m.busbw, m.bound / static_cast<double>(m.cycles), m.ok)
+            csv << coll::CostCsvRow(g, cand, *coll_kind, o.type, m.bytes, m.cycles, m.busbw,
+                                    m.bound / static_cast<double>(m.cycles), m.ok)
                 << "\n";
             csv.flush();
           }
@@ -303,16 +324,21 @@ int RunCollSweep(const CollSweepOptions& o) {
   return failures ? 1 : 0;
 }
 
-int RunCollModels(const std::string& costs, const std::string& type, const std::string& collective) {
+int RunCollModels(const std::string& costs, const std::string& type,
+                  const std::string& collective) {
   const std::string path = costs.empty() ? ARIES_COST_FILE : costs;
   const auto c = coll::ParseCollective(collective);
-  if (!c) throw std::invalid_argument(fmt::format("--collective {}: allowed {}", collective, coll::CollectiveNames()));
+  if (!c)
+    throw std::invalid_argument(
+        fmt::format("--collective {}: allowed {}", collective, coll::CollectiveNames()));
   const auto models = coll::LoadCostModels(path, type, *c);
-  fmt::print("{} cost models from {} ({}): alpha + beta * bytes fitted on the relative "
-             "error, and the piecewise-linear model --algo auto and aries train use\n\n",
-             collective, path, type);
-  fmt::print("| topology | K | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta "
-             "max error | piecewise leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
+  fmt::print(
+      "{} cost models from {} ({}): alpha + beta * bytes fitted on the relative "
+      "error, and the piecewise-linear model --algo auto and aries train use\n\n",
+      collective, path, type);
+  fmt::print(
+      "| topology | K | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta "
+      "max error | piecewise leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
   for (const coll::CostModel& m : models) {
     const coll::AlphaBeta f = coll::FitAlphaBeta(m.points);
     fmt::print("| {} | {} | {} | {} | {:.0f} | {:.2f} | {:.1f}% | {:.1f}% |\n",

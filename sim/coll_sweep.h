@@ -5,10 +5,11 @@
 #ifndef ARIES_SIM_COLL_SWEEP_H_
 #define ARIES_SIM_COLL_SWEEP_H_
 
-#include "geometry.h"
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "geometry.h"
 
 namespace aries::sim {
 
@@ -23,7 +24,7 @@ struct CollSweepOptions {
   std::string sizes = "1K,64K,2M";
   std::string type = "int32";
   std::string collective = "allreduce";  // or reducescatter, allgather
-  std::string csv;       // append rows (header when the file is new)
+  std::string csv;                       // append rows (header when the file is new)
   uint64_t seed = 1;
   std::string model = "auto";  // node model of every point (CollOptions::model)
   // Parallel and distributed sweeps: the sweep splits into one job per (algorithm, topology,
@@ -33,7 +34,7 @@ struct CollSweepOptions {
   // with `aries coll-merge`.
   unsigned jobs = 1;
   std::string job_file;
-  std::string job_dir;   // default: <csv or job_file>.parts
+  std::string job_dir;  // default: <csv or job_file>.parts
 };
 
 int RunCollSweep(const CollSweepOptions& o);
@@ -42,9 +43,9 @@ int RunCollSweep(const CollSweepOptions& o);
 // `out`; refuses a file whose header is not the sweep header, naming it.
 int RunCollMerge(const std::vector<std::string>& parts, const std::string& out);
 
-// `aries coll-models`: the cost models of one collective in a sweep CSV (default: the repository's measured
-// costs), one row per (topology, K, candidate): the alpha-beta fit with its largest relative
-// error, and the piecewise model's leave-one-out error.
+// `aries coll-models`: the cost models of one collective in a sweep CSV (default: the repository's
+// measured costs), one row per (topology, K, candidate): the alpha-beta fit with its largest
+// relative error, and the piecewise model's leave-one-out error.
 int RunCollModels(const std::string& costs, const std::string& type,
                   const std::string& collective = "allreduce");
 

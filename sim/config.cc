@@ -159,7 +159,8 @@ SimSettings Validate(const Config& c) {
   auto topo = coll::ParseTopology(c.Get("package.topology"));
   if (!topo) Bad(c, "package.topology");
   s.package.topology = *topo;
-  s.package.k = static_cast<unsigned>(Uint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 32));
+  s.package.k =
+      static_cast<unsigned>(Uint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 32));
   s.package.tracks = static_cast<unsigned>(Uint(c, "package.tracks", 0, 2));
   s.package.link_latency = static_cast<unsigned>(Uint(c, "package.link_latency", 1, 1000));
   s.package.extra_per_pitch = static_cast<unsigned>(Uint(c, "package.extra_per_pitch", 0, 100));

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "geometry.h"
 #include "net_run.h"
 #include "net_traffic.h"
-#include "geometry.h"
 
 namespace aries::sim {
 
@@ -40,7 +40,7 @@ class Config {
  public:
   Config();
   void Set(const std::string& key, const std::string& value);  // throws ConfigError
-  void SetAssignment(const std::string& key_eq_value);          // "key=value"
+  void SetAssignment(const std::string& key_eq_value);         // "key=value"
   void LoadFile(const std::string& path);
   const std::string& Get(const std::string& key) const;
   const std::map<std::string, std::string>& values() const { return values_; }
@@ -54,10 +54,10 @@ struct SimSettings {
   sysc::PackageConfig package;
   std::string bypass = "none";  // none | random
   tb::TrafficConfig traffic;
-  std::string trace_file;       // traffic.trace
+  std::string trace_file;  // traffic.trace
   tb::RunConfig run;
   std::string kernel = "systemc";
-  std::string model = "rtl";    // sim.model: rtl | fast | check (auto is resolved: rtl)
+  std::string model = "rtl";  // sim.model: rtl | fast | check (auto is resolved: rtl)
   uint64_t seed = 1;
   std::vector<double> sweep_rates;
 };

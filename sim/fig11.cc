@@ -1,5 +1,5 @@
 // ARIES Fig. 11: energy of one all-reduce per family and topology (aries fig11).
-#include "figures.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,22 +8,20 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
-#include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
-
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_run.h"
 #include "energy.h"
+#include "figures.h"
 #include "node_models.h"
-#include "plot.h"
 #include "planners.h"
+#include "plot.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -45,7 +43,8 @@ int RunFig11Command(const Fig11Options& o) {
     for (const auto& a : o.tech_set) energy::Override(t, a);
   }
   // Each paper family: its baseline algorithm, and ARIES's candidates (levels 0: the most
-  // ARIES_LT allows for K, as the sweeps measure it; 2 for the others, whose level count is unused).
+  // ARIES_LT allows for K, as the sweeps measure it; 2 for the others, whose level count is
+  // unused).
   std::vector<EnergyFamily> fams;
   for (const std::string& fam : coll::PaperFamilies()) {
     EnergyFamily f;
@@ -62,11 +61,14 @@ int RunFig11Command(const Fig11Options& o) {
     const double p4[] = {30.5, 28.9, 21.2}, p8[] = {38.8, 33.8, 29.2};
     return k == 4 ? p4[i] : p8[i];
   };
-  fmt::print("ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs, every element "
-             "verified; ARIES reduction = 1 - ARIES / other\n",
-             o.size, o.tech);
-  std::string csv = "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
-                    "engine_nj,leakage_nj,aries_reduction\n";
+  fmt::print(
+      "ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs, every "
+      "element "
+      "verified; ARIES reduction = 1 - ARIES / other\n",
+      o.size, o.tech);
+  std::string csv =
+      "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
+      "engine_nj,leakage_nj,aries_reduction\n";
   std::vector<BarChart> panels;
   for (unsigned k : ks) {
     BarChart chart;
@@ -74,9 +76,11 @@ int RunFig11Command(const Fig11Options& o) {
     chart.y_label = "energy (nJ)";
     chart.series = {"mesh", "torus", "fbfly", "aries"};
     chart.values.assign(4, {});
-    fmt::print("\n{}x{}:\n\n| family | mesh nJ | torus nJ | fbfly nJ | ARIES nJ (algorithm) | ARIES reduction vs mesh / "
-               "torus / fbfly | paper (V-C, average) |\n|---|---|---|---|---|---|---|\n",
-               k, k);
+    fmt::print(
+        "\n{}x{}:\n\n| family | mesh nJ | torus nJ | fbfly nJ | ARIES nJ (algorithm) | ARIES "
+        "reduction vs mesh / "
+        "torus / fbfly | paper (V-C, average) |\n|---|---|---|---|---|---|---|\n",
+        k, k);
     double sum_red[3] = {0, 0, 0};
     for (const EnergyFamily& f : fams) {
       std::vector<CollMeasurement> best(4);
@@ -96,7 +100,9 @@ int RunFig11Command(const Fig11Options& o) {
           co.tech_set = o.tech_set;
           fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, topos[ti]);
           const CollMeasurement m = MeasureCollective(co, true);
-          if (!m.ok) throw std::runtime_error(fmt::format("{} on {} {}x{} failed verification", algo, topos[ti], k, k));
+          if (!m.ok)
+            throw std::runtime_error(
+                fmt::format("{} on {} {}x{} failed verification", algo, topos[ti], k, k));
           if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
             label[ti] = coll::Candidate{algo, co.levels, co.embeddings}.Label();
@@ -110,25 +116,31 @@ int RunFig11Command(const Fig11Options& o) {
         sum_red[i] += r;
         red += fmt::format("{}{:.1f}%", i ? " / " : "", r);
       }
-      fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({}) | {} | |\n", f.name, best[0].energy.total() / 1e3,
-                 best[1].energy.total() / 1e3, best[2].energy.total() / 1e3, a / 1e3, label[3], red);
+      fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({}) | {} | |\n", f.name,
+                 best[0].energy.total() / 1e3, best[1].energy.total() / 1e3,
+                 best[2].energy.total() / 1e3, a / 1e3, label[3], red);
       chart.groups.push_back(f.name);
       for (int ti = 0; ti < 4; ++ti) {
         const CollMeasurement& m = best[ti];
         chart.values[ti].push_back(m.energy.total() / 1e3);
-        csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n", k, f.name, topos[ti],
-                           label[ti], m.cycles, m.energy.total() / 1e3, m.energy.buffers / 1e3, m.energy.crossbar / 1e3,
-                           m.energy.allocators / 1e3, m.energy.links / 1e3, m.energy.engine / 1e3, m.energy.leakage / 1e3,
-                           ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()));
+        csv +=
+            fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n", k,
+                        f.name, topos[ti], label[ti], m.cycles, m.energy.total() / 1e3,
+                        m.energy.buffers / 1e3, m.energy.crossbar / 1e3, m.energy.allocators / 1e3,
+                        m.energy.links / 1e3, m.energy.engine / 1e3, m.energy.leakage / 1e3,
+                        ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()));
       }
     }
-    fmt::print("| mean of the families | | | | | {:.1f}% / {:.1f}% / {:.1f}% | {:.1f}% / {:.1f}% / {:.1f}% |\n",
-               sum_red[0] / 3, sum_red[1] / 3, sum_red[2] / 3, paper(k, 0), paper(k, 1), paper(k, 2));
+    fmt::print(
+        "| mean of the families | | | | | {:.1f}% / {:.1f}% / {:.1f}% | {:.1f}% / {:.1f}% / "
+        "{:.1f}% |\n",
+        sum_red[0] / 3, sum_red[1] / 3, sum_red[2] / 3, paper(k, 0), paper(k, 1), paper(k, 2));
     panels.push_back(std::move(chart));
   }
   fmt::print("\n");
   WriteOutput(o.csv, csv, "--csv", "csv");
-  if (!o.svg.empty()) WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  if (!o.svg.empty())
+    WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;
 }
 

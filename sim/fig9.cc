@@ -1,5 +1,5 @@
 // ARIES Fig. 9 from the measured costs (aries fig9).
-#include "figures.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,22 +8,20 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
-#include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
-
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_run.h"
 #include "energy.h"
+#include "figures.h"
 #include "node_models.h"
-#include "plot.h"
 #include "planners.h"
+#include "plot.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -55,9 +53,11 @@ int RunFig9Command(const Fig9Options& o) {
   const std::vector<unsigned> ks = ParsePaperKs(o.ks);
   const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
   const auto models = coll::LoadCostModels(path, "int32");
-  fmt::print("ARIES Fig. 9: all-reduce algorithm bandwidth (GB/s = bytes per cycle at 1 GHz) against the data "
-             "size, from the cycle-accurate runs in {} (every element verified when measured)\n",
-             path);
+  fmt::print(
+      "ARIES Fig. 9: all-reduce algorithm bandwidth (GB/s = bytes per cycle at 1 GHz) against the "
+      "data "
+      "size, from the cycle-accurate runs in {} (every element verified when measured)\n",
+      path);
   std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps\n";
   std::vector<LineChart> panels;
   const std::vector<Fig9Series> curves = Fig9Curves();
@@ -83,8 +83,10 @@ int RunFig9Command(const Fig9Options& o) {
             const double gbps = static_cast<double>(p.bytes) / p.cycles;
             ser.points.push_back({static_cast<double>(p.bytes), gbps});
             bw[p.bytes] = gbps;
-            if (std::find(sizes.begin(), sizes.end(), p.bytes) == sizes.end()) sizes.push_back(p.bytes);
-            csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f}\n", k, fam, m.cand.Label(), f.topology, p.bytes, p.cycles, gbps);
+            if (std::find(sizes.begin(), sizes.end(), p.bytes) == sizes.end())
+              sizes.push_back(p.bytes);
+            csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f}\n", k, fam, m.cand.Label(), f.topology,
+                               p.bytes, p.cycles, gbps);
           }
           rows.push_back({ser.name, bw});
           chart.series.push_back(std::move(ser));
@@ -94,7 +96,9 @@ int RunFig9Command(const Fig9Options& o) {
       fmt::print("\n{} all-reduce on {}x{}, GB/s:\n\n| curve |", fam, k, k);
       std::string rule = "|---|";
       for (uint64_t s : sizes) {
-        fmt::print(" {} |", s >= 1048576 ? fmt::format("{}M", s / 1048576) : s >= 1024 ? fmt::format("{}K", s / 1024) : std::to_string(s));
+        fmt::print(" {} |", s >= 1048576 ? fmt::format("{}M", s / 1048576)
+                            : s >= 1024  ? fmt::format("{}K", s / 1024)
+                                         : std::to_string(s));
         rule += "---|";
       }
       fmt::print("\n{}\n", rule);
@@ -106,13 +110,15 @@ int RunFig9Command(const Fig9Options& o) {
         }
         fmt::print("{}\n", line);
       }
-      if (rows.empty()) fmt::print("| (no measurements of this family on {}x{} in {}) |\n", k, k, path);
+      if (rows.empty())
+        fmt::print("| (no measurements of this family on {}x{} in {}) |\n", k, k, path);
       panels.push_back(std::move(chart));
     }
   }
   fmt::print("\n");
   WriteOutput(o.csv, csv, "--csv", "csv");
-  if (!o.svg.empty()) WriteOutput(o.svg, LineChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  if (!o.svg.empty())
+    WriteOutput(o.svg, LineChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;
 }
 

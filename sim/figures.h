@@ -41,7 +41,8 @@ int RunFig11Command(const Fig11Options& o);
 // chiplets, the logical links a planned all-reduce uses, the largest message as a fraction of
 // the gradient G, and its synchronization steps, measured on the controller's programs beside
 // the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
-int RunTable1Command(const std::string& ks, const std::string& csv = "", const std::string& svg = "");
+int RunTable1Command(const std::string& ks, const std::string& csv = "",
+                     const std::string& svg = "");
 
 struct AreaOptions {
   std::string out = "synth_out";
@@ -60,8 +61,8 @@ int RunAreaCommand(const AreaOptions& o);
 struct ReportOptions {
   std::string out = "aries_report";  // directory: report.md, the CSVs and SVGs
   std::string ks = "4,8";
-  std::string fig11_ks = "4";        // the energy runs are cycle-accurate: 8x8 takes minutes
-  std::string area;                  // directory of synth_scripts/node_area.py / router_area.py output
+  std::string fig11_ks = "4";  // the energy runs are cycle-accurate: 8x8 takes minutes
+  std::string area;            // directory of synth_scripts/node_area.py / router_area.py output
 };
 // Runs table1, fig9, fig10 and fig11 (this executable, one process each) and gathers their
 // tables, CSVs and plots, the area results when given, into <out>/report.md with the paper's

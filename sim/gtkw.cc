@@ -58,8 +58,8 @@ class Writer {
 
 }  // namespace
 
-int WritePackageGtkw(const std::string& path, const std::string& fst_path,
-                     const sysc::NodeShape& p, const std::vector<std::string>& scopes) {
+int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
+                     const std::vector<std::string>& scopes) {
   std::ofstream os(path);
   if (!os) return 0;
   os << "[*] ARIES-sim package trace: one group per node, inside it one per port "

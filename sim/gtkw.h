@@ -3,7 +3,6 @@
 #define ARIES_SIM_GTKW_H_
 
 #include <string>
-
 #include <vector>
 
 #include "node_model.h"
@@ -15,8 +14,8 @@ namespace aries::sim {
 /// one group per router input port (arrivals, route, VC buffer fill, allocation, credits) and
 /// one per output port (grant, credits, VC ownership, departures). Returns the number of
 /// signals listed, 0 on a write error.
-int WritePackageGtkw(const std::string& path, const std::string& fst_path,
-                     const sysc::NodeShape& p, const std::vector<std::string>& scopes);
+int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
+                     const std::vector<std::string>& scopes);
 
 }  // namespace aries::sim
 

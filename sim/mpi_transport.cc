@@ -15,7 +15,8 @@ namespace {
 // The world size mpirun announces (Open MPI, or PMI / PMIx launchers), 1 when none.
 unsigned LaunchedRanks() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
-    if (const char* v = std::getenv(var)) return static_cast<unsigned>(std::strtoul(v, nullptr, 10));
+    if (const char* v = std::getenv(var))
+      return static_cast<unsigned>(std::strtoul(v, nullptr, 10));
   }
   return 1;
 }
@@ -48,8 +49,8 @@ class MpiTransport final : public sysc::Transport {
       total += recv_n[r];
     }
     sysc::Bytes recv(static_cast<size_t>(total));
-    MPI_Alltoallv(send.data(), send_n.data(), send_at.data(), MPI_BYTE, recv.data(),
-                  recv_n.data(), recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Alltoallv(send.data(), send_n.data(), send_at.data(), MPI_BYTE, recv.data(), recv_n.data(),
+                  recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
     std::vector<sysc::Bytes> in(ranks_);
     for (unsigned r = 0; r < ranks_; ++r) {
       in[r].assign(recv.begin() + recv_at[r], recv.begin() + recv_at[r] + recv_n[r]);
@@ -75,8 +76,9 @@ class Session final : public MpiSession {
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     if (provided < MPI_THREAD_FUNNELED) {
       MPI_Finalize();
-      throw std::runtime_error("the MPI library does not allow threads beside MPI calls "
-                               "(MPI_THREAD_FUNNELED)");
+      throw std::runtime_error(
+          "the MPI library does not allow threads beside MPI calls "
+          "(MPI_THREAD_FUNNELED)");
     }
     net_ = std::make_unique<MpiTransport>();
   }
@@ -104,10 +106,10 @@ std::unique_ptr<MpiSession> StartMpiIfLaunched(int* argc, char*** argv) {
 #else
   (void)argc;
   (void)argv;
-  throw std::runtime_error(
-      "started by mpirun with " + std::to_string(LaunchedRanks()) +
-      " ranks, but this aries was built without MPI: install libopenmpi-dev (cmake/setup-debian.sh) "
-      "and rebuild");
+  throw std::runtime_error("started by mpirun with " + std::to_string(LaunchedRanks()) +
+                           " ranks, but this aries was built without MPI: install libopenmpi-dev "
+                           "(cmake/setup-debian.sh) "
+                           "and rebuild");
 #endif
 }
 

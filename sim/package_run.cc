@@ -22,15 +22,16 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   // (same cycles), unless waveforms are asked for.
   const sysc::NodeImpl impl = sysc::ParseNodeImpl(s.model);
   if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
-    throw ConfigError(fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
-                                  "has no waveforms)",
-                                  s.model));
+    throw ConfigError(
+        fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
+                    "has no waveforms)",
+                    s.model));
   }
-  sysc::Package pkg(s.package,
-                    sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
-                                                               : sysc::NodeUse::kAny,
-                                            impl),
-                    s.seed, net);
+  sysc::Package pkg(
+      s.package,
+      sysc::ShippedNodeModels(
+          trace.file.empty() ? sysc::NodeUse::kPointToPoint : sysc::NodeUse::kAny, impl),
+      s.seed, net);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
@@ -41,8 +42,8 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   if (!trace.file.empty()) {
     for (unsigned n : trace.nodes) {
       if (n >= pkg.num_nodes()) {
-        throw ConfigError(fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n,
-                                      pkg.num_nodes() - 1));
+        throw ConfigError(
+            fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, pkg.num_nodes() - 1));
       }
     }
     pkg.OpenTrace(trace.file, trace.nodes, trace.from, trace.to);
@@ -95,43 +96,43 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
   fmt::print("  {:<28} {:.4f} offered, {:.4f} accepted{}\n", "throughput (flits/node/cycle)",
              r.offered, r.accepted, r.saturated ? "  SATURATED" : "");
   fmt::print("  {:<28} mean {:.1f}, p50 {:.0f}, p99 {:.0f}, max {:.0f} ({} packets)\n",
-             "packet latency (cycles)", r.latency.mean, r.latency.p50, r.latency.p99,
-             r.latency.max, r.latency.packets);
+             "packet latency (cycles)", r.latency.mean, r.latency.p50, r.latency.p99, r.latency.max,
+             r.latency.packets);
   fmt::print("  {:<28} {:.1f}\n", "network latency mean", r.latency.net_mean);
-  fmt::print("  {:<28} mean {:.3f}, max {:.3f} flits/cycle\n", "link utilisation",
-             r.link_util_mean, r.link_util_max);
-  fmt::print("  {:<28} {} created, {} ejected, {} packets outstanding\n", "flits",
-             r.flits_created, r.flits_ejected, r.packets_outstanding);
+  fmt::print("  {:<28} mean {:.3f}, max {:.3f} flits/cycle\n", "link utilisation", r.link_util_mean,
+             r.link_util_max);
+  fmt::print("  {:<28} {} created, {} ejected, {} packets outstanding\n", "flits", r.flits_created,
+             r.flits_ejected, r.packets_outstanding);
   fmt::print("  {:<28} {}\n", "all flits delivered, checked",
              r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
-  fmt::print("  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} node model, {} kernel, {}{} "
-             "thread{}), peak memory {} MB{}\n",
-             "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.model,
-             s.kernel,
-             o.ranks > 1 ? fmt::format("{} ranks x ", o.ranks) : "", s.package.threads,
-             s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024, o.ranks > 1 ? " per rank" : "");
+  fmt::print(
+      "  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} node model, {} kernel, {}{} "
+      "thread{}), peak memory {} MB{}\n",
+      "speed", r.cycles, r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0, s.model, s.kernel,
+      o.ranks > 1 ? fmt::format("{} ranks x ", o.ranks) : "", s.package.threads,
+      s.package.threads == 1 ? "" : "s", o.maxrss_kb / 1024, o.ranks > 1 ? " per rank" : "");
   for (const std::string& e : r.errors) fmt::print("  error: {}\n", e);
   if (r.stuck) fmt::print("  STUCK: {}", r.stuck_report);
 }
 
 std::string CsvHeader() {
-  return "topology,k,tracks,link_latency,vc_alloc,bypass,pattern,rate,packet_len,seed,offered,accepted,"
+  return "topology,k,tracks,link_latency,vc_alloc,bypass,pattern,rate,packet_len,seed,offered,"
+         "accepted,"
          "saturated,stuck,lat_mean,lat_p50,lat_p99,lat_max,net_lat_mean,link_util_mean,"
          "link_util_max,cycles,seconds,cycles_per_s,maxrss_kb,errors";
 }
 
 std::string CsvRow(const SimSettings& s, const RunOutput& o) {
   const tb::RunResult& r = o.result;
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
-                     "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{}",
-                     coll::TopologyName(s.package.topology), s.package.k, s.package.tracks,
-                     s.package.link_latency, s.package.dynamic_vcs ? "dynamic" : "static", s.bypass,
-                     tb::PatternName(s.traffic.pattern),
-                     s.traffic.rate, s.traffic.packet_len, s.seed, r.offered, r.accepted,
-                     r.saturated ? 1 : 0, r.stuck ? 1 : 0, r.latency.mean, r.latency.p50,
-                     r.latency.p99, r.latency.max, r.latency.net_mean, r.link_util_mean,
-                     r.link_util_max, r.cycles, r.seconds,
-                     r.seconds > 0 ? r.cycles / r.seconds : 0.0, o.maxrss_kb, r.errors.size());
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
+      "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{}",
+      coll::TopologyName(s.package.topology), s.package.k, s.package.tracks, s.package.link_latency,
+      s.package.dynamic_vcs ? "dynamic" : "static", s.bypass, tb::PatternName(s.traffic.pattern),
+      s.traffic.rate, s.traffic.packet_len, s.seed, r.offered, r.accepted, r.saturated ? 1 : 0,
+      r.stuck ? 1 : 0, r.latency.mean, r.latency.p50, r.latency.p99, r.latency.max,
+      r.latency.net_mean, r.link_util_mean, r.link_util_max, r.cycles, r.seconds,
+      r.seconds > 0 ? r.cycles / r.seconds : 0.0, o.maxrss_kb, r.errors.size());
 }
 
 std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, RunOutput>>& runs) {
@@ -148,10 +149,11 @@ std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, Run
     x["saturated"] = r.saturated;
     x["stuck"] = r.stuck;
     x["stuck_report"] = r.stuck_report;
-    x["latency"] = {{"mean", r.latency.mean}, {"p50", r.latency.p50}, {"p99", r.latency.p99},
-                    {"max", r.latency.max}, {"packets", r.latency.packets},
-                    {"network_mean", r.latency.net_mean}};
-    x["flits"] = {{"created", r.flits_created}, {"ejected", r.flits_ejected},
+    x["latency"] = {{"mean", r.latency.mean},       {"p50", r.latency.p50},
+                    {"p99", r.latency.p99},         {"max", r.latency.max},
+                    {"packets", r.latency.packets}, {"network_mean", r.latency.net_mean}};
+    x["flits"] = {{"created", r.flits_created},
+                  {"ejected", r.flits_ejected},
                   {"packets_outstanding", r.packets_outstanding}};
     x["errors"] = r.errors;
     x["cycles"] = r.cycles;

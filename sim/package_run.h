@@ -14,16 +14,16 @@
 namespace aries::sim {
 
 struct TraceRequest {
-  std::string file;            // FST path; empty: no trace
-  std::vector<unsigned> nodes; // empty: every node
+  std::string file;             // FST path; empty: no trace
+  std::vector<unsigned> nodes;  // empty: every node
   uint64_t from = 0, to = ~uint64_t{0};
 };
 
 struct RunOutput {
   tb::RunResult result;
   unsigned moved_hops = 0;  // package.bypass = random: mesh hops moved onto segments
-  long maxrss_kb = 0;  // the largest over the ranks
-  unsigned ranks = 1;  // processes of a distributed run (mpirun)
+  long maxrss_kb = 0;       // the largest over the ranks
+  unsigned ranks = 1;       // processes of a distributed run (mpirun)
 };
 
 // `use_systemc`: step through the SystemC scheduler (once per process). With `net`, this process

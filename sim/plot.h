@@ -11,10 +11,10 @@ namespace aries::sim {
 
 struct BarChart {
   std::string title, y_label;
-  std::vector<std::string> groups;  // x axis
-  std::vector<std::string> series;  // one bar per series in each group
+  std::vector<std::string> groups;          // x axis
+  std::vector<std::string> series;          // one bar per series in each group
   std::vector<std::vector<double>> values;  // [series][group]
-  double reference = 0;  // a dashed horizontal line at this value (0: none)
+  double reference = 0;                     // a dashed horizontal line at this value (0: none)
 };
 
 // Panels of bar charts, `columns` per row, one legend.

@@ -1,5 +1,5 @@
 // aries area (the synthesis flows) and aries report (every figure in one directory).
-#include "figures.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,22 +8,20 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
-#include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
-
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_run.h"
 #include "energy.h"
+#include "figures.h"
 #include "node_models.h"
-#include "plot.h"
 #include "planners.h"
+#include "plot.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -54,27 +52,35 @@ std::string ReadIfExists(const std::string& path) {
 }  // namespace
 
 int RunAreaCommand(const AreaOptions& o) {
-  for (const auto& [name, v, lo, hi] : {std::tuple<const char*, unsigned, unsigned, unsigned>{"--lanes", o.lanes, 1, 16},
-                                        {"--vcs", o.vcs, 1, 4}, {"--depth", o.depth, 2, 64},
-                                        {"--flows", o.flows, 1, 64}, {"--tracks", o.tracks, 1, 4}}) {
-    if (v < lo || v > hi) throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
+  for (const auto& [name, v, lo, hi] :
+       {std::tuple<const char*, unsigned, unsigned, unsigned>{"--lanes", o.lanes, 1, 16},
+        {"--vcs", o.vcs, 1, 4},
+        {"--depth", o.depth, 2, 64},
+        {"--flows", o.flows, 1, 64},
+        {"--tracks", o.tracks, 1, 4}}) {
+    if (v < lo || v > hi)
+      throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
   }
-  const std::string py = fmt::format("python3 {} --out {} --lanes {} --vcs {} --depth {} --flows {} "
-                                     "--tracks {}{}",
-                                     ShellQuote(std::string(ARIES_SYNTH_DIR) + "/node_area.py"), ShellQuote(o.out), o.lanes, o.vcs, o.depth, o.flows, o.tracks,
-                                     o.engine ? " --engine" : "");
+  const std::string py = fmt::format(
+      "python3 {} --out {} --lanes {} --vcs {} --depth {} --flows {} "
+      "--tracks {}{}",
+      ShellQuote(std::string(ARIES_SYNTH_DIR) + "/node_area.py"), ShellQuote(o.out), o.lanes, o.vcs,
+      o.depth, o.flows, o.tracks, o.engine ? " --engine" : "");
   fmt::print(stderr, "area: {}\n", py);
-  if (std::system(py.c_str()) != 0) throw std::runtime_error("area: node_area.py failed (its output says why)");
+  if (std::system(py.c_str()) != 0)
+    throw std::runtime_error("area: node_area.py failed (its output says why)");
   if (o.router) {
     const std::string r = fmt::format("python3 {} --out {} --lanes {} --vcs {} --flows {}",
-                                      ShellQuote(std::string(ARIES_SYNTH_DIR) + "/router_area.py"), ShellQuote(o.out),
-                                      o.lanes, o.vcs, o.flows);
+                                      ShellQuote(std::string(ARIES_SYNTH_DIR) + "/router_area.py"),
+                                      ShellQuote(o.out), o.lanes, o.vcs, o.flows);
     fmt::print(stderr, "area: {}\n", r);
     if (std::system(r.c_str()) != 0) throw std::runtime_error("area: router_area.py failed");
   }
   // The per-block table and plot of the two nodes.
   std::ifstream jf(o.out + "/node_area.json");
-  if (!jf) throw std::runtime_error(fmt::format("area: {}/node_area.json was not written (see node_area.py's output)", o.out));
+  if (!jf)
+    throw std::runtime_error(
+        fmt::format("area: {}/node_area.json was not written (see node_area.py's output)", o.out));
   const nlohmann::json j = nlohmann::json::parse(jf);
   std::map<std::string, std::pair<double, double>> blocks;
   for (const auto& [name, um2] : j["blocks_mesh"].items()) blocks[name].first = um2.get<double>();
@@ -91,9 +97,11 @@ int RunAreaCommand(const AreaOptions& o) {
     chart.values[0].push_back(ab.first);
     chart.values[1].push_back(ab.second);
   }
-  csv += fmt::format("total,{:.1f},{:.1f}\n", j["mesh_node_um2"].get<double>(), j["aries_node_um2"].get<double>());
-  csv += fmt::format("bypass_switch_per_node,0,{:.1f}\n",
-                     j["bypass_switch_um2"].get<double>() * j["bypass_switches_per_node"].get<double>());
+  csv += fmt::format("total,{:.1f},{:.1f}\n", j["mesh_node_um2"].get<double>(),
+                     j["aries_node_um2"].get<double>());
+  csv += fmt::format(
+      "bypass_switch_per_node,0,{:.1f}\n",
+      j["bypass_switch_um2"].get<double>() * j["bypass_switches_per_node"].get<double>());
   WriteOutput(o.out + "/area.csv", csv, "--out", "csv");
   WriteOutput(o.out + "/area.svg", BarChartsSvg({chart}, 1), "--out", "plot");
   return 0;
@@ -103,10 +111,11 @@ int RunReportCommand(const ReportOptions& o) {
   ParsePaperKs(o.ks);
   ParsePaperKs(o.fig11_ks);
   std::filesystem::create_directories(o.out);
-  std::string md = "# ARIES-sim: the ARIES evaluation reproduced\n\n"
-                   "Every section names the command that made it; the paper's figures are beside ours. "
-                   "Collective cycles come from verified cycle-accurate runs of the RTL package "
-                   "(collectives/data/collective_costs.csv, `aries coll-sweep`).\n\n";
+  std::string md =
+      "# ARIES-sim: the ARIES evaluation reproduced\n\n"
+      "Every section names the command that made it; the paper's figures are beside ours. "
+      "Collective cycles come from verified cycle-accurate runs of the RTL package "
+      "(collectives/data/collective_costs.csv, `aries coll-sweep`).\n\n";
   auto section = [&](const std::string& title, const std::string& args, const std::string& image,
                      const std::string& after) {
     md += "## " + title + "\n\n`aries " + args + "`\n\n" + RunSelf(args, o.out) + "\n";
@@ -114,43 +123,62 @@ int RunReportCommand(const ReportOptions& o) {
     md += after + "\n";
   };
   section("Table I: links, bandwidth per link, synchronization steps",
-          fmt::format("table1 -k {} --csv {} --svg {}", ShellQuote(o.ks), ShellQuote(o.out + "/table1.csv"),
-                      ShellQuote(o.out + "/table1.svg")), "table1.svg",
-          "Our rings and trees match the formulas where the algorithm is the table's; the double binary "
-          "tree uses two trees (more links), the ARIES_LT step count follows section IV-A2's L(N^(1/L) - 1).\n");
+          fmt::format("table1 -k {} --csv {} --svg {}", ShellQuote(o.ks),
+                      ShellQuote(o.out + "/table1.csv"), ShellQuote(o.out + "/table1.svg")),
+          "table1.svg",
+          "Our rings and trees match the formulas where the algorithm is the table's; the double "
+          "binary "
+          "tree uses two trees (more links), the ARIES_LT step count follows section IV-A2's "
+          "L(N^(1/L) - 1).\n");
   section("Fig. 9: all-reduce throughput vs data size",
-          fmt::format("fig9 -k {} --csv {} --svg {}", ShellQuote(o.ks), ShellQuote(o.out + "/fig9.csv"),
-                      ShellQuote(o.out + "/fig9.svg")), "fig9.svg",
-          "The paper's Fig. 9 has no numbers in its text. It reports ARIES_LT best at small sizes (the shipped "
-          "measurements: yes), ARIES_BW best at large ones (a tie with the ring, because an endpoint injects one flit per "
-          "cycle, like one link), and ARIES ahead for the trees with size (ours: the double binary tree yes, "
+          fmt::format("fig9 -k {} --csv {} --svg {}", ShellQuote(o.ks),
+                      ShellQuote(o.out + "/fig9.csv"), ShellQuote(o.out + "/fig9.svg")),
+          "fig9.svg",
+          "The paper's Fig. 9 has no numbers in its text. It reports ARIES_LT best at small sizes "
+          "(the shipped "
+          "measurements: yes), ARIES_BW best at large ones (a tie with the ring, because an "
+          "endpoint injects one flit per "
+          "cycle, like one link), and ARIES ahead for the trees with size (ours: the double binary "
+          "tree yes, "
           "the concentrated multi-tree ahead of the mesh multi-tree but not of the torus one).\n");
   section("Fig. 10: training-time speedup",
-          fmt::format("fig10 -k {} --csv {} --svg {}", ShellQuote(o.ks), ShellQuote(o.out + "/fig10.csv"),
-                      ShellQuote(o.out + "/fig10.svg")), "fig10.svg",
-          "The iteration gains only what ARIES removes from the critical path of communication; with the "
-          "reference batches compute hides most of it (`aries fig10 --batch 1` shows the communication-bound "
+          fmt::format("fig10 -k {} --csv {} --svg {}", ShellQuote(o.ks),
+                      ShellQuote(o.out + "/fig10.csv"), ShellQuote(o.out + "/fig10.svg")),
+          "fig10.svg",
+          "The iteration gains only what ARIES removes from the critical path of communication; "
+          "with the "
+          "reference batches compute hides most of it (`aries fig10 --batch 1` shows the "
+          "communication-bound "
           "case). The paper does not state its batches.\n");
   section("Fig. 11: energy",
-          fmt::format("fig11 -k {} --csv {} --svg {}", ShellQuote(o.fig11_ks), ShellQuote(o.out + "/fig11.csv"),
-                      ShellQuote(o.out + "/fig11.svg")), "fig11.svg",
+          fmt::format("fig11 -k {} --csv {} --svg {}", ShellQuote(o.fig11_ks),
+                      ShellQuote(o.out + "/fig11.csv"), ShellQuote(o.out + "/fig11.svg")),
+          "fig11.svg",
           "Per all-reduce, with DSENT router energies and 0.5 pJ/bit per pitch of interposer wire "
-          "(sim/energy/dsent45.tech cites each figure; the per-pitch charge is an assumption). A bypass "
-          "segment is charged like the hops it replaces, so against the mesh ARIES saves the routers it "
-          "skips and the leakage of a shorter run; against the torus and the butterfly also their longer "
+          "(sim/energy/dsent45.tech cites each figure; the per-pitch charge is an assumption). A "
+          "bypass "
+          "segment is charged like the hops it replaces, so against the mesh ARIES saves the "
+          "routers it "
+          "skips and the leakage of a shorter run; against the torus and the butterfly also their "
+          "longer "
           "wires. The paper's averages (21.2-38.8%) are over whole applications.\n");
   md += "## Area\n\n";
   const std::string node = o.area.empty() ? "" : ReadIfExists(o.area + "/node_area.json");
   const std::string router = o.area.empty() ? "" : ReadIfExists(o.area + "/router_area.json");
   if (node.empty() && router.empty()) {
-    md += "Not run here (Yosys takes minutes to an hour): `python3 synth_scripts/node_area.py --out synth_out` "
-          "(the ARIES overhead) and `python3 synth_scripts/router_area.py --out synth_out` (the full router), "
-          "then `aries report --area synth_out`.\n";
+    md +=
+        "Not run here (Yosys takes minutes to an hour): `python3 synth_scripts/node_area.py --out "
+        "synth_out` "
+        "(the ARIES overhead) and `python3 synth_scripts/router_area.py --out synth_out` (the full "
+        "router), "
+        "then `aries report --area synth_out`.\n";
   } else {
     if (!node.empty()) md += "`synth_scripts/node_area.py`:\n\n```\n" + node + "\n```\n\n";
     if (!router.empty()) md += "`synth_scripts/router_area.py`:\n\n```\n" + router + "\n```\n\n";
-    md += "ARIES V-D (45 nm): crossbar 17,806, switch allocator 4,589, VC allocator 9,066, buffers 98,740 um^2; "
-          "ARIES adds 0.3 mm^2 to 8.3 mm^2 of chiplet NoC.\n";
+    md +=
+        "ARIES V-D (45 nm): crossbar 17,806, switch allocator 4,589, VC allocator 9,066, buffers "
+        "98,740 um^2; "
+        "ARIES adds 0.3 mm^2 to 8.3 mm^2 of chiplet NoC.\n";
   }
   std::ofstream f(o.out + "/report.md");
   f << md;

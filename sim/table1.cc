@@ -1,5 +1,5 @@
 // ARIES Table I from the controller's planned programs (aries table1).
-#include "figures.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,41 +8,44 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
-#include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
-
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "coll_run.h"
 #include "energy.h"
+#include "figures.h"
 #include "node_models.h"
-#include "plot.h"
 #include "planners.h"
+#include "plot.h"
 #include "tuner.h"
 
 namespace aries::sim {
 
-int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, const std::string& svg_path) {
+int RunTable1Command(const std::string& ks_arg, const std::string& csv_path,
+                     const std::string& svg_path) {
   std::vector<unsigned> ks;
   for (const std::string& s : SplitList(ks_arg)) {
-    if (s != "4" && s != "8" && s != "16") throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8, 16", ks_arg));
+    if (s != "4" && s != "8" && s != "16")
+      throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8, 16", ks_arg));
     ks.push_back(static_cast<unsigned>(std::stoul(s)));
   }
   if (ks.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8, 16", ks_arg));
-  fmt::print("ARIES Table I: all-reduce of G bytes on N chiplets; the table's formulas (torus) beside the "
-             "controller's planned programs (links: distinct directed sender -> receiver pairs that carry "
-             "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
-             "of dependent messages)\n");
+  fmt::print(
+      "ARIES Table I: all-reduce of G bytes on N chiplets; the table's formulas (torus) beside the "
+      "controller's planned programs (links: distinct directed sender -> receiver pairs that carry "
+      "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
+      "of dependent messages)\n");
   const coll::Hardware hardware = sysc::HardwareOf(sysc::ShippedShape());
   std::vector<BarChart> panels;
-  std::string csv = "n,algorithm,topology,levels,links_formula,links,message_fraction_formula,largest_message_fraction,"
-                    "sync_steps_formula,sync_steps\n";
+  std::string csv =
+      "n,algorithm,topology,levels,links_formula,links,message_fraction_formula,largest_message_"
+      "fraction,"
+      "sync_steps_formula,sync_steps\n";
   for (unsigned k : ks) {
     const double n = k * k;
     BarChart links_chart, steps_chart;
@@ -50,12 +53,15 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
     steps_chart.title = fmt::format("synchronization steps, N = {}", k * k);
     links_chart.y_label = "links";
     steps_chart.y_label = "steps";
-    links_chart.series = steps_chart.series = {"formula (Table I; ARIES_LT steps: IV-A2)", "measured"};
+    links_chart.series =
+        steps_chart.series = {"formula (Table I; ARIES_LT steps: IV-A2)", "measured"};
     links_chart.values.assign(2, {});
     steps_chart.values.assign(2, {});
-    fmt::print("\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: formula | "
-               "largest message | sync steps: formula | measured |\n|---|---|---|---|---|---|---|\n",
-               k * k, k, k);
+    fmt::print(
+        "\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: "
+        "formula | "
+        "largest message | sync steps: formula | measured |\n|---|---|---|---|---|---|---|\n",
+        k * k, k, k);
     for (const coll::AlgorithmInfo* a : coll::TableIAlgorithms()) {
       const coll::TableIRow& row = *a->table1;
       coll::Request req;
@@ -82,7 +88,8 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
       const double f_links = row.links(n, req.levels);
       const double f_sync = row.sync(n, req.levels);
       const double frac = static_cast<double>(largest) / static_cast<double>(p.elements);
-      const std::string label = leveled ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
+      const std::string label =
+          leveled ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
       const double f_frac = row.message(n, req.levels);
       links_chart.groups.push_back(algo);
       steps_chart.groups.push_back(algo);
@@ -90,16 +97,19 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path, con
       links_chart.values[1].push_back(static_cast<double>(links.size()));
       steps_chart.values[0].push_back(f_sync);
       steps_chart.values[1].push_back(p.sync_steps);
-      csv += fmt::format("{},{},{},{},{:.0f},{},{:.6f},{:.6f},{:.4g},{}\n", k * k, algo, coll::TopologyName(row.topology),
-                         leveled ? req.levels : 0, f_links, links.size(), f_frac, frac, f_sync, p.sync_steps);
-      fmt::print("| {} | {} = {:.0f} | {} | {} | G/{:.3g} | {} = {:.3g} | {} |\n", label, row.links_formula, f_links,
-                 links.size(), row.message_formula, frac > 0 ? 1.0 / frac : 0.0, row.sync_formula, f_sync, p.sync_steps);
+      csv += fmt::format("{},{},{},{},{:.0f},{},{:.6f},{:.6f},{:.4g},{}\n", k * k, algo,
+                         coll::TopologyName(row.topology), leveled ? req.levels : 0, f_links,
+                         links.size(), f_frac, frac, f_sync, p.sync_steps);
+      fmt::print("| {} | {} = {:.0f} | {} | {} | G/{:.3g} | {} = {:.3g} | {} |\n", label,
+                 row.links_formula, f_links, links.size(), row.message_formula,
+                 frac > 0 ? 1.0 / frac : 0.0, row.sync_formula, f_sync, p.sync_steps);
     }
     panels.push_back(std::move(links_chart));
     panels.push_back(std::move(steps_chart));
   }
-  fmt::print("\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
-             "compares them with Table I row by row).\n");
+  fmt::print(
+      "\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
+      "compares them with Table I row by row).\n");
   WriteOutput(csv_path, csv, "--csv", "csv");
   if (!svg_path.empty()) WriteOutput(svg_path, BarChartsSvg(panels, 2), "--svg", "plot");
   return 0;

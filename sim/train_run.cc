@@ -1,5 +1,7 @@
 #include "train_run.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,13 +10,11 @@
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "coll_run.h"
 #include "costs.h"
 #include "figures.h"
-#include "plot.h"
 #include "planners.h"
+#include "plot.h"
 #include "streams.h"
 #include "workload.h"
 
@@ -26,7 +26,9 @@ std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_CO
 
 coll::Topology TopologyArg(const std::string& t) {
   const auto topo = coll::ParseTopology(t);
-  if (!topo) throw std::invalid_argument(fmt::format("--topology '{}': allowed {}", t, coll::TopologyNames()));
+  if (!topo)
+    throw std::invalid_argument(
+        fmt::format("--topology '{}': allowed {}", t, coll::TopologyNames()));
   return *topo;
 }
 
@@ -52,7 +54,8 @@ std::string TimelineSvgOf(const train::Iteration& it, const std::string& title) 
     for (unsigned i = 0; i < 5; ++i) {
       if (kind == kinds[i]) color = i;
     }
-    boxes.push_back({op.stream == train::Stream::kCompute ? 0u : 1u, op.start / 1000.0, op.end / 1000.0, op.name, color});
+    boxes.push_back({op.stream == train::Stream::kCompute ? 0u : 1u, op.start / 1000.0,
+                     op.end / 1000.0, op.name, color});
   }
   return TimelineSvg(title, {"compute", "communication"}, boxes, "us");
 }
@@ -68,8 +71,9 @@ int RunTrainCommand(const TrainOptions& o) {
   const coll::Candidate cand{o.algo, o.levels, o.embeddings};
   const uint64_t bucket = o.bucket == "0" ? 0 : ParseBytes(o.bucket, "--bucket");
   if (bucket > 0 && strategy != train::Strategy::kDdp) {
-    throw std::invalid_argument(fmt::format("--bucket {}: buckets are ddp's; {} issues one collective per layer",
-                                            o.bucket, o.strategy));
+    throw std::invalid_argument(
+        fmt::format("--bucket {}: buckets are ddp's; {} issues one collective per layer", o.bucket,
+                    o.strategy));
   }
   const uint64_t cap = ParseBytes(o.check_max, "--check-max");
   const train::CostTable table(CostPath(o.costs));
@@ -85,49 +89,59 @@ int RunTrainCommand(const TrainOptions& o) {
   const train::Iteration ser = train::RunIteration(w, chip, io, cost);
   const unsigned batch = o.batch ? o.batch : w.batch;
 
-  fmt::print("ARIES-sim train: {} ({:.1f}M parameters, {:.3g} GFLOP forward per sample: {}), {}, "
-             "batch {} {}, {} chiplets ({} {}x{}), collectives: {}\n",
-             w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, o.strategy, batch,
-             strategy == train::Strategy::kTp ? "shared by the chiplets (each does 1/N of every layer)" : "per chiplet",
-             io.chiplets, o.topology, o.k, o.k, cand.Label());
-  fmt::print("  chiplet: {:.1f} TFLOP/s sustained (16 PEs x 32x32 multipliers x 1 GHz, ARIES Table II; "
-             "utilization {:.2f}, MAD Max 4.2)\n",
-             chip.FlopsPerNs() / 1000.0, chip.utilization);
+  fmt::print(
+      "ARIES-sim train: {} ({:.1f}M parameters, {:.3g} GFLOP forward per sample: {}), {}, "
+      "batch {} {}, {} chiplets ({} {}x{}), collectives: {}\n",
+      w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, o.strategy, batch,
+      strategy == train::Strategy::kTp ? "shared by the chiplets (each does 1/N of every layer)"
+                                       : "per chiplet",
+      io.chiplets, o.topology, o.k, o.k, cand.Label());
+  fmt::print(
+      "  chiplet: {:.1f} TFLOP/s sustained (16 PEs x 32x32 multipliers x 1 GHz, ARIES Table II; "
+      "utilization {:.2f}, MAD Max 4.2)\n",
+      chip.FlopsPerNs() / 1000.0, chip.utilization);
   std::map<coll::Collective, uint64_t> largest;  // per collective: its model's largest size
   for (coll::Collective c : needed) {
     const coll::CostModel& m = table.Find(c, topo, o.k, cand);
     largest[c] = m.points.back().bytes;
     const coll::AlphaBeta ab = coll::FitAlphaBeta(m.points);
-    fmt::print("  cost model: {} {} on {} {}x{}, {} sizes {}..{} B from {}: piecewise leave-one-out "
-               "error {:.1f}% (alpha-beta fit: {:.0f} cycles + {:.4f} cycles/B, largest error {:.1f}%)\n",
-               coll::CollectiveName(c), cand.Label(), o.topology, o.k, o.k, m.points.size(),
-               m.points.front().bytes, m.points.back().bytes, table.path(), 100 * m.LeaveOneOutError(),
-               ab.alpha, ab.beta, 100 * ab.max_rel_error);
+    fmt::print(
+        "  cost model: {} {} on {} {}x{}, {} sizes {}..{} B from {}: piecewise leave-one-out "
+        "error {:.1f}% (alpha-beta fit: {:.0f} cycles + {:.4f} cycles/B, largest error {:.1f}%)\n",
+        coll::CollectiveName(c), cand.Label(), o.topology, o.k, o.k, m.points.size(),
+        m.points.front().bytes, m.points.back().bytes, table.path(), 100 * m.LeaveOneOutError(),
+        ab.alpha, ab.beta, 100 * ab.max_rel_error);
   }
   unsigned extrapolated = 0;
   for (const train::Op& op : it.ops) {
     if (op.stream == train::Stream::kComm && op.bytes > largest[op.collective]) ++extrapolated;
   }
-  fmt::print("  iteration: {} us overlapped, {} us serialized; compute {} us, communication {} us in {} "
-             "collectives ({} above the largest measured size, extrapolated); exposed communication {} us "
-             "({:.1f}% of the iteration)\n",
-             Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives, extrapolated,
-             Us(it.exposed_comm), it.time > 0 ? 100.0 * it.exposed_comm / it.time : 0.0);
+  fmt::print(
+      "  iteration: {} us overlapped, {} us serialized; compute {} us, communication {} us in {} "
+      "collectives ({} above the largest measured size, extrapolated); exposed communication {} us "
+      "({:.1f}% of the iteration)\n",
+      Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives,
+      extrapolated, Us(it.exposed_comm), it.time > 0 ? 100.0 * it.exposed_comm / it.time : 0.0);
   WriteOutput(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
   if (!o.svg.empty()) {
-    WriteOutput(o.svg, TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name, o.strategy,
-                                                      o.topology, o.k, o.k, cand.Label())),
+    WriteOutput(o.svg,
+                TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name,
+                                              o.strategy, o.topology, o.k, o.k, cand.Label())),
                 "--svg", "  plot");
   }
   if (!o.check) return 0;
   // Every distinct collective of the iteration up to --check-max, run cycle-accurately.
   std::set<std::pair<int, uint64_t>> runs;
   for (const train::Op& op : it.ops) {
-    if (op.stream == train::Stream::kComm && op.bytes <= cap) runs.insert({static_cast<int>(op.collective), op.bytes});
+    if (op.stream == train::Stream::kComm && op.bytes <= cap)
+      runs.insert({static_cast<int>(op.collective), op.bytes});
   }
-  fmt::print("\n  cycle-accurate check of {} distinct collectives up to {} bytes (every element verified):\n\n"
-             "| collective | bytes | model (cycles) | measured (cycles) | error |\n|---|---|---|---|---|\n",
-             runs.size(), cap);
+  fmt::print(
+      "\n  cycle-accurate check of {} distinct collectives up to {} bytes (every element "
+      "verified):\n\n"
+      "| collective | bytes | model (cycles) | measured (cycles) | error "
+      "|\n|---|---|---|---|---|\n",
+      runs.size(), cap);
   double worst = 0;
   bool ok = true;
   unsigned done = 0;
@@ -142,14 +156,15 @@ int RunTrainCommand(const TrainOptions& o) {
     co.collective = coll::CollectiveName(c);
     co.bytes = bytes;
     co.verify = true;
-    fmt::print(stderr, "  check {}/{}: {} of {} bytes\n", ++done, runs.size(), co.collective, bytes);
+    fmt::print(stderr, "  check {}/{}: {} of {} bytes\n", ++done, runs.size(), co.collective,
+               bytes);
     const CollMeasurement m = MeasureCollective(co, true);
     const double model = cost(c, bytes) * chip.clock_ghz;
     const double err = (model - static_cast<double>(m.cycles)) / static_cast<double>(m.cycles);
     worst = std::max(worst, std::abs(err));
     ok = ok && m.ok;
-    fmt::print("| {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", co.collective, bytes, model, m.cycles, m.ok ? "" : " FAILED",
-               100 * err);
+    fmt::print("| {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", co.collective, bytes, model, m.cycles,
+               m.ok ? "" : " FAILED", 100 * err);
   }
   fmt::print("\n  largest model error {:.1f}%{}\n", 100 * worst, ok ? "" : "; some runs FAILED");
   return ok ? 0 : 1;
@@ -186,9 +201,8 @@ struct PaperSpeedup {
   double mesh, torus, fbfly;
 };
 const PaperSpeedup kPaper[] = {
-    {"ring", 4, 2.10, 2.10, 1.52}, {"ring", 8, 2.09, 2.09, 1.46},
-    {"dbt", 4, 1.35, 1.35, 1.65},  {"dbt", 8, 2.80, 2.43, 3.92},
-    {"mtree", 4, 2.55, 1.44, 1.03}, {"mtree", 8, 2.21, 1.28, 1.08},
+    {"ring", 4, 2.10, 2.10, 1.52}, {"ring", 8, 2.09, 2.09, 1.46},  {"dbt", 4, 1.35, 1.35, 1.65},
+    {"dbt", 8, 2.80, 2.43, 3.92},  {"mtree", 4, 2.55, 1.44, 1.03}, {"mtree", 8, 2.21, 1.28, 1.08},
 };
 // ARIES V-B: communication time reduced by 33.7% (ring), 51.9% (DB-T), 19.5% (MT), averaged
 // over the networks (stated with the Transformer).
@@ -204,30 +218,37 @@ int RunFig10Command(const Fig10Options& o) {
   const train::Chiplet chip = ChipletWith(o.utilization);
   const std::vector<unsigned> ks = ParsePaperKs(o.ks);
   std::vector<train::Workload> ws;
-  for (const auto& name : SplitList(o.workloads)) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  for (const auto& name : SplitList(o.workloads))
+    ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
   if (ws.empty()) {
-    throw std::invalid_argument(fmt::format("--workloads '{}': name at least one of {}", o.workloads,
+    throw std::invalid_argument(fmt::format("--workloads '{}': name at least one of {}",
+                                            o.workloads,
                                             fmt::join(train::ShippedWorkloads(), ", ")));
   }
   const train::CostTable table(CostPath(o.costs));
   std::string csv =
-      "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_speedup,"
+      "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_"
+      "speedup,"
       "comm_reduction,paper_speedup\n";
   std::vector<BarChart> panels;
-  fmt::print("ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per layer, "
-             "overlapped with back-propagation), ARIES speedup over each topology; collective times from {} "
-             "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
-             table.path());
+  fmt::print(
+      "ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per "
+      "layer, "
+      "overlapped with back-propagation), ARIES speedup over each topology; collective times from "
+      "{} "
+      "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
+      table.path());
   for (const Family& fam : Families()) {
     for (unsigned k : ks) {
       const PaperSpeedup* paper = nullptr;
       for (const PaperSpeedup& p : kPaper) {
         if (p.family == std::string(fam.name) && p.k == k) paper = &p;
       }
-      fmt::print("\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | ARIES us (algorithm) | "
-                 "speedup vs mesh / torus / fbfly | communication reduced vs mesh / torus / fbfly |\n"
-                 "|---|---|---|---|---|---|---|\n",
-                 fam.label, k, k);
+      fmt::print(
+          "\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | ARIES us (algorithm) | "
+          "speedup vs mesh / torus / fbfly | communication reduced vs mesh / torus / fbfly |\n"
+          "|---|---|---|---|---|---|---|\n",
+          fam.label, k, k);
       BarChart chart;
       chart.title = fmt::format("{} {}x{}", fam.name, k, k);
       chart.y_label = "ARIES speedup";
@@ -248,28 +269,35 @@ int RunFig10Command(const Fig10Options& o) {
           const coll::Topology topo = *coll::ParseTopology(t);
           const auto& algos = std::string(t) == "aries" ? fam.aries : fam.baseline;
           std::vector<coll::Candidate> cands;
-          for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, topo, k)) {
-            if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end()) cands.push_back(cand);
+          for (const coll::Candidate& cand :
+               table.Candidates(coll::Collective::kAllReduce, topo, k)) {
+            if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end())
+              cands.push_back(cand);
           }
-          std::stable_sort(cands.begin(), cands.end(), [&](const coll::Candidate& x, const coll::Candidate& y) {
-            return std::find(algos.begin(), algos.end(), x.algo) < std::find(algos.begin(), algos.end(), y.algo);
-          });  // ties go to the family's first algorithm (the plain ring, the plain multi-tree)
+          std::stable_sort(
+              cands.begin(), cands.end(), [&](const coll::Candidate& x, const coll::Candidate& y) {
+                return std::find(algos.begin(), algos.end(), x.algo) <
+                       std::find(algos.begin(), algos.end(), y.algo);
+              });  // ties go to the family's first algorithm (the plain ring, the plain multi-tree)
           if (cands.empty()) {
-            throw std::invalid_argument(fmt::format("{}: no all-reduce costs of {} on {} {}x{}", table.path(),
-                                                    fmt::join(algos, "/"), t, k, k));
+            throw std::invalid_argument(fmt::format("{}: no all-reduce costs of {} on {} {}x{}",
+                                                    table.path(), fmt::join(algos, "/"), t, k, k));
           }
           auto used = std::make_shared<std::map<std::string, unsigned>>();
-          const auto cost = table.CheapestOf(topo, k, cands, chip, {coll::Collective::kAllReduce}, used);
+          const auto cost =
+              table.CheapestOf(topo, k, cands, chip, {coll::Collective::kAllReduce}, used);
           Best b{train::RunIteration(w, chip, io, cost), ""};
           // No commas: the label is a CSV field.
-          for (const auto& [label, n] : *used) b.algo += fmt::format("{}{} x{}", b.algo.empty() ? "" : " + ", label, n);
+          for (const auto& [label, n] : *used)
+            b.algo += fmt::format("{}{} x{}", b.algo.empty() ? "" : " + ", label, n);
           best[t] = std::move(b);
         }
         const Best& a = best["aries"];
         if (a.it.collectives == 0 || a.it.time <= 0) {
-          throw std::invalid_argument(fmt::format("workload {}: no gradient all-reduce under ddp (every layer "
-                                                  "sharded or without parameters); nothing to compare",
-                                                  w.name));
+          throw std::invalid_argument(
+              fmt::format("workload {}: no gradient all-reduce under ddp (every layer "
+                          "sharded or without parameters); nothing to compare",
+                          w.name));
         }
         std::string sp, red;
         for (int i = 0; i < 3; ++i) {
@@ -283,24 +311,33 @@ int RunFig10Command(const Fig10Options& o) {
           red += fmt::format("{}{:.0f}%", i ? " / " : "", 100 * r);
         }
         fmt::print("| {} | {} | {} | {} | {} ({}) | {} | {} |\n", w.name, Us(best["mesh"].it.time),
-                   Us(best["torus"].it.time), Us(best["fbfly"].it.time), Us(a.it.time), a.algo, sp, red);
+                   Us(best["torus"].it.time), Us(best["fbfly"].it.time), Us(a.it.time), a.algo, sp,
+                   red);
         for (int i = 0; i < 4; ++i) {
           const Best& b = best[kTopos[i]];
-          const double pv = i == 3 || !paper ? 0 : (i == 0 ? paper->mesh : i == 1 ? paper->torus : paper->fbfly);
-          csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{}\n", k, fam.name, w.name,
-                             kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000, b.it.comm_busy / 1000,
-                             b.it.exposed_comm / 1000, b.it.time / a.it.time, 1.0 - a.it.comm_busy / b.it.comm_busy,
-                             pv > 0 ? fmt::format("{:.2f}", pv) : "");
+          const double pv = i == 3 || !paper ? 0
+                                             : (i == 0   ? paper->mesh
+                                                : i == 1 ? paper->torus
+                                                         : paper->fbfly);
+          csv += fmt::format(
+              "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{}\n", k, fam.name, w.name,
+              kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000, b.it.comm_busy / 1000,
+              b.it.exposed_comm / 1000, b.it.time / a.it.time,
+              1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "");
         }
         chart.groups.push_back(w.name);
       }
       const double n = static_cast<double>(ws.size());
-      fmt::print("| geometric mean (ours) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.0f}% / {:.0f}% / {:.0f}% (mean) |\n",
-                 std::exp(logsum[0] / n), std::exp(logsum[1] / n), std::exp(logsum[2] / n), 100 * comm_red[0] / n,
-                 100 * comm_red[1] / n, 100 * comm_red[2] / n);
+      fmt::print(
+          "| geometric mean (ours) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.0f}% / {:.0f}% / "
+          "{:.0f}% (mean) |\n",
+          std::exp(logsum[0] / n), std::exp(logsum[1] / n), std::exp(logsum[2] / n),
+          100 * comm_red[0] / n, 100 * comm_red[1] / n, 100 * comm_red[2] / n);
       if (paper) {
-        fmt::print("| paper (V-B) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.1f}% (average over the networks) |\n",
-                   paper->mesh, paper->torus, paper->fbfly, 100 * PaperCommReduction(fam.name));
+        fmt::print(
+            "| paper (V-B) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.1f}% (average over the "
+            "networks) |\n",
+            paper->mesh, paper->torus, paper->fbfly, 100 * PaperCommReduction(fam.name));
         chart.groups.push_back("paper");
         chart.values[0].push_back(paper->mesh);
         chart.values[1].push_back(paper->torus);
@@ -311,7 +348,8 @@ int RunFig10Command(const Fig10Options& o) {
   }
   fmt::print("\n");
   WriteOutput(o.csv, csv, "--csv", "csv");
-  if (!o.svg.empty()) WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  if (!o.svg.empty())
+    WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;
 }
 

@@ -12,7 +12,7 @@ namespace aries::sim {
 struct TrainOptions {
   std::string workload = "resnet50", strategy = "ddp", topology = "mesh", algo = "ring";
   unsigned k = 4, levels = 2, embeddings = 1, batch = 0;
-  std::string bucket = "0";   // ddp bucket bytes (0: one all-reduce per layer)
+  std::string bucket = "0";  // ddp bucket bytes (0: one all-reduce per layer)
   double utilization = 0.7;
   std::string costs;          // cost CSV (default: the repository's)
   std::string timeline, svg;  // outputs

@@ -30,14 +30,23 @@ class Channel {
   // latency >= in_regs (the package refuses shorter links).
   Channel(std::string name, unsigned latency, unsigned in_regs, unsigned words, unsigned src,
           unsigned src_link, unsigned dst, unsigned dst_link)
-      : name_(std::move(name)), latency_(latency), delay_(latency - in_regs), words_(words),
-        ring_(RingSize(2 * (delay_ + 1))), mask_(ring_ - 1),
-        src_(src), src_link_(src_link), dst_(dst), dst_link_(dst_link),
-        flit_stamp_(ring_, kNever), flits_(ring_ * words), credit_stamp_(ring_, kNever),
+      : name_(std::move(name)),
+        latency_(latency),
+        delay_(latency - in_regs),
+        words_(words),
+        ring_(RingSize(2 * (delay_ + 1))),
+        mask_(ring_ - 1),
+        src_(src),
+        src_link_(src_link),
+        dst_(dst),
+        dst_link_(dst_link),
+        flit_stamp_(ring_, kNever),
+        flits_(ring_ * words),
+        credit_stamp_(ring_, kNever),
         credits_(ring_, 0) {}
 
   const std::string& name() const { return name_; }
-  unsigned latency() const { return latency_; }  // wire cycles of the link
+  unsigned latency() const { return latency_; }      // wire cycles of the link
   unsigned lookahead() const { return delay_ + 1; }  // cycles from send to the far end's pins
   unsigned src() const { return src_; }
   unsigned src_link() const { return src_link_; }

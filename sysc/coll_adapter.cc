@@ -1,8 +1,8 @@
 #include "coll_adapter.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "aries_pkg.h"
 #include "arith.h"
@@ -49,7 +49,8 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p) {
       const coll::EngineProgram& prog = stage == 0 ? np.req : np.rsp;
       if (prog.steps.empty()) continue;
       const uint32_t base = stage == 0 ? hw::kRegEngReqProgBase : hw::kRegEngRspProgBase;
-      for (size_t i = 0; i < prog.steps.size(); ++i) w(base + static_cast<uint32_t>(i), prog.steps[i]);
+      for (size_t i = 0; i < prog.steps.size(); ++i)
+        w(base + static_cast<uint32_t>(i), prog.steps[i]);
       w(stage == 0 ? hw::kRegEngReqLen : hw::kRegEngRspLen,
         hw::EngLenValue(static_cast<unsigned>(prog.steps.size()), prog.passes));
       start |= 1u << (stage == 0 ? hw::kEngCtrlReqBit : hw::kEngCtrlRspBit);
@@ -62,9 +63,16 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p) {
 ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned node,
                                    const coll::Program& p, std::vector<uint32_t> input,
                                    unsigned reduce_flits)
-    : shape_(shape), k_(k), node_(node), torus_(p.req.geom.topology == coll::Topology::kTorus),
-      packet_flits_(std::max(1u, p.req.packet_flits)), reduce_flits_(reduce_flits),
-      ops_(p.nodes[node].ops), st_(ops_.size()), buf_(std::move(input)), op_code_(p.req.op) {
+    : shape_(shape),
+      k_(k),
+      node_(node),
+      torus_(p.req.geom.topology == coll::Topology::kTorus),
+      packet_flits_(std::max(1u, p.req.packet_flits)),
+      reduce_flits_(reduce_flits),
+      ops_(p.nodes[node].ops),
+      st_(ops_.size()),
+      buf_(std::move(input)),
+      op_code_(p.req.op) {
   buf_.resize(p.elements, 0);
   for (size_t j = 0; j < ops_.size(); ++j) {
     const coll::Range a = ops_[j].region;
@@ -235,7 +243,8 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const u
       const auto h = hw::UnpackCollHeader(ej[0]);
       auto it = eng_rx_.find(h.id);
       if (it == eng_rx_.end()) {
-        errors_.push_back(fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
+        errors_.push_back(
+            fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
       } else {
         it->second.flits.push_back(std::move(payload));
         ++rx_pending_;
@@ -245,9 +254,10 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const u
       const Key key = KeyOf(f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1, vc);
       auto it = rx_.find(key);
       if (it == rx_.end()) {
-        errors_.push_back(fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
-                                      "expects",
-                                      cycle, std::get<0>(key), std::get<1>(key), vc));
+        errors_.push_back(
+            fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
+                        "expects",
+                        cycle, std::get<0>(key), std::get<1>(key), vc));
       } else {
         it->second.flits.push_back(std::move(payload));
         ++rx_pending_;
@@ -273,8 +283,8 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       if (!Ready(j, from, from + n)) continue;
       const auto& in = ch.flits.front();
       for (uint64_t l = 0; l < n; ++l) {
-        buf_[from + l] = o.act == Act::kRecvReduce ? coll::LaneOp(op_code_, buf_[from + l], in[l])
-                                                   : in[l];
+        buf_[from + l] =
+            o.act == Act::kRecvReduce ? coll::LaneOp(op_code_, buf_[from + l], in[l]) : in[l];
       }
       ch.flits.pop_front();
       --rx_pending_;
@@ -296,7 +306,8 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       --rx_pending_;
       if (from < to) Advance(rx.op, to - from, cycle);
       if (++rx.count > rx.total) {
-        errors_.push_back(fmt::format("cycle {}: more than {} flits of id {}", cycle, rx.total, id));
+        errors_.push_back(
+            fmt::format("cycle {}: more than {} flits of id {}", cycle, rx.total, id));
       }
       --budget;
       progress = true;

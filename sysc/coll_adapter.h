@@ -60,7 +60,7 @@ class ScheduleEndpoint final : public Endpoint {
  private:
   using Key = std::tuple<unsigned, int, unsigned>;  // peer, flow, vc
   struct OpState {
-    uint64_t progress = 0;  // elements done (a prefix of the region)
+    uint64_t progress = 0;     // elements done (a prefix of the region)
     std::vector<size_t> deps;  // earlier ops on overlapping elements that conflict
   };
   struct RxChannel {
@@ -73,13 +73,13 @@ class ScheduleEndpoint final : public Endpoint {
     size_t next = 0;
   };
   struct EngFlit {
-    size_t op;      // the engine op it belongs to
+    size_t op;  // the engine op it belongs to
     unsigned id;
-    uint64_t index; // flit index in the id's stream
+    uint64_t index;  // flit index in the id's stream
   };
 
   struct EngRx {
-    size_t op = 0;    // the engine-recv op
+    size_t op = 0;       // the engine-recv op
     uint64_t total = 0;  // flits the engine delivers (with padding)
     uint64_t count = 0;
     std::deque<std::vector<uint32_t>> flits;
@@ -107,11 +107,11 @@ class ScheduleEndpoint final : public Endpoint {
   std::map<Key, RxChannel> rx_;
   std::map<Key, TxChannel> tx_;
   std::vector<Key> tx_keys_;
-  std::vector<TxChannel*> tx_chans_;  // tx_[tx_keys_[c]] (map nodes stay put)
-  std::vector<RxChannel*> rx_chans_;  // rx_ in key order
+  std::vector<TxChannel*> tx_chans_;                      // tx_[tx_keys_[c]] (map nodes stay put)
+  std::vector<RxChannel*> rx_chans_;                      // rx_ in key order
   std::vector<std::pair<unsigned, EngRx*>> eng_rx_list_;  // eng_rx_ in id order
   size_t tx_rr_ = 0;
-  size_t rx_pending_ = 0;             // flits waiting in rx_ and eng_rx_ queues
+  size_t rx_pending_ = 0;  // flits waiting in rx_ and eng_rx_ queues
   // The packet being injected: its op, its length and the flits left.
   bool in_packet_ = false;
   size_t pkt_op_ = 0, pkt_chan_ = 0;
@@ -130,14 +130,14 @@ class ScheduleEndpoint final : public Endpoint {
 
 struct CollRunResult {
   bool finished = false;
-  uint64_t cycles = 0;                      // from the first injection to the last op done
-  std::vector<std::vector<uint32_t>> out;   // every node's buffer at the end
+  uint64_t cycles = 0;                     // from the first injection to the last op done
+  std::vector<std::vector<uint32_t>> out;  // every node's buffer at the end
   // Flit accounting: what the endpoints injected and received, and what their schedules say
   // they must (a collective flit may be merged by a reduction or copied by a broadcast, so
   // injected and ejected differ for engine programs; each must equal its schedule).
   uint64_t flits_injected = 0, flits_ejected = 0;
   uint64_t flits_to_inject = 0, flits_to_eject = 0;
-  std::vector<std::string> errors;          // endpoint and hardware errors, or the stall
+  std::vector<std::string> errors;  // endpoint and hardware errors, or the stall
 };
 
 // Programs the package (which must be quiet, endpoints detached) and runs `p` on `inputs`

@@ -12,8 +12,8 @@ DmaEndpoint::DmaEndpoint(sc_module_name name, const NodeShape& shape, LocalMemor
                          unsigned prefetch)
     : sc_module(name), shape_(shape), mem_(mem), prefetch_(prefetch), credits_(shape.coll_depth) {
   if (!shape.coll_engine) {
-    throw std::invalid_argument(fmt::format("{}: the node model has no collective engine",
-                                            this->name()));
+    throw std::invalid_argument(
+        fmt::format("{}: the node model has no collective engine", this->name()));
   }
   if (prefetch == 0) throw std::invalid_argument("DmaEndpoint: prefetch must be >= 1");
 }
@@ -99,9 +99,9 @@ void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32
       b->done = true;  // nothing to write: free the slot
     } else {
       if (h.id != job_.id || h.op != job_.op || h.seq != (received_ & 0xFFF)) {
-        errors_.push_back(fmt::format(
-            "cycle {}: received id {} op {} seq {}, expected id {} op {} seq {}", cycle, h.id,
-            h.op, h.seq, job_.id, job_.op, received_ & 0xFFF));
+        errors_.push_back(
+            fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} seq {}", cycle,
+                        h.id, h.op, h.seq, job_.id, job_.op, received_ & 0xFFF));
       }
       mem_->Write(job_.dst + received_ * shape_.lanes, ElementsOf(received_), ej + 1, &b->done);
       ++received_;

@@ -31,14 +31,13 @@ namespace aries::sysc {
 class DmaEndpoint final : public sc_module, public Endpoint {
  public:
   struct Job {
-    unsigned id = 0, op = 0;   // collective id and operation (aries_pkg Op*)
-    size_t src = 0, dst = 0;   // word addresses of the input and the result in memory
-    size_t elements = 0;       // 32-bit elements
-    bool receives = true;      // results come back here (all-reduce; for a reduce: the root)
+    unsigned id = 0, op = 0;  // collective id and operation (aries_pkg Op*)
+    size_t src = 0, dst = 0;  // word addresses of the input and the result in memory
+    size_t elements = 0;      // 32-bit elements
+    bool receives = true;     // results come back here (all-reduce; for a reduce: the root)
   };
   // `prefetch`: flits read ahead of injection.
-  DmaEndpoint(sc_module_name name, const NodeShape& shape, LocalMemory* mem,
-              unsigned prefetch = 4);
+  DmaEndpoint(sc_module_name name, const NodeShape& shape, LocalMemory* mem, unsigned prefetch = 4);
 
   // Starts a collective (the engines must be programmed and started first). Sequence numbers
   // start at 0: rewrite the id's ID_CFG in every engine before reusing an id.
@@ -72,7 +71,7 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   size_t read_ = 0, sent_ = 0, received_ = 0;
   unsigned credits_;
   std::deque<std::unique_ptr<Buf>> reads_, writes_;
-  unsigned freed_[8] = {};   // ejection slots to free per VC (their writes completed)
+  unsigned freed_[8] = {};  // ejection slots to free per VC (their writes completed)
   uint64_t completed_ = 0, start_cycle_ = 0, done_cycle_ = 0;
   sc_event done_event_;
   std::vector<std::string> errors_;

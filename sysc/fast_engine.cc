@@ -131,8 +131,9 @@ void FastEngine::Comb(uint32_t in_valid, const uint32_t* const* in_flit, uint32_
   rsp_src_ = rid.rsp_in;
   rsp_outs_ = rid.rsp_out;
   rsp_from_turn_ = rsp_src_ == hw::kEngTurn;
-  rsp_issue_ = run_[1] && (rsp_from_turn_ ? turn_good
-                                          : (rsp_src_ < np_ && ((h_good_ >> (np_ + rsp_src_)) & 1u)));
+  rsp_issue_ =
+      run_[1] &&
+      (rsp_from_turn_ ? turn_good : (rsp_src_ < np_ && ((h_good_ >> (np_ + rsp_src_)) & 1u)));
   if ((rsp_outs_ & ~(cr_avail_ >> np_) & port_mask) != 0) rsp_issue_ = false;
   const Id& qid = id_[cur[0]];
   req_ins_ = qid.req_in;
@@ -172,7 +173,8 @@ void FastEngine::ReqFlit(uint32_t* dst) const {
            (((side >> 16) & kFlowMask) << hw::kHdrFlowLsb) |
            (((side >> 12) & kOpMask) << hw::kCollHdrOpLsb) |
            ((side & kSeqMask) << hw::kCollHdrSeqLsb);
-  std::memcpy(dst + 1, &st_data_[static_cast<size_t>(slot) * p_.lanes], p_.lanes * sizeof(uint32_t));
+  std::memcpy(dst + 1, &st_data_[static_cast<size_t>(slot) * p_.lanes],
+              p_.lanes * sizeof(uint32_t));
 }
 
 void FastEngine::LocNextFlit(uint32_t* dst) const {
@@ -209,31 +211,61 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     if (!we) {
       ok = true;
       switch (a) {
-        case hw::kRegEngId: rdata = hw::kEngIdValue; break;
+        case hw::kRegEngId:
+          rdata = hw::kEngIdValue;
+          break;
         case hw::kRegEngParams:
           rdata = ((np_ & 31u) << 24) | ((depth_ & 0xFFu) << 16) | ((pd_ & 0xFFu) << 8) |
                   (nid_ & 0xFFu);
           break;
-        case hw::kRegEngCtrl: rdata = (run_[0] ? 1u : 0u) | (run_[1] ? 2u : 0u); break;
-        case hw::kRegEngStatus: rdata = status_; break;
-        case hw::kRegEngErrInfo: rdata = err_info_; break;
-        case hw::kRegEngReqLen: rdata = (passes_[0] << 16) | len_[0]; break;
-        case hw::kRegEngRspLen: rdata = (passes_[1] << 16) | len_[1]; break;
-        case hw::kRegEngDropped: rdata = dropped_; break;
+        case hw::kRegEngCtrl:
+          rdata = (run_[0] ? 1u : 0u) | (run_[1] ? 2u : 0u);
+          break;
+        case hw::kRegEngStatus:
+          rdata = status_;
+          break;
+        case hw::kRegEngErrInfo:
+          rdata = err_info_;
+          break;
+        case hw::kRegEngReqLen:
+          rdata = (passes_[0] << 16) | len_[0];
+          break;
+        case hw::kRegEngRspLen:
+          rdata = (passes_[1] << 16) | len_[1];
+          break;
+        case hw::kRegEngDropped:
+          rdata = dropped_;
+          break;
         default:
           if (is_prog) {
             rdata = prog_[a_cls * pd_ + a_step];
           } else if (is_id) {
             const Id& d = id_[a_id];
             switch (a_r) {
-              case hw::kIdRegCfg: rdata = (uint32_t{d.en} << hw::kIdCfgEnBit) | d.op; break;
-              case hw::kIdRegCount: rdata = d.count; break;
-              case hw::kIdRegReqIn: rdata = d.req_in; break;
-              case hw::kIdRegReqOut: rdata = d.req_out; break;
-              case hw::kIdRegRspIn: rdata = d.rsp_in; break;
-              case hw::kIdRegRspOut: rdata = d.rsp_out; break;
-              case hw::kIdRegReqDone: rdata = d.req_done; break;
-              default: rdata = d.rsp_done; break;
+              case hw::kIdRegCfg:
+                rdata = (uint32_t{d.en} << hw::kIdCfgEnBit) | d.op;
+                break;
+              case hw::kIdRegCount:
+                rdata = d.count;
+                break;
+              case hw::kIdRegReqIn:
+                rdata = d.req_in;
+                break;
+              case hw::kIdRegReqOut:
+                rdata = d.req_out;
+                break;
+              case hw::kIdRegRspIn:
+                rdata = d.rsp_in;
+                break;
+              case hw::kIdRegRspOut:
+                rdata = d.rsp_out;
+                break;
+              case hw::kIdRegReqDone:
+                rdata = d.req_done;
+                break;
+              default:
+                rdata = d.rsp_done;
+                break;
             }
           } else {
             ok = false;
@@ -242,12 +274,13 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     } else {
       switch (a) {
         case hw::kRegEngCtrl:
-          ok = (wd & ~3u) == 0 && wd != 0 &&
-               (!((wd >> hw::kEngCtrlReqBit) & 1u) || CanStart(0)) &&
+          ok = (wd & ~3u) == 0 && wd != 0 && (!((wd >> hw::kEngCtrlReqBit) & 1u) || CanStart(0)) &&
                (!((wd >> hw::kEngCtrlRspBit) & 1u) || CanStart(1));
           start = wd & 3u;
           break;
-        case hw::kRegEngStatus: ok = (wd & ~hw::kEngStatusMask) == 0; break;
+        case hw::kRegEngStatus:
+          ok = (wd & ~hw::kEngStatusMask) == 0;
+          break;
         case hw::kRegEngReqLen:
         case hw::kRegEngRspLen:
           ok = !running && ((wd >> 8) & 0xFFu) == 0 && (wd & 0xFFu) <= pd_ &&
@@ -258,13 +291,23 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
             ok = !running && wd < nid_;
           } else if (is_id) {
             switch (a_r) {
-              case hw::kIdRegCfg: ok = (wd & ~hw::kIdCfgMask) == 0 && (wd & 0xFu) < hw::kNumOps; break;
-              case hw::kIdRegCount: ok = wd >= 1 && wd <= 0xFFFFu; break;
+              case hw::kIdRegCfg:
+                ok = (wd & ~hw::kIdCfgMask) == 0 && (wd & 0xFu) < hw::kNumOps;
+                break;
+              case hw::kIdRegCount:
+                ok = wd >= 1 && wd <= 0xFFFFu;
+                break;
               case hw::kIdRegReqIn:
-              case hw::kIdRegRspOut: ok = (wd >> np_) == 0; break;
+              case hw::kIdRegRspOut:
+                ok = (wd >> np_) == 0;
+                break;
               case hw::kIdRegReqOut:
-              case hw::kIdRegRspIn: ok = wd < np_ || wd == hw::kEngTurn; break;
-              default: ok = false; break;
+              case hw::kIdRegRspIn:
+                ok = wd < np_ || wd == hw::kEngTurn;
+                break;
+              default:
+                ok = false;
+                break;
             }
             if (running) ok = false;
           }
@@ -319,9 +362,12 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
         uint32_t next = 0;
         for (unsigned s = 0; s < n / 2; ++s) {
           const bool a2 = (present >> (2 * s)) & 1u, b2 = (present >> (2 * s + 1)) & 1u;
-          if (a2 && b2) v[s] = coll::LaneOp(op, v[2 * s], v[2 * s + 1]);
-          else if (a2) v[s] = v[2 * s];
-          else if (b2) v[s] = v[2 * s + 1];
+          if (a2 && b2)
+            v[s] = coll::LaneOp(op, v[2 * s], v[2 * s + 1]);
+          else if (a2)
+            v[s] = v[2 * s];
+          else if (b2)
+            v[s] = v[2 * s + 1];
           if (a2 || b2) next |= 1u << s;
         }
         present = next;
@@ -336,8 +382,10 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     turn_rd_ = turn_rd_ + 1 == p_.turn_depth ? 0 : turn_rd_ + 1;
     --turn_cnt_;
   }
-  if (req_issue_ && req_to_turn_ && !turn_pop) --turn_space_;
-  else if (turn_pop && !(req_issue_ && req_to_turn_)) ++turn_space_;
+  if (req_issue_ && req_to_turn_ && !turn_pop)
+    --turn_space_;
+  else if (turn_pop && !(req_issue_ && req_to_turn_))
+    ++turn_space_;
 
   // Output credits.
   uint32_t take = 0;
@@ -352,8 +400,10 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     } else if (c != p_.out_credits) {
       ++c;
     }
-    if (c != 0) cr_avail_ |= 1u << q;
-    else cr_avail_ &= ~(1u << q);
+    if (c != 0)
+      cr_avail_ |= 1u << q;
+    else
+      cr_avail_ &= ~(1u << q);
   }
 
   // Queues: pushes (readiness from the counts before this edge), then pops.
@@ -364,9 +414,12 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     const uint32_t* f = in_flit_[p];
     const unsigned vc = (f[0] >> hw::kHdrVcLsb) & 7u;
     unsigned q;
-    if (vc == p_.rsp_vc) q = np_ + p;
-    else if (vc == p_.req_vc) q = p;
-    else continue;
+    if (vc == p_.rsp_vc)
+      q = np_ + p;
+    else if (vc == p_.req_vc)
+      q = p;
+    else
+      continue;
     if (qcnt_[q] == depth_) continue;
     std::memcpy(QSlot(q, qwr_[q]), f, w_ * sizeof(uint32_t));
     qwr_[q] = static_cast<uint16_t>(qwr_[q] + 1u == depth_ ? 0 : qwr_[q] + 1u);
@@ -397,8 +450,10 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
   for (unsigned c = 0; c < 2; ++c) {
     if (!issue[c]) continue;
     Id& d = id_[Cur(c)];
-    if (c == 0) d.req_done = (d.req_done + 1) & 0xFFFFu;
-    else d.rsp_done = (d.rsp_done + 1) & 0xFFFFu;
+    if (c == 0)
+      d.req_done = (d.req_done + 1) & 0xFFFFu;
+    else
+      d.rsp_done = (d.rsp_done + 1) & 0xFFFFu;
     if (left_[c] > 1) {
       --left_[c];
     } else if (ptr_[c] + 1 < len_[c]) {
@@ -446,12 +501,23 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
               d.en = (wd >> hw::kIdCfgEnBit) & 1u;
               d.req_done = d.rsp_done = 0;
               break;
-            case hw::kIdRegCount: d.count = wd & 0xFFFFu; break;
-            case hw::kIdRegReqIn: d.req_in = wd & port_mask; break;
-            case hw::kIdRegReqOut: d.req_out = wd & 31u; break;
-            case hw::kIdRegRspIn: d.rsp_in = wd & 31u; break;
-            case hw::kIdRegRspOut: d.rsp_out = wd & port_mask; break;
-            default: break;
+            case hw::kIdRegCount:
+              d.count = wd & 0xFFFFu;
+              break;
+            case hw::kIdRegReqIn:
+              d.req_in = wd & port_mask;
+              break;
+            case hw::kIdRegReqOut:
+              d.req_out = wd & 31u;
+              break;
+            case hw::kIdRegRspIn:
+              d.rsp_in = wd & 31u;
+              break;
+            case hw::kIdRegRspOut:
+              d.rsp_out = wd & port_mask;
+              break;
+            default:
+              break;
           }
         }
     }

@@ -64,7 +64,9 @@ class FastEngine {
     uint32_t req_done = 0, rsp_done = 0;
   };
   unsigned Cur(unsigned c) const { return prog_[c * pd_ + ptr_[c]]; }
-  uint32_t* QSlot(unsigned q, unsigned i) { return &qmem_[(static_cast<size_t>(q) * depth_ + i) * w_]; }
+  uint32_t* QSlot(unsigned q, unsigned i) {
+    return &qmem_[(static_cast<size_t>(q) * depth_ + i) * w_];
+  }
   const uint32_t* QHead(unsigned q) const {
     return &qmem_[(static_cast<size_t>(q) * depth_ + qrd_[q]) * w_];
   }
@@ -94,10 +96,10 @@ class FastEngine {
   // Tree and response delay lines: stage l (1..Levels) at ring slot (pos + l - 1) % Levels.
   uint32_t st_mask_ = 0, rd_mask_ = 0;
   unsigned st_pos_ = 0, rd_pos_ = 0;
-  std::vector<uint32_t> st_data_;   // Levels x (lanes) words: the reduced payload
-  std::vector<uint32_t> st_side_;   // Levels x {to_turn, dst, id, op, seq} packed
-  std::vector<uint32_t> rd_flit_;   // Levels x w words
-  std::vector<uint32_t> rd_outs_;   // Levels
+  std::vector<uint32_t> st_data_;  // Levels x (lanes) words: the reduced payload
+  std::vector<uint32_t> st_side_;  // Levels x {to_turn, dst, id, op, seq} packed
+  std::vector<uint32_t> rd_flit_;  // Levels x w words
+  std::vector<uint32_t> rd_outs_;  // Levels
   // Output and credit registers.
   uint32_t out_v_ = 0;
   std::vector<uint32_t> out_f_;

@@ -42,13 +42,13 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         fmt::format("FastNode: {} router ports (allowed: 2 to 32)", shape.num_ports));
   }
   if (shape.num_vcs < 1 || shape.num_link_vcs() > hw::kMaxVCs) {
-    throw std::invalid_argument(fmt::format(
-        "FastNode: {} VCs{} (allowed: 1 to {} VCs on a link)", shape.num_vcs,
-        shape.coll_engine ? " and the engine's two" : "", hw::kMaxVCs));
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} VCs{} (allowed: 1 to {} VCs on a link)", shape.num_vcs,
+                    shape.coll_engine ? " and the engine's two" : "", hw::kMaxVCs));
   }
-  if (shape.coll_engine && (shape.coll_ids < 1 || shape.coll_ids > hw::kEngMaxIds ||
-                            shape.coll_prog < 1 || shape.coll_prog > hw::kEngMaxProg ||
-                            shape.coll_depth < 1 || shape.coll_depth > 0xFFFF)) {
+  if (shape.coll_engine &&
+      (shape.coll_ids < 1 || shape.coll_ids > hw::kEngMaxIds || shape.coll_prog < 1 ||
+       shape.coll_prog > hw::kEngMaxProg || shape.coll_depth < 1 || shape.coll_depth > 0xFFFF)) {
     throw std::invalid_argument(fmt::format(
         "FastNode: engine with {} ids, {} steps, queues of {} (allowed: 1 to {} ids, 1 to {} "
         "steps)",
@@ -59,8 +59,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         fmt::format("FastNode: buffer depth {} (allowed: 1 to 255)", shape.buffer_depth));
   }
   if (shape.num_flows < 1 || shape.num_flows > (1u << hw::kFlowIdW)) {
-    throw std::invalid_argument(fmt::format("FastNode: {} flows (allowed: 1 to {})",
-                                            shape.num_flows, 1u << hw::kFlowIdW));
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} flows (allowed: 1 to {})", shape.num_flows, 1u << hw::kFlowIdW));
   }
   np_ = shape.num_ports;
   nv_ = shape.num_vcs;
@@ -421,8 +421,10 @@ void FastNode::ComputeComb() {
     const unsigned p = Ctz(m);
     const uint8_t cr = pt_out_[p] < np_ ? c.rout_credit[pt_out_[p]] : 0;
     c.in_credit_d[p] = cr;
-    if (cr != 0) c.in_credit_any |= 1u << p;
-    else c.in_credit_any &= ~(1u << p);
+    if (cr != 0)
+      c.in_credit_any |= 1u << p;
+    else
+      c.in_credit_any &= ~(1u << p);
   }
   uint32_t owned_any = 0;
   for (unsigned wv = 0; wv < nv_; ++wv) owned_any |= owned_vc_[wv];
@@ -469,7 +471,8 @@ void FastNode::NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_
   cin = (wd >> hw::kPortSelInLsb) & 0xFu;
   cout = (wd >> hw::kPortSelOutLsb) & 0xFu;
   uint32_t legal = 0;
-  for (unsigned t = 0; t < nt_; ++t) legal |= (1u << (hw::kBypassXLsb + t)) | (1u << (hw::kBypassYLsb + t));
+  for (unsigned t = 0; t < nt_; ++t)
+    legal |= (1u << (hw::kBypassXLsb + t)) | (1u << (hw::kBypassYLsb + t));
   const uint32_t bypass_val = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
   auto uses_track = [&](unsigned d, unsigned t) {
     for (unsigned q = 0; q < 4; ++q) {
@@ -506,8 +509,10 @@ void FastNode::NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_
     } else {
       bool k = (wd & ~legal) == 0;
       for (unsigned t = 0; t < nt_; ++t) {
-        if (((wd >> (hw::kBypassXLsb + t)) & 1u) != ((cut_x_q_ >> t) & 1u) && uses_track(0, t)) k = false;
-        if (((wd >> (hw::kBypassYLsb + t)) & 1u) != ((cut_y_q_ >> t) & 1u) && uses_track(1, t)) k = false;
+        if (((wd >> (hw::kBypassXLsb + t)) & 1u) != ((cut_x_q_ >> t) & 1u) && uses_track(0, t))
+          k = false;
+        if (((wd >> (hw::kBypassYLsb + t)) & 1u) != ((cut_y_q_ >> t) & 1u) && uses_track(1, t))
+          k = false;
       }
       ok = k;
       wr_bypass = k;
@@ -566,17 +571,36 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
         rdata = (uint32_t{pt_out_[reg_port]} << hw::kPassOutLsb) | ((pt_en_ >> reg_port) & 1u);
       }
     } else if ((hi == (hw::kRegInFlitsBase >> hw::kPortIdW) ||
-                hi == (hw::kRegOutFlitsBase >> hw::kPortIdW)) && in_range) {
+                hi == (hw::kRegOutFlitsBase >> hw::kPortIdW)) &&
+               in_range) {
       ok = !we;
       rdata = hi == (hw::kRegInFlitsBase >> hw::kPortIdW) ? in_cnt_[reg_port] : out_cnt_[reg_port];
     } else {
       switch (addr) {
-        case hw::kRegId: ok = !we; rdata = hw::kRouterIdValue; break;
-        case hw::kRegNumPorts: ok = !we; rdata = np_; break;
-        case hw::kRegNumVcs: ok = !we; rdata = nv_; break;
-        case hw::kRegBufferDepth: ok = !we; rdata = depth_; break;
-        case hw::kRegNumFlows: ok = !we; rdata = shape_.num_flows; break;
-        case hw::kRegLanes: ok = !we; rdata = shape_.lanes; break;
+        case hw::kRegId:
+          ok = !we;
+          rdata = hw::kRouterIdValue;
+          break;
+        case hw::kRegNumPorts:
+          ok = !we;
+          rdata = np_;
+          break;
+        case hw::kRegNumVcs:
+          ok = !we;
+          rdata = nv_;
+          break;
+        case hw::kRegBufferDepth:
+          ok = !we;
+          rdata = depth_;
+          break;
+        case hw::kRegNumFlows:
+          ok = !we;
+          rdata = shape_.num_flows;
+          break;
+        case hw::kRegLanes:
+          ok = !we;
+          rdata = shape_.lanes;
+          break;
         case hw::kRegCtrl:
           if (we) {
             const unsigned topo = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
@@ -605,11 +629,25 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
           if (we && ok) wr = 2;
           rdata = we ? 0 : status_;
           break;
-        case hw::kRegErrInfo: ok = !we; rdata = err_info_; break;
-        case hw::kRegMissCount: ok = !we; rdata = miss_cnt_; break;
-        case hw::kRegOutIdle: ok = !we; rdata = c_.out_idle; break;
-        case hw::kRegInEmpty: ok = !we; rdata = c_.in_empty; break;
-        default: ok = false; break;
+        case hw::kRegErrInfo:
+          ok = !we;
+          rdata = err_info_;
+          break;
+        case hw::kRegMissCount:
+          ok = !we;
+          rdata = miss_cnt_;
+          break;
+        case hw::kRegOutIdle:
+          ok = !we;
+          rdata = c_.out_idle;
+          break;
+        case hw::kRegInEmpty:
+          ok = !we;
+          rdata = c_.in_empty;
+          break;
+        default:
+          ok = false;
+          break;
       }
     }
   }
@@ -665,18 +703,28 @@ void FastNode::Edge(const NodeIn& in) {
       const unsigned v = Ctz(m);
       uint8_t& cnt = credits_[o * nv_ + v];
       if ((take >> v) & 1u) {
-        if (cnt == 0) credit_err = true;
-        else --cnt;
+        if (cnt == 0)
+          credit_err = true;
+        else
+          --cnt;
       } else {
-        if (cnt == depth_) credit_err = true;
-        else ++cnt;
+        if (cnt == depth_)
+          credit_err = true;
+        else
+          ++cnt;
       }
-      if (cnt != 0) avail_[v] |= 1u << o;
-      else avail_[v] &= ~(1u << o);
-      if (cnt == depth_) full_[o] |= 1u << v;
-      else full_[o] &= ~(1u << v);
-      if (full_[o] == all_vcs) notfull_ &= ~(1u << o);
-      else notfull_ |= 1u << o;
+      if (cnt != 0)
+        avail_[v] |= 1u << o;
+      else
+        avail_[v] &= ~(1u << o);
+      if (cnt == depth_)
+        full_[o] |= 1u << v;
+      else
+        full_[o] &= ~(1u << v);
+      if (full_[o] == all_vcs)
+        notfull_ &= ~(1u << o);
+      else
+        notfull_ |= 1u << o;
     }
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
@@ -725,8 +773,10 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
     if ((pt_en_ >> p) & 1u) {
       if (vc < nv_) {
-        if ((hdr >> hw::kHdrTailBit) & 1u) pt_open_[p] &= ~(1u << vc);
-        else if ((hdr >> hw::kHdrHeadBit) & 1u) pt_open_[p] |= 1u << vc;
+        if ((hdr >> hw::kHdrTailBit) & 1u)
+          pt_open_[p] &= ~(1u << vc);
+        else if ((hdr >> hw::kHdrHeadBit) & 1u)
+          pt_open_[p] |= 1u << vc;
       }
       continue;
     }
@@ -770,13 +820,19 @@ void FastNode::Edge(const NodeIn& in) {
       } else if (topo_ == hw::kTopoFbfly) {
         const unsigned fb_col = (dx < x_ ? dx : dx - 1) & kCoordMask;
         const unsigned fb_row = (dy < y_ ? dy : dy - 1) & kCoordMask;
-        if (dx != x_) port = (1 + fb_col) & kPortIdMask;
-        else if (dy != y_) port = (1 + size_x_m1_ + fb_row) & kPortIdMask;
+        if (dx != x_)
+          port = (1 + fb_col) & kPortIdMask;
+        else if (dy != y_)
+          port = (1 + size_x_m1_ + fb_row) & kPortIdMask;
       } else {
-        if (dx > x_) port = hw::kPortXP;
-        else if (dx < x_) port = hw::kPortXM;
-        else if (dy > y_) port = hw::kPortYP;
-        else if (dy < y_) port = hw::kPortYM;
+        if (dx > x_)
+          port = hw::kPortXP;
+        else if (dx < x_)
+          port = hw::kPortXM;
+        else if (dy > y_)
+          port = hw::kPortYP;
+        else if (dy < y_)
+          port = hw::kPortYM;
       }
       if (port >= np_) bad = true;
       if (bad) {
@@ -786,8 +842,8 @@ void FastNode::Edge(const NodeIn& in) {
         if (torus && (out_x || out_y)) {
           const bool in_x = p == hw::kPortXP || p == hw::kPortXM;
           const bool in_y = p == hw::kPortYP || p == hw::kPortYM;
-          const bool dateline = (out_x && (wrap || (in_x && (vc & 1u)))) ||
-                                (out_y && (wrap || (in_y && (vc & 1u))));
+          const bool dateline =
+              (out_x && (wrap || (in_x && (vc & 1u)))) || (out_y && (wrap || (in_y && (vc & 1u))));
           ovc = (vc & ~1u) | (dateline ? 1u : 0u);
         }
       }
@@ -831,8 +887,10 @@ void FastNode::Edge(const NodeIn& in) {
       status_ &= ~wd;
     } else if (rtr_wr == 3) {
       const unsigned rp = in.cfg_addr & kPortIdMask;
-      if ((wd >> hw::kPassEnBit) & 1u) pt_en_ |= 1u << rp;
-      else pt_en_ &= ~(1u << rp);
+      if ((wd >> hw::kPassEnBit) & 1u)
+        pt_en_ |= 1u << rp;
+      else
+        pt_en_ &= ~(1u << rp);
       pt_out_[rp] = static_cast<uint8_t>((wd >> hw::kPassOutLsb) & kPortIdMask);
     } else if (rtr_wr == 4) {
       const unsigned flow = (in.cfg_addr >> hw::kRouteFlowLsb) & ((1u << hw::kRouteFlowW) - 1u);
@@ -923,8 +981,10 @@ void FastNode::Outputs(NodeOut& out) {
   out.link_valid = lv;
   const bool eng_ep = eng_ && (eng_->claim() & 1u);
   out.ep_valid = (c_.send & 1u) || eng_ep;
-  if (eng_ep) eng_->LocNextFlit(out.ep_flit.data());
-  else if (out.ep_valid) SendFlit(0, out.ep_flit.data());
+  if (eng_ep)
+    eng_->LocNextFlit(out.ep_flit.data());
+  else if (out.ep_valid)
+    SendFlit(0, out.ep_flit.data());
   out.ep_credit = c_.in_credit_d[0];
   out.cfg_rsp = nd_rsp_q_ || rtr_rsp_;
   out.cfg_err = nd_err_q_ || rtr_err_;
@@ -937,8 +997,8 @@ void FastNode::Outputs(NodeOut& out) {
     out.cfg_rdata |= eng_->cfg_rdata();
     out.err = out.err || eng_->err();
   }
-  out.idle = c_.in_empty == all_ports_ && out_valid_q_ == 0 && in_credit_any_ == 0 && !out.cfg_rsp &&
-             lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 && !ep_in_valid_q_ &&
+  out.idle = c_.in_empty == all_ports_ && out_valid_q_ == 0 && in_credit_any_ == 0 &&
+             !out.cfg_rsp && lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 && !ep_in_valid_q_ &&
              ep_out_credit_q_ == 0 && (!eng_ || eng_->idle());
   out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
 }

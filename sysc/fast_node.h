@@ -53,31 +53,31 @@ class FastNode final : public NodeModel {
     std::vector<uint8_t> rout_credit;       // per output: credits from downstream
     bool stray_flit = false, stray_credit = false;
     // Inputs.
-    std::vector<uint8_t> sel;               // per input: the selected VC
+    std::vector<uint8_t> sel;  // per input: the selected VC
     uint32_t sel_valid = 0, sel_drop = 0, mc_start = 0, sel_done = 0, pop_tail = 0;
-    std::vector<uint32_t> req;              // per input: outputs requested
-    std::vector<uint32_t> gnt;              // per input: outputs granted
-    std::vector<uint32_t> rem;              // per input: head_rem of the selected VC
-    std::vector<uint8_t> sel_ovc;           // per input: the output VC of the selected head
+    std::vector<uint32_t> req;     // per input: outputs requested
+    std::vector<uint32_t> gnt;     // per input: outputs granted
+    std::vector<uint32_t> rem;     // per input: head_rem of the selected VC
+    std::vector<uint8_t> sel_ovc;  // per input: the output VC of the selected head
     uint32_t sel_is_head = 0, sel_dyn = 0;
-    uint32_t req_any = 0;                   // outputs some input requests
+    uint32_t req_any = 0;  // outputs some input requests
     uint32_t mc_gate = 0;
     bool mc_win_valid = false;
     unsigned mc_win_idx = 0;
     // Outputs.
     uint32_t pt_out_en = 0, pt_out_valid = 0;
-    std::vector<uint8_t> pt_src;            // per output: the pass-through input
+    std::vector<uint8_t> pt_src;  // per output: the pass-through input
     uint32_t gnt_valid = 0, send = 0;
-    std::vector<uint8_t> gnt_idx;           // per output: the granted input
+    std::vector<uint8_t> gnt_idx;  // per output: the granted input
     uint32_t out_idle = 0, in_empty = 0;
-    std::vector<uint8_t> in_credit_d;       // per input: credits upstream next cycle
-    uint32_t in_credit_any = 0;             // inputs with a nonzero in_credit_d
+    std::vector<uint8_t> in_credit_d;  // per input: credits upstream next cycle
+    uint32_t in_credit_any = 0;        // inputs with a nonzero in_credit_d
   };
 
   void ComputeComb();
   void Edge(const NodeIn& in);
-  void NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel,
-                  bool& wr_bypass, bool& wr_status, unsigned& ps_p, unsigned& cin, unsigned& cout);
+  void NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel, bool& wr_bypass,
+                  bool& wr_status, unsigned& ps_p, unsigned& cin, unsigned& cout);
   void RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr);
   void Outputs(NodeOut& out);
   uint32_t InQuiet() const;
@@ -118,7 +118,7 @@ class FastNode final : public NodeModel {
   uint64_t in_owned_ = 0, out_owned_ = 0;
 
   // --- router registers ---
-  std::vector<uint32_t> table_;            // flow * np + inport -> output mask
+  std::vector<uint32_t> table_;  // flow * np + inport -> output mask
   unsigned topo_ = 0;
   bool dyn_vc_ = false;
   unsigned size_x_m1_ = 31, size_y_m1_ = 31;
@@ -129,43 +129,43 @@ class FastNode final : public NodeModel {
   bool rtr_rsp_ = false, rtr_err_ = false;
   uint32_t rtr_rdata_ = 0;
   // Inputs: per (port, VC) FIFO of slots.
-  std::vector<uint8_t> count_, rd_, wr_;   // np * nv
-  std::vector<uint32_t> nonempty_;         // per port: VCs holding a flit
-  std::vector<uint32_t> served_;           // np * nv
-  std::vector<uint8_t> pkt_ovc_;           // np * nv
-  std::vector<uint8_t> pkt_dyn_;           // np * nv
-  std::vector<uint8_t> vc_last_;           // per port: VC round-robin pointer
-  std::vector<uint32_t> slot_route_;       // per slot
-  std::vector<uint8_t> slot_ovc_;          // per slot
-  std::vector<uint32_t> slot_hdr_;         // per slot: the header (a compact copy of word 0)
-  std::vector<uint32_t> slot_flit_;        // per slot: w words (header as it arrived)
+  std::vector<uint8_t> count_, rd_, wr_;  // np * nv
+  std::vector<uint32_t> nonempty_;        // per port: VCs holding a flit
+  std::vector<uint32_t> served_;          // np * nv
+  std::vector<uint8_t> pkt_ovc_;          // np * nv
+  std::vector<uint8_t> pkt_dyn_;          // np * nv
+  std::vector<uint8_t> vc_last_;          // per port: VC round-robin pointer
+  std::vector<uint32_t> slot_route_;      // per slot
+  std::vector<uint8_t> slot_ovc_;         // per slot
+  std::vector<uint32_t> slot_hdr_;        // per slot: the header (a compact copy of word 0)
+  std::vector<uint32_t> slot_flit_;       // per slot: w words (header as it arrived)
   // Multicast token.
   bool mc_busy_ = false;
   unsigned mc_port_ = 0, mc_vc_ = 0, mc_last_ = 0;
   // Credits upstream, circuits open.
-  std::vector<uint8_t> in_credit_q_;       // per input
-  uint32_t in_credit_any_ = 0;             // inputs with a nonzero in_credit_q_
-  std::vector<uint8_t> pt_open_;           // per input: VC mask
+  std::vector<uint8_t> in_credit_q_;  // per input
+  uint32_t in_credit_any_ = 0;        // inputs with a nonzero in_credit_q_
+  std::vector<uint8_t> pt_open_;      // per input: VC mask
   // Outputs.
-  std::vector<uint8_t> sw_last_;           // per output
-  std::vector<uint8_t> credits_;           // np * nv
-  std::vector<uint32_t> avail_;            // per VC w: outputs with a credit (VC-major)
-  std::vector<uint32_t> full_;             // per output: VCs with every credit home
-  std::vector<uint32_t> owned_;            // per output: VC mask
-  std::vector<uint32_t> owned_vc_;         // per VC: outputs where it is owned (VC-major)
-  std::vector<uint32_t> own_by_;           // per (input, VC): outputs whose VC it owns
-  uint32_t notfull_ = 0;                   // outputs with a credit away
-  std::vector<uint8_t> owner_;             // np * nv
+  std::vector<uint8_t> sw_last_;    // per output
+  std::vector<uint8_t> credits_;    // np * nv
+  std::vector<uint32_t> avail_;     // per VC w: outputs with a credit (VC-major)
+  std::vector<uint32_t> full_;      // per output: VCs with every credit home
+  std::vector<uint32_t> owned_;     // per output: VC mask
+  std::vector<uint32_t> owned_vc_;  // per VC: outputs where it is owned (VC-major)
+  std::vector<uint32_t> own_by_;    // per (input, VC): outputs whose VC it owns
+  uint32_t notfull_ = 0;            // outputs with a credit away
+  std::vector<uint8_t> owner_;      // np * nv
   uint32_t out_valid_q_ = 0;
-  std::vector<uint32_t> out_flit_q_;       // np * w
+  std::vector<uint32_t> out_flit_q_;  // np * w
 
-  std::unique_ptr<FastEngine> eng_;         // with shape.coll_engine
+  std::unique_ptr<FastEngine> eng_;                        // with shape.coll_engine
   uint32_t eng_in_ = 0, eng_cr_req_ = 0, eng_cr_rsp_ = 0;  // this cycle's engine inputs
   const uint32_t* PortOutFlit(unsigned p) const {
     return eng_ && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * w_];
   }
   Comb c_;
-  std::vector<uint32_t> req_by_out_;       // per output: requesting inputs (scratch)
+  std::vector<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
   std::vector<uint32_t> tmp_flit_;
 };
 

@@ -29,7 +29,7 @@ SC_MODULE(LocalMemory) {
 
   // Posts a read of n words at `addr` into `dst` (kept alive by the caller); `*done` becomes
   // true when it completes. Throws std::out_of_range for an address outside the memory.
-  void Read(size_t addr, size_t n, uint32_t* dst, bool* done);
+  void Read(size_t addr, size_t n, uint32_t * dst, bool* done);
   // Posts a write of n words from `src` (copied now).
   void Write(size_t addr, size_t n, const uint32_t* src, bool* done);
 

@@ -26,7 +26,7 @@ namespace aries::sysc {
 // rtl/CMakeLists.txt); a default NodeShape is the shipped 5-port model's.
 struct NodeShape {
   unsigned num_ports = hw::kVaries_nodeParams.NumPorts;
-  unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;  // router (point-to-point) VCs
+  unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;           // router (point-to-point) VCs
   bool coll_engine = hw::kVaries_nodeParams.CollEngine != 0;  // an engine beside the router
   unsigned coll_depth = hw::kVaries_nodeParams.CollDepth;  // its queue depth (collective credits)
   unsigned coll_ids = hw::kVaries_nodeParams.CollIds;      // its collective ids
@@ -36,9 +36,9 @@ struct NodeShape {
   unsigned num_flows = hw::kVaries_nodeParams.NumFlows;
   unsigned num_tracks = hw::kVaries_nodeParams.NumTracks;
   unsigned num_links = hw::kVaries_nodeParams.NumPorts - 1 + 4 * hw::kVaries_nodeParams.NumTracks;
-  unsigned link_in_regs = 1;    // cycles the node registers what arrives on a link (aries_node)
-  unsigned ep_lead = 1;         // cycles the endpoint runs ahead of the node (aries_node registers
-                                // what the endpoint drives and answers it a cycle ahead)
+  unsigned link_in_regs = 1;  // cycles the node registers what arrives on a link (aries_node)
+  unsigned ep_lead = 1;       // cycles the endpoint runs ahead of the node (aries_node registers
+                              // what the endpoint drives and answers it a cycle ahead)
   unsigned words() const { return 1 + lanes; }
   // VCs on the links: the router's, plus the engine's request and response VCs (aries_node
   // LinkVCs).
@@ -50,12 +50,12 @@ NodeShape ShapeOf(const hw::NodeParams& p);
 
 // Inputs of one cycle. Flit words of link l live at flit[l * words]; only valid ones are read.
 struct NodeIn {
-  uint64_t link_valid = 0;              // bit per link
-  std::vector<uint32_t> link_flit;      // num_links * words
-  std::vector<uint8_t> link_credit;     // per link: VC mask of credits from its receiver
+  uint64_t link_valid = 0;           // bit per link
+  std::vector<uint32_t> link_flit;   // num_links * words
+  std::vector<uint8_t> link_credit;  // per link: VC mask of credits from its receiver
   bool ep_valid = false;
-  std::vector<uint32_t> ep_flit;        // words
-  uint8_t ep_credit = 0;                // VC mask: the endpoint frees ejection buffer slots
+  std::vector<uint32_t> ep_flit;  // words
+  uint8_t ep_credit = 0;          // VC mask: the endpoint frees ejection buffer slots
   bool cfg_req = false, cfg_we = false;
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
@@ -63,16 +63,16 @@ struct NodeIn {
 // Outputs after the edge.
 struct NodeOut {
   uint64_t link_valid = 0;
-  std::vector<uint32_t> link_flit;      // only valid links are written
-  std::vector<uint8_t> link_credit;     // per link: VC mask of credits to the link's sender
+  std::vector<uint32_t> link_flit;   // only valid links are written
+  std::vector<uint8_t> link_credit;  // per link: VC mask of credits to the link's sender
   bool ep_valid = false;
   std::vector<uint32_t> ep_flit;
-  uint8_t ep_credit = 0;                // VC mask: injection buffer slots freed
+  uint8_t ep_credit = 0;  // VC mask: injection buffer slots freed
   bool cfg_rsp = false, cfg_err = false;
   uint32_t cfg_rdata = 0;
   bool err = false;
-  bool idle = true;                     // aries_node idle_o
-  uint32_t bypass = 0;                  // BYPASS register (cut bits)
+  bool idle = true;     // aries_node idle_o
+  uint32_t bypass = 0;  // BYPASS register (cut bits)
 };
 
 class NodeModel {

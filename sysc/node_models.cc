@@ -18,15 +18,16 @@
 namespace aries::sysc {
 
 NodeShape ShippedShape(NodeUse use) {
-  return ShapeOf(use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams : hw::kVaries_nodeParams);
+  return ShapeOf(use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams
+                                               : hw::kVaries_nodeParams);
 }
 
 NodeImpl ParseNodeImpl(const std::string& name) {
   if (name == "rtl") return NodeImpl::kRtl;
   if (name == "fast") return NodeImpl::kFast;
   if (name == "check") return NodeImpl::kCheck;
-  throw std::invalid_argument(fmt::format(
-      "node model '{}' does not exist (allowed: rtl, fast, check)", name));
+  throw std::invalid_argument(
+      fmt::format("node model '{}' does not exist (allowed: rtl, fast, check)", name));
 }
 
 const char* NodeImplName(NodeImpl impl) {
@@ -42,11 +43,11 @@ std::unique_ptr<NodeModel> RtlModel(NodeUse use, unsigned num_ports, VerilatedCo
           ShapeOf(hw::kVaries_node_p2pParams), ctx, name);
     }
     return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(hw::kVaries_nodeParams), ctx,
-                                                             name);
+                                                              name);
   }
   if (num_ports <= hw::kVaries_node_fbParams.NumPorts) {
     return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(hw::kVaries_node_fbParams),
-                                                                ctx, name);
+                                                                 ctx, name);
   }
   throw std::invalid_argument(fmt::format(
       "no node model with {} router ports: the shipped models have {} and {} ports (a flattened "
@@ -61,9 +62,10 @@ NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
                      const std::string& name) -> std::unique_ptr<NodeModel> {
     if (impl == NodeImpl::kRtl) return RtlModel(use, num_ports, ctx, name);
     // The fast model takes the shape of the Verilated model it stands for.
-    const hw::NodeParams& params = num_ports > hw::kVaries_nodeParams.NumPorts ? hw::kVaries_node_fbParams
-                               : use == NodeUse::kPointToPoint       ? hw::kVaries_node_p2pParams
-                                                                      : hw::kVaries_nodeParams;
+    const hw::NodeParams& params = num_ports > hw::kVaries_nodeParams.NumPorts
+                                       ? hw::kVaries_node_fbParams
+                                   : use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams
+                                                                   : hw::kVaries_nodeParams;
     if (num_ports > params.NumPorts) return RtlModel(use, num_ports, ctx, name);  // throws
     if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(params));
     return std::make_unique<LockstepNode>(RtlModel(use, num_ports, ctx, name),

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
-
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -35,8 +34,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
                                             cfg.k, 1u << hw::kCoordW, hw::kCoordW));
   }
   if (cfg.threads < 1 || cfg.threads > 64) {
-    throw std::invalid_argument(
-        fmt::format("threads = {}: allowed 1 .. 64", cfg.threads));
+    throw std::invalid_argument(fmt::format("threads = {}: allowed 1 .. 64", cfg.threads));
   }
   const unsigned ranks = transport_ ? transport_->ranks() : 1;
   const unsigned my_rank = transport_ ? transport_->rank() : 0;
@@ -147,20 +145,20 @@ void Package::CheckShape() {
     uint32_t want;
     const char* field;
   };
-  std::vector<Expect> ex = {{hw::kRegNumPorts, shape_.num_ports, "num_ports"},
-                            {hw::kRegNumVcs, shape_.num_vcs, "num_vcs"},
-                            {hw::kRegBufferDepth, shape_.buffer_depth, "buffer_depth"},
-                            {hw::kRegNumFlows, shape_.num_flows, "num_flows"},
-                            {hw::kRegLanes, shape_.lanes, "lanes"},
-                            {hw::kRegNodeTracks, shape_.num_tracks, "num_tracks"},
-                            {hw::kRegNodeLinks, shape_.num_links, "num_links"},
-                            {hw::kRegEngId, hw::kEngIdValue, "coll_engine"},
-                            // (read on every model, so that every model's package starts in the
-                            // same cycle; refused without an engine)
-                            {hw::kRegEngParams,
-                             shape_.coll_ids | shape_.coll_prog << 8 | shape_.coll_depth << 16 |
-                                 shape_.num_ports << 24,
-                             "coll_ids | coll_prog << 8 | coll_depth << 16 | num_ports << 24"}};
+  std::vector<Expect> ex = {
+      {hw::kRegNumPorts, shape_.num_ports, "num_ports"},
+      {hw::kRegNumVcs, shape_.num_vcs, "num_vcs"},
+      {hw::kRegBufferDepth, shape_.buffer_depth, "buffer_depth"},
+      {hw::kRegNumFlows, shape_.num_flows, "num_flows"},
+      {hw::kRegLanes, shape_.lanes, "lanes"},
+      {hw::kRegNodeTracks, shape_.num_tracks, "num_tracks"},
+      {hw::kRegNodeLinks, shape_.num_links, "num_links"},
+      {hw::kRegEngId, hw::kEngIdValue, "coll_engine"},
+      // (read on every model, so that every model's package starts in the
+      // same cycle; refused without an engine)
+      {hw::kRegEngParams,
+       shape_.coll_ids | shape_.coll_prog << 8 | shape_.coll_depth << 16 | shape_.num_ports << 24,
+       "coll_ids | coll_prog << 8 | coll_depth << 16 | num_ports << 24"}};
   std::vector<RegOp> ops;
   for (unsigned n = 0; n < num_nodes(); ++n) {
     for (const Expect& e : ex) ops.push_back({n, false, e.addr, 0});
@@ -170,18 +168,17 @@ void Package::CheckShape() {
     const Expect& e = ex[i % ex.size()];
     const bool engine_id = e.addr == hw::kRegEngId;
     const bool engine_reg = (e.addr >> 8) == hw::kEngRegPage;
-    const bool ok = engine_reg ? res[i].ok == shape_.coll_engine &&
-                                     (!res[i].ok || res[i].rdata == e.want)
-                               : res[i].ok && res[i].rdata == e.want;
+    const bool ok = engine_reg
+                        ? res[i].ok == shape_.coll_engine && (!res[i].ok || res[i].rdata == e.want)
+                        : res[i].ok && res[i].rdata == e.want;
     if (ok) continue;
     throw std::invalid_argument(fmt::format(
-        "node model of {}: {}, but its shape says {} = {}",
-        NodeName(ops[i].node),
-        engine_id ? (res[i].ok ? "it has a collective engine (ENG_ID answers)"
-                               : "it has no collective engine (ENG_ID refused)")
-                  : res[i].ok ? fmt::format("register 0x{:04x} reads {}", e.addr, res[i].rdata)
-                  : engine_reg ? "it has no collective engine (ENG_PARAMS refused)"
-                              : fmt::format("register 0x{:04x} is refused", e.addr),
+        "node model of {}: {}, but its shape says {} = {}", NodeName(ops[i].node),
+        engine_id    ? (res[i].ok ? "it has a collective engine (ENG_ID answers)"
+                                  : "it has no collective engine (ENG_ID refused)")
+        : res[i].ok  ? fmt::format("register 0x{:04x} reads {}", e.addr, res[i].rdata)
+        : engine_reg ? "it has no collective engine (ENG_PARAMS refused)"
+                     : fmt::format("register 0x{:04x} is refused", e.addr),
         e.field, engine_id ? (shape_.coll_engine ? "true" : "false") : std::to_string(e.want)));
   }
   {  // refused ENG_ID reads (no engine) set the sticky CFG_ERR bits: clear them (on every model,
@@ -304,7 +301,8 @@ uint64_t Package::Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t
   return t;
 }
 
-void Package::CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<uint32_t>& last, size_t at) const {
+void Package::CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<uint32_t>& last,
+                           size_t at) const {
   const unsigned vc = (flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
   if (vc < shape_.num_vcs) {
     ++k.buffer_writes;
@@ -353,8 +351,8 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
     nd.waiting = true;
     nd.waiting_op = nd.queue[nd.next];
   }
-  const bool quiet_inputs = in.link_valid == 0 && !credits && !in.ep_valid && in.ep_credit == 0 &&
-                            !in.cfg_req;
+  const bool quiet_inputs =
+      in.link_valid == 0 && !credits && !in.ep_valid && in.ep_credit == 0 && !in.cfg_req;
   if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
     if (nd.ep) nd.ep->AfterEdge(ep_cycle, 0, nullptr);
     return false;
@@ -392,8 +390,8 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
         ch->SendFlit(cycle, &out.link_flit[l * w]);
       } else {
         throw std::runtime_error(fmt::format(
-            "cycle {}: {} drove a flit onto link {}, which has no wires on this interposer",
-            cycle, NodeName(n), l));
+            "cycle {}: {} drove a flit onto link {}, which has no wires on this interposer", cycle,
+            NodeName(n), l));
       }
     }
   }
@@ -412,8 +410,8 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
       ch->SendCredit(cycle, out.link_credit[l]);
     } else {
       throw std::runtime_error(fmt::format(
-          "cycle {}: {} returned a credit on link {}, which has no wires on this interposer",
-          cycle, NodeName(n), l));
+          "cycle {}: {} returned a credit on link {}, which has no wires on this interposer", cycle,
+          NodeName(n), l));
     }
   }
   if (out.ep_valid) {
@@ -451,8 +449,9 @@ void Package::StepNodeAt(unsigned n, uint64_t cycle) {
 
 void Package::StepNode(unsigned n) {
   if (transport_) {
-    throw std::logic_error("StepNode (the SystemC kernel) on a package distributed over ranks: "
-                           "ranks exchange their borders only in Run()");
+    throw std::logic_error(
+        "StepNode (the SystemC kernel) on a package distributed over ranks: "
+        "ranks exchange their borders only in Run()");
   }
   if (observer_ && observed_to_ <= endpoint_cycle()) {  // the cycle's first node
     observer_->BeforeWindow(endpoint_cycle(), endpoint_cycle() + 1);
@@ -562,10 +561,10 @@ void Package::GatherCounters() {
     if (!IsLocal(n)) continue;
     const NodeCounters& k = nodes_[n].counters;
     uint64_t* o = &v[n * per_node];
-    const uint64_t fixed[12] = {k.evaluated, k.injected, k.ejected, k.buffer_writes,
-                                k.xbar_traversals, k.va_grants, k.buffer_toggles,
-                                k.engine_requests, k.engine_responses, k.engine_out,
-                                k.portsel_changes, k.bypass_changes};
+    const uint64_t fixed[12] = {k.evaluated,      k.injected,        k.ejected,
+                                k.buffer_writes,  k.xbar_traversals, k.va_grants,
+                                k.buffer_toggles, k.engine_requests, k.engine_responses,
+                                k.engine_out,     k.portsel_changes, k.bypass_changes};
     std::copy(fixed, fixed + 12, o);
     std::copy(k.link_flits.begin(), k.link_flits.end(), o + 12);
     std::copy(k.link_toggles.begin(), k.link_toggles.end(), o + 12 + nl);
@@ -579,10 +578,10 @@ void Package::GatherCounters() {
     if (IsLocal(n)) continue;
     NodeCounters& k = nodes_[n].counters;
     const uint64_t* o = &v[n * per_node];
-    uint64_t* fixed[12] = {&k.evaluated, &k.injected, &k.ejected, &k.buffer_writes,
-                           &k.xbar_traversals, &k.va_grants, &k.buffer_toggles,
-                           &k.engine_requests, &k.engine_responses, &k.engine_out,
-                           &k.portsel_changes, &k.bypass_changes};
+    uint64_t* fixed[12] = {&k.evaluated,      &k.injected,        &k.ejected,
+                           &k.buffer_writes,  &k.xbar_traversals, &k.va_grants,
+                           &k.buffer_toggles, &k.engine_requests, &k.engine_responses,
+                           &k.engine_out,     &k.portsel_changes, &k.bypass_changes};
     for (unsigned j = 0; j < 12; ++j) *fixed[j] = o[j];
     std::copy(o + 12, o + 12 + nl, k.link_flits.begin());
     std::copy(o + 12 + nl, o + 12 + 2 * nl, k.link_toggles.begin());
@@ -605,8 +604,9 @@ void Package::SyncBypass() {
 
 void Package::Run(uint64_t cycles) {
   if (broken_) {
-    throw std::logic_error("this package stopped on an error in the middle of a window; build a "
-                           "new one");
+    throw std::logic_error(
+        "this package stopped on an error in the middle of a window; build a "
+        "new one");
   }
   // Windows of at most kMaxWindow cycles even without a partition border: the traffic makes a
   // window's packets before it starts.
@@ -700,8 +700,8 @@ uint32_t Package::Read(unsigned node, uint32_t addr) {
   const std::vector<RegOp> ops{{node, false, addr, 0}};
   const auto res = Access(ops);
   if (!res[0].ok) {
-    throw RegisterError(fmt::format("{}: read {}: {}", NodeName(node), RegName(addr),
-                                    ExplainRefusal(ops[0])));
+    throw RegisterError(
+        fmt::format("{}: read {}: {}", NodeName(node), RegName(addr), ExplainRefusal(ops[0])));
   }
   return res[0].rdata;
 }
@@ -713,8 +713,13 @@ const hw::RegDesc* Package::FindReg(uint32_t a, unsigned* index) const {
     unsigned i = 0;
     bool hit = false;
     switch (r.window) {
-      case hw::RegWindow::kSingle: hit = a == r.addr; break;
-      case hw::RegWindow::kPerPort: hit = a >= r.addr && a < r.addr + np; i = a - r.addr; break;
+      case hw::RegWindow::kSingle:
+        hit = a == r.addr;
+        break;
+      case hw::RegWindow::kPerPort:
+        hit = a >= r.addr && a < r.addr + np;
+        i = a - r.addr;
+        break;
       case hw::RegWindow::kPerMeshPort:  // every node decodes them (a node without muxes refuses)
         hit = a > r.addr && a < r.addr + hw::kNumMeshPorts;
         i = a - r.addr;
@@ -747,11 +752,16 @@ std::string Package::RegName(uint32_t a) const {
   const hw::RegDesc* r = FindReg(a, &i);
   if (!r) return fmt::format("0x{:04x} (unmapped)", a);
   switch (r->window) {
-    case hw::RegWindow::kSingle: return r->name;
-    case hw::RegWindow::kPerPort: return fmt::format("{}[{}]", r->name, PortName(i, shape_.num_ports));
-    case hw::RegWindow::kPerMeshPort: return fmt::format("{}[{}]", r->name, kPortNames[i]);
-    case hw::RegWindow::kPerStep: return fmt::format("{}[{}]", r->name, i);
-    case hw::RegWindow::kPerId: return fmt::format("{}[id {}]", r->name, i);
+    case hw::RegWindow::kSingle:
+      return r->name;
+    case hw::RegWindow::kPerPort:
+      return fmt::format("{}[{}]", r->name, PortName(i, shape_.num_ports));
+    case hw::RegWindow::kPerMeshPort:
+      return fmt::format("{}[{}]", r->name, kPortNames[i]);
+    case hw::RegWindow::kPerStep:
+      return fmt::format("{}[{}]", r->name, i);
+    case hw::RegWindow::kPerId:
+      return fmt::format("{}[id {}]", r->name, i);
     case hw::RegWindow::kRoute:
       return fmt::format("{}[flow {}][in {}]", r->name, i >> hw::kRouteFlowLsb,
                          PortName(i & ((1u << hw::kRouteFlowLsb) - 1), shape_.num_ports));
@@ -794,7 +804,9 @@ std::string Package::RegMapSummary() const {
       case hw::RegWindow::kPerPort:
         out += fmt::format(" 0x{:04X} + port (< {}),", r.addr, shape_.num_ports);
         break;
-      case hw::RegWindow::kPerMeshPort: out += fmt::format(" 0x{:04X} + port (1..4),", r.addr); break;
+      case hw::RegWindow::kPerMeshPort:
+        out += fmt::format(" 0x{:04X} + port (1..4),", r.addr);
+        break;
       case hw::RegWindow::kPerStep:
         out += fmt::format(" 0x{:04X} + step (< {}),", r.addr, shape_.coll_prog);
         break;
@@ -808,7 +820,8 @@ std::string Package::RegMapSummary() const {
         out += fmt::format(" 0x{:04X} + (flow << {}) + port (flow < {}),", r.addr,
                            hw::kRouteFlowLsb, shape_.num_flows);
         break;
-      case hw::RegWindow::kSingle: break;
+      case hw::RegWindow::kSingle:
+        break;
     }
   }
   close_run();
@@ -825,9 +838,9 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
   if (reg->access == hw::RegAccess::kReadOnly) return "read-only register";
   if (reg->access == hw::RegAccess::kWriteOneToClear) {
     const std::string_view b = reg->block;
-    return fmt::format("write 1 to clear bits of 0x{:x} only",
-                       b == "router" ? hw::kStatusMask
-                                     : b == "node" ? hw::kNodeStatusMask : hw::kEngStatusMask);
+    return fmt::format("write 1 to clear bits of 0x{:x} only", b == "router" ? hw::kStatusMask
+                                                               : b == "node" ? hw::kNodeStatusMask
+                                                                             : hw::kEngStatusMask);
   }
   if (*reg->allowed != '\0') {  // the register's own text (rtl/regs/aries_regs.json)
     return fmt::format(
@@ -838,14 +851,16 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
         fmt::arg("ctrl_mask", hw::kCtrlMask), fmt::arg("steps", shape_.coll_prog),
         fmt::arg("ids_max", shape_.coll_ids - 1), fmt::arg("ops_max", hw::kNumOps - 1),
         fmt::arg("turn", hw::kEngTurn),
-        fmt::arg("running", "a program is running: programs, lengths and per-id registers change "
-                            "only between collectives"));
+        fmt::arg("running",
+                 "a program is running: programs, lengths and per-id registers change "
+                 "only between collectives"));
   }
   // BYPASS and PORTSEL: the reason depends on the node's state.
   const unsigned tm = shape_.num_tracks;
   if (a == hw::kRegBypass) {
     if (np != hw::kNumMeshPorts || tm == 0) return "this node has no bypass switches";
-    const uint32_t legal = ((1u << tm) - 1) << hw::kBypassXLsb | ((1u << tm) - 1) << hw::kBypassYLsb;
+    const uint32_t legal = ((1u << tm) - 1) << hw::kBypassXLsb | ((1u << tm) - 1)
+                                                                     << hw::kBypassYLsb;
     if (v & ~legal) return fmt::format("allowed bits 0x{:08x} ({} tracks)", legal, tm);
     return "a port of this node uses a track whose cut bit the write changes: return the port "
            "to its mesh link first";
@@ -853,7 +868,8 @@ std::string Package::ExplainRefusal(const RegOp& op) const {
   if (a > hw::kRegPortSelBase && a <= hw::kRegPortSelBase + 4) {
     if (np != hw::kNumMeshPorts || tm == 0) return "this node has no port muxes";
     const unsigned choices = 1 + 2 * tm;
-    if (v & ~hw::kPortSelMask) return fmt::format("reserved bits set (mask 0x{:04x})", hw::kPortSelMask);
+    if (v & ~hw::kPortSelMask)
+      return fmt::format("reserved bits set (mask 0x{:04x})", hw::kPortSelMask);
     const unsigned ci = (v >> hw::kPortSelInLsb) & 0xF, co = (v >> hw::kPortSelOutLsb) & 0xF;
     if (ci >= choices || co >= choices) {
       return fmt::format("choices 0 (mesh), 1 .. {} (x-track), {} .. {} (y-track) allowed", tm,
@@ -912,11 +928,12 @@ bool Package::AnyError() const {
   return transport_ ? transport_->Any(err) : err;
 }
 
-void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& nodes,
-                        uint64_t from, uint64_t to) {
+void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& nodes, uint64_t from,
+                        uint64_t to) {
   if (transport_) {
-    throw std::invalid_argument("waveforms of a package distributed over ranks: trace it in one "
-                                "process");
+    throw std::invalid_argument(
+        "waveforms of a package distributed over ranks: trace it in one "
+        "process");
   }
   // Built aside and kept only once open: a model without tracing or a bad path changes nothing.
   auto fst = std::make_unique<VerilatedFstC>();

@@ -1,5 +1,5 @@
-// Package: K x K Verilated chiplet nodes on the passive interposer (collectives/geometry.h), stepped
-// cycle by cycle, with the register API the collective controller uses.
+// Package: K x K Verilated chiplet nodes on the passive interposer (collectives/geometry.h),
+// stepped cycle by cycle, with the register API the collective controller uses.
 //
 // Each cycle every node reads what arrives on its channels, its endpoint injects and returns
 // credits, the node's model takes one clock edge, and what it drives goes onto the channels
@@ -38,10 +38,10 @@
 #include "aries_regs.h"
 #include "channel.h"
 #include "endpoint.h"
+#include "geometry.h"
 #include "node_model.h"
 #include "tick_pool.h"
 #include "transport.h"
-#include "geometry.h"
 
 class VerilatedContext;
 class VerilatedFstC;
@@ -52,9 +52,9 @@ namespace aries::sysc {
 using coll::LinkSpec;
 using coll::Topology;
 struct PackageConfig : coll::Geometry {
-  bool skip_idle = true;  // do not evaluate nodes whose clock edge changes nothing
+  bool skip_idle = true;     // do not evaluate nodes whose clock edge changes nothing
   bool dynamic_vcs = false;  // CTRL.DYN_VC: DOR packets take any free VC of their class per hop
-  unsigned threads = 1;   // partitions, each stepped on its own thread in Run() (1: serial)
+  unsigned threads = 1;      // partitions, each stepped on its own thread in Run() (1: serial)
 };
 
 // A register access that the hardware or the address map refused; what() names the node, the
@@ -85,18 +85,18 @@ struct RegResult {
 // between consecutive flits on the same wires (a buffer's write data, a link), 0->1 and 1->0
 // alike; wires start at 0 and hold their value between flits.
 struct NodeCounters {
-  uint64_t evaluated = 0;   // cycles the model was stepped
-  uint64_t injected = 0;    // flits from the endpoint
-  uint64_t ejected = 0;     // flits to the endpoint
-  uint64_t buffer_writes = 0;    // router input-buffer writes (= reads, once drained)
-  uint64_t xbar_traversals = 0;  // = switch-allocator grants
-  uint64_t va_grants = 0;        // head flits leaving the router
-  uint64_t buffer_toggles = 0;   // bits changed on the input buffers' write data
-  uint64_t engine_requests = 0;  // request flits into the collective engine (operands)
-  uint64_t engine_responses = 0; // response flits into the engine (results passed down)
-  uint64_t engine_out = 0;       // flits the engine sent
-  uint64_t portsel_changes = 0;  // port-mux selects (input or output side) a PORTSEL write changed
-  uint64_t bypass_changes = 0;   // bypass switches flipped by BYPASS writes
+  uint64_t evaluated = 0;         // cycles the model was stepped
+  uint64_t injected = 0;          // flits from the endpoint
+  uint64_t ejected = 0;           // flits to the endpoint
+  uint64_t buffer_writes = 0;     // router input-buffer writes (= reads, once drained)
+  uint64_t xbar_traversals = 0;   // = switch-allocator grants
+  uint64_t va_grants = 0;         // head flits leaving the router
+  uint64_t buffer_toggles = 0;    // bits changed on the input buffers' write data
+  uint64_t engine_requests = 0;   // request flits into the collective engine (operands)
+  uint64_t engine_responses = 0;  // response flits into the engine (results passed down)
+  uint64_t engine_out = 0;        // flits the engine sent
+  uint64_t portsel_changes = 0;   // port-mux selects (input or output side) a PORTSEL write changed
+  uint64_t bypass_changes = 0;    // bypass switches flipped by BYPASS writes
   std::vector<uint64_t> link_flits, link_toggles;  // per outgoing link
   std::vector<uint64_t> link_flit_pitches;         // flits x the wire's length in chiplet pitches
 };
@@ -149,7 +149,9 @@ class Package {
   // node, and whether it is this one.
   Transport* transport() const { return transport_; }
   unsigned RankOf(unsigned node) const { return nodes_.at(node).rank; }
-  bool IsLocal(unsigned node) const { return !transport_ || nodes_.at(node).rank == transport_->rank(); }
+  bool IsLocal(unsigned node) const {
+    return !transport_ || nodes_.at(node).rank == transport_->rank();
+  }
   // Collective: every node's counters and every channel's flit count, from the rank that
   // steps it, on every rank (nothing to do in one process).
   void GatherCounters();
@@ -190,9 +192,9 @@ class Package {
     NodeIn in;
     NodeOut out;
     Endpoint* ep = nullptr;
-    std::vector<Channel*> in_ch, out_ch;  // per link: channel arriving / leaving there
-    uint64_t in_links = 0, out_links = 0; // links with an arriving / leaving channel
-    std::vector<unsigned> out_pitches;    // per link: the leaving channel's length in pitches
+    std::vector<Channel*> in_ch, out_ch;   // per link: channel arriving / leaving there
+    uint64_t in_links = 0, out_links = 0;  // links with an arriving / leaving channel
+    std::vector<unsigned> out_pitches;     // per link: the leaving channel's length in pitches
     NodeCounters counters;
     // Register port: queued requests (index into the current Access batch).
     std::vector<size_t> queue;
@@ -208,7 +210,8 @@ class Package {
   uint64_t Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t* flit) const;
   // Counts a flit entering the node: a router input-buffer write (with its data toggles
   // against `last` at `at`) or an engine request/response, by its VC.
-  void CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<uint32_t>& last, size_t at) const;
+  void CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<uint32_t>& last,
+                    size_t at) const;
   // One node's cycle in three parts: Gather() fills its inputs from the channels, its endpoint
   // and the register queue (false: the node is idle and skipped), the model ticks, Scatter()
   // delivers its outputs. Gather and Scatter touch shared state and run in node order.
@@ -246,16 +249,16 @@ class Package {
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t trace_from_ = 0, trace_to_ = 0;
   std::unique_ptr<TickPool> pool_;
-  std::vector<std::vector<unsigned>> parts_;   // nodes of each partition, in id order
+  std::vector<std::vector<unsigned>> parts_;  // nodes of each partition, in id order
   unsigned lookahead_ = kNoLookahead;
-  std::vector<Channel*> borders_;              // channels whose ends are on two ranks
-  unsigned window_ = 0;                        // cycles of the window being run (RunWindow)
-  std::vector<std::exception_ptr> part_error_; // what a partition threw in the window
-  std::function<void(unsigned)> run_part_;     // steps partition i through the window
+  std::vector<Channel*> borders_;               // channels whose ends are on two ranks
+  unsigned window_ = 0;                         // cycles of the window being run (RunWindow)
+  std::vector<std::exception_ptr> part_error_;  // what a partition threw in the window
+  std::function<void(unsigned)> run_part_;      // steps partition i through the window
   WindowObserver* observer_ = nullptr;
   Transport* transport_ = nullptr;
-  bool broken_ = false;  // a window stopped on an error
-  uint64_t observed_to_ = 0;                   // endpoint cycle up to which BeforeWindow ran
+  bool broken_ = false;       // a window stopped on an error
+  uint64_t observed_to_ = 0;  // endpoint cycle up to which BeforeWindow ran
 };
 
 }  // namespace aries::sysc

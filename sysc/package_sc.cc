@@ -34,8 +34,6 @@ PackageSc::PackageSc(sc_module_name name, Package* pkg)
 
 void PackageSc::OnFall() { pkg_->EndCycle(); }
 
-void PackageSc::Run(uint64_t cycles) {
-  sc_start(sc_time(static_cast<double>(cycles), SC_NS));
-}
+void PackageSc::Run(uint64_t cycles) { sc_start(sc_time(static_cast<double>(cycles), SC_NS)); }
 
 }  // namespace aries::sysc

@@ -20,7 +20,7 @@ namespace aries::sysc {
 SC_MODULE(NodeSc) {
   sc_in<bool> clk;
   SC_HAS_PROCESS(NodeSc);
-  NodeSc(sc_module_name name, Package* pkg, unsigned node);
+  NodeSc(sc_module_name name, Package * pkg, unsigned node);
   void OnEdge();
 
  private:
@@ -32,7 +32,7 @@ SC_MODULE(PackageSc) {
   sc_clock clk;
   SC_HAS_PROCESS(PackageSc);
   // `pkg` must outlive the module. Clock period 1 ns (1 GHz, ARIES Table II).
-  PackageSc(sc_module_name name, Package* pkg);
+  PackageSc(sc_module_name name, Package * pkg);
   // Runs `cycles` clock cycles through the SystemC scheduler.
   void Run(uint64_t cycles);
 

@@ -64,9 +64,15 @@ void ThreadTransport::AllReduce(std::vector<uint64_t>& v, Reduce op) {
     const auto& o = hub_->reduce_[r];
     for (size_t i = 0; i < v.size(); ++i) {
       switch (op) {
-        case Reduce::kSum: v[i] += o.at(i); break;
-        case Reduce::kMax: v[i] = std::max(v[i], o.at(i)); break;
-        case Reduce::kOr: v[i] |= o.at(i); break;
+        case Reduce::kSum:
+          v[i] += o.at(i);
+          break;
+        case Reduce::kMax:
+          v[i] = std::max(v[i], o.at(i));
+          break;
+        case Reduce::kOr:
+          v[i] |= o.at(i);
+          break;
       }
     }
   }

@@ -77,7 +77,9 @@ class ByteReader {
     return v;
   }
   // n words, copied out (the buffer need not be aligned).
-  void Words(uint32_t* w, unsigned n) { std::memcpy(w, Take(n * sizeof(uint32_t)), n * sizeof(uint32_t)); }
+  void Words(uint32_t* w, unsigned n) {
+    std::memcpy(w, Take(n * sizeof(uint32_t)), n * sizeof(uint32_t));
+  }
   std::string GetString() {
     const auto n = Get<uint64_t>();
     const auto* p = reinterpret_cast<const char*>(Take(n));
@@ -86,7 +88,8 @@ class ByteReader {
 
  private:
   const uint8_t* Take(size_t n) {
-    if (at_ + n > b_.size()) throw std::out_of_range("transport: message shorter than its contents");
+    if (at_ + n > b_.size())
+      throw std::out_of_range("transport: message shorter than its contents");
     const uint8_t* p = b_.data() + at_;
     at_ += n;
     return p;
@@ -110,8 +113,8 @@ class ThreadTransport final : public Transport {
     std::condition_variable cv_;
     unsigned arrived_ = 0;
     uint64_t generation_ = 0;
-    std::vector<std::vector<Bytes>> slots_;        // [from][to]
-    std::vector<std::vector<uint64_t>> reduce_;    // [from]
+    std::vector<std::vector<Bytes>> slots_;      // [from][to]
+    std::vector<std::vector<uint64_t>> reduce_;  // [from]
   };
   ThreadTransport(std::shared_ptr<Hub> hub, unsigned rank) : hub_(std::move(hub)), rank_(rank) {}
   unsigned rank() const override { return rank_; }

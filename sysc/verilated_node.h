@@ -31,8 +31,9 @@ namespace aries::sysc {
 template <class V, class = void>
 struct HasFstTrace : std::false_type {};
 template <class V>
-struct HasFstTrace<V, std::void_t<decltype(std::declval<V&>().trace(
-                          std::declval<VerilatedFstC*>(), 0))>> : std::true_type {};
+struct HasFstTrace<
+    V, std::void_t<decltype(std::declval<V&>().trace(std::declval<VerilatedFstC*>(), 0))>>
+    : std::true_type {};
 
 template <class V, bool kOneEval = false>
 class VerilatedNode final : public NodeModel {

@@ -1,9 +1,9 @@
 #include "coll_check.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "aries_pkg.h"
 #include "arith.h"
@@ -22,12 +22,21 @@ std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64
   for (auto& v : in) {
     for (auto& x : v) {
       switch (op) {
-        case hw::kOpAddF32: x = AsBits(std::uniform_real_distribution<float>(-1, 1)(rng)); break;
-        case hw::kOpMulF32: x = AsBits(std::uniform_real_distribution<float>(0.95f, 1.05f)(rng)); break;
+        case hw::kOpAddF32:
+          x = AsBits(std::uniform_real_distribution<float>(-1, 1)(rng));
+          break;
+        case hw::kOpMulF32:
+          x = AsBits(std::uniform_real_distribution<float>(0.95f, 1.05f)(rng));
+          break;
         case hw::kOpMinF32:
-        case hw::kOpMaxF32: x = AsBits(std::uniform_real_distribution<float>(-100, 100)(rng)); break;
-        case hw::kOpMulI32: x = static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2); break;
-        default: x = static_cast<uint32_t>(rng());
+        case hw::kOpMaxF32:
+          x = AsBits(std::uniform_real_distribution<float>(-100, 100)(rng));
+          break;
+        case hw::kOpMulI32:
+          x = static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2);
+          break;
+        default:
+          x = static_cast<uint32_t>(rng());
       }
     }
   }
@@ -66,12 +75,15 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
       double ref = op == hw::kOpAddF32 ? 0.0 : 1.0, mag = 0.0;
       for (unsigned i = 0; i < n; ++i) {
         const double x = AsFloat(in[i][e]);
-        if (op == hw::kOpAddF32) ref += x; else ref *= x;
+        if (op == hw::kOpAddF32)
+          ref += x;
+        else
+          ref *= x;
         mag += std::fabs(x);
       }
       want_ref[e] = ref;
-      want_tol[e] = op == hw::kOpAddF32 ? n * std::ldexp(mag, -22)
-                                        : n * std::ldexp(std::fabs(ref), -22);
+      want_tol[e] =
+          op == hw::kOpAddF32 ? n * std::ldexp(mag, -22) : n * std::ldexp(std::fabs(ref), -22);
     } else {
       for (unsigned i = 0; i < n; ++i) vals[i] = in[i][e];
       want_bits[e] = coll::ReduceInOrder(op, vals);

@@ -8,10 +8,10 @@ namespace aries::tb {
 
 CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, unsigned id, unsigned op,
                            std::vector<uint32_t> vector, double accept, uint64_t seed)
-    : CollEndpoint(shape, {Coll{id, op, vector}},  // (a copy: the size is read below)
-                   {Step{0, static_cast<unsigned>((vector.size() + shape.lanes - 1) /
-                                                  shape.lanes)}},
-                   1, accept, seed) {}
+    : CollEndpoint(
+          shape, {Coll{id, op, vector}},  // (a copy: the size is read below)
+          {Step{0, static_cast<unsigned>((vector.size() + shape.lanes - 1) / shape.lanes)}}, 1,
+          accept, seed) {}
 
 CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls,
                            std::vector<Step> steps, unsigned passes, double accept, uint64_t seed)
@@ -29,8 +29,8 @@ CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls
     size_t n = 0;
     for (size_t o : order_) n += o == c;
     if (n * shape.lanes < colls_[c].vec.size() || (n - 1) * shape.lanes >= colls_[c].vec.size()) {
-      errors_.push_back(fmt::format("schedule sends {} flits of collective {} for {} elements",
-                                    n, c, colls_[c].vec.size()));
+      errors_.push_back(fmt::format("schedule sends {} flits of collective {} for {} elements", n,
+                                    c, colls_[c].vec.size()));
     }
   }
 }
@@ -52,8 +52,8 @@ bool CollEndpoint::Inject(uint64_t /*cycle*/, uint32_t* w) {
 uint8_t CollEndpoint::EjectCredits(uint64_t) {
   uint8_t m = 0;
   for (unsigned c = 0; c < 2; ++c) {
-    if (fill_[c] != 0 && (accept_ >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng_) <
-                                                accept_)) {
+    if (fill_[c] != 0 &&
+        (accept_ >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng_) < accept_)) {
       --fill_[c];
       m = static_cast<uint8_t>(m | (1u << (shape_.num_vcs + c)));
     }
@@ -76,9 +76,10 @@ void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint3
   }
   State& c = colls_[CollOf(received_)];
   if (id != c.id || op != c.op || seq != (c.received & 0xFFF)) {
-    errors_.push_back(fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} "
-                                  "seq {}",
-                                  cycle, id, op, seq, c.id, c.op, c.received & 0xFFF));
+    errors_.push_back(
+        fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} "
+                    "seq {}",
+                    cycle, id, op, seq, c.id, c.op, c.received & 0xFFF));
   }
   for (unsigned l = 0; l < shape_.lanes; ++l) {
     const size_t e = c.received * shape_.lanes + l;

@@ -29,8 +29,8 @@ class CollEndpoint final : public sysc::Endpoint {
     unsigned flits;  // flits of this step
   };
   // `accept`: probability per cycle that a received flit's slot is freed (back-pressure).
-  CollEndpoint(const sysc::NodeShape& shape, unsigned id, unsigned op,
-               std::vector<uint32_t> vector, double accept, uint64_t seed);
+  CollEndpoint(const sysc::NodeShape& shape, unsigned id, unsigned op, std::vector<uint32_t> vector,
+               double accept, uint64_t seed);
   // Several collectives in a schedule of steps (the same schedule for sending and receiving).
   CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls, std::vector<Step> steps,
                unsigned passes, double accept, uint64_t seed);
@@ -42,7 +42,7 @@ class CollEndpoint final : public sysc::Endpoint {
   uint8_t EjectCredits(uint64_t cycle) override;
   void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
 
-  size_t flits() const { return flits_; }          // of every collective together
+  size_t flits() const { return flits_; }  // of every collective together
   size_t sent() const { return sent_; }
   size_t received() const { return received_; }
   uint64_t last_receive_cycle() const { return last_rx_; }
@@ -68,8 +68,8 @@ class CollEndpoint final : public sysc::Endpoint {
   std::mt19937_64 rng_;
   bool started_ = false;
   size_t sent_ = 0, received_ = 0;
-  unsigned credits_;        // request VC credits
-  unsigned fill_[2] = {};   // received flits not yet freed, per class
+  unsigned credits_;       // request VC credits
+  unsigned fill_[2] = {};  // received flits not yet freed, per class
   std::vector<std::string> errors_;
   uint64_t last_rx_ = 0;
 };

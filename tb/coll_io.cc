@@ -1,11 +1,11 @@
 #include "coll_io.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace aries::tb {
 
@@ -33,9 +33,11 @@ std::string ReadAll(const std::string& path) {
 std::string DictValue(const std::string& header, const std::string& key, const std::string& path) {
   const std::string k = "'" + key + "'";
   const size_t at = header.find(k);
-  if (at == std::string::npos) throw VectorFileError(fmt::format("{}: .npy header has no {}", path, k));
+  if (at == std::string::npos)
+    throw VectorFileError(fmt::format("{}: .npy header has no {}", path, k));
   size_t i = header.find(':', at + k.size());
-  if (i == std::string::npos) throw VectorFileError(fmt::format("{}: .npy header: {} has no value", path, k));
+  if (i == std::string::npos)
+    throw VectorFileError(fmt::format("{}: .npy header: {} has no value", path, k));
   ++i;
   while (i < header.size() && header[i] == ' ') ++i;
   size_t j = i;
@@ -58,9 +60,10 @@ void Put32(std::string& s, uint32_t w) {
 std::string NodePath(const std::string& pattern, unsigned node) {
   const size_t at = pattern.find("{node}");
   if (at == std::string::npos) {
-    throw VectorFileError(fmt::format("{}: a per-node path pattern must contain {{node}} "
-                                      "(for example in/node{{node}}.npy)",
-                                      pattern));
+    throw VectorFileError(
+        fmt::format("{}: a per-node path pattern must contain {{node}} "
+                    "(for example in/node{{node}}.npy)",
+                    pattern));
   }
   return pattern.substr(0, at) + std::to_string(node) + pattern.substr(at + 6);
 }
@@ -80,12 +83,15 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
       off = 10;
     } else if (major == 2 || major == 3) {
       if (data.size() < 12) throw VectorFileError(fmt::format("{}: truncated .npy header", path));
-      for (int b = 0; b < 4; ++b) hlen |= static_cast<size_t>(static_cast<unsigned char>(data[8 + b])) << (8 * b);
+      for (int b = 0; b < 4; ++b)
+        hlen |= static_cast<size_t>(static_cast<unsigned char>(data[8 + b])) << (8 * b);
       off = 12;
     } else {
-      throw VectorFileError(fmt::format("{}: .npy format version {}: allowed 1, 2, 3", path, major));
+      throw VectorFileError(
+          fmt::format("{}: .npy format version {}: allowed 1, 2, 3", path, major));
     }
-    if (data.size() < off + hlen) throw VectorFileError(fmt::format("{}: truncated .npy header", path));
+    if (data.size() < off + hlen)
+      throw VectorFileError(fmt::format("{}: truncated .npy header", path));
     const std::string header = data.substr(off, hlen);
     off += hlen;
     const std::string descr = DictValue(header, "descr", path);
@@ -107,14 +113,16 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
   }
   const uint64_t bytes = data.size() - off;
   if (bytes != elements * 4) {
-    throw VectorFileError(fmt::format("{}: {} bytes of data: expected {} ({} elements of 4 bytes, "
-                                      "little-endian)",
-                                      path, bytes, elements * 4, elements));
+    throw VectorFileError(
+        fmt::format("{}: {} bytes of data: expected {} ({} elements of 4 bytes, "
+                    "little-endian)",
+                    path, bytes, elements * 4, elements));
   }
   std::vector<uint32_t> v(elements);
   for (uint64_t i = 0; i < elements; ++i) {
     uint32_t w = 0;
-    for (int b = 0; b < 4; ++b) w |= static_cast<uint32_t>(static_cast<unsigned char>(data[off + 4 * i + b])) << (8 * b);
+    for (int b = 0; b < 4; ++b)
+      w |= static_cast<uint32_t>(static_cast<unsigned char>(data[off + 4 * i + b])) << (8 * b);
     v[i] = w;
   }
   return v;
@@ -149,7 +157,8 @@ std::vector<std::vector<uint32_t>> ReadNodeVectors(const std::string& pattern,
                                                    const std::string& type, unsigned nodes,
                                                    uint64_t elements) {
   std::vector<std::vector<uint32_t>> v;
-  for (unsigned n = 0; n < nodes; ++n) v.push_back(ReadVectorFile(NodePath(pattern, n), type, elements));
+  for (unsigned n = 0; n < nodes; ++n)
+    v.push_back(ReadVectorFile(NodePath(pattern, n), type, elements));
   return v;
 }
 

@@ -1,7 +1,8 @@
 // Per-node collective vectors in files: raw little-endian 32-bit words, or NumPy .npy (format
 // 1.0, 2.0 or 3.0, one dimension, C order, dtype '<i4', '<u4' or '<f4'), chosen by the file's
-// extension (.npy in any case; anything else is raw). A path pattern names one file per node with "{node}" (in/node{node}.npy).
-// Every refusal names the file and what was expected; nothing is read partially.
+// extension (.npy in any case; anything else is raw). A path pattern names one file per node with
+// "{node}" (in/node{node}.npy). Every refusal names the file and what was expected; nothing is read
+// partially.
 #ifndef ARIES_TB_COLL_IO_H_
 #define ARIES_TB_COLL_IO_H_
 

@@ -21,10 +21,14 @@ RouteResult GoldenRouter::Route(const hw::Flit& f, unsigned inport) const {
   bool wrap = false, out_x = false, out_y = false;
   switch (topo_) {
     case hw::kTopoMesh:
-      if (f.dst_x > x_) port = hw::kPortXP;
-      else if (f.dst_x < x_) port = hw::kPortXM;
-      else if (f.dst_y > y_) port = hw::kPortYP;
-      else if (f.dst_y < y_) port = hw::kPortYM;
+      if (f.dst_x > x_)
+        port = hw::kPortXP;
+      else if (f.dst_x < x_)
+        port = hw::kPortXM;
+      else if (f.dst_y > y_)
+        port = hw::kPortYP;
+      else if (f.dst_y < y_)
+        port = hw::kPortYM;
       break;
     case hw::kTopoTorus: {
       // Shorter way round; a tie goes +.

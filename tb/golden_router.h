@@ -18,7 +18,8 @@ struct RouteResult {
 
 class GoldenRouter {
  public:
-  GoldenRouter(unsigned num_ports, unsigned num_flows) : num_ports_(num_ports), num_flows_(num_flows) {}
+  GoldenRouter(unsigned num_ports, unsigned num_flows)
+      : num_ports_(num_ports), num_flows_(num_flows) {}
 
   void SetNode(unsigned x, unsigned y) { x_ = x, y_ = y; }
   void SetTopology(hw::Topo topo, unsigned size_x, unsigned size_y) {
@@ -27,8 +28,10 @@ class GoldenRouter {
   void SetRoute(unsigned flow, unsigned inport, uint32_t mask) { table_[{flow, inport}] = mask; }
   /// Circuit pass-through: every flit on `inport` leaves on `out` unchanged.
   void SetPassthru(unsigned inport, bool enable, unsigned out) {
-    if (enable) passthru_[inport] = out;
-    else passthru_.erase(inport);
+    if (enable)
+      passthru_[inport] = out;
+    else
+      passthru_.erase(inport);
   }
   bool IsPassthru(unsigned inport) const { return passthru_.count(inport) != 0; }
 

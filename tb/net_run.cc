@@ -12,9 +12,7 @@ namespace hw = aries::hw;
 
 RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
                      const Advance& advance_in, const Progress& progress) {
-  const Advance advance = advance_in ? advance_in : [&pkg](uint64_t n) {
-    pkg.Run(n);
-  };
+  const Advance advance = advance_in ? advance_in : [&pkg](uint64_t n) { pkg.Run(n); };
   RunResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t start = pkg.endpoint_cycle();  // traffic time is the endpoints'
@@ -83,9 +81,10 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
 }
 
 std::string StuckReport(sysc::Package& pkg, const NetTraffic& t) {
-  std::string s = fmt::format("no flit ejected for the watchdog period; {} packets outstanding "
-                              "at cycle {}\n",
-                              t.outstanding(), pkg.endpoint_cycle());
+  std::string s = fmt::format(
+      "no flit ejected for the watchdog period; {} packets outstanding "
+      "at cycle {}\n",
+      t.outstanding(), pkg.endpoint_cycle());
   unsigned shown = 0;
   for (const auto& [id, p] : t.scoreboard().packets()) {
     if (shown++ == 10) {
@@ -115,8 +114,8 @@ std::string StuckReport(sysc::Package& pkg, const NetTraffic& t) {
       if (!((empty >> p) & 1u)) in += fmt::format(" {}", p);
       if (!((idle >> p) & 1u)) out += fmt::format(" {}", p);
     }
-    s += fmt::format("  {}: flits wait in input ports [{} ], outputs busy [{} ]\n",
-                     pkg.NodeName(n), in, out);
+    s += fmt::format("  {}: flits wait in input ports [{} ], outputs busy [{} ]\n", pkg.NodeName(n),
+                     in, out);
   }
   return s;
 }

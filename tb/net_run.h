@@ -15,10 +15,10 @@
 namespace aries::tb {
 
 struct RunConfig {
-  uint64_t warmup = 1000;       // cycles before the measurement window
-  uint64_t measure = 5000;      // cycles of the measurement window
-  uint64_t drain_limit = 20000; // cycles allowed for measured packets to arrive afterwards
-  uint64_t watchdog = 5000;     // cycles without any ejection (with packets outstanding) = stuck
+  uint64_t warmup = 1000;        // cycles before the measurement window
+  uint64_t measure = 5000;       // cycles of the measurement window
+  uint64_t drain_limit = 20000;  // cycles allowed for measured packets to arrive afterwards
+  uint64_t watchdog = 5000;      // cycles without any ejection (with packets outstanding) = stuck
 };
 
 struct LinkUse {
@@ -40,7 +40,7 @@ struct RunResult {
   std::vector<std::string> errors;  // scoreboard and hardware errors
   std::vector<LinkUse> links;
   double link_util_mean = 0, link_util_max = 0;
-  uint64_t node_evaluations = 0;    // model steps (skip_idle leaves quiet nodes out)
+  uint64_t node_evaluations = 0;  // model steps (skip_idle leaves quiet nodes out)
   bool ok() const { return errors.empty() && !stuck; }
 };
 

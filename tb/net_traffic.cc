@@ -16,12 +16,18 @@ namespace hw = aries::hw;
 
 const char* PatternName(Pattern p) {
   switch (p) {
-    case Pattern::kUniform: return "uniform";
-    case Pattern::kTranspose: return "transpose";
-    case Pattern::kBitComplement: return "bitcomp";
-    case Pattern::kHotspot: return "hotspot";
-    case Pattern::kNeighbor: return "neighbor";
-    case Pattern::kTrace: return "trace";
+    case Pattern::kUniform:
+      return "uniform";
+    case Pattern::kTranspose:
+      return "transpose";
+    case Pattern::kBitComplement:
+      return "bitcomp";
+    case Pattern::kHotspot:
+      return "hotspot";
+    case Pattern::kNeighbor:
+      return "neighbor";
+    case Pattern::kTrace:
+      return "trace";
   }
   return "?";
 }
@@ -50,15 +56,17 @@ std::vector<TraceEntry> ReadTrace(const std::string& path, unsigned num_nodes) {
     TraceEntry e{};
     if (!(is >> e.cycle)) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      throw std::runtime_error(fmt::format("trace {}:{}: expected 'cycle src dst flits'", path, ln));
+      throw std::runtime_error(
+          fmt::format("trace {}:{}: expected 'cycle src dst flits'", path, ln));
     }
     std::string extra;
     if (!(is >> e.src >> e.dst >> e.flits) || (is >> extra)) {
-      throw std::runtime_error(fmt::format("trace {}:{}: expected 'cycle src dst flits'", path, ln));
+      throw std::runtime_error(
+          fmt::format("trace {}:{}: expected 'cycle src dst flits'", path, ln));
     }
     if (e.src >= num_nodes || e.dst >= num_nodes) {
-      throw std::runtime_error(fmt::format("trace {}:{}: node ids are 0 .. {}", path, ln,
-                                           num_nodes - 1));
+      throw std::runtime_error(
+          fmt::format("trace {}:{}: node ids are 0 .. {}", path, ln, num_nodes - 1));
     }
     if (e.flits == 0 || e.flits > 1024) {
       throw std::runtime_error(fmt::format("trace {}:{}: flits must be 1 .. 1024", path, ln));
@@ -105,7 +113,8 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
   Packet& p = it->second;
   const unsigned idx = p.ejected;
   if (p.dst != node) {
-    Error(fmt::format("cycle {}: packet {} for node {} ejected at node {}", cycle, id, p.dst, node));
+    Error(
+        fmt::format("cycle {}: packet {} for node {} ejected at node {}", cycle, id, p.dst, node));
   }
   if (f.head != (idx == 0) || f.tail != (idx + 1 == p.len)) {
     Error(fmt::format("cycle {}: packet {} flit {}: head/tail bits {}/{} wrong", cycle, id, idx,
@@ -126,9 +135,10 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
     if (ordered_) {
       Stream& st = streams_[StreamKey(p)];
       if (p.seq < st.arrived_hi) {
-        Error(fmt::format("cycle {}: a later packet of {} -> {} on VC {} overtook packet {} (number "
-                          "{} of that stream; number {} arrived before it)",
-                          cycle, p.src, p.dst, p.vc, id, p.seq, st.arrived_hi - 1));
+        Error(
+            fmt::format("cycle {}: a later packet of {} -> {} on VC {} overtook packet {} (number "
+                        "{} of that stream; number {} arrived before it)",
+                        cycle, p.src, p.dst, p.vc, id, p.seq, st.arrived_hi - 1));
       }
       st.arrived_hi = std::max(st.arrived_hi, p.seq + 1);
     }
@@ -153,10 +163,13 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
 class TrafficEndpoint final : public sysc::Endpoint {
  public:
   TrafficEndpoint(NetTraffic& t, unsigned node)
-      : t_(t), node_(node), k_(t.package().k()),
-        lanes_(t.package().shape().lanes), credits_(t.package().shape().num_vcs,
-                                                     t.package().shape().buffer_depth),
-        sink_fill_(t.package().shape().num_vcs, 0), rng_(t.config().seed * 7919 + node),
+      : t_(t),
+        node_(node),
+        k_(t.package().k()),
+        lanes_(t.package().shape().lanes),
+        credits_(t.package().shape().num_vcs, t.package().shape().buffer_depth),
+        sink_fill_(t.package().shape().num_vcs, 0),
+        rng_(t.config().seed * 7919 + node),
         sink_rng_((t.config().seed * 7919 + node) ^ 0x5851F42D4C957F2Dull) {
     for (const TraceEntry& e : t.config().trace) {
       if (e.src == node) trace_.push_back(e);
@@ -373,9 +386,12 @@ unsigned NetTraffic::Destination(unsigned src) {
       const unsigned r = d(rng_);
       return r >= src ? r + 1 : r;
     }
-    case Pattern::kTranspose: return x * k + y;
-    case Pattern::kBitComplement: return (k - 1 - y) * k + (k - 1 - x);
-    case Pattern::kNeighbor: return y * k + (x + 1) % k;
+    case Pattern::kTranspose:
+      return x * k + y;
+    case Pattern::kBitComplement:
+      return (k - 1 - y) * k + (k - 1 - x);
+    case Pattern::kNeighbor:
+      return y * k + (x + 1) % k;
     case Pattern::kHotspot: {
       std::uniform_real_distribution<double> u(0, 1);
       if (u(rng_) < cfg_.hotspot_share) return cfg_.hotspot;
@@ -383,7 +399,8 @@ unsigned NetTraffic::Destination(unsigned src) {
       const unsigned r = d(rng_);
       return r >= src ? r + 1 : r;
     }
-    case Pattern::kTrace: break;
+    case Pattern::kTrace:
+      break;
   }
   return src;
 }
@@ -435,8 +452,9 @@ void NetTraffic::GatherResults() {
     return;
   }
   if (gathered_) {
-    throw std::logic_error("NetTraffic on a distributed package: one run per NetTraffic (its "
-                           "figures are gathered once)");
+    throw std::logic_error(
+        "NetTraffic on a distributed package: one run per NetTraffic (its "
+        "figures are gathered once)");
   }
   gathered_ = true;
   errors_ = sb_.errors();
@@ -471,9 +489,9 @@ void NetTraffic::GatherResults() {
       auto cycle_of = [](const std::string& e) {
         return e.rfind("cycle ", 0) == 0 ? std::strtoull(e.c_str() + 6, nullptr, 10) : 0ull;
       };
-      std::stable_sort(errors_.begin(), errors_.end(), [&](const std::string& a, const std::string& b) {
-        return cycle_of(a) < cycle_of(b);
-      });
+      std::stable_sort(
+          errors_.begin(), errors_.end(),
+          [&](const std::string& a, const std::string& b) { return cycle_of(a) < cycle_of(b); });
       if (errors_.size() > 50) errors_.resize(50);
     }
     const auto ejected = br.Get<uint64_t>();

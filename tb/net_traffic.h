@@ -45,9 +45,9 @@ struct TrafficConfig {
   unsigned hotspot = 0;         // hotspot node id
   double hotspot_share = 0.25;  // fraction of packets sent to the hotspot
   std::vector<TraceEntry> trace;
-  uint8_t vc_mask = 0xF;        // VCs packets may use (on a torus only the even ones of
-                                // these: packets start in dateline class 0)
-  double sink_accept = 1.0;     // probability per cycle that a sink frees a slot
+  uint8_t vc_mask = 0xF;     // VCs packets may use (on a torus only the even ones of
+                             // these: packets start in dateline class 0)
+  double sink_accept = 1.0;  // probability per cycle that a sink frees a slot
   uint64_t seed = 1;
 };
 
@@ -132,7 +132,10 @@ class NetTraffic : public sysc::WindowObserver {
   void StartInjection() { injecting_ = true; }
   bool injecting() const { return injecting_; }
   // Packets created in [from, to) count for latency and throughput.
-  void SetWindow(uint64_t from, uint64_t to) { win_from_ = from; win_to_ = to; }
+  void SetWindow(uint64_t from, uint64_t to) {
+    win_from_ = from;
+    win_to_ = to;
+  }
   // Sinks stop freeing slots (to test the watchdog).
   void SetSinkStalled(unsigned node, bool stalled);
 

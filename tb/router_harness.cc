@@ -71,8 +71,8 @@ uint32_t RouterHarness::Inject(unsigned inport, std::vector<hw::Flit> packet) {
   const uint32_t first = next_tag_;
   for (auto& f : packet) {
     if (inport >= p_.num_ports || f.vc >= p_.num_vcs) {
-      Fail(fmt::format("Inject: port {} VC {} outside the router ({} ports, {} VCs)", inport,
-                       f.vc, p_.num_ports, p_.num_vcs));
+      Fail(fmt::format("Inject: port {} VC {} outside the router ({} ports, {} VCs)", inport, f.vc,
+                       p_.num_ports, p_.num_vcs));
       return first;
     }
     f.src_x = inport & 0xF;  // bookkeeping only: the router does not route on it
@@ -101,9 +101,10 @@ void RouterHarness::Check(unsigned out, const hw::Flit& f) {
   }
   Expected& e = it->second;
   if (!(e.ports_left & (1u << out))) {
-    Fail(fmt::format("output {}: flit {} from input {} should not come out here (ports left "
-                     "{:#x})",
-                     out, tag, e.inport, e.ports_left));
+    Fail(
+        fmt::format("output {}: flit {} from input {} should not come out here (ports left "
+                    "{:#x})",
+                    out, tag, e.inport, e.ports_left));
     return;
   }
   hw::Flit as_sent = f;
@@ -114,8 +115,7 @@ void RouterHarness::Check(unsigned out, const hw::Flit& f) {
   auto key = std::make_tuple(e.inport, e.in_vc, out);
   auto lt = last_tag_.find(key);
   if (lt != last_tag_.end() && lt->second >= tag)
-    Fail(fmt::format("output {}: flit {} overtook flit {} of the same flow", out, tag,
-                     lt->second));
+    Fail(fmt::format("output {}: flit {} overtook flit {} of the same flow", out, tag, lt->second));
   last_tag_[key] = tag;
 
   VcOwner& ow = owner_[out][f.vc];
@@ -193,7 +193,8 @@ void RouterHarness::Step() {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (unsigned o = 0; o < p_.num_ports; ++o)
     for (unsigned v = 0; v < p_.num_vcs; ++v)
-      if (sink_occ_[o][v] > 0 && !sink_blocked_[o][v] && (cfg_.sink_accept >= 1.0 || u(rng_) < cfg_.sink_accept)) {
+      if (sink_occ_[o][v] > 0 && !sink_blocked_[o][v] &&
+          (cfg_.sink_accept >= 1.0 || u(rng_) < cfg_.sink_accept)) {
         --sink_occ_[o][v];
         credit_to_dut_.emplace_back(now + cfg_.credit_latency, o, v);
       }
@@ -229,8 +230,8 @@ bool RouterHarness::RunUntilDrained(uint64_t max_cycles) {
     return true;
   };
   auto quiet = [&] {
-    return SourcesIdle() && expected_.empty() && link_to_sink_.empty() &&
-           credit_to_src_.empty() && credit_to_dut_.empty() && credits_home();
+    return SourcesIdle() && expected_.empty() && link_to_sink_.empty() && credit_to_src_.empty() &&
+           credit_to_dut_.empty() && credits_home();
   };
   while (dut_.cycle() < end) {
     if (!quiet()) {
@@ -246,9 +247,10 @@ bool RouterHarness::RunUntilDrained(uint64_t max_cycles) {
     const uint32_t out_idle = Read(hw::kRegOutIdle).rdata;
     const uint32_t in_empty = Read(hw::kRegInEmpty).rdata;
     if (out_idle != all || in_empty != all) {
-      Fail(fmt::format("drained by the testbench but not by the router: OUT_IDLE {:#x}, "
-                       "IN_EMPTY {:#x} (expected {:#x})",
-                       out_idle, in_empty, all));
+      Fail(
+          fmt::format("drained by the testbench but not by the router: OUT_IDLE {:#x}, "
+                      "IN_EMPTY {:#x} (expected {:#x})",
+                      out_idle, in_empty, all));
       return false;
     }
     return quiet() && errors_.size() == errors_before;

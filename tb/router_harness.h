@@ -82,7 +82,9 @@ class RouterHarness {
   bool SourcesIdle() const;
   void set_sink_accept(double p) { cfg_.sink_accept = p; }
   /// A blocked sink VC frees no slot (its credits stop) until unblocked.
-  void set_sink_blocked(unsigned out, unsigned vc, bool blocked) { sink_blocked_[out][vc] = blocked; }
+  void set_sink_blocked(unsigned out, unsigned vc, bool blocked) {
+    sink_blocked_[out][vc] = blocked;
+  }
   /// Per-input source credits currently held (BufferDepth when all are home).
   unsigned source_credits(unsigned port, unsigned vc) const { return src_credits_[port][vc]; }
 
@@ -123,7 +125,7 @@ class RouterHarness {
   std::deque<std::tuple<uint64_t, unsigned, unsigned>> credit_to_src_;  // (due, port, vc)
 
   // Sinks.
-  std::deque<std::tuple<uint64_t, unsigned, hw::Flit>> link_to_sink_;  // (due, out, flit)
+  std::deque<std::tuple<uint64_t, unsigned, hw::Flit>> link_to_sink_;   // (due, out, flit)
   std::vector<std::vector<unsigned>> sink_occ_;                         // [out][vc]
   std::vector<std::vector<bool>> sink_blocked_;                         // [out][vc]
   std::deque<std::tuple<uint64_t, unsigned, unsigned>> credit_to_dut_;  // (due, out, vc)

@@ -80,9 +80,7 @@ class VerilatedRouter final : public RouterDut {
     m_->cfg_wdata_i = wdata;
   }
   bool OutValid(unsigned port) const override { return bits::Get(m_->out_valid_o, port); }
-  const uint32_t* OutWords(unsigned port) const override {
-    return &m_->out_flit_o[port * words_];
-  }
+  const uint32_t* OutWords(unsigned port) const override { return &m_->out_flit_o[port * words_]; }
   bool InCredit(unsigned port, unsigned vc) const override {
     return bits::Get(m_->in_credit_o, port * params_.num_vcs + vc);
   }

@@ -26,18 +26,18 @@ class TechError : public std::runtime_error {
 
 struct Tech {
   std::string name;
-  double ref_flit_bits = 128;      // flit width the per-flit figures were computed for
-  double buffer_write_pj = 0;      // per flit at ref_flit_bits
+  double ref_flit_bits = 128;  // flit width the per-flit figures were computed for
+  double buffer_write_pj = 0;  // per flit at ref_flit_bits
   double buffer_read_pj = 0;
-  double xbar_pj = 0;              // crossbar traversal per flit
-  double sa_pj = 0;                // switch-allocator arbitration per grant
-  double va_pj = 0;                // VC-allocator arbitration per grant
-  double link_pj_per_bit = 0;      // interposer link, per bit carried one chiplet pitch
-  double engine_op_pj = 0;         // collective engine, one 32-bit operation
-  double reconfig_pj = 0;          // one port-mux select or bypass switch changed
+  double xbar_pj = 0;          // crossbar traversal per flit
+  double sa_pj = 0;            // switch-allocator arbitration per grant
+  double va_pj = 0;            // VC-allocator arbitration per grant
+  double link_pj_per_bit = 0;  // interposer link, per bit carried one chiplet pitch
+  double engine_op_pj = 0;     // collective engine, one 32-bit operation
+  double reconfig_pj = 0;      // one port-mux select or bypass switch changed
   double buffer_leak_nw_per_bit = 0;
-  double router_leak_mw = 0;       // the rest of a router (crossbar, allocators, clock) at ref width
-  double data_fraction = 1;        // of buffer, crossbar and link energy, the part data toggles
+  double router_leak_mw = 0;  // the rest of a router (crossbar, allocators, clock) at ref width
+  double data_fraction = 1;   // of buffer, crossbar and link energy, the part data toggles
   std::vector<std::string> sources;  // the file's "# source:" lines
 };
 
@@ -57,8 +57,8 @@ std::string TechPath(const std::string& name_or_path);
 // What the package did, per node.
 struct NodeActivity {
   uint64_t buffer_writes = 0, buffer_toggles = 0, xbar_traversals = 0, va_grants = 0;
-  uint64_t engine_ops = 0;  // 32-bit operations
-  uint64_t reconfigs = 0;   // port-mux selects and bypass switches changed
+  uint64_t engine_ops = 0;                         // 32-bit operations
+  uint64_t reconfigs = 0;                          // port-mux selects and bypass switches changed
   std::vector<uint64_t> link_flits, link_toggles;  // per outgoing interposer link
   std::vector<uint64_t> link_flit_pitches;         // flits x the link's length in chiplet pitches
 };
@@ -83,8 +83,8 @@ struct Energy {  // pJ
   double leakage = 0;
   double dynamic() const { return buffers + crossbar + allocators + links + engine + reconfig; }
   double total() const { return dynamic() + leakage; }
-  double buffer_toggle_rate = 0;  // over all buffer writes
-  std::vector<double> per_node;   // dynamic + leakage of each node's router and its links
+  double buffer_toggle_rate = 0;     // over all buffer writes
+  std::vector<double> per_node;      // dynamic + leakage of each node's router and its links
   std::vector<LinkEnergy> per_link;  // links that carried flits
 };
 

@@ -1,8 +1,8 @@
 #include "costs.h"
 
-#include <stdexcept>
-
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 namespace aries::train {
 
@@ -30,7 +30,8 @@ const coll::CostModel& CostTable::Find(coll::Collective c, coll::Topology t, uns
     if (m.collective == c && m.On(Package(t, k)) && m.cand.Label() == cand.Label()) return m;
   }
   std::string have;
-  for (const coll::Candidate& x : Candidates(c, t, k)) have += (have.empty() ? "" : ", ") + x.Label();
+  for (const coll::Candidate& x : Candidates(c, t, k))
+    have += (have.empty() ? "" : ", ") + x.Label();
   throw std::invalid_argument(fmt::format(
       "no measured {} costs for {} on {} {}x{} in {}; measured there: {} (add them with aries "
       "coll-sweep --collective {} --csv)",
@@ -38,7 +39,8 @@ const coll::CostModel& CostTable::Find(coll::Collective c, coll::Topology t, uns
       have.empty() ? "none" : have, coll::CollectiveName(c)));
 }
 
-std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, coll::Topology t, unsigned k) const {
+std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, coll::Topology t,
+                                                   unsigned k) const {
   std::vector<coll::Candidate> v;
   for (const coll::CostModel& m : models_) {
     if (m.collective == c && m.On(Package(t, k))) v.push_back(m.cand);
@@ -51,8 +53,9 @@ CommCost CostTable::Cost(coll::Topology t, unsigned k, const coll::Candidate& ca
   return CheapestOf(t, k, {cand}, chip, needed);
 }
 
-CommCost CostTable::CheapestOf(coll::Topology t, unsigned k, const std::vector<coll::Candidate>& cands,
-                               const Chiplet& chip, const std::vector<coll::Collective>& needed,
+CommCost CostTable::CheapestOf(coll::Topology t, unsigned k,
+                               const std::vector<coll::Candidate>& cands, const Chiplet& chip,
+                               const std::vector<coll::Collective>& needed,
                                std::shared_ptr<std::map<std::string, unsigned>> used) const {
   if (cands.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
   std::vector<std::pair<coll::Collective, const coll::CostModel*>> found;
@@ -71,7 +74,9 @@ CommCost CostTable::CheapestOf(coll::Topology t, unsigned k, const std::vector<c
         cycles = p;
       }
     }
-    if (!best) throw std::logic_error(fmt::format("no cost model looked up for {}", coll::CollectiveName(c)));
+    if (!best)
+      throw std::logic_error(
+          fmt::format("no cost model looked up for {}", coll::CollectiveName(c)));
     if (used) ++(*used)[best->cand.Label()];
     return cycles / ghz;
   };
@@ -80,8 +85,10 @@ CommCost CostTable::CheapestOf(coll::Topology t, unsigned k, const std::vector<c
 std::vector<coll::Collective> CollectivesOf(Strategy s) {
   switch (s) {
     case Strategy::kDdp:
-    case Strategy::kTp: return {coll::Collective::kAllReduce};
-    case Strategy::kFsdp: return {coll::Collective::kAllGather, coll::Collective::kReduceScatter};
+    case Strategy::kTp:
+      return {coll::Collective::kAllReduce};
+    case Strategy::kFsdp:
+      return {coll::Collective::kAllGather, coll::Collective::kReduceScatter};
   }
   return {};
 }

@@ -1,17 +1,20 @@
 #include "streams.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace aries::train {
 
 const char* StrategyName(Strategy s) {
   switch (s) {
-    case Strategy::kDdp: return "ddp";
-    case Strategy::kFsdp: return "fsdp";
-    case Strategy::kTp: return "tp";
+    case Strategy::kDdp:
+      return "ddp";
+    case Strategy::kFsdp:
+      return "fsdp";
+    case Strategy::kTp:
+      return "tp";
   }
   return "?";
 }
@@ -39,7 +42,8 @@ void Schedule(std::vector<Op>& ops, bool overlap) {
       double ready = free_at[s];
       bool ok = true;
       for (size_t d : op.deps) {
-        if (d >= n) throw std::logic_error(fmt::format("op '{}' depends on op {} of {}", op.name, d, n));
+        if (d >= n)
+          throw std::logic_error(fmt::format("op '{}' depends on op {} of {}", op.name, d, n));
         if (!done[d]) {
           ok = false;
           break;
@@ -59,9 +63,10 @@ void Schedule(std::vector<Op>& ops, bool overlap) {
       for (int s = 0; s < (overlap ? 2 : 1); ++s) {
         if (next[s] < n) stuck += (stuck.empty() ? "'" : ", '") + ops[next[s]].name + "'";
       }
-      throw std::logic_error(fmt::format("the streams deadlock: {} wait on operations that cannot end "
-                                         "(a dependency cycle or a dependency issued later on the same stream)",
-                                         stuck));
+      throw std::logic_error(
+          fmt::format("the streams deadlock: {} wait on operations that cannot end "
+                      "(a dependency cycle or a dependency issued later on the same stream)",
+                      stuck));
     }
   }
 }
@@ -149,7 +154,8 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
       size_t ag = kNone;
       if (synced(i)) {
         const size_t hold = gathered.size() >= 2 ? fwd[gathered[gathered.size() - 2]] : kNone;
-        ag = b.Comm("allgather " + w.layers[i].name, coll::Collective::kAllGather, grad_bytes(i), cost, Deps({hold}));
+        ag = b.Comm("allgather " + w.layers[i].name, coll::Collective::kAllGather, grad_bytes(i),
+                    cost, Deps({hold}));
         gathered.push_back(i);
       }
       fwd[i] = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), Deps({ag}));
@@ -180,25 +186,30 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
       bwd[j] = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), Deps({ag_b[j]}));
       if (synced(j)) {
         issue_ag(pos + 2);
-        b.Comm("reducescatter " + w.layers[j].name, coll::Collective::kReduceScatter, grad_bytes(j), cost, {bwd[j]});
+        b.Comm("reducescatter " + w.layers[j].name, coll::Collective::kReduceScatter, grad_bytes(j),
+               cost, {bwd[j]});
         ++pos;
       }
     }
   } else {  // tensor parallel: the workload's tp columns give each layer's all-reduces
-    auto bytes_of = [&](uint64_t elems) { return static_cast<uint64_t>(static_cast<double>(elems) * batch) * c.elem_bytes; };
+    auto bytes_of = [&](uint64_t elems) {
+      return static_cast<uint64_t>(static_cast<double>(elems) * batch) * c.elem_bytes;
+    };
     size_t ar = kNone;
     for (size_t i = 0; i < L; ++i) {
       const size_t f = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), Deps({ar}));
       ar = kNone;
       if (w.layers[i].tp_fwd > 0) {
-        ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce, bytes_of(w.layers[i].tp_fwd), cost, {f});
+        ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce,
+                    bytes_of(w.layers[i].tp_fwd), cost, {f});
       }
     }
     for (size_t j = L; j-- > 0;) {
       const size_t g = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), Deps({ar}));
       ar = kNone;
       if (w.layers[j].tp_bwd > 0) {
-        ar = b.Comm("allreduce(grad) " + w.layers[j].name, coll::Collective::kAllReduce, bytes_of(w.layers[j].tp_bwd), cost, {g});
+        ar = b.Comm("allreduce(grad) " + w.layers[j].name, coll::Collective::kAllReduce,
+                    bytes_of(w.layers[j].tp_bwd), cost, {g});
       }
     }
   }
@@ -223,7 +234,8 @@ std::string TimelineCsv(const Iteration& it) {
   for (const Op& op : it.ops) {
     const bool comm = op.stream == Stream::kComm;
     s += fmt::format("{},{},{},{},{:.1f},{:.1f}\n", comm ? "comm" : "compute", op.name,
-                     comm ? coll::CollectiveName(op.collective) : "", comm ? op.bytes : 0, op.start, op.end);
+                     comm ? coll::CollectiveName(op.collective) : "", comm ? op.bytes : 0, op.start,
+                     op.end);
   }
   return s;
 }

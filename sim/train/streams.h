@@ -70,11 +70,11 @@ struct Op {
 };
 
 struct Iteration {
-  std::vector<Op> ops;  // in issue order per stream
-  double time = 0;            // ns: the last op's end
-  double compute_busy = 0;    // ns of compute
-  double comm_busy = 0;       // ns of communication
-  double exposed_comm = 0;    // time - compute_busy: the compute stream idle on communication
+  std::vector<Op> ops;      // in issue order per stream
+  double time = 0;          // ns: the last op's end
+  double compute_busy = 0;  // ns of compute
+  double comm_busy = 0;     // ns of communication
+  double exposed_comm = 0;  // time - compute_busy: the compute stream idle on communication
   unsigned collectives = 0;
 };
 

@@ -1,9 +1,9 @@
 #include "workload.h"
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace aries::train {
 
@@ -29,8 +29,8 @@ uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, co
     pos = 0;
   }
   if (pos == 0 || pos != v.size() || v[0] == '-' || x > max) {
-    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected an integer in 0..2^{}", path, ln, column, v,
-                                    max == kMaxElems ? 40 : 60));
+    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected an integer in 0..2^{}", path, ln,
+                                    column, v, max == kMaxElems ? 40 : 60));
   }
   return x;
 }
@@ -44,7 +44,8 @@ double ParseTime(const std::string& path, unsigned ln, const char* column, const
     pos = 0;
   }
   if (pos == 0 || pos != v.size() || !(x >= 0 && x <= 1e15)) {
-    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected ns per sample, 0 .. 1e15", path, ln, column, v));
+    throw WorkloadError(
+        fmt::format("{}:{}: {} '{}': expected ns per sample, 0 .. 1e15", path, ln, column, v));
   }
   return x;
 }
@@ -94,8 +95,9 @@ Workload LoadWorkload(const std::string& path) {
     if (!header) {
       timed = line == std::string(kHeader) + ",fwd_ns,bwd_ns";
       if (line != kHeader && !timed) {
-        throw WorkloadError(fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',fwd_ns,bwd_ns')", path,
-                                        ln, line, kHeader));
+        throw WorkloadError(
+            fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',fwd_ns,bwd_ns')", path,
+                        ln, line, kHeader));
       }
       header = true;
       continue;
@@ -105,13 +107,15 @@ Workload LoadWorkload(const std::string& path) {
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
     const size_t fields = timed ? 8 : 6;
     if (c.size() != fields) {
-      throw WorkloadError(fmt::format("{}:{}: {} fields; expected {} (as the header)", path, ln, c.size(), fields));
+      throw WorkloadError(
+          fmt::format("{}:{}: {} fields; expected {} (as the header)", path, ln, c.size(), fields));
     }
     Layer l;
     l.name = c[0];
     if (l.name.empty()) throw WorkloadError(fmt::format("{}:{}: empty layer name", path, ln));
     for (const Layer& prev : w.layers) {
-      if (prev.name == l.name) throw WorkloadError(fmt::format("{}:{}: layer '{}' appears twice", path, ln, l.name));
+      if (prev.name == l.name)
+        throw WorkloadError(fmt::format("{}:{}: layer '{}' appears twice", path, ln, l.name));
     }
     l.params = ParseCount(path, ln, "params", c[1]);
     l.fwd_flops = static_cast<double>(ParseCount(path, ln, "fwd_flops", c[2], kMaxFlops));
@@ -134,7 +138,9 @@ Workload LoadWorkload(const std::string& path) {
   return w;
 }
 
-std::vector<std::string> ShippedWorkloads() { return {"resnet50", "vgg16", "dlrm", "transformer", "gpt3"}; }
+std::vector<std::string> ShippedWorkloads() {
+  return {"resnet50", "vgg16", "dlrm", "transformer", "gpt3"};
+}
 
 std::string WorkloadPath(const std::string& name_or_path) {
   for (const std::string& s : ShippedWorkloads()) {

@@ -19,13 +19,13 @@ class WorkloadError : public std::runtime_error {
 
 struct Layer {
   std::string name;
-  uint64_t params = 0;     // trainable parameters: the gradient's elements
-  double fwd_flops = 0;     // forward FLOPs per sample (backward: twice that)
-  uint64_t tp_fwd = 0;      // tensor parallel: elements per sample all-reduced after the forward
-  uint64_t tp_bwd = 0;      //   and after the backward (the input gradient)
-  bool sharded = false;     // a model-parallel table: no gradient collective
-  double fwd_ns = 0;        // optional, given directly: forward / backward ns per sample on
-  double bwd_ns = 0;        //   one chiplet (0: from the FLOPs and the chiplet's rate)
+  uint64_t params = 0;   // trainable parameters: the gradient's elements
+  double fwd_flops = 0;  // forward FLOPs per sample (backward: twice that)
+  uint64_t tp_fwd = 0;   // tensor parallel: elements per sample all-reduced after the forward
+  uint64_t tp_bwd = 0;   //   and after the backward (the input gradient)
+  bool sharded = false;  // a model-parallel table: no gradient collective
+  double fwd_ns = 0;     // optional, given directly: forward / backward ns per sample on
+  double bwd_ns = 0;     //   one chiplet (0: from the FLOPs and the chiplet's rate)
 };
 
 struct Workload {
@@ -35,7 +35,7 @@ struct Workload {
   unsigned batch = 1;                // default samples per chiplet per iteration
   std::vector<Layer> layers;         // forward order
   uint64_t Params() const;
-  double FwdFlops() const;           // per sample
+  double FwdFlops() const;  // per sample
 };
 
 // Reads a workload CSV: "# key: value" comments (workload, source, sample, batch), then the

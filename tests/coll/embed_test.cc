@@ -1,14 +1,14 @@
 // The embedder (collectives/embed): logical links onto mesh hops, bypass segments and
 // table-routed paths, checked through the planned programs (the validator re-derives every
 // path from the registers the embedder wrote).
+#include "embed.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bitset>
 
-#include <fmt/format.h>
-
 #include "aries_pkg.h"
-#include "embed.h"
 #include "planners.h"
 #include "wiring.h"
 
@@ -29,11 +29,14 @@ Request Req(Topology t, unsigned k, const char* algo) {
 
 unsigned Cuts(const Program& p) {
   unsigned c = 0;
-  for (const NodeProgram& np : p.nodes) c += static_cast<unsigned>(std::bitset<32>(np.bypass).count());
+  for (const NodeProgram& np : p.nodes)
+    c += static_cast<unsigned>(std::bitset<32>(np.bypass).count());
   return c;
 }
 
-bool Has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+bool Has(const std::string& s, const std::string& what) {
+  return s.find(what) != std::string::npos;
+}
 
 TEST(Embed, AriesBwGivesEveryRingLinkASecondLinkOnASegment) {
   Validation v;

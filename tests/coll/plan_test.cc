@@ -1,9 +1,8 @@
 // The planners against their own validator and symbolic execution: every algorithm x
 // collective it implements x topology x size (one element, sizes N and the flit do not divide,
 // large), and the synchronization steps against ARIES Table I.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "aries_pkg.h"
 #include "planners.h"
@@ -42,7 +41,8 @@ TEST(Plan, EveryAlgorithmCollectiveTopologyAndSizeValidates) {
       for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
         if ((a.engine && t == Topology::kFbfly) || !a.Serves(t)) continue;
         for (unsigned k : {2u, 4u, 8u}) {
-          for (uint64_t m : {uint64_t{1}, uint64_t{k * k - 1}, uint64_t{1000003}, uint64_t{16u << 20}}) {
+          for (uint64_t m :
+               {uint64_t{1}, uint64_t{k * k - 1}, uint64_t{1000003}, uint64_t{16u << 20}}) {
             SCOPED_TRACE(fmt::format("{} {} {} {}x{} {} elements", a.name, CollectiveName(c),
                                      TopologyName(t), k, k, m));
             Validation v;
@@ -130,23 +130,36 @@ TEST(Plan, BadRequestsNameTheItem) {
     }
     return "";
   };
-  EXPECT_NE(err(Req(Topology::kMesh, 4, "nccl", Collective::kAllReduce, 10)).find("coll.algo = nccl: unknown; allowed ring"), std::string::npos);
-  EXPECT_NE(err(Req(Topology::kMesh, 4, "rd", Collective::kBroadcast, 10)).find("rd does not implement broadcast"), std::string::npos);
-  EXPECT_NE(err(Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 0)).find("coll.size"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "nccl", Collective::kAllReduce, 10))
+                .find("coll.algo = nccl: unknown; allowed ring"),
+            std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "rd", Collective::kBroadcast, 10))
+                .find("rd does not implement broadcast"),
+            std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 0)).find("coll.size"),
+            std::string::npos);
   Request r = Req(Topology::kMesh, 4, "ring", Collective::kReduce, 10);
   r.root = 16;
   EXPECT_NE(err(r).find("coll.root = 16: allowed 0..15"), std::string::npos);
   Hardware none;
   none.engine = false;
-  EXPECT_NE(err(Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 10), none).find("needs the collective engine"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 10), none)
+                .find("needs the collective engine"),
+            std::string::npos);
   Request e = Req(Topology::kMesh, 4, "tree", Collective::kAllReduce, 10);
   e.embeddings = 9;
   EXPECT_NE(err(e).find("coll.embeddings = 9: allowed 1..8"), std::string::npos);
-  EXPECT_NE(err(Req(Topology::kMesh, 4, "aries_bw", Collective::kAllReduce, 10)).find("algorithm aries_bw does not apply to topology mesh; it applies to aries"), std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 4, "aries_bw", Collective::kAllReduce, 10))
+                .find("algorithm aries_bw does not apply to topology mesh; it applies to aries"),
+            std::string::npos);
   Request lt = Req(Topology::kAries, 4, "aries_lt", Collective::kAllReduce, 10);
   lt.levels = 3;
-  EXPECT_NE(err(lt).find("coll.levels = 3: K = 4 must be b^levels for an integer b >= 2; allowed levels for K = 4: 1, 2"), std::string::npos);
-  EXPECT_NE(err(Req(Topology::kMesh, 3, "cmtree", Collective::kAllReduce, 10)).find("cmtree concentrates 2x2 groups: K even; K = 3"), std::string::npos);
+  EXPECT_NE(err(lt).find("coll.levels = 3: K = 4 must be b^levels for an integer b >= 2; allowed "
+                         "levels for K = 4: 1, 2"),
+            std::string::npos);
+  EXPECT_NE(err(Req(Topology::kMesh, 3, "cmtree", Collective::kAllReduce, 10))
+                .find("cmtree concentrates 2x2 groups: K even; K = 3"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 // The cost models behind --algo auto (collectives/tuner): interpolation and extrapolation by
 // hand, the leave-one-out error, the choice and its ranking, and refusals of a bad cost file.
+#include "tuner.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
-
-#include "tuner.h"
 
 namespace {
 
@@ -42,10 +42,10 @@ TEST(Tuner, PiecewiseLinearBetweenMeasuredSizes) {
   CostModel m;
   m.points = {{1000, 100}, {2000, 150}, {4000, 350}};
   EXPECT_DOUBLE_EQ(m.Predict(1000), 100);
-  EXPECT_DOUBLE_EQ(m.Predict(1500), 125);    // halfway between the first two
-  EXPECT_DOUBLE_EQ(m.Predict(3000), 250);    // halfway between the last two
-  EXPECT_DOUBLE_EQ(m.Predict(8000), 750);    // the last slope (0.1 cycle/byte) beyond
-  EXPECT_DOUBLE_EQ(m.Predict(500), 100);     // below the first size: not below its cycles
+  EXPECT_DOUBLE_EQ(m.Predict(1500), 125);  // halfway between the first two
+  EXPECT_DOUBLE_EQ(m.Predict(3000), 250);  // halfway between the last two
+  EXPECT_DOUBLE_EQ(m.Predict(8000), 750);  // the last slope (0.1 cycle/byte) beyond
+  EXPECT_DOUBLE_EQ(m.Predict(500), 100);   // below the first size: not below its cycles
   EXPECT_DOUBLE_EQ(m.Predict(1), 100);
   // The middle point from its neighbours: 100 + (350 - 100) / 3 = 183.3 vs 150 measured.
   EXPECT_NEAR(m.LeaveOneOutError(), (100 + 250.0 / 3 - 150) / 150, 1e-12);
@@ -70,20 +70,24 @@ TEST(Tuner, AlphaBetaFit) {
   for (double da : {-1.0, 1.0}) EXPECT_GT(cost(f.alpha + da, f.beta), best);
   for (double db : {-1e-5, 1e-5}) EXPECT_GT(cost(f.alpha, f.beta + db), best);
   double worst = 0;
-  for (const CostPoint& p : pts) worst = std::max(worst, std::abs(f.alpha + f.beta * p.bytes - p.cycles) / p.cycles);
+  for (const CostPoint& p : pts)
+    worst = std::max(worst, std::abs(f.alpha + f.beta * p.bytes - p.cycles) / p.cycles);
   EXPECT_DOUBLE_EQ(f.max_rel_error, worst);
   EXPECT_GT(f.max_rel_error, 0.01);  // a ring is not one line from 1 KB to 2 MB
 }
 
 TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
-  const std::string path = Write("costs.csv", kLegacyHeader + "\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,65536,2000,1,0.9,1\n"
-      "mesh,4,aries_lt,2,1,allreduce,int32,1024,250,1,0.1,1\n"
-      "mesh,4,aries_lt,2,1,allreduce,int32,65536,2300,1,0.8,1\n"
-      "mesh,4,dbt,2,1,allreduce,int32,1024,10,1,0.1,0\n"          // a failed run: ignored
-      "mesh,4,tree,2,4,reducescatter,int32,1024,10,1,0.1,1\n"     // not all-reduce: ignored
-      "torus,8,ring,2,1,allreduce,int32,1024,900,1,0.1,1\n");
+  const std::string path =
+      Write("costs.csv",
+            kLegacyHeader +
+                "\n"
+                "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
+                "mesh,4,ring,2,1,allreduce,int32,65536,2000,1,0.9,1\n"
+                "mesh,4,aries_lt,2,1,allreduce,int32,1024,250,1,0.1,1\n"
+                "mesh,4,aries_lt,2,1,allreduce,int32,65536,2300,1,0.8,1\n"
+                "mesh,4,dbt,2,1,allreduce,int32,1024,10,1,0.1,0\n"       // a failed run: ignored
+                "mesh,4,tree,2,4,reducescatter,int32,1024,10,1,0.1,1\n"  // not all-reduce: ignored
+                "torus,8,ring,2,1,allreduce,int32,1024,900,1,0.1,1\n");
   const auto models = LoadCostModels(path);
   ASSERT_EQ(models.size(), 3u);
   const Choice small = ChooseAlgorithm(models, At(Topology::kMesh, 4), 1024);
@@ -97,7 +101,10 @@ TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
     ChooseAlgorithm(models, At(Topology::kAries, 4), 1024);
     FAIL();
   } catch (const PlanError& e) {
-    EXPECT_NE(std::string(e.what()).find("no measured costs for aries 4x4; the cost file has mesh 4x4; torus 8x8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "no measured costs for aries 4x4; the cost file has mesh 4x4; torus 8x8"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -105,9 +112,14 @@ TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
 // package of a geometry the file lacks is refused, naming the geometries it has.
 TEST(Tuner, CostModelsBelongToTheirGeometry) {
   const Candidate ring{"ring", 2, 1};
-  const std::string path = Write("geom.csv", std::string(CostCsvHeader()) + "\n" +
-      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce, "int32", 1024, 420, 1, 0.1, true) + "\n" +
-      CostCsvRow(At(Topology::kMesh, 4, 20), ring, Collective::kAllReduce, "int32", 1024, 620, 1, 0.1, true) + "\n");
+  const std::string path =
+      Write("geom.csv", std::string(CostCsvHeader()) + "\n" +
+                            CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce,
+                                       "int32", 1024, 420, 1, 0.1, true) +
+                            "\n" +
+                            CostCsvRow(At(Topology::kMesh, 4, 20), ring, Collective::kAllReduce,
+                                       "int32", 1024, 620, 1, 0.1, true) +
+                            "\n");
   const auto models = LoadCostModels(path);
   ASSERT_EQ(models.size(), 2u);
   EXPECT_DOUBLE_EQ(ChooseAlgorithm(models, At(Topology::kMesh, 4), 1024).predicted, 420);
@@ -122,17 +134,20 @@ TEST(Tuner, CostModelsBelongToTheirGeometry) {
         << e.what();
   }
   // A legacy file (no geometry columns) was measured on the default geometry.
-  const std::string legacy = Write("legacy.csv", kLegacyHeader + "\nmesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n");
+  const std::string legacy =
+      Write("legacy.csv", kLegacyHeader + "\nmesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n");
   EXPECT_TRUE(LoadCostModels(legacy).at(0).On(At(Topology::kMesh, 4)));
   EXPECT_FALSE(LoadCostModels(legacy).at(0).On(At(Topology::kMesh, 4, 20)));
 }
 
 TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
-  const std::string path = Write("rep.csv", kLegacyHeader + "\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1\n"
-      "mesh,4,ring,2,1,allreduce,fp32,1024,9999,1,0.1,1\n");
+  const std::string path =
+      Write("rep.csv", kLegacyHeader +
+                           "\n"
+                           "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1\n"
+                           "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n"
+                           "mesh,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1\n"
+                           "mesh,4,ring,2,1,allreduce,fp32,1024,9999,1,0.1,1\n");
   const auto models = LoadCostModels(path);
   ASSERT_EQ(models.size(), 1u);
   ASSERT_EQ(models[0].points.size(), 2u);
@@ -145,10 +160,17 @@ TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
 
 TEST(Tuner, CollectivesAreKeptApartAndRowsRoundTrip) {
   const Candidate ring{"ring", 2, 1};
-  const std::string path = Write("coll.csv", std::string(CostCsvHeader()) + "\n" +
-      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce, "int32", 1024, 400, 1, 0.1, true) + "\n" +
-      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kReduceScatter, "int32", 1024, 210, 1, 0.1, true) + "\n" +
-      CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllGather, "int32", 1024, 205, 1, 0.1, false) + "\n");
+  const std::string path =
+      Write("coll.csv", std::string(CostCsvHeader()) + "\n" +
+                            CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce,
+                                       "int32", 1024, 400, 1, 0.1, true) +
+                            "\n" +
+                            CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kReduceScatter,
+                                       "int32", 1024, 210, 1, 0.1, true) +
+                            "\n" +
+                            CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllGather,
+                                       "int32", 1024, 205, 1, 0.1, false) +
+                            "\n");
   const auto rs = LoadCostModels(path, "int32", Collective::kReduceScatter);
   ASSERT_EQ(rs.size(), 1u);
   EXPECT_EQ(rs[0].collective, Collective::kReduceScatter);
@@ -156,20 +178,33 @@ TEST(Tuner, CollectivesAreKeptApartAndRowsRoundTrip) {
   EXPECT_DOUBLE_EQ(LoadCostModels(path)[0].Predict(1024), 400);
   EXPECT_TRUE(LoadCostModels(path, "int32", Collective::kAllGather).empty());  // the run failed
   const std::string h = kLegacyHeader + "\n";
-  EXPECT_NE(Refusal(Write("c.csv", h + "mesh,4,ring,2,1,alltoall,int32,1,1,1,1,1\n")).find("tuner_c.csv:2: collective 'alltoall': allowed allreduce"), std::string::npos);
+  EXPECT_NE(Refusal(Write("c.csv", h + "mesh,4,ring,2,1,alltoall,int32,1,1,1,1,1\n"))
+                .find("tuner_c.csv:2: collective 'alltoall': allowed allreduce"),
+            std::string::npos);
 }
 
 TEST(Tuner, BadCostFilesNameTheLine) {
-  EXPECT_NE(Refusal(Write("h.csv", "topology,k\n")).find("tuner_h.csv:1: header 'topology,k'; expected 'topology,k,algo"), std::string::npos);
+  EXPECT_NE(Refusal(Write("h.csv", "topology,k\n"))
+                .find("tuner_h.csv:1: header 'topology,k'; expected 'topology,k,algo"),
+            std::string::npos);
   const std::string h = kLegacyHeader + "\n";
-  EXPECT_NE(Refusal(Write("f.csv", h + "mesh,4,ring\n")).find("tuner_f.csv:2: 3 fields; expected 12"), std::string::npos);
-  EXPECT_NE(Refusal(Write("g.csv", std::string(CostCsvHeader()) + "\nmesh,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
+  EXPECT_NE(
+      Refusal(Write("f.csv", h + "mesh,4,ring\n")).find("tuner_f.csv:2: 3 fields; expected 12"),
+      std::string::npos);
+  EXPECT_NE(Refusal(Write("g.csv", std::string(CostCsvHeader()) +
+                                       "\nmesh,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
                 .find("tuner_g.csv:2: 12 fields; expected 15"),
             std::string::npos);
-  EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_t.csv:2: topology 'ring': allowed mesh"), std::string::npos);
-  EXPECT_NE(Refusal(Write("n.csv", h + "mesh,four,ring,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_n.csv:2: a number field does not parse"), std::string::npos);
+  EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
+                .find("tuner_t.csv:2: topology 'ring': allowed mesh"),
+            std::string::npos);
+  EXPECT_NE(Refusal(Write("n.csv", h + "mesh,four,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
+                .find("tuner_n.csv:2: a number field does not parse"),
+            std::string::npos);
   EXPECT_NE(Refusal("/nonexistent/costs.csv").find("cannot open the cost file"), std::string::npos);
-  EXPECT_NE(Refusal(Write("a.csv", h + "mesh,4,nccl,2,1,allreduce,int32,1,1,1,1,1\n")).find("tuner_a.csv:2: algorithm 'nccl': allowed ring"), std::string::npos);
+  EXPECT_NE(Refusal(Write("a.csv", h + "mesh,4,nccl,2,1,allreduce,int32,1,1,1,1,1\n"))
+                .find("tuner_a.csv:2: algorithm 'nccl': allowed ring"),
+            std::string::npos);
 }
 
 }  // namespace

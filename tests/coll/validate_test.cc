@@ -47,7 +47,9 @@ TEST(Validate, Rule2PortMuxesAndBypass) {
   EXPECT_HAS(Refusal(p), "BYPASS = 0x8 cuts a track the interposer does not have");
   p = Good(Topology::kAries, "ring");
   p.nodes[5].portsel[hw::kPortYP].out = 1;
-  EXPECT_HAS(Refusal(p), "node 5 (1,1): PORTSEL[YP] output side selects x-track 0, which BYPASS does not cut here");
+  EXPECT_HAS(
+      Refusal(p),
+      "node 5 (1,1): PORTSEL[YP] output side selects x-track 0, which BYPASS does not cut here");
   p = Good(Topology::kAries, "ring");
   p.nodes[5].portsel[hw::kPortYP].out = 9;
   EXPECT_HAS(Refusal(p), "PORTSEL[YP] output side selects choice 9; allowed 0 (mesh) or 1..4");
@@ -71,7 +73,8 @@ TEST(Validate, Rule3RoutingTables) {
 TEST(Validate, Rule4EngineRegisters) {
   Program p = Good(Topology::kMesh, "tree");
   p.nodes[0].ids[0].id = 8;
-  EXPECT_HAS(Refusal(p), "node 0 (0,0): engine id 8: too many collective ids (the engine has ids 0..7)");
+  EXPECT_HAS(Refusal(p),
+             "node 0 (0,0): engine id 8: too many collective ids (the engine has ids 0..7)");
   p = Good(Topology::kMesh, "tree");
   p.nodes[0].ids[0].count = 0;
   EXPECT_HAS(Refusal(p), "ID_COUNT 0 (allowed 1..65535)");
@@ -86,13 +89,16 @@ TEST(Validate, Rule4EngineRegisters) {
   EXPECT_HAS(Refusal(p), "moves 63 flits of id 0; the engine's request program moves 1");
   Hardware none;
   none.engine = false;
-  EXPECT_HAS(Refusal(Good(Topology::kMesh, "tree"), none), "the node model has no collective engine");
+  EXPECT_HAS(Refusal(Good(Topology::kMesh, "tree"), none),
+             "the node model has no collective engine");
 }
 
 TEST(Validate, Rule5Paths) {
   Program p = Good(Topology::kMesh, "ring");
   p.nodes[0].ops[0].flow = 5;  // no table entries for flow 5
-  EXPECT_HAS(Refusal(p), "node 0 (0,0) op 0 (send to node 1 (1,0)): no route: flow 5 from node 0 (0,0) to node 1 (1,0): no ROUTE[flow 5][in L] at node 0 (0,0)");
+  EXPECT_HAS(Refusal(p),
+             "node 0 (0,0) op 0 (send to node 1 (1,0)): no route: flow 5 from node 0 (0,0) to node "
+             "1 (1,0): no ROUTE[flow 5][in L] at node 0 (0,0)");
   p = Good(Topology::kMesh, "ring");
   p.nodes[0].ops[0].vc = 4;
   EXPECT_HAS(Refusal(p), "VC 4 (allowed 0..3)");
@@ -102,7 +108,9 @@ TEST(Validate, Rule5Paths) {
   p.nodes[3].bypass = 1;
   p.nodes[3].portsel[hw::kPortXM].in = 1;
   p.nodes[0].portsel[hw::kPortXP].out = 1;
-  EXPECT_HAS(Refusal(p), "dimension-order hop from node 0 (0,0) by XP reaches node 3 (3,0) instead of node 1 (1,0)");
+  EXPECT_HAS(
+      Refusal(p),
+      "dimension-order hop from node 0 (0,0) by XP reaches node 3 (3,0) instead of node 1 (1,0)");
 }
 
 TEST(Validate, Rule6CyclicChannelDependency) {
@@ -132,7 +140,8 @@ TEST(Validate, Rule7SymbolicExecution) {
   // A receive nobody sends.
   p = Good(Topology::kMesh, "ring");
   p.nodes[1].ops.insert(p.nodes[1].ops.begin(), {Act::kRecvCopy, 2, {0, 10}});
-  EXPECT_HAS(Refusal(p), "cannot finish: op 1 (recv-reduce from node 4 (0,1)) waits for data that never comes");
+  EXPECT_HAS(Refusal(p),
+             "cannot finish: op 1 (recv-reduce from node 4 (0,1)) waits for data that never comes");
   // A message nobody receives.
   p = Good(Topology::kMesh, "ring");
   p.nodes[1].ops.push_back({Act::kSend, 2, {0, 10}});

@@ -10,10 +10,10 @@
 #include <random>
 #include <set>
 
-#include "test_seed.h"
 #include "aries_pkg.h"
-#include "engine_harness.h"
 #include "arith.h"
+#include "engine_harness.h"
+#include "test_seed.h"
 
 namespace {
 
@@ -57,10 +57,14 @@ uint32_t RandomValue(unsigned op, std::mt19937& rng) {
   const bool fp = op >= hw::kOpAddF32 && op <= hw::kOpMaxF32;
   if (!fp) return static_cast<uint32_t>(rng());
   switch (rng() % 8) {
-    case 0: return (rng() % 2) << 31;                              // signed zero
-    case 1: return ((rng() % 2) << 31) | 0x7F800000u;               // infinity
-    case 2: return 0x7F800000u | (static_cast<uint32_t>(rng()) & 0x7FFFFF) | 1u;  // NaN
-    case 3: return static_cast<uint32_t>(rng()) & 0x807FFFFFu;     // subnormal or zero
+    case 0:
+      return (rng() % 2) << 31;  // signed zero
+    case 1:
+      return ((rng() % 2) << 31) | 0x7F800000u;  // infinity
+    case 2:
+      return 0x7F800000u | (static_cast<uint32_t>(rng()) & 0x7FFFFF) | 1u;  // NaN
+    case 3:
+      return static_cast<uint32_t>(rng()) & 0x807FFFFFu;  // subnormal or zero
     default: {
       return aries::coll::AsBits(std::ldexp(static_cast<float>(rng() % 2000) / 1000.0f - 1.0f,
                                             static_cast<int>(rng() % 40) - 20));
@@ -145,8 +149,10 @@ TEST(CollEngine, PartialInputSetsFollowTheFixedTreeOrder) {
         EXPECT_EQ(h.left()[s].flit.lanes, want[s]) << "inputs 0x" << std::hex << in;
         got.insert(got.end(), h.left()[s].flit.lanes.begin(), h.left()[s].flit.lanes.end());
       }
-      if (rep == 0) first = got;
-      else EXPECT_EQ(got, first) << "fp result changed with the arrival timing";
+      if (rep == 0)
+        first = got;
+      else
+        EXPECT_EQ(got, first) << "fp result changed with the arrival timing";
     }
   }
 }
@@ -299,9 +305,9 @@ TEST(CollEngine, BadFlitsAreDroppedAndReported) {
   k.seq = 7;
   h.Send(1, k);
   for (int i = 0; i < 20; ++i) h.Step();
-  EXPECT_EQ(h.Read(hw::kRegEngStatus),
-            (1u << hw::kEngStatusUnknownIdBit) | (1u << hw::kEngStatusOpBit) |
-                (1u << hw::kEngStatusSeqBit));
+  EXPECT_EQ(h.Read(hw::kRegEngStatus), (1u << hw::kEngStatusUnknownIdBit) |
+                                           (1u << hw::kEngStatusOpBit) |
+                                           (1u << hw::kEngStatusSeqBit));
   EXPECT_EQ(h.Read(hw::kRegEngDropped), 4u);
   EXPECT_TRUE(h.left().empty());
   for (unsigned p = 0; p < kEngPorts; ++p) {

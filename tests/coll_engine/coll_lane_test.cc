@@ -10,24 +10,25 @@
 #include <cmath>
 #include <random>
 
-#include "test_seed.h"
 #include "Vcoll_lane.h"
 #include "aries_pkg.h"
 #include "arith.h"
+#include "test_seed.h"
 #include "verilated.h"
 
 namespace {
 
 namespace hw = aries::hw;
-using aries::coll::LaneOp;
 using aries::coll::kCanonicalNaN;
+using aries::coll::LaneOp;
 using aries::coll::OpName;
 
 uint32_t Bits(float f) { return aries::coll::AsBits(f); }
 
 class Lane {
  public:
-  Lane() : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Vcoll_lane>(ctx_.get())) {}
+  Lane()
+      : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Vcoll_lane>(ctx_.get())) {}
   // One enabled cycle: the result is in the lane's register after the edge.
   uint32_t Eval(unsigned op, uint32_t a, uint32_t b) { return Cycle(true, op, a, b); }
   // One cycle with en_i low.
@@ -55,16 +56,26 @@ uint32_t RandomF32(std::mt19937& rng) {
   std::uniform_int_distribution<uint32_t> frac(0, 0x7FFFFF), sign(0, 1), cls(0, 11);
   const uint32_t s = sign(rng) << 31;
   switch (cls(rng)) {
-    case 0: return s;                                            // zero
-    case 1: return s | (frac(rng) | 1u);                          // subnormal
-    case 2: return s | (0xFFu << 23);                             // infinity
-    case 3: return s | (0xFFu << 23) | (frac(rng) | 1u);          // NaN
-    case 4: return s | ((1u + rng() % 4) << 23) | frac(rng);      // just above 2^-126
-    case 5: return s | ((250u + rng() % 4) << 23) | frac(rng);    // near overflow
-    case 6: return s | ((60u + rng() % 10) << 23) | frac(rng);    // products near 2^-126
-    case 7: return s | ((190u + rng() % 10) << 23) | frac(rng);   // products near overflow
-    case 8: return s | (127u << 23) | (frac(rng) & 0x7FFFF0u);    // near 1, few low bits
-    default: return s | ((1u + rng() % 254) << 23) | frac(rng);  // any normal
+    case 0:
+      return s;  // zero
+    case 1:
+      return s | (frac(rng) | 1u);  // subnormal
+    case 2:
+      return s | (0xFFu << 23);  // infinity
+    case 3:
+      return s | (0xFFu << 23) | (frac(rng) | 1u);  // NaN
+    case 4:
+      return s | ((1u + rng() % 4) << 23) | frac(rng);  // just above 2^-126
+    case 5:
+      return s | ((250u + rng() % 4) << 23) | frac(rng);  // near overflow
+    case 6:
+      return s | ((60u + rng() % 10) << 23) | frac(rng);  // products near 2^-126
+    case 7:
+      return s | ((190u + rng() % 10) << 23) | frac(rng);  // products near overflow
+    case 8:
+      return s | (127u << 23) | (frac(rng) & 0x7FFFF0u);  // near 1, few low bits
+    default:
+      return s | ((1u + rng() % 254) << 23) | frac(rng);  // any normal
   }
 }
 
@@ -123,7 +134,8 @@ TEST(CollLane, DocumentedSpecialCases) {
   EXPECT_EQ(lane.Eval(hw::kOpMaxF32, nsub, sub), pz);
   EXPECT_EQ(lane.Eval(hw::kOpMulF32, Bits(1e-20f), Bits(-1e-20f)), nz);
   EXPECT_EQ(lane.Eval(hw::kOpAddF32, Bits(1.5f * std::ldexp(1.0f, -126)),
-                      Bits(-1.0f * std::ldexp(1.0f, -126))), pz);
+                      Bits(-1.0f * std::ldexp(1.0f, -126))),
+            pz);
   // Round to nearest even: 1 + 2^-24 is a tie that goes to 1; 1 + 3 * 2^-24 goes up.
   EXPECT_EQ(lane.Eval(hw::kOpAddF32, one, Bits(std::ldexp(1.0f, -24))), one);
   EXPECT_EQ(lane.Eval(hw::kOpAddF32, one, Bits(3 * std::ldexp(1.0f, -24))), one + 2);
@@ -158,8 +170,8 @@ TEST(CollLaneGolden, AgreesWithTheHostFpuInDazFtzMode) {
     const uint32_t hs = std::isnan(ss) ? kCanonicalNaN : Bits(ss);
     const uint32_t hp = std::isnan(pp) ? kCanonicalNaN : Bits(pp);
     const double exact = static_cast<double>(fa) * static_cast<double>(fb);
-    const bool band = std::fabs(exact) > std::ldexp(1.0, -127) &&
-                      std::fabs(exact) < std::ldexp(1.0, -126);
+    const bool band =
+        std::fabs(exact) > std::ldexp(1.0, -127) && std::fabs(exact) < std::ldexp(1.0, -126);
     EXPECT_EQ(LaneOp(hw::kOpAddF32, a, b), hs) << std::hex << a << " + " << b;
     if (!band) {
       EXPECT_EQ(LaneOp(hw::kOpMulF32, a, b), hp) << std::hex << a << " * " << b;

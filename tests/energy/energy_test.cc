@@ -1,10 +1,10 @@
 // The energy model's arithmetic on a case computed by hand, the shipped technology files, and
 // the refusals of bad files and overrides.
+#include "energy.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
-
-#include "energy.h"
 
 namespace aries::energy {
 namespace {
@@ -36,7 +36,7 @@ TEST(Energy, HandComputedCase) {
   Activity a;
   a.flit_bits = 200;  // twice the reference width
   a.router_buffer_bits = 1000;
-  a.cycles = 1000;    // 1 us at 1 GHz
+  a.cycles = 1000;  // 1 us at 1 GHz
   NodeActivity n;
   n.buffer_writes = 10;
   n.buffer_toggles = 500;  // 500 / (10 x 200) = 0.25: half random data's toggles
@@ -45,7 +45,7 @@ TEST(Energy, HandComputedCase) {
   n.engine_ops = 5;
   n.reconfigs = 1;
   n.link_flits = {4, 0};
-  n.link_toggles = {400, 0};  // 400 / (4 x 200) = 0.5: random
+  n.link_toggles = {400, 0};     // 400 / (4 x 200) = 0.5: random
   n.link_flit_pitches = {8, 0};  // 4 flits over two pitches
   a.nodes = {n};
   const Energy e = Compute(HandTech(), a);
@@ -55,7 +55,7 @@ TEST(Energy, HandComputedCase) {
   EXPECT_DOUBLE_EQ(e.links, 160);       // 8 flit-pitches x 200 bits x 0.1 x (0.5 / 0.5)
   EXPECT_DOUBLE_EQ(e.engine, 1);
   EXPECT_DOUBLE_EQ(e.reconfig, 7);
-  EXPECT_NEAR(e.leakage, 2010, 1e-9);   // 1 us x (1000 bits x 10 nW + 1 mW x 2)
+  EXPECT_NEAR(e.leakage, 2010, 1e-9);  // 1 us x (1000 bits x 10 nW + 1 mW x 2)
   EXPECT_NEAR(e.total(), 2243.5, 1e-9);
   EXPECT_DOUBLE_EQ(e.buffer_toggle_rate, 0.25);
   ASSERT_EQ(e.per_link.size(), 1u);  // only links that carried flits
@@ -79,7 +79,7 @@ TEST(Energy, DataFractionKeepsADataIndependentPart) {
   Tech t = HandTech();
   t.data_fraction = 0.25;  // 75% of the energy does not depend on the data
   const Energy e = Compute(t, a);
-  EXPECT_DOUBLE_EQ(e.buffers, 4 * 3 * 0.75);   // 4 x (1 + 2) x (0.75 + 0.25 x 0)
+  EXPECT_DOUBLE_EQ(e.buffers, 4 * 3 * 0.75);  // 4 x (1 + 2) x (0.75 + 0.25 x 0)
   EXPECT_DOUBLE_EQ(e.crossbar, 4 * 3 * 0.75);
   EXPECT_DOUBLE_EQ(e.links, 4 * 100 * 0.1 * 0.75);
   a.nodes[0].link_flit_pitches = {};  // vectors of different lengths are refused
@@ -122,10 +122,14 @@ TEST(Energy, BadTechnologyFilesAndOverridesAreRefusedByName) {
   std::string all;
   for (const auto& [k, d] : TechKeys()) all += k + " = 1\n";
   EXPECT_NO_THROW(LoadTech(Write("ok.tech", all)));
-  EXPECT_NE(Refusal(all + "volts = 1\n").find("unknown key 'volts'; allowed ref_flit_bits"), std::string::npos);
-  EXPECT_NE(Refusal(all + "xbar_pj = 2\n").find("'xbar_pj' already set on line 4"), std::string::npos);
-  EXPECT_NE(Refusal("xbar_pj = -1\n").find(":1: xbar_pj = '-1': expected a non-negative number"), std::string::npos);
-  EXPECT_NE(Refusal("xbar_pj 1\n").find(":1: 'xbar_pj 1': expected key = value"), std::string::npos);
+  EXPECT_NE(Refusal(all + "volts = 1\n").find("unknown key 'volts'; allowed ref_flit_bits"),
+            std::string::npos);
+  EXPECT_NE(Refusal(all + "xbar_pj = 2\n").find("'xbar_pj' already set on line 4"),
+            std::string::npos);
+  EXPECT_NE(Refusal("xbar_pj = -1\n").find(":1: xbar_pj = '-1': expected a non-negative number"),
+            std::string::npos);
+  EXPECT_NE(Refusal("xbar_pj 1\n").find(":1: 'xbar_pj 1': expected key = value"),
+            std::string::npos);
   EXPECT_NE(Refusal("xbar_pj = 1\n").find("'ref_flit_bits' is not set"), std::string::npos);
   EXPECT_THROW(LoadTech("/nonexistent.tech"), TechError);
   Tech t = HandTech();

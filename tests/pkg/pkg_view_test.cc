@@ -23,7 +23,8 @@ class PkgView : public ::testing::Test {
   std::unique_ptr<Varies_pkg_probe> m_;
 };
 
-#define EXPECT_SAME(sv_port, cxx) EXPECT_EQ(static_cast<uint32_t>(m_->sv_port), static_cast<uint32_t>(cxx)) << #cxx
+#define EXPECT_SAME(sv_port, cxx) \
+  EXPECT_EQ(static_cast<uint32_t>(m_->sv_port), static_cast<uint32_t>(cxx)) << #cxx
 
 TEST_F(PkgView, WidthsAndFlitLayout) {
   EXPECT_SAME(lane_w_o, kLaneW);
@@ -80,7 +81,8 @@ TEST(RegisterMap, EveryGeneratedConstantMatchesTheElaboratedPackage) {
   const size_t n = sizeof(kRegConstants) / sizeof(kRegConstants[0]);
   EXPECT_GT(n, 90u);
   for (size_t i = 0; i < n; ++i) {
-    EXPECT_EQ(static_cast<uint32_t>(m->values_o[i]), kRegConstants[i].value) << kRegConstants[i].name;
+    EXPECT_EQ(static_cast<uint32_t>(m->values_o[i]), kRegConstants[i].value)
+        << kRegConstants[i].name;
   }
 }
 

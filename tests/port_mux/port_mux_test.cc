@@ -7,9 +7,9 @@
 #include <memory>
 #include <random>
 
-#include "test_seed.h"
 #include "Vport_mux.h"
 #include "death_util.h"
+#include "test_seed.h"
 #include "verilated.h"
 
 namespace {

@@ -7,13 +7,13 @@
 #include <memory>
 #include <random>
 
-#include "test_seed.h"
 #include "Vprim_credit.h"
 #include "Vprim_demux.h"
 #include "Vprim_fifo.h"
 #include "Vprim_mux.h"
 #include "Vprim_rr_arb.h"
 #include "death_util.h"
+#include "test_seed.h"
 #include "verilated.h"
 
 namespace {

@@ -54,8 +54,8 @@ TEST_P(RouterRandom, EveryFlitDeliveredOnceInOrderNothingLeft) {
     h_->Step();
   }
   h_->set_sink_accept(1.0);
-  ASSERT_TRUE(h_->RunUntilDrained(50000)) << "router did not drain: " << h_->outstanding()
-                                          << " flits outstanding";
+  ASSERT_TRUE(h_->RunUntilDrained(50000))
+      << "router did not drain: " << h_->outstanding() << " flits outstanding";
   EXPECT_EQ(h_->injected_flits(), flits) << "every queued flit entered the router";
   EXPECT_EQ(h_->expected_drops(), 0u);
   EXPECT_FALSE(dut_->Err());

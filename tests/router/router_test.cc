@@ -56,12 +56,12 @@ TEST_F(Router, IllegalCtrlValuesAreRefusedAndChangeNothing) {
   const uint32_t before = hw::CtrlValue(hw::kTopoMesh, 3, 3);
   ASSERT_FALSE(h_->Write(hw::kRegCtrl, before).err);
   const uint32_t bad[] = {
-      3u,                                     // topology encoding 3 does not exist
-      before | 0x20u,                         // reserved bit
-      before | 0x04u,                         // reserved bit
-      hw::CtrlValue(hw::kTopoFbfly, 4, 4),    // needs 1 + 3 + 3 = 7 ports, router has 5
-      hw::CtrlValue(hw::kTopoMesh, 1, 3),     // node x = 1 outside a 1-column grid
-      hw::CtrlValue(hw::kTopoMesh, 3, 1),     // node y = 1 outside a 1-row grid
+      3u,                                   // topology encoding 3 does not exist
+      before | 0x20u,                       // reserved bit
+      before | 0x04u,                       // reserved bit
+      hw::CtrlValue(hw::kTopoFbfly, 4, 4),  // needs 1 + 3 + 3 = 7 ports, router has 5
+      hw::CtrlValue(hw::kTopoMesh, 1, 3),   // node x = 1 outside a 1-column grid
+      hw::CtrlValue(hw::kTopoMesh, 3, 1),   // node y = 1 outside a 1-row grid
   };
   for (uint32_t v : bad) {
     EXPECT_TRUE(h_->Write(hw::kRegCtrl, v).err) << std::hex << v;
@@ -164,8 +164,7 @@ TEST_F(Router, FullThroughputOverTheCreditRoundTripOfTheDefaultLinks) {
 // link + credit latency + 2 cycles: 15 + 15 + 2 = 32 credits just suffice, 15 + 16 do not.
 double OneVcRate(RouterHarness& h) {
   for (int k = 0; k < 100; ++k)
-    h.Inject(hw::kPortXM, h.MakePacket(4, 0, false, 0, kDst[hw::kPortXP][0],
-                                       kDst[hw::kPortXP][1]));
+    h.Inject(hw::kPortXM, h.MakePacket(4, 0, false, 0, kDst[hw::kPortXP][0], kDst[hw::kPortXP][1]));
   EXPECT_TRUE(h.RunUntilDrained(20000));
   const auto& d = h.deliveries();
   return d.empty() ? 0.0 : 400.0 / double(d.back().cycle - d.front().cycle + 1);
@@ -298,8 +297,7 @@ TEST_F(Router, FlitCountersCountEveryFlit) {
   for (unsigned out = 0; out < 5; ++out) h_->Inject(hw::kPortLocal, Unicast(out, 3, out % 4));
   ASSERT_TRUE(h_->RunUntilDrained(200));
   EXPECT_EQ(h_->Read(hw::kRegInFlitsBase + hw::kPortLocal).rdata, 15u);
-  for (unsigned out = 0; out < 5; ++out)
-    EXPECT_EQ(h_->Read(hw::kRegOutFlitsBase + out).rdata, 3u);
+  for (unsigned out = 0; out < 5; ++out) EXPECT_EQ(h_->Read(hw::kRegOutFlitsBase + out).rdata, 3u);
   ExpectClean();
 }
 
@@ -311,8 +309,10 @@ TEST_F(Router, DimensionOrderRoutingMatchesTheGoldenModelOnEveryTopology) {
     hw::Topo topo;
     unsigned sx, sy, x, y;
   };
-  const Case cases[] = {{hw::kTopoMesh, 4, 4, 1, 2},  {hw::kTopoTorus, 4, 4, 3, 0},
-                        {hw::kTopoTorus, 5, 3, 0, 2}, {hw::kTopoFbfly, 3, 2, 2, 1},
+  const Case cases[] = {{hw::kTopoMesh, 4, 4, 1, 2},
+                        {hw::kTopoTorus, 4, 4, 3, 0},
+                        {hw::kTopoTorus, 5, 3, 0, 2},
+                        {hw::kTopoFbfly, 3, 2, 2, 1},
                         {hw::kTopoMesh, 16, 16, 0, 15}};
   for (const Case& c : cases) {
     h_->Reset(c.x, c.y);
@@ -349,8 +349,8 @@ TEST_F(Router, TorusWrapHopMovesToTheDatelineVc) {
 // --- circuit pass-through ---------------------------------------------------------------------
 
 TEST_F(Router, PassThroughTakesOneCycleAndForwardsCredits) {
-  ASSERT_FALSE(h_->Write(hw::kRegPassthruBase + hw::kPortXM,
-                         hw::PassthruValue(true, hw::kPortLocal)).err);
+  ASSERT_FALSE(
+      h_->Write(hw::kRegPassthruBase + hw::kPortXM, hw::PassthruValue(true, hw::kPortLocal)).err);
   EXPECT_EQ(h_->Read(hw::kRegPassthruBase + hw::kPortXM).rdata,
             hw::PassthruValue(true, hw::kPortLocal));
   // The circuit ignores the header: everything arriving on XM leaves on the local port, even
@@ -381,8 +381,8 @@ TEST_F(Router, PassThroughChangesAreCheckedAndRefusedWhileBusy) {
   EXPECT_TRUE(h_->Write(xm, hw::PassthruValue(true, 5)).err) << "no output 5";
   EXPECT_TRUE(h_->Write(xm, 0x2).err) << "reserved bit";
   ASSERT_FALSE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
-  EXPECT_TRUE(h_->Write(hw::kRegPassthruBase + hw::kPortYM,
-                        hw::PassthruValue(true, hw::kPortLocal)).err)
+  EXPECT_TRUE(
+      h_->Write(hw::kRegPassthruBase + hw::kPortYM, hw::PassthruValue(true, hw::kPortLocal)).err)
       << "two circuits into one output";
   // Stall the local sink so the circuit holds credits: a change now is refused.
   h_->set_sink_blocked(hw::kPortLocal, 0, true);
@@ -421,8 +421,8 @@ TEST_F(Router, PassThroughIsRefusedWhileAPacketIsOpen) {
   h_->Inject(hw::kPortXM, pkt);
   for (int i = 0; i < 10; ++i) h_->Step();
   EXPECT_TRUE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
-  EXPECT_TRUE(h_->Write(hw::kRegPassthruBase + hw::kPortYM,
-                        hw::PassthruValue(true, hw::kPortXP)).err)
+  EXPECT_TRUE(
+      h_->Write(hw::kRegPassthruBase + hw::kPortYM, hw::PassthruValue(true, hw::kPortXP)).err)
       << "XP has an open packet";
   h_->Inject(hw::kPortXM, tail);
   ASSERT_TRUE(h_->RunUntilDrained(100));
@@ -448,8 +448,8 @@ TEST_F(Router, PassThroughIsRefusedWhileFlitsArriveOrTheOutputIsContended) {
   for (int k = 0; k < 5; ++k)
     EXPECT_TRUE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
   // Another input keeps output YP busy: a circuit into YP is refused as well.
-  EXPECT_TRUE(h_->Write(hw::kRegPassthruBase + hw::kPortLocal,
-                        hw::PassthruValue(true, hw::kPortYP)).err);
+  EXPECT_TRUE(
+      h_->Write(hw::kRegPassthruBase + hw::kPortLocal, hw::PassthruValue(true, hw::kPortYP)).err);
   ASSERT_TRUE(h_->RunUntilDrained(500));
   EXPECT_FALSE(h_->Write(xm, hw::PassthruValue(true, hw::kPortLocal)).err);
   ExpectClean();
@@ -487,8 +487,7 @@ TEST_F(Router, ScoreboardCatchesMisroutedAndMissingFlits) {
   EXPECT_FALSE(h_->RunUntilDrained(200)) << "the expected YP copies never come";
   EXPECT_EQ(h_->outstanding(), 2u);
   ASSERT_FALSE(h_->errors().empty());
-  EXPECT_NE(h_->errors()[0].find("should not come out here"), std::string::npos)
-      << h_->errors()[0];
+  EXPECT_NE(h_->errors()[0].find("should not come out here"), std::string::npos) << h_->errors()[0];
 }
 
 TEST_F(Router, IdleAndEmptyRegistersFollowTheTraffic) {

@@ -10,12 +10,11 @@
 #include <memory>
 #include <string>
 
-#include "test_seed.h"
 #include "router_harness.h"
+#include "test_seed.h"
 #include "verilated_router.h"
 
 namespace aries::tb::test {
-
 
 template <class V>
 class RouterFixture : public ::testing::Test {

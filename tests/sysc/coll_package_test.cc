@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "aries_pkg.h"
+#include "arith.h"
 #include "coll_endpoint.h"
 #include "coll_tree.h"
-#include "arith.h"
 #include "lockstep_node.h"
 #include "node_models.h"
 #include "package.h"
@@ -23,10 +23,10 @@
 namespace {
 
 namespace hw = aries::hw;
+using aries::coll::Topology;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
 using aries::sysc::RegOp;
-using aries::coll::Topology;
 using aries::tb::CollEndpoint;
 using aries::test::Golden;
 using aries::test::MakeTree;
@@ -35,7 +35,8 @@ using aries::test::Tree;
 
 uint32_t RandomElement(unsigned op, std::mt19937& rng) {
   if (op == hw::kOpAddF32 || op == hw::kOpMaxF32) {
-    return aries::coll::AsBits(static_cast<float>(static_cast<int>(rng() % 20001) - 10000) / 977.0f);
+    return aries::coll::AsBits(static_cast<float>(static_cast<int>(rng() % 20001) - 10000) /
+                               977.0f);
   }
   return static_cast<uint32_t>(rng());
 }
@@ -184,8 +185,8 @@ TEST(PackageCollective, AllReduceAgainstHockneyBound) {
       const Outcome o = RunCollective(k, r, r, hw::kOpAddI32, bytes / 4, true, 1.0, 8);
       const double bound = static_cast<double>(alpha + flits);
       std::printf("%-4u %10zu %8zu %10llu %10llu %10.0f %8.3f\n", k, bytes, flits,
-                  static_cast<unsigned long long>(o.cycles),
-                  static_cast<unsigned long long>(alpha), bound, o.cycles / bound);
+                  static_cast<unsigned long long>(o.cycles), static_cast<unsigned long long>(alpha),
+                  bound, o.cycles / bound);
       EXPECT_GE(static_cast<double>(o.cycles), bound);
       EXPECT_LE(static_cast<double>(o.cycles), 1.05 * bound) << "line rate";
     }
@@ -274,8 +275,8 @@ TEST(PackageCollective, InterleavedIdsWithDifferentRootsShareTheNetwork) {
     std::vector<CollEndpoint::Coll> colls;
     for (unsigned c = 0; c < 3; ++c) colls.push_back({defs[c].id, defs[c].op, vec[c][n]});
     eps.push_back(std::make_unique<CollEndpoint>(
-        shape, colls, std::vector<CollEndpoint::Step>{{0, step}, {1, step}, {2, step}}, passes,
-        0.4, 100 + n));
+        shape, colls, std::vector<CollEndpoint::Step>{{0, step}, {1, step}, {2, step}}, passes, 0.4,
+        100 + n));
     pkg.AttachEndpoint(n, eps.back().get());
   }
   pkg.Program(ops);

@@ -2,9 +2,8 @@
 // adapter (sysc/coll_adapter): every algorithm x topology x collective it implements on 4x4,
 // a subset on 2x2 and 8x8, int32 and fp32, every element of every node checked against the
 // golden reduction (tb/coll_check), every injected flit ejected.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "aries_pkg.h"
 #include "coll_adapter.h"
@@ -83,8 +82,8 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
 }
 
 const Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
-                           Collective::kAllGather, Collective::kReduce, Collective::kBroadcast,
-                           Collective::kBarrier};
+                           Collective::kAllGather, Collective::kReduce,
+                           Collective::kBroadcast, Collective::kBarrier};
 
 TEST(CollProgram, EveryAlgorithmTopologyAndCollectiveOn4x4) {
   const uint64_t seed = aries::test::TestSeed(11);
@@ -124,8 +123,10 @@ TEST(CollProgram, SubsetOn2x2And8x8) {
   for (const char* algo : {"aries_bw", "dbt", "cmtree", "mtree"}) {
     RunCase({Topology::kAries, 8, algo, Collective::kAllReduce, hw::kOpAddI32, 3001}, seed + 2);
   }
-  RunCase({Topology::kAries, 8, "aries_lt", Collective::kAllReduce, hw::kOpAddF32, 3001, 3}, seed + 3);
-  RunCase({Topology::kAries, 2, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 77, 1}, seed + 4);
+  RunCase({Topology::kAries, 8, "aries_lt", Collective::kAllReduce, hw::kOpAddF32, 3001, 3},
+          seed + 3);
+  RunCase({Topology::kAries, 2, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 77, 1},
+          seed + 4);
   // The flattened butterfly runs rings and trees.
   for (const char* algo : {"ring", "dbt", "mtree", "2dring"}) {
     RunCase({Topology::kFbfly, 4, algo, Collective::kAllReduce, hw::kOpAddI32, 1000}, seed + 5);
@@ -138,11 +139,12 @@ TEST(CollProgram, SubsetOn2x2And8x8) {
 // tree).
 TEST(CollProgram, PointToPointAlgorithmsGiveTheSameRunWithoutTheEngine) {
   const uint64_t seed = aries::test::TestSeed(15);
-  for (const Case& c : {Case{Topology::kAries, 4, "aries_bw", Collective::kAllReduce, hw::kOpAddI32, 3000},
-                        Case{Topology::kAries, 4, "ring", Collective::kReduceScatter, hw::kOpAddI32, 2000},
-                        Case{Topology::kAries, 4, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 2000},
-                        Case{Topology::kTorus, 4, "ring", Collective::kAllReduce, hw::kOpAddF32, 1000},
-                        Case{Topology::kMesh, 4, "dbt", Collective::kAllReduce, hw::kOpAddI32, 5000}}) {
+  for (const Case& c :
+       {Case{Topology::kAries, 4, "aries_bw", Collective::kAllReduce, hw::kOpAddI32, 3000},
+        Case{Topology::kAries, 4, "ring", Collective::kReduceScatter, hw::kOpAddI32, 2000},
+        Case{Topology::kAries, 4, "aries_lt", Collective::kAllReduce, hw::kOpAddI32, 2000},
+        Case{Topology::kTorus, 4, "ring", Collective::kAllReduce, hw::kOpAddF32, 1000},
+        Case{Topology::kMesh, 4, "dbt", Collective::kAllReduce, hw::kOpAddI32, 5000}}) {
     EXPECT_FALSE(coll::FindAlgorithm(c.algo)->engine) << c.algo;
     const CaseRun full = RunCase(c, seed), p2p = RunCase(c, seed, sysc::NodeUse::kPointToPoint);
     EXPECT_EQ(full.fp, p2p.fp) << Name(c);

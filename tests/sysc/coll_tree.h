@@ -22,10 +22,14 @@ using aries::sysc::RegOp;
 
 inline unsigned Opposite(unsigned port) {
   switch (port) {
-    case hw::kPortXP: return hw::kPortXM;
-    case hw::kPortXM: return hw::kPortXP;
-    case hw::kPortYP: return hw::kPortYM;
-    default: return hw::kPortYP;
+    case hw::kPortXP:
+      return hw::kPortXM;
+    case hw::kPortXM:
+      return hw::kPortXP;
+    case hw::kPortYP:
+      return hw::kPortYM;
+    default:
+      return hw::kPortYP;
   }
 }
 
@@ -56,16 +60,24 @@ inline void Reparent(Tree& t, unsigned n, unsigned q, unsigned out, unsigned in)
 
 inline Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
   // The X-then-Y mesh tree: rows reduce towards the root's column, that column towards the root.
-  Tree t{k, ry * k + rx, std::vector<unsigned>(k * k, 0), std::vector<unsigned>(k * k, 0),
-         std::vector<std::vector<unsigned>>(k * k), std::vector<unsigned>(k * k, 0)};
+  Tree t{k,
+         ry * k + rx,
+         std::vector<unsigned>(k * k, 0),
+         std::vector<unsigned>(k * k, 0),
+         std::vector<std::vector<unsigned>>(k * k),
+         std::vector<unsigned>(k * k, 0)};
   for (unsigned y = 0; y < k; ++y) {
     for (unsigned x = 0; x < k; ++x) {
       const unsigned n = y * k + x;
       unsigned p = 0, q = n;
-      if (x < rx) p = hw::kPortXP, q = n + 1;
-      else if (x > rx) p = hw::kPortXM, q = n - 1;
-      else if (y < ry) p = hw::kPortYP, q = n + k;
-      else if (y > ry) p = hw::kPortYM, q = n - k;
+      if (x < rx)
+        p = hw::kPortXP, q = n + 1;
+      else if (x > rx)
+        p = hw::kPortXM, q = n - 1;
+      else if (y < ry)
+        p = hw::kPortYP, q = n + k;
+      else if (y > ry)
+        p = hw::kPortYM, q = n - k;
       t.parent_port[n] = p;
       t.parent[n] = q;
       t.arrive_port[n] = p != 0 ? Opposite(p) : 0;
@@ -112,7 +124,7 @@ inline std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, u
 // The golden value of element e at node n: the engine's tree over its port slots (slot 0 the
 // local vector, slot p the value its child on port p sends).
 inline uint32_t Golden(const Tree& t, unsigned op, const std::vector<std::vector<uint32_t>>& vec,
-                unsigned n, size_t e) {
+                       unsigned n, size_t e) {
   std::vector<bool> present(5, false);
   std::vector<uint32_t> val(5, 0);
   present[0] = true;

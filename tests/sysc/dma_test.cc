@@ -21,12 +21,12 @@
 namespace {
 
 namespace hw = aries::hw;
+using aries::coll::Topology;
 using aries::sysc::DmaEndpoint;
 using aries::sysc::LocalMemory;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
 using aries::sysc::PackageSc;
-using aries::coll::Topology;
 
 struct DmaRun {
   uint64_t cycles = 0;
@@ -48,15 +48,15 @@ DmaRun RunDma(unsigned k, size_t elements, double bw) {
   std::mt19937 rng(5);
   std::vector<std::vector<uint32_t>> vec(k * k, std::vector<uint32_t>(elements));
   for (unsigned n = 0; n < k * k; ++n) {
-    mems.push_back(std::make_unique<LocalMemory>(fmt::format("mem{}", n).c_str(),
-                                                 dst + elements + 16, bw));
+    mems.push_back(
+        std::make_unique<LocalMemory>(fmt::format("mem{}", n).c_str(), dst + elements + 16, bw));
     mems.back()->clk(sc.clk);
     for (size_t e = 0; e < elements; ++e) {
       vec[n][e] = static_cast<uint32_t>(rng());
       mems.back()->words()[src + e] = vec[n][e];
     }
-    dmas.push_back(std::make_unique<DmaEndpoint>(fmt::format("dma{}", n).c_str(), shape,
-                                                 mems.back().get()));
+    dmas.push_back(
+        std::make_unique<DmaEndpoint>(fmt::format("dma{}", n).c_str(), shape, mems.back().get()));
     pkg.AttachEndpoint(n, dmas.back().get());
   }
   const unsigned r = k / 2 - 1;
@@ -96,8 +96,8 @@ DmaRun RunDma(unsigned k, size_t elements, double bw) {
     EXPECT_LT(dmas[n]->start_cycle(), dmas[n]->done_cycle());
     EXPECT_GE(dmas[n]->start_cycle(), t0);
   }
-  std::printf("%ux%u all-reduce via DMA, memory %.0f B/cycle: %zu flits in %llu cycles\n", k, k,
-              bw, flits, static_cast<unsigned long long>(last + 1 - t0));
+  std::printf("%ux%u all-reduce via DMA, memory %.0f B/cycle: %zu flits in %llu cycles\n", k, k, bw,
+              flits, static_cast<unsigned long long>(last + 1 - t0));
   return {last + 1 - t0, flits};
 }
 

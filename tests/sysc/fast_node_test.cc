@@ -5,9 +5,10 @@
 // VCs, every topology, and a hostile mode that ignores credits and sends stray flits. Every
 // output pin is compared every cycle (LockstepNode); the first difference fails the test with
 // the seed, cycle, pin and both values. A last test proves the comparison can fail.
-#include <gtest/gtest.h>
+#include "fast_node.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <memory>
 #include <random>
@@ -16,7 +17,6 @@
 
 #include "aries_pkg.h"
 #include "aries_regs.h"
-#include "fast_node.h"
 #include "lockstep_node.h"
 #include "node_models.h"
 #include "test_seed.h"
@@ -35,12 +35,12 @@ using aries::sysc::NodeUse;
 namespace hw = aries::hw;
 
 struct Mode {
-  unsigned ports = 5;       // 5: Varies_node_p2p; 15: Varies_node_fb
-  double load = 0.4;        // per link and cycle: a flit is offered
-  double cfg_rate = 0.03;   // per cycle: a register request
-  double accept = 0.5;      // per cycle and VC: a receiver returns one credit it owes
-  bool hostile = false;     // ignore credits, stray links, random VCs
-  bool engine = false;      // the node with the collective engine (Varies_node)
+  unsigned ports = 5;      // 5: Varies_node_p2p; 15: Varies_node_fb
+  double load = 0.4;       // per link and cycle: a flit is offered
+  double cfg_rate = 0.03;  // per cycle: a register request
+  double accept = 0.5;     // per cycle and VC: a receiver returns one credit it owes
+  bool hostile = false;    // ignore credits, stray links, random VCs
+  bool engine = false;     // the node with the collective engine (Varies_node)
 };
 
 // Drives one node's pins like its neighbours, its endpoint and its controller would.
@@ -71,7 +71,8 @@ class Stimulus {
       if (phase_ == 0 && phase_cycle_ > 1500) phase_ = 1, phase_cycle_ = 0;
       bool open = false;
       for (unsigned o : open_) open = open || o != 0;
-      if (phase_ == 1 && ((!open && last.idle) || phase_cycle_ > 2000)) phase_ = 2, phase_cycle_ = 0;
+      if (phase_ == 1 && ((!open && last.idle) || phase_cycle_ > 2000))
+        phase_ = 2, phase_cycle_ = 0;
       if (phase_ == 2 && phase_cycle_ > 40) phase_ = 0, phase_cycle_ = 0;
       new_packets = phase_ == 0;
       regs = phase_ != 1;
@@ -103,8 +104,10 @@ class Stimulus {
         }
       }
       if (m_.hostile && U() < 0.002) cr |= static_cast<uint8_t>(1u << (rng_() % nvl));
-      if (ch < s_.num_links) in_.link_credit[ch] = cr;
-      else in_.ep_credit = cr;
+      if (ch < s_.num_links)
+        in_.link_credit[ch] = cr;
+      else
+        in_.ep_credit = cr;
     }
     in_.cfg_req = regs && U() < (writes ? 0.5 : m_.cfg_rate);
     if (in_.cfg_req) Register(writes);
@@ -119,8 +122,9 @@ class Stimulus {
     const unsigned t = s_.num_tracks;
     for (unsigned p = 1; p <= 4; ++p) {
       const unsigned c = sel_in_[p - 1], side = (p == 1 || p == 3) ? 1 : 0;
-      const unsigned link = c == 0 ? p - 1 : c <= t ? 4 + 2 * (c - 1) + side
-                                                    : 4 + 2 * t + 2 * (c - 1 - t) + side;
+      const unsigned link = c == 0   ? p - 1
+                            : c <= t ? 4 + 2 * (c - 1) + side
+                                     : 4 + 2 * t + 2 * (c - 1 - t) + side;
       if (link == l) return true;
     }
     return false;
@@ -208,11 +212,13 @@ class Stimulus {
       case 2:
       case 3:  // ROUTE: unicast or multicast masks, now and then out of range
         a = hw::RouteAddr(R(U() < 0.9 ? 8 : 70), R(np + 1));
-        v = U() < 0.9 ? (U() < 0.6 ? 1u << R(np) : static_cast<uint32_t>(rng_()) & ((1u << np) - 1)) : v;
+        v = U() < 0.9 ? (U() < 0.6 ? 1u << R(np) : static_cast<uint32_t>(rng_()) & ((1u << np) - 1))
+                      : v;
         break;
       case 4:  // PORTSEL
         a = hw::kRegPortSelBase + R(6);
-        v = U() < 0.9 ? hw::PortSelValue(R(1 + 2 * s_.num_tracks + 1), R(1 + 2 * s_.num_tracks + 1)) : v;
+        v = U() < 0.9 ? hw::PortSelValue(R(1 + 2 * s_.num_tracks + 1), R(1 + 2 * s_.num_tracks + 1))
+                      : v;
         if (in_.cfg_we && a > hw::kRegPortSelBase && a < hw::kRegPortSelBase + 5) {
           pending_ = true;
           pending_port_ = a - hw::kRegPortSelBase;
@@ -231,11 +237,11 @@ class Stimulus {
         a = (U() < 0.5 ? hw::kRegInFlitsBase : hw::kRegOutFlitsBase) + R(32);
         break;
       case 8: {
-        static const uint32_t kRo[] = {hw::kRegId, hw::kRegNumPorts, hw::kRegNumVcs,
-                                       hw::kRegBufferDepth, hw::kRegNumFlows, hw::kRegLanes,
-                                       hw::kRegErrInfo, hw::kRegMissCount, hw::kRegOutIdle,
-                                       hw::kRegInEmpty, hw::kRegNodeId, hw::kRegNodeTracks,
-                                       hw::kRegNodeLinks, hw::kRegEngId, hw::kRegCtrl};
+        static const uint32_t kRo[] = {hw::kRegId,          hw::kRegNumPorts,  hw::kRegNumVcs,
+                                       hw::kRegBufferDepth, hw::kRegNumFlows,  hw::kRegLanes,
+                                       hw::kRegErrInfo,     hw::kRegMissCount, hw::kRegOutIdle,
+                                       hw::kRegInEmpty,     hw::kRegNodeId,    hw::kRegNodeTracks,
+                                       hw::kRegNodeLinks,   hw::kRegEngId,     hw::kRegCtrl};
         a = kRo[R(sizeof(kRo) / sizeof(kRo[0]))];
         break;
       }

@@ -11,24 +11,24 @@
 #include <random>
 #include <string>
 
-#include "test_seed.h"
 #include "Vnode_chk.h"
 #include "Vnode_chk___024root.h"
+#include "Vnode_chk_params.h"
 #include "coll_endpoint.h"
 #include "coll_tree.h"
 #include "death_util.h"
 #include "net_run.h"
 #include "net_traffic.h"
-#include "Vnode_chk_params.h"
 #include "package.h"
+#include "test_seed.h"
 #include "verilated_node.h"
 
 namespace {
 
+using aries::coll::Topology;
 using aries::sysc::NodeShape;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
-using aries::coll::Topology;
 using aries::tb::NetTraffic;
 using aries::tb::Pattern;
 using aries::tb::RunConfig;
@@ -54,9 +54,7 @@ aries::sysc::NodeModelFactory CheckedNodes(bool one_eval = false) {
   };
 }
 
-uint64_t Seed() {
-  return aries::test::TestSeed() + 11;
-}
+uint64_t Seed() { return aries::test::TestSeed() + 11; }
 
 // Runs the traffic (100 warm-up, `measure` measured cycles, drain) and checks that every flit
 // created was delivered, checked, with nothing stuck.
@@ -116,21 +114,17 @@ TEST_P(NodeAssertions, RandomTrafficKeepsEveryAssertionAndDeliversEveryFlit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Package, NodeAssertions,
-    testing::Values(Case{"AriesRandomBypassUniform", Topology::kAries, 4, true, Pattern::kUniform,
-                         0.3, 0.6},
-                    Case{"AriesRandomBypassTranspose", Topology::kAries, 4, true,
-                         Pattern::kTranspose, 0.3, 1.0},
-                    Case{"AriesRandomBypass2x2", Topology::kAries, 2, true, Pattern::kUniform,
-                         0.5, 0.5},
-                    Case{"TorusDatelines", Topology::kTorus, 4, false, Pattern::kUniform, 0.3,
-                         0.8},
-                    Case{"MeshHotspot", Topology::kMesh, 4, false, Pattern::kHotspot, 0.2, 0.5},
-                    Case{"MeshDynamicVcs", Topology::kMesh, 4, false, Pattern::kUniform, 0.4,
-                         0.7, true},
-                    Case{"TorusDynamicVcs", Topology::kTorus, 4, false, Pattern::kUniform, 0.4,
-                         0.8, true},
-                    Case{"AriesRandomBypassDynamicVcs", Topology::kAries, 4, true,
-                         Pattern::kUniform, 0.3, 0.6, true}),
+    testing::Values(
+        Case{"AriesRandomBypassUniform", Topology::kAries, 4, true, Pattern::kUniform, 0.3, 0.6},
+        Case{"AriesRandomBypassTranspose", Topology::kAries, 4, true, Pattern::kTranspose, 0.3,
+             1.0},
+        Case{"AriesRandomBypass2x2", Topology::kAries, 2, true, Pattern::kUniform, 0.5, 0.5},
+        Case{"TorusDatelines", Topology::kTorus, 4, false, Pattern::kUniform, 0.3, 0.8},
+        Case{"MeshHotspot", Topology::kMesh, 4, false, Pattern::kHotspot, 0.2, 0.5},
+        Case{"MeshDynamicVcs", Topology::kMesh, 4, false, Pattern::kUniform, 0.4, 0.7, true},
+        Case{"TorusDynamicVcs", Topology::kTorus, 4, false, Pattern::kUniform, 0.4, 0.8, true},
+        Case{"AriesRandomBypassDynamicVcs", Topology::kAries, 4, true, Pattern::kUniform, 0.3, 0.6,
+             true}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // The speed models evaluate each clock edge once (the low phase is only recorded in the model's
@@ -207,7 +201,7 @@ TEST(NodeAssertionsDeathTest, FlitOnAnUnselectedLinkTripsTheAssertion) {
         out.link_flit.assign(s.num_links * s.words(), 0);
         out.link_credit.assign(s.num_links, 0);
         out.ep_flit.assign(s.words(), 0);
-        in.link_valid = uint64_t{1} << 4;  // x-track 0, lower tap
+        in.link_valid = uint64_t{1} << 4;   // x-track 0, lower tap
         in.link_flit[4 * s.words()] = 0x3;  // a head-and-tail flit on VC 0
         node.Tick(in, out);
         node.Tick(in, out);
@@ -248,8 +242,8 @@ TEST(NodeAssertions, AllReduceBesideRandomTrafficKeepsEveryAssertion) {
     for (auto& e : vec[n]) e = static_cast<uint32_t>(rng());
     colls.push_back(std::make_unique<aries::tb::CollEndpoint>(shape, 1, aries::hw::kOpAddI32,
                                                               vec[n], 0.6, seed + n));
-    ports.push_back(std::make_unique<aries::tb::SharedPort>(colls.back().get(),
-                                                            pkg.endpoint(n), coll_vcs));
+    ports.push_back(
+        std::make_unique<aries::tb::SharedPort>(colls.back().get(), pkg.endpoint(n), coll_vcs));
     pkg.AttachEndpoint(n, ports.back().get());
   }
   pkg.Program(aries::test::ProgramTree(t, 1, aries::hw::kOpAddI32, flits, true));

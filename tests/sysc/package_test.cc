@@ -3,9 +3,10 @@
 // topology (ARIES with random bypass configurations), bypass segment latency, register API
 // errors, SystemC kernel == plain loop, skipping idle nodes and parallel evaluation change
 // nothing, the watchdog.
-#include <gtest/gtest.h>
+#include "package.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <functional>
@@ -13,24 +14,23 @@
 #include <random>
 #include <thread>
 
-#include "test_seed.h"
 #include "aries_pkg.h"
+#include "lockstep_node.h"
 #include "net_run.h"
 #include "net_traffic.h"
-#include "lockstep_node.h"
 #include "node_models.h"
-#include "package.h"
 #include "package_sc.h"
+#include "test_seed.h"
 #include "transport.h"
 #include "verilated.h"
 
 namespace {
 
+using aries::coll::Topology;
 using aries::sysc::Package;
 using aries::sysc::PackageConfig;
 using aries::sysc::RegisterError;
 using aries::sysc::RegOp;
-using aries::coll::Topology;
 using aries::tb::NetTraffic;
 using aries::tb::Pattern;
 using aries::tb::RunConfig;
@@ -112,8 +112,8 @@ void ZeroLoad(Topology t, unsigned k, unsigned link_latency = 10) {
     if (s == d) continue;
     const unsigned len = 1 + i % 4;
     const uint64_t want = 2 * (Hops(t, k, s, d) + 1) + WireCycles(c, s, d) + (len - 1);
-    EXPECT_EQ(LonePacket(pkg, s, d, len), want) << pkg.NodeName(s) << " -> " << pkg.NodeName(d)
-                                                << ", " << len << " flits";
+    EXPECT_EQ(LonePacket(pkg, s, d, len), want)
+        << pkg.NodeName(s) << " -> " << pkg.NodeName(d) << ", " << len << " flits";
   }
 }
 
@@ -491,7 +491,8 @@ TEST(PackageRegisters, TheGeneratedTableIsWhatTheHardwareDecodes) {
     Package pkg(Cfg(Topology::kAries, 2), aries::sysc::ShippedNodeModels(use), 1);
     std::vector<RegOp> ops;
     for (uint32_t a = 0; a < 0x0300; ++a) ops.push_back({0, false, a, 0});
-    for (uint32_t a = hw::kRegRouteBase; a < hw::kRegRouteBase + 0x100; ++a) ops.push_back({0, false, a, 0});
+    for (uint32_t a = hw::kRegRouteBase; a < hw::kRegRouteBase + 0x100; ++a)
+      ops.push_back({0, false, a, 0});
     ops.push_back({0, false, hw::RouteAddr(pkg.shape().num_flows, 0), 0});  // past the table
     const auto res = pkg.Access(ops);
     unsigned mapped = 0;
@@ -521,7 +522,8 @@ TEST(PackageRegisters, RefusalsNameTheRegisterAndReasonAndChangeNothing) {
   Package pkg(Cfg(Topology::kAries, 4), aries::sysc::ShippedNodeModels(), 1);
   const unsigned n = pkg.NodeId(1, 2);
   // A track that is not cut cannot be taken.
-  std::string e = RefusalOf(pkg, {{n, true, hw::kRegPortSelBase + hw::kPortXP, hw::PortSelValue(1, 1)}});
+  std::string e =
+      RefusalOf(pkg, {{n, true, hw::kRegPortSelBase + hw::kPortXP, hw::PortSelValue(1, 1)}});
   EXPECT_NE(e.find("n1_2"), std::string::npos) << e;
   EXPECT_NE(e.find("PORTSEL[XP]"), std::string::npos) << e;
   EXPECT_NE(e.find("not cut"), std::string::npos) << e;
@@ -551,13 +553,18 @@ TEST(PackageRegisters, RefusalsNameTheRegisterAndReasonAndChangeNothing) {
   e = RefusalOf(pkg, {{n, true, hw::kRegCtrl, 3}});
   EXPECT_NE(e.find("CTRL = 0x00000003: allowed: topology 0..2 in [1:0], dynamic VCs in [4], "
                    "size-1 in [12:8] and [20:16] matching the node's coordinates, no other bits "
-                   "(mask 0x001f1f13)"), std::string::npos) << e;
+                   "(mask 0x001f1f13)"),
+            std::string::npos)
+      << e;
   e = RefusalOf(pkg, {{n, true, hw::RouteAddr(3, 1), 0x20}});
   EXPECT_NE(e.find("ROUTE[flow 3][in XP] = 0x00000020: the value is an output-port mask below "
-                   "0x20"), std::string::npos) << e;
+                   "0x20"),
+            std::string::npos)
+      << e;
   e = RefusalOf(pkg, {{n, true, hw::kRegPassthruBase + 2, hw::PassthruValue(true, 7)}});
   EXPECT_NE(e.find("PASSTHRU[XM] = 0x00000701: allowed: enable in bit 0, output port 0 .. 4"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   // Node status records the refusals (CFG_ERR), write 1 clears it.
   EXPECT_NE(pkg.Read(n, hw::kRegNodeStatus) & (1u << hw::kNodeStatusCfgErrBit), 0u);
   pkg.Write(n, hw::kRegNodeStatus, hw::kNodeStatusMask);
@@ -626,7 +633,8 @@ TEST(PackageConfigErrors, ImpossibleConfigurationsAreRefused) {
     }
     return "";
   };
-  EXPECT_NE(msg(Cfg(Topology::kMesh, 33)).find("package.k = 33: allowed 2 .. 32"), std::string::npos);
+  EXPECT_NE(msg(Cfg(Topology::kMesh, 33)).find("package.k = 33: allowed 2 .. 32"),
+            std::string::npos);
   EXPECT_NE(msg(Cfg(Topology::kMesh, 1)).find("package.k = 1"), std::string::npos);
   EXPECT_NE(msg(Cfg(Topology::kFbfly, 9)).find("router ports"), std::string::npos);
   PackageConfig c = Cfg(Topology::kAries, 4);
@@ -696,17 +704,21 @@ RunPrint Fingerprint(const RunKnobs& kn, aries::sysc::Transport* net = nullptr) 
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.flits_created, r.flits_ejected);
   RunPrint p;
-  p.fp = {r.flits_created, r.flits_ejected, r.cycles,
+  p.fp = {r.flits_created,
+          r.flits_ejected,
+          r.cycles,
           static_cast<uint64_t>(r.latency.mean * 1000),
-          static_cast<uint64_t>(r.latency.net_mean * 1000), static_cast<uint64_t>(r.latency.p50),
-          static_cast<uint64_t>(r.latency.p99), static_cast<uint64_t>(r.latency.max),
+          static_cast<uint64_t>(r.latency.net_mean * 1000),
+          static_cast<uint64_t>(r.latency.p50),
+          static_cast<uint64_t>(r.latency.p99),
+          static_cast<uint64_t>(r.latency.max),
           r.latency.packets};
   for (const auto* ch : pkg.Channels()) p.fp.push_back(ch->flits_sent());
   for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
     const auto& k = pkg.counters(n);
     EXPECT_EQ(k.engine_requests + k.engine_responses + k.engine_out, 0u) << n;
-    p.fp.insert(p.fp.end(), {k.injected, k.ejected, k.buffer_writes, k.xbar_traversals,
-                             k.va_grants, k.buffer_toggles, k.portsel_changes, k.bypass_changes});
+    p.fp.insert(p.fp.end(), {k.injected, k.ejected, k.buffer_writes, k.xbar_traversals, k.va_grants,
+                             k.buffer_toggles, k.portsel_changes, k.bypass_changes});
     p.fp.insert(p.fp.end(), k.link_flits.begin(), k.link_flits.end());
     p.fp.insert(p.fp.end(), k.link_toggles.begin(), k.link_toggles.end());
     p.evaluated.push_back(k.evaluated);
@@ -787,8 +799,9 @@ TEST(PackageKernels, PartitionsRunTheirLookaheadApartAndChangeNothing) {
     bool dynamic_vcs;
     unsigned lookahead;
   };
-  for (const Case& c : {Case{Topology::kMesh, 10, 2, false, 10}, Case{Topology::kMesh, 1, 3, false, 1},
-                        Case{Topology::kTorus, 4, 4, true, 4}, Case{Topology::kAries, 10, 3, false, 10}}) {
+  for (const Case& c :
+       {Case{Topology::kMesh, 10, 2, false, 10}, Case{Topology::kMesh, 1, 3, false, 1},
+        Case{Topology::kTorus, 4, 4, true, 4}, Case{Topology::kAries, 10, 3, false, 10}}) {
     SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(c.topo) << " links "
                                     << c.link_latency << ", " << c.threads << " threads");
     RunKnobs one;
@@ -828,9 +841,9 @@ TEST(PackageDistributed, RanksGiveTheOneProcessRun) {
   };
   for (const Case& c : {Case{Topology::kMesh, 1, 2, 1}, Case{Topology::kAries, 10, 3, 1},
                         Case{Topology::kTorus, 4, 2, 2}}) {
-    SCOPED_TRACE(testing::Message() << aries::coll::TopologyName(c.topo) << " links "
-                                    << c.link_latency << ", " << c.ranks << " ranks x "
-                                    << c.threads << " threads");
+    SCOPED_TRACE(testing::Message()
+                 << aries::coll::TopologyName(c.topo) << " links " << c.link_latency << ", "
+                 << c.ranks << " ranks x " << c.threads << " threads");
     RunKnobs kn;
     kn.topo = c.topo;
     kn.k = 8;
@@ -944,7 +957,9 @@ struct MisdescribedModel final : aries::sysc::NodeModel {
   aries::sysc::NodeShape shape_;
   const aries::sysc::NodeShape& shape() const override { return shape_; }
   void Reset(unsigned x, unsigned y) override { real->Reset(x, y); }
-  void Tick(const aries::sysc::NodeIn& in, aries::sysc::NodeOut& out) override { real->Tick(in, out); }
+  void Tick(const aries::sysc::NodeIn& in, aries::sysc::NodeOut& out) override {
+    real->Tick(in, out);
+  }
   void Trace(VerilatedFstC* fst) override { real->Trace(fst); }
 };
 
@@ -1143,8 +1158,7 @@ ModelRun RunOnModel(Topology t, unsigned k, bool dynamic_vcs, bool bypass,
   PackageConfig pc = Cfg(t, k);
   pc.dynamic_vcs = dynamic_vcs;
   pc.threads = 2;
-  Package pkg(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint, impl),
-              seed);
+  Package pkg(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint, impl), seed);
   if (bypass) {
     std::mt19937_64 rng(seed);
     EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);

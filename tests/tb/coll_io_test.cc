@@ -1,11 +1,11 @@
 // Per-node vector files (tb/coll_io): .npy and raw round trips, a header written the way NumPy
 // writes it, and every refusal naming the file and what was expected.
+#include "coll_io.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
-
-#include "coll_io.h"
 
 namespace {
 
@@ -14,7 +14,8 @@ using namespace aries::tb;
 std::string Tmp(const std::string& name) { return ::testing::TempDir() + "coll_io_" + name; }
 
 void WriteBytes(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 std::string Refusal(const std::string& path, const std::string& type, uint64_t n) {
@@ -58,13 +59,18 @@ TEST(CollIo, ReadsAHeaderAsNumPyWritesIt) {
 
 TEST(CollIo, RefusalsNameTheFileAndWhatWasExpected) {
   WriteVectorFile(Tmp("i.npy"), "int32", {1, 2, 3});
-  EXPECT_NE(Refusal(Tmp("i.npy"), "fp32", 3).find("coll_io_i.npy: dtype '<i4' does not hold fp32; allowed '<f4'"), std::string::npos);
+  EXPECT_NE(Refusal(Tmp("i.npy"), "fp32", 3)
+                .find("coll_io_i.npy: dtype '<i4' does not hold fp32; allowed '<f4'"),
+            std::string::npos);
   EXPECT_NE(Refusal(Tmp("i.npy"), "int32", 4).find("shape (3,): expected (4,)"), std::string::npos);
   WriteVectorFile(Tmp("r.bin"), "int32", {1, 2, 3});
-  EXPECT_NE(Refusal(Tmp("r.bin"), "int32", 2).find("coll_io_r.bin: 12 bytes of data: expected 8 (2 elements"), std::string::npos);
+  EXPECT_NE(Refusal(Tmp("r.bin"), "int32", 2)
+                .find("coll_io_r.bin: 12 bytes of data: expected 8 (2 elements"),
+            std::string::npos);
   WriteBytes(Tmp("bad.npy"), "not numpy at all");
   EXPECT_NE(Refusal(Tmp("bad.npy"), "int32", 1).find("not a NumPy .npy file"), std::string::npos);
-  EXPECT_NE(Refusal(Tmp("missing.npy"), "int32", 1).find("cannot open for reading"), std::string::npos);
+  EXPECT_NE(Refusal(Tmp("missing.npy"), "int32", 1).find("cannot open for reading"),
+            std::string::npos);
   try {
     NodePath("in/node.npy", 3);
     FAIL();
@@ -76,7 +82,8 @@ TEST(CollIo, RefusalsNameTheFileAndWhatWasExpected) {
 
 TEST(CollIo, NodeVectorsByPattern) {
   const std::vector<std::vector<uint32_t>> v = {{1, 2}, {3, 4}, {5, 6}};
-  for (unsigned n = 0; n < 3; ++n) WriteVectorFile(NodePath(Tmp("node{node}.npy"), n), "int32", v[n]);
+  for (unsigned n = 0; n < 3; ++n)
+    WriteVectorFile(NodePath(Tmp("node{node}.npy"), n), "int32", v[n]);
   EXPECT_EQ(ReadNodeVectors(Tmp("node{node}.npy"), "int32", 3, 2), v);
 }
 

@@ -37,7 +37,8 @@ Workload ThreeLayers() {
   Workload w;
   w.name = "abc";
   w.batch = 1;
-  w.layers = {{"A", 10, 100, 5, 0, false}, {"B", 20, 50, 10, 5, false}, {"C", 30, 10, 15, 10, false}};
+  w.layers = {
+      {"A", 10, 100, 5, 0, false}, {"B", 20, 50, 10, 5, false}, {"C", 30, 10, 15, 10, false}};
   return w;
 }
 
@@ -105,7 +106,8 @@ TEST(Streams, FsdpGathersAheadAndReduceScattersAfterEachLayer) {
   EXPECT_DOUBLE_EQ(it.exposed_comm, 330);
   EXPECT_EQ(it.collectives, 9u);
   o.overlap = false;
-  EXPECT_DOUBLE_EQ(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost).time, 1200);  // 480 + 3 x 240
+  EXPECT_DOUBLE_EQ(RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost).time,
+                   1200);  // 480 + 3 x 240
 }
 
 TEST(Streams, TensorParallelAllReducesBlockEveryLayer) {
@@ -164,7 +166,7 @@ TEST(Streams, TensorParallelUsesTheWorkloadsAllReduceSizes) {
   o.chiplets = 2;
   o.batch = 2;
   const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
-  EXPECT_EQ(it.collectives, 4u);  // A out, C out, C grad, A grad
+  EXPECT_EQ(it.collectives, 4u);                        // A out, C out, C grad, A grad
   EXPECT_EQ(Find(it, "allreduce(grad) A").bytes, 56u);  // 7 elements x batch 2 x 4 B
   EXPECT_EQ(Find(it, "allreduce(out) C").bytes, 120u);
 }
@@ -205,9 +207,10 @@ TEST(Streams, StrategyNamesAndRefusals) {
 const char* kHead = "layer,params,fwd_flops,tp_fwd,tp_bwd,sync\n";
 
 TEST(Workload, ReadsHeaderCommentsAndRows) {
-  const Workload w = LoadWorkload(Write("w.csv", std::string("# workload: tiny\n# source: a paper\n"
-                                                             "# sample: one thing\n# batch: 7\n") +
-                                                     kHead + "a,10,100,5,0,dp\nb,20,0,3,5,sharded\n"));
+  const Workload w =
+      LoadWorkload(Write("w.csv", std::string("# workload: tiny\n# source: a paper\n"
+                                              "# sample: one thing\n# batch: 7\n") +
+                                      kHead + "a,10,100,5,0,dp\nb,20,0,3,5,sharded\n"));
   EXPECT_EQ(w.name, "tiny");
   EXPECT_EQ(w.batch, 7u);
   ASSERT_EQ(w.layers.size(), 2u);
@@ -217,8 +220,10 @@ TEST(Workload, ReadsHeaderCommentsAndRows) {
 }
 
 TEST(Workload, TimesGivenDirectlyReplaceTheFlopsBasedOnes) {
-  const Workload w = LoadWorkload(Write("timed.csv", std::string("# batch: 2\n") + "layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\n"
-                                                       "a,10,100,0,0,dp,7,0\nb,20,50,0,0,dp,0,9.5\n"));
+  const Workload w = LoadWorkload(
+      Write("timed.csv", std::string("# batch: 2\n") +
+                             "layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\n"
+                             "a,10,100,0,0,dp,7,0\nb,20,50,0,0,dp,0,9.5\n"));
   IterationOptions o;
   const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
   // a: 7 ns x 2 forward, twice that backward; b: 50 FLOPs x 2 forward, 9.5 ns x 2 backward.
@@ -242,23 +247,27 @@ TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
   ExpectRefused("layer,params\n", "bad.csv:1: header");
   ExpectRefused(std::string(kHead) + "a,-3,100,5,0,dp\n", "bad.csv:2: params '-3'");
   ExpectRefused(std::string(kHead) + "a,3,1e9,5,0,dp\n", "fwd_flops '1e9'");
-  ExpectRefused(std::string(kHead) + "a,2199023255553,1,5,0,dp\n", "params '2199023255553': expected an integer in 0..2^40");
+  ExpectRefused(std::string(kHead) + "a,2199023255553,1,5,0,dp\n",
+                "params '2199023255553': expected an integer in 0..2^40");
   ExpectRefused(std::string(kHead) + "a,3,100,5,0,ddp\n", "sync 'ddp': allowed dp, sharded");
   ExpectRefused(std::string(kHead) + "a,3,100,5,0,dp\na,1,1,1,0,dp\n", "layer 'a' appears twice");
   ExpectRefused(std::string(kHead) + "a,3,100,dp\n", "4 fields; expected 6");
-  ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,0,dp\n", "batch 0: allowed 1..1000000");
+  ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,0,dp\n",
+                "batch 0: allowed 1..1000000");
   ExpectRefused(kHead, "no layers");
-  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp,-1,0\n", "fwd_ns '-1': expected ns per sample");
-  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp\n", "6 fields; expected 8");
+  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp,-1,0\n",
+                "fwd_ns '-1': expected ns per sample");
+  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp\n",
+                "6 fields; expected 8");
   EXPECT_THROW(LoadWorkload("/nonexistent/w.csv"), WorkloadError);
 }
 
 // The shipped workloads against the totals their papers (and frameworks) publish.
 TEST(Workload, ShippedModelsMatchTheirPapers) {
   const Workload r = LoadWorkload(WorkloadPath("resnet50"));
-  EXPECT_EQ(r.Params(), 25'557'032u);  // torchvision resnet50; He et al.: 25.6M
+  EXPECT_EQ(r.Params(), 25'557'032u);            // torchvision resnet50; He et al.: 25.6M
   EXPECT_NEAR(r.FwdFlops() / 2, 3.8e9, 0.15e9);  // He et al. Table 1: 3.8e9 multiply-adds
-  EXPECT_EQ(r.layers.size(), 54u);  // 53 convolutions + fc
+  EXPECT_EQ(r.layers.size(), 54u);               // 53 convolutions + fc
   const Workload v = LoadWorkload(WorkloadPath("vgg16"));
   EXPECT_EQ(v.Params(), 138'357'544u);  // VGG configuration D (Table 2: 138M)
   EXPECT_NEAR(v.FwdFlops() / 2, 15.5e9, 0.1e9);
@@ -274,11 +283,13 @@ TEST(Workload, ShippedModelsMatchTheirPapers) {
 }
 
 TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
-  const std::string path = Write("costs.csv", std::string(coll::CostCsvHeader()) + "\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
-      "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1\n"
-      "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1\n");
+  const std::string path =
+      Write("costs.csv", std::string(coll::CostCsvHeader()) +
+                             "\n"
+                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
+                             "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1\n"
+                             "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1\n");
   const CostTable table(path);
   Chiplet chip;
   chip.clock_ghz = 2.0;
@@ -290,7 +301,8 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
     table.Cost(coll::Topology::kMesh, 4, {"ring", 2, 1}, chip, {Collective::kReduceScatter});
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("no measured reducescatter costs for ring on mesh 4x4"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("no measured reducescatter costs for ring on mesh 4x4"),
+              std::string::npos)
         << e.what();
   }
   try {
@@ -304,15 +316,17 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
 
 TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
   // ring: 400 cycles at 1 KB, 600 at 2 KB; tree: 300, 700 (crossing at 1.5 KB: both 500).
-  const std::string path = Write("cheap.csv", std::string(coll::CostCsvHeader()) + "\n"
-      "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
-      "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
-      "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1\n"
-      "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1\n");
+  const std::string path =
+      Write("cheap.csv", std::string(coll::CostCsvHeader()) +
+                             "\n"
+                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
+                             "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1\n"
+                             "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
-  const CommCost c = table.CheapestOf(coll::Topology::kMesh, 4, {{"ring", 2, 1}, {"tree", 2, 1}}, Chiplet(),
-                                      {Collective::kAllReduce}, used);
+  const CommCost c = table.CheapestOf(coll::Topology::kMesh, 4, {{"ring", 2, 1}, {"tree", 2, 1}},
+                                      Chiplet(), {Collective::kAllReduce}, used);
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1024), 300);  // tree
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 2048), 600);  // ring
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 500);  // a tie: the first listed, ring
