@@ -8,19 +8,12 @@
 //                                            peak memory (mesh)
 //   aries keys                  the configuration keys with defaults and allowed values
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "aries_node_params.h"
+#include "bench.h"
 #include "coll_run.h"
 #include "coll_sweep.h"
 #include "config.h"
@@ -34,48 +27,6 @@ using aries::sim::Config;
 using aries::sim::ConfigError;
 
 namespace {
-
-bool WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  f << text;
-  return static_cast<bool>(f);
-}
-
-std::vector<unsigned> ParseNodes(const std::string& s) {
-  std::vector<unsigned> v;
-  if (s.empty() || s == "all") return v;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    try {
-      size_t pos = 0;
-      const unsigned long n = std::stoul(item, &pos);
-      if (pos != item.size()) throw std::invalid_argument(item);
-      v.push_back(static_cast<unsigned>(n));
-    } catch (const std::logic_error&) {
-      throw ConfigError(fmt::format("--trace-nodes '{}': expected node ids like 0,5,6", s));
-    }
-  }
-  return v;
-}
-
-// One bench point in a child process (own SystemC elaboration, own peak memory).
-nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsigned k,
-                          unsigned links, double rate, const std::string& kernel,
-                          const std::string& threads, uint64_t measure, const std::string& model) {
-  const std::string tmp = fmt::format("/tmp/aries_bench_{}_{}.json", getpid(), k);
-  const std::string cmd = fmt::format(
-      "{} run --set package.topology={} --set package.k={} --set package.link_latency={} "
-      "--set traffic.rate={} --set sim.kernel={} --set sim.threads={} --set sim.warmup=500 "
-      "--set sim.measure={} --set sim.model={} --json {} > /dev/null",
-      aries::sim::ShellQuote(exe), topo, k, links, rate, kernel, threads, measure, model,
-      aries::sim::ShellQuote(tmp));
-  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("bench point failed: " + cmd);
-  std::ifstream f(tmp);
-  nlohmann::json j = nlohmann::json::parse(f);
-  std::remove(tmp.c_str());
-  return j["runs"][0];
-}
 
 // SystemC's library owns main() and calls sc_main(); keep its banner off stdout.
 const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -107,20 +58,17 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* sweep = app.add_subcommand("sweep", "injection-rate sweep over sweep.rates");
   add_common(sweep);
   CLI::App* bench = app.add_subcommand("bench", "simulation speed and peak memory");
-  bool quick = false;
-  bench->add_flag("--quick", quick, "shorter runs");
-  std::vector<unsigned> bench_links{10, 1};
+  aries::sim::BenchOptions bo;
+  bench->add_flag("--quick", bo.quick, "shorter runs");
   bench
-      ->add_option("--links", bench_links,
+      ->add_option("--links", bo.links,
                    "wire cycles of a link (package.link_latency), comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(1u, 1000u));
-  std::vector<std::string> bench_models{"rtl", "fast"};
-  bench->add_option("--model", bench_models, "node models: rtl, fast (comma-separated)")
+  bench->add_option("--model", bo.models, "node models: rtl, fast (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember({"rtl", "fast"}));
-  std::vector<unsigned> bench_ks{4, 8, 16};
-  bench->add_option("--k", bench_ks, "package sizes K (K x K mesh)")
+  bench->add_option("--k", bo.ks, "package sizes K (K x K mesh)")
       ->delimiter(',')
       ->check(CLI::Range(2u, 32u));
   CLI::App* keys = app.add_subcommand("keys", "list configuration keys");
@@ -345,27 +293,13 @@ extern "C" int sc_main(int argc, char** argv) {
             sub->get_name(), net->ranks()));
       }
     }
-    if (geometry_sub) {
-      // The package keys a collective reads; --topology and -k are its own flags.
-      const char* kGeometryKeys[] = {"package.tracks", "package.link_latency",
-                                     "package.extra_per_pitch"};
-      Config gc;
-      for (const std::string& a : sets) {
-        const std::string key = a.substr(0, a.find('='));
-        if (std::find(std::begin(kGeometryKeys), std::end(kGeometryKeys), key) ==
-            std::end(kGeometryKeys)) {
-          throw ConfigError(fmt::format(
-              "aries {}: --set {}: a collective reads only the package geometry (package.tracks, "
-              "package.link_latency, package.extra_per_pitch); the topology and K are --topology "
-              "and -k",
-              coll->parsed() ? "coll" : "coll-sweep", key));
-        }
-        gc.SetAssignment(a);
-      }
-      const aries::sim::SimSettings g = aries::sim::Validate(gc);
-      co.tracks = cs.tracks = g.package.tracks;
-      co.link_latency = cs.link_latency = g.package.link_latency;
-      co.extra_per_pitch = cs.extra_per_pitch = g.package.extra_per_pitch;
+    if (coll->parsed()) {
+      aries::sim::ApplyGeometryKeys(sets, "coll", &co.tracks, &co.link_latency,
+                                    &co.extra_per_pitch);
+    }
+    if (csweep->parsed()) {
+      aries::sim::ApplyGeometryKeys(sets, "coll-sweep", &cs.tracks, &cs.link_latency,
+                                    &cs.extra_per_pitch);
     }
     if (coll->parsed()) {
       co.bytes = aries::sim::ParseBytes(coll_size, "--size");
@@ -381,114 +315,20 @@ extern "C" int sc_main(int argc, char** argv) {
     if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks, t1_csv, t1_svg);
     if (report->parsed()) return aries::sim::RunReportCommand(ro);
     if (area->parsed()) return aries::sim::RunAreaCommand(ao);
-    if (keys->parsed()) {
-      for (const auto& k : aries::sim::ConfigKeys()) {
-        fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed, k.description);
-      }
-      return 0;
-    }
-    if (bench->parsed()) {
-      const uint64_t measure = quick ? 1000 : 5000;
-      const auto& node = aries::hw::kVaries_node_p2pParams;  // what point-to-point runs use
-      fmt::print(
-          "ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
-          "4-flit packets, {} x 32-bit lanes, {} VCs x {} flits\n",
-          measure, node.Lanes, node.NumVCs, node.BufferDepth);
-      fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo",
-                 "links", "K", "rate", "model", "kernel", "threads", "cycles/s", "node evals/cy",
-                 "peak MB", "accepted");
-      const std::string self = aries::sim::SelfExe();
-      for (unsigned links : bench_links) {
-        for (unsigned k : bench_ks) {
-          for (double rate : {0.02, 0.1, 0.3}) {
-            for (const std::string& model : bench_models) {
-              // The SystemC kernel is serial; the loop kernel once serial, once on every core.
-              for (auto [kernel, threads] :
-                   {std::pair{"systemc", "1"}, std::pair{"loop", "1"}, std::pair{"loop", "auto"}}) {
-                const nlohmann::json r =
-                    BenchPoint(self, "mesh", k, links, rate, kernel, threads, measure, model);
-                fmt::print(
-                    "{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12.0f} {:>14.1f} {:>8} "
-                    "{:>9.3f}\n",
-                    "mesh", links, k, rate, model, kernel, r["threads"].get<unsigned>(),
-                    r["cycles_per_second"].get<double>(),
-                    r["node_evaluations"].get<double>() / r["cycles"].get<double>(),
-                    r["maxrss_kb"].get<long>() / 1024, r["accepted"].get<double>());
-                std::fflush(stdout);
-              }
-            }
-          }
-        }
-      }
-      return 0;
-    }
-    Config cfg;
-    if (!config_file.empty()) cfg.LoadFile(config_file);
-    for (const std::string& s : sets) cfg.SetAssignment(s);
-    aries::sim::SimSettings s = aries::sim::Validate(cfg);
-    aries::sim::TraceRequest tr{trace_file, ParseNodes(trace_nodes), trace_from, trace_to};
-    if (net) {
-      if (s.kernel != "loop") {
-        throw ConfigError(
-            fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with "
-                        "sim.kernel = loop",
-                        s.kernel, net->ranks()));
-      }
-      if (!trace_file.empty()) {
-        throw ConfigError(
-            "--trace: waveforms of a package distributed over ranks; trace it in "
-            "one process");
-      }
-      if (net->ranks() > s.package.k) {
-        throw ConfigError(
-            fmt::format("{} ranks for package.k = {}: at most one rank per row of "
-                        "nodes",
-                        net->ranks(), s.package.k));
-      }
-      if (cfg.Get("sim.threads") == "auto") s.package.threads = 1;  // a rank per core
-    }
-
-    std::vector<std::pair<aries::sim::SimSettings, aries::sim::RunOutput>> runs;
-    bool ok = true;
-    if (sweep->parsed()) {
-      // One SystemC elaboration per process: a sweep steps its packages with the plain loop
-      // (tests/sysc checks both kernels give the same cycles).
-      fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
-                 "lat mean", "p99", "max", "");
-      // A sweep is many runs: the fast node model unless one was named (the same cycles).
-      if (cfg.Get("sim.model") == "auto") s.model = "fast";
-      for (double rate : s.sweep_rates) {
-        aries::sim::SimSettings si = s;
-        si.traffic.rate = rate;
-        auto o = aries::sim::RunPackage(si, {}, false, progress, net);
-        const auto& r = o.result;
-        fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered,
-                   r.accepted, r.latency.mean, r.latency.p99, r.latency.max,
-                   r.stuck       ? "STUCK"
-                   : r.saturated ? "saturated"
-                                 : "");
-        std::fflush(stdout);
-        ok = ok && r.ok();
-        runs.emplace_back(si, o);
-        if (r.saturated || r.stuck) break;
-      }
-    } else {
-      auto o = aries::sim::RunPackage(s, tr, s.kernel == "systemc", progress, net);
-      aries::sim::PrintSummary(s, cfg, o);
-      ok = o.result.ok() && o.result.packets_outstanding == 0;
-      runs.emplace_back(s, o);
-      if (!trace_file.empty()) fmt::print("  trace: {} (open the .gtkw next to it)\n", trace_file);
-    }
-    const bool writes = !net || net->rank() == 0;  // rank 0 writes a distributed run's files
-    if (writes && !json_file.empty() && !WriteFile(json_file, aries::sim::ToJson(cfg, runs))) {
-      throw std::runtime_error("cannot write " + json_file);
-    }
-    if (writes && !csv_file.empty()) {
-      std::string text = aries::sim::CsvHeader() + "\n";
-      for (const auto& [si, o] : runs) text += aries::sim::CsvRow(si, o) + "\n";
-      if (!WriteFile(csv_file, text)) throw std::runtime_error("cannot write " + csv_file);
-    }
-    return ok ? 0 : 1;
+    if (keys->parsed()) return aries::sim::PrintConfigKeys();
+    if (bench->parsed()) return aries::sim::RunBenchCommand(bo);
+    aries::sim::PackageCommand pc;
+    pc.sweep = sweep->parsed();
+    pc.config_file = config_file;
+    pc.sets = sets;
+    pc.json_file = json_file;
+    pc.csv_file = csv_file;
+    pc.trace_file = trace_file;
+    pc.trace_nodes = trace_nodes;
+    pc.trace_from = trace_from;
+    pc.trace_to = trace_to;
+    pc.progress = progress;
+    return aries::sim::RunPackageCommand(pc, net);
   } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
     if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());
     return 2;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "coll_adapter.h"
 #include "coll_check.h"
 #include "coll_io.h"
+#include "config.h"
 #include "energy.h"
 #include "node_models.h"
 #include "planners.h"
@@ -40,6 +42,29 @@ uint64_t ParseBytes(const std::string& s, const char* option) {
                     option, s));
   }
   return v * mul;
+}
+
+void ApplyGeometryKeys(const std::vector<std::string>& sets, const char* command, unsigned* tracks,
+                       unsigned* link_latency, unsigned* extra_per_pitch) {
+  static const char* const kGeometryKeys[] = {"package.tracks", "package.link_latency",
+                                              "package.extra_per_pitch"};
+  Config gc;
+  for (const std::string& a : sets) {
+    const std::string key = a.substr(0, a.find('='));
+    if (std::find(std::begin(kGeometryKeys), std::end(kGeometryKeys), key) ==
+        std::end(kGeometryKeys)) {
+      throw ConfigError(fmt::format(
+          "aries {}: --set {}: a collective reads only the package geometry (package.tracks, "
+          "package.link_latency, package.extra_per_pitch); the topology and K are --topology "
+          "and -k",
+          command, key));
+    }
+    gc.SetAssignment(a);
+  }
+  const SimSettings g = Validate(gc);
+  *tracks = g.package.tracks;
+  *link_latency = g.package.link_latency;
+  *extra_per_pitch = g.package.extra_per_pitch;
 }
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {

@@ -38,6 +38,13 @@ struct CollOptions {
   std::string energy_csv;  // per node and per link
 };
 
+// The package geometry a collective command reads from --set key=value (package.tracks,
+// package.link_latency, package.extra_per_pitch; the topology and K are its own flags) into
+// `o`; throws ConfigError naming any other key and the allowed ones (`command`: coll or
+// coll-sweep).
+void ApplyGeometryKeys(const std::vector<std::string>& sets, const char* command, unsigned* tracks,
+                       unsigned* link_latency, unsigned* extra_per_pitch);
+
 // "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
 // naming the option, `s` and the format.
 uint64_t ParseBytes(const std::string& s, const char* option = "--size");

@@ -53,6 +53,13 @@ const std::vector<KeyInfo>& ConfigKeys() {
   return keys;
 }
 
+int PrintConfigKeys() {
+  for (const KeyInfo& k : ConfigKeys()) {
+    fmt::print("{:<24} {:<10} {:<40} {}\n", k.key, k.default_value, k.allowed, k.description);
+  }
+  return 0;
+}
+
 Config::Config() {
   for (const KeyInfo& k : ConfigKeys()) values_[k.key] = k.default_value;
 }

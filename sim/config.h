@@ -34,6 +34,8 @@ struct KeyInfo {
   const char* description;
 };
 const std::vector<KeyInfo>& ConfigKeys();
+// `aries keys`: one aligned line per key (key, default, allowed values, meaning).
+int PrintConfigKeys();
 
 // Raw key -> value, in table order, defaults filled in.
 class Config {

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "gtkw.h"
 #include "node_models.h"
@@ -171,6 +174,103 @@ std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, Run
     j["runs"].push_back(x);
   }
   return j.dump(2);
+}
+
+namespace {
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  return static_cast<bool>(f);
+}
+
+std::vector<unsigned> ParseNodes(const std::string& s) {
+  std::vector<unsigned> v;
+  if (s.empty() || s == "all") return v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      size_t pos = 0;
+      const unsigned long n = std::stoul(item, &pos);
+      if (pos != item.size()) throw std::invalid_argument(item);
+      v.push_back(static_cast<unsigned>(n));
+    } catch (const std::logic_error&) {
+      throw ConfigError(fmt::format("--trace-nodes '{}': expected node ids like 0,5,6", s));
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
+  Config cfg;
+  if (!cmd.config_file.empty()) cfg.LoadFile(cmd.config_file);
+  for (const std::string& a : cmd.sets) cfg.SetAssignment(a);
+  SimSettings s = Validate(cfg);
+  const TraceRequest tr{cmd.trace_file, ParseNodes(cmd.trace_nodes), cmd.trace_from, cmd.trace_to};
+  if (net) {
+    if (s.kernel != "loop") {
+      throw ConfigError(
+          fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with sim.kernel = loop",
+                      s.kernel, net->ranks()));
+    }
+    if (!cmd.trace_file.empty()) {
+      throw ConfigError(
+          "--trace: waveforms of a package distributed over ranks; trace it in one process");
+    }
+    if (net->ranks() > s.package.k) {
+      throw ConfigError(
+          fmt::format("{} ranks for package.k = {}: at most one rank per row of nodes",
+                      net->ranks(), s.package.k));
+    }
+    if (cfg.Get("sim.threads") == "auto") s.package.threads = 1;  // a rank per core
+  }
+
+  std::vector<std::pair<SimSettings, RunOutput>> runs;
+  bool ok = true;
+  if (cmd.sweep) {
+    // One SystemC elaboration per process: a sweep steps its packages with the plain loop
+    // (tests/sysc checks both kernels give the same cycles).
+    fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
+               "lat mean", "p99", "max", "");
+    // A sweep is many runs: the fast node model unless one was named (the same cycles).
+    if (cfg.Get("sim.model") == "auto") s.model = "fast";
+    for (double rate : s.sweep_rates) {
+      SimSettings si = s;
+      si.traffic.rate = rate;
+      auto o = RunPackage(si, {}, false, cmd.progress, net);
+      const auto& r = o.result;
+      fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered,
+                 r.accepted, r.latency.mean, r.latency.p99, r.latency.max,
+                 r.stuck       ? "STUCK"
+                 : r.saturated ? "saturated"
+                               : "");
+      std::fflush(stdout);
+      ok = ok && r.ok();
+      runs.emplace_back(si, o);
+      if (r.saturated || r.stuck) break;
+    }
+  } else {
+    auto o = RunPackage(s, tr, s.kernel == "systemc", cmd.progress, net);
+    PrintSummary(s, cfg, o);
+    ok = o.result.ok() && o.result.packets_outstanding == 0;
+    runs.emplace_back(s, o);
+    if (!cmd.trace_file.empty()) {
+      fmt::print("  trace: {} (open the .gtkw next to it)\n", cmd.trace_file);
+    }
+  }
+  const bool writes = !net || net->rank() == 0;  // rank 0 writes a distributed run's files
+  if (writes && !cmd.json_file.empty() && !WriteFile(cmd.json_file, ToJson(cfg, runs))) {
+    throw std::runtime_error("cannot write " + cmd.json_file);
+  }
+  if (writes && !cmd.csv_file.empty()) {
+    std::string text = CsvHeader() + "\n";
+    for (const auto& [si, o] : runs) text += CsvRow(si, o) + "\n";
+    if (!WriteFile(cmd.csv_file, text)) throw std::runtime_error("cannot write " + cmd.csv_file);
+  }
+  return ok ? 0 : 1;
 }
 
 }  // namespace aries::sim

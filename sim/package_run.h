@@ -37,6 +37,21 @@ std::string CsvRow(const SimSettings& s, const RunOutput& o);
 // JSON document of one or several runs with the configuration and seed.
 std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, RunOutput>>& runs);
 
+// `aries [run]` and `aries sweep` as the command line gives them.
+struct PackageCommand {
+  bool sweep = false;
+  std::string config_file;          // --config
+  std::vector<std::string> sets;    // --set key=value
+  std::string json_file, csv_file;  // --json, --csv
+  std::string trace_file;           // --trace (run only)
+  std::string trace_nodes = "all";  // --trace-nodes: all, or ids like 0,5
+  uint64_t trace_from = 0, trace_to = ~uint64_t{0};
+  bool progress = false;
+};
+// Validates the configuration (ConfigError names the offending key or option), runs, prints
+// and writes the files; under ranks (`net`), rank 0 prints and writes. Returns the exit code.
+int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net);
+
 }  // namespace aries::sim
 
 #endif  // ARIES_SIM_PACKAGE_RUN_H_
