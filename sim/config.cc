@@ -7,6 +7,8 @@
 #include <sstream>
 #include <thread>
 
+#include "node_models.h"
+
 namespace aries::sim {
 
 const std::vector<KeyInfo>& ConfigKeys() {
@@ -21,6 +23,9 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"package.vc_alloc", "static", "static, dynamic",
        "VC of a DOR packet at each hop: its own (static), or any free VC of its class (dynamic, "
        "as BookSim2 and Garnet; CTRL.DYN_VC)"},
+      {"package.node", "auto", "auto, Varies_node, Varies_node_p2p, Varies_node_fb",
+       "the node's built parameter set (rtl/CMakeLists.txt; auto: the engine-less 5-port model, "
+       "the traced full one for --trace, the 15-port one for the flattened butterfly)"},
       {"package.bypass", "none", "none, random",
        "ARIES bypass setting: none, or random segments replacing mesh hops (register API)"},
       {"traffic.pattern", "uniform", "uniform, transpose, bitcomp, hotspot, neighbor, trace",
@@ -175,6 +180,8 @@ SimSettings Validate(const Config& c) {
   const std::string vc_alloc = c.Get("package.vc_alloc");
   if (vc_alloc != "static" && vc_alloc != "dynamic") Bad(c, "package.vc_alloc");
   s.package.dynamic_vcs = vc_alloc == "dynamic";
+  s.node = c.Get("package.node");
+  if (s.node != "auto" && !sysc::ShippedParams(s.node)) Bad(c, "package.node");
   s.bypass = c.Get("package.bypass");
   if (s.bypass != "none" && s.bypass != "random") Bad(c, "package.bypass");
   if (s.bypass == "random" && *topo != coll::Topology::kAries) {

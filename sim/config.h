@@ -54,6 +54,7 @@ class Config {
 // The validated, typed view.
 struct SimSettings {
   sysc::PackageConfig package;
+  std::string node = "auto";    // package.node: auto or a built parameter set's name
   std::string bypass = "none";  // none | random
   tb::TrafficConfig traffic;
   std::string trace_file;  // traffic.trace

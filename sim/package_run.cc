@@ -30,10 +30,14 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
                     "has no waveforms)",
                     s.model));
   }
+  // package.node names a built parameter set; auto takes the engine-less model unless
+  // waveforms are asked for.
   sysc::Package pkg(
       s.package,
-      sysc::ShippedNodeModels(
-          trace.file.empty() ? sysc::NodeUse::kPointToPoint : sysc::NodeUse::kAny, impl),
+      s.node != "auto"
+          ? sysc::NamedNodeModels(s.node, impl)
+          : sysc::ShippedNodeModels(
+                trace.file.empty() ? sysc::NodeUse::kPointToPoint : sysc::NodeUse::kAny, impl),
       s.seed, net);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);

@@ -57,6 +57,44 @@ std::unique_ptr<NodeModel> RtlModel(NodeUse use, unsigned num_ports, VerilatedCo
 }
 }  // namespace
 
+const hw::NodeParams* ShippedParams(const std::string& name) {
+  if (name == "Varies_node") return &hw::kVaries_nodeParams;
+  if (name == "Varies_node_p2p") return &hw::kVaries_node_p2pParams;
+  if (name == "Varies_node_fb") return &hw::kVaries_node_fbParams;
+  return nullptr;
+}
+
+std::string ShippedParamNames() { return "Varies_node, Varies_node_p2p, Varies_node_fb"; }
+
+NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {
+  const hw::NodeParams* params = ShippedParams(set);
+  if (!params) {
+    throw std::invalid_argument(
+        fmt::format("node parameter set '{}' was not built (built: {})", set, ShippedParamNames()));
+  }
+  return [set, params, impl](unsigned num_ports, VerilatedContext* ctx,
+                             const std::string& name) -> std::unique_ptr<NodeModel> {
+    if (num_ports > params->NumPorts) {
+      throw std::invalid_argument(
+          fmt::format("node parameter set {} has {} router ports; this package needs {}", set,
+                      params->NumPorts, num_ports));
+    }
+    auto rtl = [&]() -> std::unique_ptr<NodeModel> {
+      if (params == &hw::kVaries_node_p2pParams) {
+        return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(ShapeOf(*params), ctx, name);
+      }
+      if (params == &hw::kVaries_node_fbParams) {
+        return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(*params), ctx, name);
+      }
+      return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(*params), ctx, name);
+    };
+    if (impl == NodeImpl::kRtl) return rtl();
+    if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(*params));
+    return std::make_unique<LockstepNode>(rtl(), std::make_unique<FastNode>(ShapeOf(*params)),
+                                          name);
+  };
+}
+
 NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
   return [use, impl](unsigned num_ports, VerilatedContext* ctx,
                      const std::string& name) -> std::unique_ptr<NodeModel> {

@@ -33,6 +33,15 @@ enum class NodeImpl { kRtl, kFast, kCheck };
 NodeImpl ParseNodeImpl(const std::string& name);
 const char* NodeImplName(NodeImpl impl);
 NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny, NodeImpl impl = NodeImpl::kRtl);
+// The shipped parameter sets by name (their Verilator prefixes: Varies_node, Varies_node_p2p,
+// Varies_node_fb), or nullptr; and the names for messages.
+const hw::NodeParams* ShippedParams(const std::string& name);
+std::string ShippedParamNames();
+// Every node from the named set (Verilated, fast, or both in lockstep), whatever the run would
+// pick: the user's choice among the built sets (package.node). Throws std::invalid_argument
+// naming the sets for an unknown name, and for a node that needs more router ports than the set
+// has.
+NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl = NodeImpl::kRtl);
 // The shape of the shipped 5-port model for `use`, from its build parameters (rtl/CMakeLists.txt),
 // without building one (the controller plans on it; Table I).
 NodeShape ShippedShape(NodeUse use = NodeUse::kAny);

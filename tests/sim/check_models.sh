@@ -35,4 +35,13 @@ grep -q '"model": *"fast"' "$dir/s.json" || { echo "sweep did not take the fast 
 "$aries" sweep --set package.k=4 --set sweep.rates=0.1 --set sim.measure=500 --set sim.model=rtl \
   --json "$dir/s2.json" > /dev/null
 grep -q '"model": *"rtl"' "$dir/s2.json" || { echo "sweep ignored sim.model=rtl"; exit 1; }
+# A built parameter set chosen by name (package.node): the full node gives the engine-less
+# model's run; a set that cannot serve the package, and one that was not built, are refused.
+"$aries" --set sim.measure=2000 --set sim.warmup=300 --set package.node=Varies_node > "$dir/run_full"
+grep -v "^  speed " "$dir/run_full" | diff "$dir/report_rtl" -
+if "$aries" --set package.node=Varies_node_fb > "$dir/o" 2>&1; then echo "fb node on ARIES"; exit 1; fi
+grep -q "package.tracks = 2: allowed 0 .. 0" "$dir/o" || { cat "$dir/o"; exit 1; }
+if "$aries" --set package.node=Vnode > "$dir/o" 2>&1; then echo "accepted Vnode"; exit 1; fi
+grep -q "package.node = 'Vnode': allowed auto, Varies_node, Varies_node_p2p, Varies_node_fb" "$dir/o" \
+  || { cat "$dir/o"; exit 1; }
 echo "models agree"
