@@ -68,6 +68,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   w_ = shape.words();
   nt_ = shape.num_tracks;
   all_ports_ = np_ >= 32 ? ~0u : (1u << np_) - 1u;
+  vc_sel_mask_ = (1u << SelBits(shape.num_vcs)) - 1u;
+  port_sel_mask_ = (1u << SelBits(np_)) - 1u;
   muxed_ = np_ == hw::kNumMeshPorts && nt_ > 0;
   nl_ = np_ - 1 + (muxed_ ? 4 * nt_ : 0);
   if (nl_ != shape.num_links || nl_ > 64 || nt_ > hw::kMaxTracks) {
@@ -187,6 +189,7 @@ void FastNode::Reset(unsigned x, unsigned y) {
   std::fill(owned_.begin(), owned_.end(), 0);
   std::fill(owned_vc_.begin(), owned_vc_.end(), 0);
   std::fill(own_by_.begin(), own_by_.end(), 0);
+  owned_any_ = 0;
   notfull_ = 0;
   std::fill(owner_.begin(), owner_.end(), 0);
   out_valid_q_ = 0;
@@ -275,6 +278,8 @@ void FastNode::ComputeComb() {
     }
     eng_->Comb(eng_in_, c.rin_flit.data(), eng_cr_req_, eng_cr_rsp_);
   }
+  c.rout_credit_any = 0;
+  for (unsigned p = 0; p < np_; ++p) c.rout_credit_any |= uint32_t{c.rout_credit[p] != 0} << p;
   c.stray_flit = (lnk_in_valid_q_ & ~in_owned_) != 0;
   c.stray_credit = (lnk_out_credit_any_ & ~out_owned_) != 0;
 
@@ -426,9 +431,7 @@ void FastNode::ComputeComb() {
     else
       c.in_credit_any &= ~(1u << p);
   }
-  uint32_t owned_any = 0;
-  for (unsigned wv = 0; wv < nv_; ++wv) owned_any |= owned_vc_[wv];
-  c.out_idle = all_ports_ & ~owned_any & ~notfull_;
+  c.out_idle = all_ports_ & ~owned_any_ & ~notfull_;
 }
 
 uint32_t FastNode::InQuiet() const {
@@ -675,9 +678,12 @@ void FastNode::Edge(const NodeIn& in) {
 
   // Router outputs: output registers, credit counters, VC ownership.
   const uint32_t all_vcs = (1u << nv_) - 1u;
-  const uint32_t vc_sel_mask = (1u << SelBits(nv_)) - 1u;
+  const uint32_t vc_sel_mask = vc_sel_mask_;
   bool credit_err = false;
-  for (unsigned o = 0; o < np_; ++o) {
+  // Only outputs that send or get a credit change (an output doing neither keeps its state;
+  // its arbiter moves only with a grant, which is a send).
+  for (uint32_t active = c.send | c.rout_credit_any; active != 0; active &= active - 1) {
+    const unsigned o = Ctz(active);
     uint32_t take = 0;
     if ((c.send >> o) & 1u) {
       uint32_t* dst = &out_flit_q_[o * w_];
@@ -689,10 +695,12 @@ void FastNode::Edge(const NodeIn& in) {
           if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * nv_ + vi] * nv_ + vi] &= ~(1u << o);
           owned_[o] &= ~(1u << vi);
           owned_vc_[vi] &= ~(1u << o);
+          if (owned_[o] == 0) owned_any_ &= ~(1u << o);
         } else if ((dst[0] >> hw::kHdrHeadBit) & 1u) {
           if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * nv_ + vi] * nv_ + vi] &= ~(1u << o);
           owned_[o] |= 1u << vi;
           owned_vc_[vi] |= 1u << o;
+          owned_any_ |= 1u << o;
           owner_[o * nv_ + vi] = c.gnt_idx[o];
           own_by_[c.gnt_idx[o] * nv_ + vi] |= 1u << o;
         }
@@ -753,7 +761,7 @@ void FastNode::Edge(const NodeIn& in) {
   // Multicast token.
   const bool win_granted = c.mc_win_valid && c.gnt[c.mc_win_idx] != 0;
   if (mc_busy_) {
-    const unsigned mp = mc_port_ & ((1u << SelBits(np_)) - 1u);
+    const unsigned mp = mc_port_ & port_sel_mask_;
     if (mp < np_ && ((c.pop_tail >> mp) & 1u) && c.sel[mp] == mc_vc_) mc_busy_ = false;
   } else if (win_granted) {
     mc_busy_ = true;
@@ -937,10 +945,20 @@ void FastNode::Edge(const NodeIn& in) {
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   lnk_out_credit_any_ = 0;
   const uint8_t* lc = in.link_credit.data();
-  for (unsigned l = 0; l < nl_; ++l) {
-    const uint8_t cr = lc[l] & cmask;
-    lnk_out_credit_q_[l] = cr;
-    lnk_out_credit_any_ |= uint64_t{cr != 0} << l;
+  uint8_t* q = lnk_out_credit_q_.data();
+  for (unsigned l = 0; l < nl_; l += 8) {  // eight links at a time: most carry no credit
+    const unsigned n = nl_ - l < 8 ? nl_ - l : 8;
+    uint64_t eight = 0;
+    std::memcpy(&eight, lc + l, n);
+    if (eight == 0) {
+      std::memset(q + l, 0, n);
+      continue;
+    }
+    for (unsigned i = 0; i < n; ++i) {
+      const uint8_t cr = lc[l + i] & cmask;
+      q[l + i] = cr;
+      lnk_out_credit_any_ |= uint64_t{cr != 0} << (l + i);
+    }
   }
   ep_in_valid_q_ = in.ep_valid;
   if (in.ep_valid) std::memcpy(ep_in_flit_q_.data(), in.ep_flit.data(), w_ * sizeof(uint32_t));

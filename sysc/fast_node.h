@@ -72,6 +72,7 @@ class FastNode final : public NodeModel {
     uint32_t out_idle = 0, in_empty = 0;
     std::vector<uint8_t> in_credit_d;  // per input: credits upstream next cycle
     uint32_t in_credit_any = 0;        // inputs with a nonzero in_credit_d
+    uint32_t rout_credit_any = 0;      // outputs with credits from downstream
   };
 
   void ComputeComb();
@@ -97,6 +98,7 @@ class FastNode final : public NodeModel {
   unsigned np_, nv_, depth_, w_, nl_, nt_;
   bool muxed_;
   uint32_t all_ports_;
+  uint32_t vc_sel_mask_, port_sel_mask_;  // an RTL index truncated to $clog2(N) bits
   unsigned x_ = 0, y_ = 0;
 
   // --- node registers ---
@@ -155,6 +157,7 @@ class FastNode final : public NodeModel {
   std::vector<uint32_t> owned_vc_;  // per VC: outputs where it is owned (VC-major)
   std::vector<uint32_t> own_by_;    // per (input, VC): outputs whose VC it owns
   uint32_t notfull_ = 0;            // outputs with a credit away
+  uint32_t owned_any_ = 0;          // outputs with some VC owned
   std::vector<uint8_t> owner_;      // np * nv
   uint32_t out_valid_q_ = 0;
   std::vector<uint32_t> out_flit_q_;  // np * w
