@@ -134,19 +134,7 @@ class Stimulus {
 
  private:
   // Link l feeds a router input under the selects the node accepted (aries_node link_of).
-  bool Selected(unsigned l) const {
-    const bool muxed = s_.num_ports == hw::kNumMeshPorts && s_.num_tracks > 0;
-    if (!muxed) return true;
-    const unsigned t = s_.num_tracks;
-    for (unsigned p = 1; p <= 4; ++p) {
-      const unsigned c = sel_in_[p - 1], side = (p == 1 || p == 3) ? 1 : 0;
-      const unsigned link = c == 0   ? p - 1
-                            : c <= t ? 4 + 2 * (c - 1) + side
-                                     : 4 + 2 * t + 2 * (c - 1 - t) + side;
-      if (link == l) return true;
-    }
-    return false;
-  }
+  bool Selected(unsigned l) const { return PortOf(l) >= 0; }
   // The router port a channel feeds under the accepted selects (the endpoint is port 0), or -1.
   int PortOf(unsigned ch) const {
     if (ch == s_.num_links) return 0;
