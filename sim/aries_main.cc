@@ -294,12 +294,10 @@ extern "C" int sc_main(int argc, char** argv) {
       }
     }
     if (coll->parsed()) {
-      aries::sim::ApplyGeometryKeys(sets, "coll", &co.tracks, &co.link_latency,
-                                    &co.extra_per_pitch);
+      co.geometry = aries::sim::GeometryKeys(sets, "coll");
     }
     if (csweep->parsed()) {
-      aries::sim::ApplyGeometryKeys(sets, "coll-sweep", &cs.tracks, &cs.link_latency,
-                                    &cs.extra_per_pitch);
+      cs.geometry = aries::sim::GeometryKeys(sets, "coll-sweep");
     }
     if (coll->parsed()) {
       co.bytes = aries::sim::ParseBytes(coll_size, "--size");

@@ -44,8 +44,7 @@ uint64_t ParseBytes(const std::string& s, const char* option) {
   return v * mul;
 }
 
-void ApplyGeometryKeys(const std::vector<std::string>& sets, const char* command, unsigned* tracks,
-                       unsigned* link_latency, unsigned* extra_per_pitch) {
+coll::Geometry GeometryKeys(const std::vector<std::string>& sets, const char* command) {
   static const char* const kGeometryKeys[] = {"package.tracks", "package.link_latency",
                                               "package.extra_per_pitch"};
   Config gc;
@@ -61,10 +60,7 @@ void ApplyGeometryKeys(const std::vector<std::string>& sets, const char* command
     }
     gc.SetAssignment(a);
   }
-  const SimSettings g = Validate(gc);
-  *tracks = g.package.tracks;
-  *link_latency = g.package.link_latency;
-  *extra_per_pitch = g.package.extra_per_pitch;
+  return Validate(gc).package;
 }
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
@@ -93,11 +89,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     for (const auto& a : o.tech_set) energy::Override(tech, a);
   }
   sysc::PackageConfig pc;
+  static_cast<coll::Geometry&>(pc) = o.geometry;  // tracks, link latency, extra per pitch
   pc.topology = *topo;
   pc.k = o.k;
-  pc.tracks = o.tracks;
-  pc.link_latency = o.link_latency;
-  pc.extra_per_pitch = o.extra_per_pitch;
   const uint64_t bytes = o.bytes;
   if (bytes == 0) throw std::invalid_argument("--size: a positive byte count");
   r.geom = pc;

@@ -18,10 +18,9 @@ struct CollOptions {
   std::string topology = "mesh", algo = "ring", collective = "allreduce", type = "int32";
   uint64_t bytes = 64 * 1024;  // per node (the CLI parses --size "64K" into it: ParseBytes)
   unsigned k = 4, root = 0, embeddings = 1, levels = 2;
-  // The rest of the package geometry (--set package.tracks / link_latency / extra_per_pitch).
-  unsigned tracks = coll::Geometry{}.tracks;
-  unsigned link_latency = coll::Geometry{}.link_latency;
-  unsigned extra_per_pitch = coll::Geometry{}.extra_per_pitch;
+  // The package geometry's tracks, link latency and extra cycles per pitch (--set package.*);
+  // its topology and K are the fields above, which MeasureCollective writes into it.
+  coll::Geometry geometry;
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
@@ -39,11 +38,9 @@ struct CollOptions {
 };
 
 // The package geometry a collective command reads from --set key=value (package.tracks,
-// package.link_latency, package.extra_per_pitch; the topology and K are its own flags) into
-// `o`; throws ConfigError naming any other key and the allowed ones (`command`: coll or
-// coll-sweep).
-void ApplyGeometryKeys(const std::vector<std::string>& sets, const char* command, unsigned* tracks,
-                       unsigned* link_latency, unsigned* extra_per_pitch);
+// package.link_latency, package.extra_per_pitch; the topology and K are its own flags); throws
+// ConfigError naming any other key and the allowed ones (`command`: coll or coll-sweep).
+coll::Geometry GeometryKeys(const std::vector<std::string>& sets, const char* command);
 
 // "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
 // naming the option, `s` and the format.

@@ -135,13 +135,14 @@ int RunCollSweep(const CollSweepOptions& o) {
           cost.push_back(static_cast<double>(ParseBytes(sz)) * (t == "fbfly" ? 3.0 : 1.0));
           // Every value was checked against its allowed set above (names, sizes, numbers), so
           // none carries shell syntax; the paths are quoted (ShellQuote).
-          jobs.push_back(fmt::format(
-              "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
-              "--set package.tracks={} --set package.link_latency={} "
-              "--set package.extra_per_pitch={} "
-              "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
-              ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model, o.tracks, o.link_latency,
-              o.extra_per_pitch, a.name, t, sz, ShellQuote(part), ShellQuote(part + ".log")));
+          jobs.push_back(
+              fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
+                          "--set package.tracks={} --set package.link_latency={} "
+                          "--set package.extra_per_pitch={} "
+                          "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
+                          ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model,
+                          o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch,
+                          a.name, t, sz, ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
     }
@@ -237,11 +238,11 @@ int RunCollSweep(const CollSweepOptions& o) {
   }
   const coll::Geometry def;
   const std::string geometry =
-      o.tracks == def.tracks && o.link_latency == def.link_latency &&
-              o.extra_per_pitch == def.extra_per_pitch
+      o.geometry.tracks == def.tracks && o.geometry.link_latency == def.link_latency &&
+              o.geometry.extra_per_pitch == def.extra_per_pitch
           ? ""
-          : fmt::format(" ({} tracks, {}-cycle links, {} extra cycles per pitch)", o.tracks,
-                        o.link_latency, o.extra_per_pitch);
+          : fmt::format(" ({} tracks, {}-cycle links, {} extra cycles per pitch)",
+                        o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch);
   fmt::print(
       "{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
       "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
@@ -268,9 +269,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           CollOptions co;
           co.topology = t;
           co.k = o.k;
-          co.tracks = o.tracks;
-          co.link_latency = o.link_latency;
-          co.extra_per_pitch = o.extra_per_pitch;
+          co.geometry = o.geometry;
           co.algo = a.name;
           co.collective = o.collective;
           co.levels = cand.levels;
@@ -299,12 +298,9 @@ int RunCollSweep(const CollSweepOptions& o) {
               fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw,
                           100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
           if (csv.is_open()) {
-            coll::Geometry g;
+            coll::Geometry g = o.geometry;
             g.topology = *coll::ParseTopology(t);
             g.k = o.k;
-            g.tracks = o.tracks;
-            g.link_latency = o.link_latency;
-            g.extra_per_pitch = o.extra_per_pitch;
             csv << coll::CostCsvRow(g, cand, *coll_kind, o.type, m.bytes, m.cycles, m.busbw,
                                     m.bound / static_cast<double>(m.cycles), m.ok)
                 << "\n";

@@ -16,9 +16,7 @@ namespace aries::sim {
 struct CollSweepOptions {
   unsigned k = 4;
   // The rest of the package geometry, recorded in every CSV row (--set package.*).
-  unsigned tracks = coll::Geometry{}.tracks;
-  unsigned link_latency = coll::Geometry{}.link_latency;
-  unsigned extra_per_pitch = coll::Geometry{}.extra_per_pitch;
+  coll::Geometry geometry;  // its topology and k are set per run
   std::string topologies = "mesh,torus,aries,fbfly";
   std::string algos = "all";
   std::string sizes = "1K,64K,2M";

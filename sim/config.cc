@@ -221,7 +221,6 @@ SimSettings Validate(const Config& c) {
   if (s.model != "auto" && s.model != "rtl" && s.model != "fast" && s.model != "check") {
     Bad(c, "sim.model");
   }
-  if (s.model == "auto") s.model = "rtl";  // `aries sweep` takes fast instead (aries_main)
   s.seed = Uint(c, "sim.seed", 0, ~0ull);
   s.traffic.seed = s.seed;
   std::stringstream rs(c.Get("sweep.rates"));

@@ -60,7 +60,8 @@ struct SimSettings {
   std::string trace_file;  // traffic.trace
   tb::RunConfig run;
   std::string kernel = "systemc";
-  std::string model = "rtl";  // sim.model: rtl | fast | check (auto is resolved: rtl)
+  std::string model = "auto";  // sim.model: auto | rtl | fast | check (RunPackageCommand
+                               // resolves auto: rtl for a run, fast for a sweep)
   uint64_t seed = 1;
   std::vector<double> sweep_rates;
 };

@@ -213,6 +213,9 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   if (!cmd.config_file.empty()) cfg.LoadFile(cmd.config_file);
   for (const std::string& a : cmd.sets) cfg.SetAssignment(a);
   SimSettings s = Validate(cfg);
+  // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
+  // many runs of a sweep.
+  if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
   const TraceRequest tr{cmd.trace_file, ParseNodes(cmd.trace_nodes), cmd.trace_from, cmd.trace_to};
   if (net) {
     if (s.kernel != "loop") {
@@ -239,8 +242,6 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     // (tests/sysc checks both kernels give the same cycles).
     fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
                "lat mean", "p99", "max", "");
-    // A sweep is many runs: the fast node model unless one was named (the same cycles).
-    if (cfg.Get("sim.model") == "auto") s.model = "fast";
     for (double rate : s.sweep_rates) {
       SimSettings si = s;
       si.traffic.rate = rate;

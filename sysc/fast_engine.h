@@ -42,7 +42,6 @@ class FastEngine {
   uint32_t claim() const { return claim_; }
   uint32_t loc_next_credit() const { return loc_next_credit_; }  // bit 0 request, 1 response
   void LocNextFlit(uint32_t* dst) const;                         // when claim() & 1
-  bool busy_now() const { return rsp_issue_; }
   // Registers.
   uint32_t out_valid() const { return out_v_; }
   const uint32_t* out_flit(unsigned p) const { return &out_f_[p * w_]; }

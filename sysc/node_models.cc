@@ -35,26 +35,42 @@ const char* NodeImplName(NodeImpl impl) {
 }
 
 namespace {
-std::unique_ptr<NodeModel> RtlModel(NodeUse use, unsigned num_ports, VerilatedContext* ctx,
-                                    const std::string& name) {
+
+// The set a run with `use` takes for a node of `num_ports` ports; throws std::invalid_argument
+// naming the radixes that exist.
+const hw::NodeParams& ParamsFor(NodeUse use, unsigned num_ports) {
   if (num_ports <= hw::kVaries_nodeParams.NumPorts) {
-    if (use == NodeUse::kPointToPoint) {
-      return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(
-          ShapeOf(hw::kVaries_node_p2pParams), ctx, name);
-    }
-    return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(hw::kVaries_nodeParams), ctx,
-                                                              name);
+    return use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams : hw::kVaries_nodeParams;
   }
-  if (num_ports <= hw::kVaries_node_fbParams.NumPorts) {
-    return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(hw::kVaries_node_fbParams),
-                                                                 ctx, name);
-  }
+  if (num_ports <= hw::kVaries_node_fbParams.NumPorts) return hw::kVaries_node_fbParams;
   throw std::invalid_argument(fmt::format(
       "no node model with {} router ports: the shipped models have {} and {} ports (a flattened "
       "butterfly up to {} x {})",
       num_ports, hw::kVaries_nodeParams.NumPorts, hw::kVaries_node_fbParams.NumPorts,
       (hw::kVaries_node_fbParams.NumPorts + 1) / 2, (hw::kVaries_node_fbParams.NumPorts + 1) / 2));
 }
+
+// The Verilated model of a shipped set (each set is its own Verilator class).
+std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* ctx,
+                                    const std::string& name) {
+  if (&p == &hw::kVaries_node_p2pParams) {
+    return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(ShapeOf(p), ctx, name);
+  }
+  if (&p == &hw::kVaries_node_fbParams) {
+    return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(p), ctx, name);
+  }
+  return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(p), ctx, name);
+}
+
+// A node of a shipped set: Verilated, fast (the same shape), or both in lockstep.
+std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, VerilatedContext* ctx,
+                                    const std::string& name) {
+  if (impl == NodeImpl::kRtl) return RtlModel(p, ctx, name);
+  if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(p));
+  return std::make_unique<LockstepNode>(RtlModel(p, ctx, name),
+                                        std::make_unique<FastNode>(ShapeOf(p)), name);
+}
+
 }  // namespace
 
 const hw::NodeParams* ShippedParams(const std::string& name) {
@@ -79,35 +95,13 @@ NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {
           fmt::format("node parameter set {} has {} router ports; this package needs {}", set,
                       params->NumPorts, num_ports));
     }
-    auto rtl = [&]() -> std::unique_ptr<NodeModel> {
-      if (params == &hw::kVaries_node_p2pParams) {
-        return std::make_unique<VerilatedNode<Varies_node_p2p, true>>(ShapeOf(*params), ctx, name);
-      }
-      if (params == &hw::kVaries_node_fbParams) {
-        return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(*params), ctx, name);
-      }
-      return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(*params), ctx, name);
-    };
-    if (impl == NodeImpl::kRtl) return rtl();
-    if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(*params));
-    return std::make_unique<LockstepNode>(rtl(), std::make_unique<FastNode>(ShapeOf(*params)),
-                                          name);
+    return MakeNode(*params, impl, ctx, name);
   };
 }
 
 NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
-  return [use, impl](unsigned num_ports, VerilatedContext* ctx,
-                     const std::string& name) -> std::unique_ptr<NodeModel> {
-    if (impl == NodeImpl::kRtl) return RtlModel(use, num_ports, ctx, name);
-    // The fast model takes the shape of the Verilated model it stands for.
-    const hw::NodeParams& params = num_ports > hw::kVaries_nodeParams.NumPorts
-                                       ? hw::kVaries_node_fbParams
-                                   : use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams
-                                                                   : hw::kVaries_nodeParams;
-    if (num_ports > params.NumPorts) return RtlModel(use, num_ports, ctx, name);  // throws
-    if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(params));
-    return std::make_unique<LockstepNode>(RtlModel(use, num_ports, ctx, name),
-                                          std::make_unique<FastNode>(ShapeOf(params)), name);
+  return [use, impl](unsigned num_ports, VerilatedContext* ctx, const std::string& name) {
+    return MakeNode(ParamsFor(use, num_ports), impl, ctx, name);
   };
 }
 

@@ -319,7 +319,6 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   NodeIn& in = nd.in;
   NodeCounters& k = nd.counters;
   const unsigned w = shape_.words();
-  const unsigned nl = shape_.num_links;
   in.link_valid = 0;
   bool credits = false;
   // Only the links with wires (a link without stays empty: its credit entry is zero).
@@ -337,7 +336,6 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
     in.link_credit[l] = c;
     credits = credits || c != 0;
   }
-  (void)nl;
   const uint64_t ep_cycle = cycle + shape_.ep_lead;
   in.ep_valid = nd.ep && nd.ep->Inject(ep_cycle, in.ep_flit.data());
   in.ep_credit = nd.ep ? nd.ep->EjectCredits(ep_cycle) : 0;

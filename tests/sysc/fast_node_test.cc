@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <random>
@@ -426,6 +427,8 @@ uint64_t Check(const Mode& m, unsigned seeds, uint64_t cycles, unsigned min_flit
   }
   // The stimulus made the node move flits (a test that never sends proves nothing).
   EXPECT_GT(activity, seeds * cycles * min_flits_per_100 / 100);
+  // What was compared (sim/tools/lockstep_soak.sh adds these up).
+  std::printf("lockstep node-cycles: %llu\n", static_cast<unsigned long long>(seeds * cycles));
   return engine_out;
 }
 
