@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "bench.h"
+#include "cli_keys.h"
 #include "coll_run.h"
 #include "coll_sweep.h"
 #include "config.h"
@@ -34,16 +35,16 @@ const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 }  // namespace
 
 extern "C" int sc_main(int argc, char** argv) {
+  using aries::sim::KeyOptions;
   CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
   app.require_subcommand(0, 1);
-  std::string config_file, json_file, csv_file, trace_file, trace_nodes = "all";
-  std::vector<std::string> sets;
+  // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
+  // its own flags as aliases of keys. The options before a subcommand apply to it too.
+  KeyOptions top_keys(&app, "run");
+  std::string json_file, csv_file, trace_file, trace_nodes = "all";
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};
   bool progress = false;
-  auto add_common = [&](CLI::App* a) {
-    a->add_option("--config", config_file, "configuration file (key = value lines)")
-        ->check(CLI::ExistingFile);
-    a->add_option("--set", sets, "override a key: --set traffic.rate=0.3 (repeatable)");
+  auto add_outputs = [&](CLI::App* a) {
     a->add_option("--json", json_file, "write results and configuration as JSON");
     a->add_option("--csv", csv_file, "write results as CSV");
     a->add_option("--trace", trace_file, "write an FST waveform (and a .gtkw save file)");
@@ -52,12 +53,15 @@ extern "C" int sc_main(int argc, char** argv) {
     a->add_option("--trace-to", trace_to, "cycle after the last traced one");
     a->add_flag("--progress", progress, "progress on stderr every 10k cycles");
   };
-  add_common(&app);
+  add_outputs(&app);
   CLI::App* run = app.add_subcommand("run", "one simulation run (the default)");
-  add_common(run);
+  KeyOptions run_keys(run, "run");
+  add_outputs(run);
   CLI::App* sweep = app.add_subcommand("sweep", "injection-rate sweep over sweep.rates");
-  add_common(sweep);
+  KeyOptions sweep_keys(sweep, "sweep");
+  add_outputs(sweep);
   CLI::App* bench = app.add_subcommand("bench", "simulation speed and peak memory");
+  KeyOptions bench_keys(bench, "bench");
   aries::sim::BenchOptions bo;
   bench->add_flag("--quick", bo.quick, "shorter runs");
   bench
@@ -72,38 +76,35 @@ extern "C" int sc_main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(2u, 32u));
   CLI::App* keys = app.add_subcommand("keys", "list configuration keys");
+  KeyOptions keys_keys(keys, "keys");
   CLI::App* coll = app.add_subcommand("coll", "plan, validate and run one collective");
+  KeyOptions coll_keys(coll, "coll");
   aries::sim::CollOptions co;
-  coll->add_option("--topology", co.topology, "mesh, torus, fbfly, aries");
-  coll->add_option("-k,--k", co.k, "K x K chiplets");
-  coll->add_option(
-      "--algo", co.algo,
+  coll_keys.Alias("--topology", "package.topology");
+  coll_keys.Alias("-k,--k", "package.k");
+  coll_keys.Alias(
+      "--algo", "coll.algo",
       "algorithm: auto (cheapest by the measured costs) or " + aries::coll::AlgorithmNames());
-  coll->add_option("--collective", co.collective, aries::coll::CollectiveNames());
-  coll->add_option("--type", co.type, "int32 or fp32 (sum)");
-  std::string coll_size = "64K";  // parsed into co.bytes at the boundary (ParseBytes)
-  coll->add_option("--size", coll_size, "bytes per node: 64, 4K, 2M");
-  coll->add_option("--root", co.root, "root of reduce and broadcast");
-  coll->add_option("--embeddings", co.embeddings, "in-network tree: trees over disjoint segments");
-  coll->add_option("--levels", co.levels, "aries_lt: ring levels L (K = b^L)");
+  coll_keys.Alias("--collective", "coll.collective", aries::coll::CollectiveNames());
+  coll_keys.Alias("--type", "coll.type", "int32 or fp32 (sum)");
+  coll_keys.Alias("--size", "coll.size", "bytes per node: 64, 4K, 2M");
+  coll_keys.Alias("--root", "coll.root", "root of reduce and broadcast");
+  coll_keys.Alias("--embeddings", "coll.embeddings");
+  coll_keys.Alias("--levels", "coll.levels");
+  coll_keys.Alias("--seed", "sim.seed", "input generator seed");
+  coll_keys.Alias("--model", "sim.model",
+                  "node model: rtl (the Verilated RTL; what auto means for one run), fast (the "
+                  "cycle-equivalent C++ model, proven equal pin by pin), check (both in lockstep, "
+                  "every pin compared every cycle)");
+  coll_keys.Switch("--verify", "coll.verify");
+  coll_keys.Alias("--costs", "coll.costs",
+                  "--algo auto: measured cost file (aries coll-sweep --csv)");
   coll->add_option("--inputs", co.inputs,
                    "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw "
                    "little-endian); each holds the node's whole buffer (all-gather: the gathered "
                    "size, the node's shard in place)");
   coll->add_option("--outputs", co.outputs,
                    "per-node result files (the node's result region), {node} in the path");
-  coll->add_option("--seed", co.seed, "input generator seed");
-  coll->add_option("--set", sets,
-                   "the package geometry: --set package.link_latency=20 (package.tracks, "
-                   "package.link_latency, package.extra_per_pitch; repeatable)");
-  co.model = "rtl";  // the command's default: the Verilated RTL (library callers take auto)
-  coll->add_option("--model", co.model,
-                   "node model: rtl (default: the Verilated RTL), fast (the cycle-equivalent C++ "
-                   "model, proven equal pin by pin), check (both in lockstep, every pin compared "
-                   "every cycle) or auto (= fast)")
-      ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
-  coll->add_flag("--verify", co.verify, "compare every element with the golden reduction");
-  coll->add_option("--costs", co.costs, "--algo auto: measured cost file (aries coll-sweep --csv)");
   coll->add_flag("--energy", co.energy,
                  "energy of the run from its activity (buffers, crossbar, allocators, links, "
                  "engine, leakage)");
@@ -117,25 +118,21 @@ extern "C" int sc_main(int argc, char** argv) {
       app.add_subcommand("coll-sweep",
                          "a collective (all-reduce by default) over algorithms x topologies x "
                          "sizes, verified; Markdown table and cost CSV");
+  KeyOptions csweep_keys(csweep, "coll-sweep");
   aries::sim::CollSweepOptions cs;
-  csweep->add_option("-k,--k", cs.k, "K x K chiplets");
-  csweep->add_option("--topologies", cs.topologies, "comma-separated: mesh,torus,aries,fbfly");
-  csweep->add_option("--algos", cs.algos, "comma-separated algorithms or all");
-  csweep->add_option("--sizes", cs.sizes, "comma-separated bytes per node: 1K,64K,2M");
-  csweep->add_option("--type", cs.type, "int32 or fp32");
-  csweep->add_option("--collective", cs.collective, "allreduce, reducescatter or allgather");
+  std::string cs_topologies = "mesh,torus,aries,fbfly", cs_algos = "all", cs_sizes = "1K,64K,2M";
+  csweep_keys.Alias("-k,--k", "package.k");
+  csweep->add_option("--topologies", cs_topologies, "comma-separated: mesh,torus,aries,fbfly");
+  csweep->add_option("--algos", cs_algos, "comma-separated algorithms or all");
+  csweep->add_option("--sizes", cs_sizes, "comma-separated bytes per node: 1K,64K,2M");
+  csweep_keys.Alias("--type", "coll.type");
+  csweep_keys.Alias("--collective", "coll.collective", "allreduce, reducescatter or allgather");
   csweep->add_option("--csv", cs.csv,
                      "append the measurements to this CSV (the --algo auto cost file format)");
-  csweep->add_option("--seed", cs.seed, "input generator seed");
-  csweep->add_option(
-      "--set", sets,
-      "the package geometry of every run, recorded in the CSV: --set package.link_latency=20 "
-      "(package.tracks, package.link_latency, package.extra_per_pitch)");
-  csweep
-      ->add_option("--model", cs.model,
-                   "node model of every run: auto (default: the fast C++ model, the same cycles), "
-                   "rtl, check")
-      ->check(CLI::IsMember({"rtl", "fast", "check", "auto"}));
+  csweep_keys.Alias("--seed", "sim.seed", "input generator seed");
+  csweep_keys.Alias("--model", "sim.model",
+                    "node model of every run: auto (the fast C++ model, the same cycles), rtl, "
+                    "check");
   csweep->add_option("--jobs", cs.jobs,
                      "run the sweep as one job per (algorithm, topology, size) on this many local "
                      "processes; parts merge into --csv");
@@ -145,6 +142,7 @@ extern "C" int sc_main(int argc, char** argv) {
   csweep->add_option("--job-dir", cs.job_dir,
                      "where the jobs write their part CSVs (default: <csv or job file>.parts)");
   CLI::App* cmerge = app.add_subcommand("coll-merge", "merge sweep part CSVs into one cost CSV");
+  KeyOptions cmerge_keys(cmerge, "coll-merge");
   std::vector<std::string> merge_parts;
   std::string merge_out;
   cmerge->add_option("parts", merge_parts, "part CSVs")->required();
@@ -152,67 +150,66 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* cmodels = app.add_subcommand(
       "coll-models",
       "the cost models of a sweep CSV (one collective): alpha-beta fits and their errors");
-  std::string cm_costs, cm_type = "int32";
-  cmodels->add_option("--costs", cm_costs,
-                      "sweep CSV (default: collectives/data/collective_costs.csv)");
-  cmodels->add_option("--type", cm_type, "int32 or fp32");
-  std::string cm_coll = "allreduce";
-  cmodels->add_option("--collective", cm_coll, "allreduce, reducescatter or allgather");
+  KeyOptions cmodels_keys(cmodels, "coll-models");
+  cmodels_keys.Alias("--costs", "coll.costs", "sweep CSV");
+  cmodels_keys.Alias("--type", "coll.type");
+  cmodels_keys.Alias("--collective", "coll.collective", "allreduce, reducescatter or allgather");
   CLI::App* train = app.add_subcommand("train",
                                        "one training iteration: compute and communication streams, "
                                        "collective times from the fitted cost models");
+  KeyOptions train_keys(train, "train");
   aries::sim::TrainOptions to;
-  train->add_option("--workload", to.workload,
-                    "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV");
-  train->add_option("--strategy", to.strategy,
-                    "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp "
-                    "(all-reduce of partial outputs)");
-  train->add_option("--topology", to.topology, "mesh, torus, fbfly, aries");
-  train->add_option("-k,--k", to.k, "K x K chiplets");
-  train->add_option("--algo", to.algo, "collective algorithm (its measured cost model)");
-  train->add_option("--levels", to.levels, "aries_lt: ring levels");
-  train->add_option("--embeddings", to.embeddings, "tree: embeddings");
-  train->add_option("--batch", to.batch, "samples per chiplet (0: the workload's)");
-  train->add_option(
-      "--bucket", to.bucket,
-      "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)");
-  train->add_option("--utilization", to.utilization,
-                    "compute utilization in (0, 1] (MAD Max 4.2: ~0.7)");
-  train->add_option("--costs", to.costs,
-                    "cost CSV (default: collectives/data/collective_costs.csv)");
+  train_keys.Alias("--workload", "train.workload");
+  train_keys.Alias("--strategy", "train.strategy");
+  train_keys.Alias("--topology", "package.topology");
+  train_keys.Alias("-k,--k", "package.k");
+  train_keys.Alias("--algo", "coll.algo", "collective algorithm (its measured cost model)");
+  train_keys.Alias("--levels", "coll.levels");
+  train_keys.Alias("--embeddings", "coll.embeddings");
+  train_keys.Alias("--batch", "train.batch");
+  train_keys.Alias("--bucket", "train.bucket");
+  train_keys.Alias("--utilization", "train.utilization");
+  train_keys.Alias("--costs", "coll.costs");
   train->add_option("--timeline", to.timeline, "write the iteration's operations as CSV");
   train->add_option("--svg", to.svg, "plot the iteration's timeline (SVG)");
   train->add_flag("--check", to.check,
                   "re-run every collective of the iteration up to --check-max cycle-accurately and "
                   "print the model's error");
-  train->add_option("--check-max", to.check_max, "largest collective --check runs (bytes: 2M)");
+  train_keys.Alias("--check-max", "train.check_max");
+  train_keys.Alias("--model", "sim.model", "node model of --check's runs (auto: fast)");
   CLI::App* fig10 = app.add_subcommand("fig10",
                                        "ARIES Fig. 10: training-time speedup of ARIES over mesh, "
                                        "torus, flattened butterfly (ring, DB tree, multi-tree)");
+  KeyOptions fig10_keys(fig10, "fig10");
   aries::sim::Fig10Options fo;
-  fig10->add_option("-k,--k", fo.ks, "comma-separated: 4,8");
-  fig10->add_option("--workloads", fo.workloads, "comma-separated workloads");
-  fig10->add_option("--batch", fo.batch, "samples per chiplet (0: each workload's)");
-  fig10->add_option("--utilization", fo.utilization, "compute utilization in (0, 1]");
-  fig10->add_option("--costs", fo.costs, "cost CSV");
+  std::string f10_ks = "4,8", f10_workloads = "resnet50,vgg16,dlrm,transformer";
+  fig10->add_option("-k,--k", f10_ks, "comma-separated: 4,8");
+  fig10->add_option("--workloads", f10_workloads, "comma-separated workloads");
+  fig10_keys.Alias("--batch", "train.batch");
+  fig10_keys.Alias("--utilization", "train.utilization");
+  fig10_keys.Alias("--costs", "coll.costs");
   fig10->add_option("--csv", fo.csv, "write every iteration as CSV");
   fig10->add_option("--svg", fo.svg, "plot the speedups (SVG)");
   CLI::App* fig9 =
       app.add_subcommand("fig9",
                          "ARIES Fig. 9: all-reduce throughput vs data size "
                          "(ring/ARIES_LT/ARIES_BW, DB tree, multi-tree) from a sweep CSV");
+  KeyOptions fig9_keys(fig9, "fig9");
   aries::sim::Fig9Options f9;
-  fig9->add_option("-k,--k", f9.ks, "comma-separated: 4,8");
-  fig9->add_option("--costs", f9.costs,
-                   "sweep CSV (default: collectives/data/collective_costs.csv)");
+  std::string f9_ks = "4,8";
+  fig9->add_option("-k,--k", f9_ks, "comma-separated: 4,8");
+  fig9_keys.Alias("--costs", "coll.costs");
   fig9->add_option("--csv", f9.csv, "write the curves as CSV");
   fig9->add_option("--svg", f9.svg, "plot the curves (SVG)");
   CLI::App* fig11 = app.add_subcommand("fig11",
                                        "ARIES Fig. 11: all-reduce energy per algorithm family and "
                                        "topology (cycle-accurate runs, verified)");
+  KeyOptions fig11_keys(fig11, "fig11");
   aries::sim::Fig11Options f11;
-  fig11->add_option("-k,--k", f11.ks, "comma-separated: 4,8");
-  fig11->add_option("--size", f11.size, "bytes per node: 64K");
+  std::string f11_ks = "4", f11_size = "64K";
+  fig11->add_option("-k,--k", f11_ks, "comma-separated: 4,8");
+  fig11->add_option("--size", f11_size, "bytes per node: 64K");
+  fig11_keys.Alias("--model", "sim.model", "node model of the runs (auto: fast)");
   fig11->add_option("--tech", f11.tech, "technology file: dsent45, dsent32 or a path");
   fig11->add_option("--tech-set", f11.tech_set,
                     "override a technology figure: key=value (repeatable)");
@@ -222,6 +219,7 @@ extern "C" int sc_main(int argc, char** argv) {
       app.add_subcommand("table1",
                          "ARIES Table I: links, bandwidth per link and synchronization steps of "
                          "the planned all-reduces beside the formulas");
+  KeyOptions table1_keys(table1, "table1");
   std::string t1_ks = "4,8";
   table1->add_option("-k,--k", t1_ks, "comma-separated: 4,8,16");
   std::string t1_csv;
@@ -232,6 +230,7 @@ extern "C" int sc_main(int argc, char** argv) {
       app.add_subcommand("area",
                          "synthesize the mesh-baseline and ARIES nodes (Yosys) and report the "
                          "ARIES area overhead; --router adds the full router");
+  KeyOptions area_keys(area, "area");
   aries::sim::AreaOptions ao;
   area->add_option("--out", ao.out, "output directory (netlists, area JSON)");
   area->add_option("--lanes", ao.lanes, "32-bit lanes per flit (16: the 544-bit flit)");
@@ -247,6 +246,7 @@ extern "C" int sc_main(int argc, char** argv) {
   CLI::App* report = app.add_subcommand("report",
                                         "reproduce the ARIES evaluation (Table I, Figs. 9-11, "
                                         "area) into one Markdown report with plots");
+  KeyOptions report_keys(report, "report");
   aries::sim::ReportOptions ro;
   report->add_option("--out", ro.out, "output directory (report.md, CSVs, SVGs)");
   report->add_option("-k,--k", ro.ks, "K for Table I, Figs. 9 and 10: 4,8");
@@ -273,17 +273,14 @@ extern "C" int sc_main(int argc, char** argv) {
   };
 
   try {
-    // The configuration keys and the run's outputs belong to run and sweep; another subcommand
-    // given them would ignore them without a word. coll and coll-sweep take the package
-    // geometry's keys (their own --set), and refuse every other key.
-    const bool run_options =
-        !config_file.empty() || !json_file.empty() || !csv_file.empty() || !trace_file.empty();
-    const bool geometry_sub = coll->parsed() || csweep->parsed();
+    // The run's outputs belong to run and sweep; another subcommand given them would ignore
+    // them without a word.
+    const bool run_outputs = !json_file.empty() || !csv_file.empty() || !trace_file.empty();
     for (const CLI::App* sub : app.get_subcommands()) {
-      if ((run_options || (!sets.empty() && !geometry_sub)) && sub != run && sub != sweep) {
+      if (run_outputs && sub != run && sub != sweep) {
         throw ConfigError(fmt::format(
-            "aries {}: --set, --config, --json, --csv and --trace apply to run and sweep only; "
-            "give {} its own options (aries {} --help)",
+            "aries {}: --json, --csv and --trace before the subcommand apply to run and sweep "
+            "only; give {} its own options (aries {} --help)",
             sub->get_name(), sub->get_name(), sub->get_name()));
       }
       if (net && sub != run && sub != sweep) {
@@ -293,32 +290,77 @@ extern "C" int sc_main(int argc, char** argv) {
             sub->get_name(), net->ranks()));
       }
     }
+    // Each subcommand resolves its keys (the options before it first) into its typed request
+    // and calls its library function; a key it does not read is refused by name.
     if (coll->parsed()) {
-      co.geometry = aries::sim::GeometryKeys(sets, "coll");
+      return aries::sim::RunCollectiveCommand(
+          aries::sim::CollRequest(coll_keys.Resolve(&top_keys), co));
     }
     if (csweep->parsed()) {
-      cs.geometry = aries::sim::GeometryKeys(sets, "coll-sweep");
+      cs = aries::sim::CollSweepRequest(csweep_keys.Resolve(&top_keys), cs);
+      cs.topologies = aries::sim::ParseTopologyList(cs_topologies, "--topologies");
+      cs.algos = aries::sim::ParseAlgoList(cs_algos, "--algos");
+      cs.sizes = aries::sim::ParseSizeList(cs_sizes, "--sizes");
+      return aries::sim::RunCollSweep(cs);
     }
-    if (coll->parsed()) {
-      co.bytes = aries::sim::ParseBytes(coll_size, "--size");
-      return aries::sim::RunCollectiveCommand(co);
+    if (cmerge->parsed()) {
+      cmerge_keys.Resolve(&top_keys);
+      return aries::sim::RunCollMerge(merge_parts, merge_out);
     }
-    if (csweep->parsed()) return aries::sim::RunCollSweep(cs);
-    if (cmerge->parsed()) return aries::sim::RunCollMerge(merge_parts, merge_out);
-    if (cmodels->parsed()) return aries::sim::RunCollModels(cm_costs, cm_type, cm_coll);
-    if (train->parsed()) return aries::sim::RunTrainCommand(to);
-    if (fig10->parsed()) return aries::sim::RunFig10Command(fo);
-    if (fig9->parsed()) return aries::sim::RunFig9Command(f9);
-    if (fig11->parsed()) return aries::sim::RunFig11Command(f11);
-    if (table1->parsed()) return aries::sim::RunTable1Command(t1_ks, t1_csv, t1_svg);
-    if (report->parsed()) return aries::sim::RunReportCommand(ro);
-    if (area->parsed()) return aries::sim::RunAreaCommand(ao);
-    if (keys->parsed()) return aries::sim::PrintConfigKeys();
-    if (bench->parsed()) return aries::sim::RunBenchCommand(bo);
+    if (cmodels->parsed()) {
+      const Config c = cmodels_keys.Resolve(&top_keys);
+      const auto kind = aries::coll::ParseCollective(c.Get("coll.collective"));
+      if (!kind) aries::sim::BadKey(c, "coll.collective", aries::coll::CollectiveNames());
+      return aries::sim::RunCollModels(c.Get("coll.costs"), aries::sim::KeyWord(c, "coll.type"),
+                                       *kind);
+    }
+    if (train->parsed()) {
+      return aries::sim::RunTrainCommand(
+          aries::sim::TrainRequest(train_keys.Resolve(&top_keys), to));
+    }
+    if (fig10->parsed()) {
+      fo = aries::sim::Fig10Request(fig10_keys.Resolve(&top_keys), fo);
+      fo.ks = aries::sim::ParsePaperKs(f10_ks);
+      fo.workloads = aries::sim::SplitList(f10_workloads);
+      return aries::sim::RunFig10Command(fo);
+    }
+    if (fig9->parsed()) {
+      f9.costs = fig9_keys.Resolve(&top_keys).Get("coll.costs");
+      f9.ks = aries::sim::ParsePaperKs(f9_ks);
+      return aries::sim::RunFig9Command(f9);
+    }
+    if (fig11->parsed()) {
+      f11.model = aries::sim::KeyWord(fig11_keys.Resolve(&top_keys), "sim.model");
+      f11.ks = aries::sim::ParsePaperKs(f11_ks);
+      f11.bytes = aries::sim::ParseBytes(f11_size, "--size", uint64_t{64} << 20);
+      return aries::sim::RunFig11Command(f11);
+    }
+    if (table1->parsed()) {
+      table1_keys.Resolve(&top_keys);
+      return aries::sim::RunTable1Command(aries::sim::ParseTable1Ks(t1_ks), t1_csv, t1_svg);
+    }
+    if (report->parsed()) {
+      report_keys.Resolve(&top_keys);
+      return aries::sim::RunReportCommand(ro);
+    }
+    if (area->parsed()) {
+      area_keys.Resolve(&top_keys);
+      return aries::sim::RunAreaCommand(ao);
+    }
+    if (keys->parsed()) {
+      keys_keys.Resolve(&top_keys);
+      return aries::sim::PrintConfigKeys();
+    }
+    if (bench->parsed()) {
+      bench_keys.Resolve(&top_keys);
+      return aries::sim::RunBenchCommand(bo);
+    }
     aries::sim::PackageCommand pc;
     pc.sweep = sweep->parsed();
-    pc.config_file = config_file;
-    pc.sets = sets;
+    pc.config = (pc.sweep        ? sweep_keys
+                 : run->parsed() ? run_keys
+                                 : top_keys)
+                    .Resolve(run->parsed() || pc.sweep ? &top_keys : nullptr);
     pc.json_file = json_file;
     pc.csv_file = csv_file;
     pc.trace_file = trace_file;

@@ -9,6 +9,12 @@
 
 namespace aries::sim {
 
+std::string SizeLabel(uint64_t s) {
+  return s % (1024 * 1024) == 0 ? fmt::format("{}M", s >> 20)
+         : s % 1024 == 0        ? fmt::format("{}K", s >> 10)
+                                : std::to_string(s);
+}
+
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> v;
   std::stringstream ss(s);

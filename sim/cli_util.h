@@ -2,10 +2,14 @@
 #ifndef ARIES_SIM_CLI_UTIL_H_
 #define ARIES_SIM_CLI_UTIL_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace aries::sim {
+
+// "64", "4K", "2M": the label a byte count is written with (what ParseBytes reads).
+std::string SizeLabel(uint64_t bytes);
 
 // "a,b,,c" -> {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> SplitList(const std::string& s);

@@ -22,45 +22,73 @@ namespace aries::sim {
 
 namespace hw = aries::hw;
 
-uint64_t ParseBytes(const std::string& s, const char* option) {
-  size_t pos = 0;
-  uint64_t v = 0;
-  try {
-    v = std::stoull(s, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  const std::string suf = s.substr(pos);
+uint64_t ParseBytes(const std::string& s, const char* option, uint64_t max) {
+  // Decimal digits, then an optional suffix; no sign, no C prefixes, no overflow.
+  const size_t digits = s.find_first_not_of("0123456789");
+  const std::string num = s.substr(0, digits);
+  const std::string suf = digits == std::string::npos ? "" : s.substr(digits);
   const uint64_t mul = suf.empty() || suf == "B"   ? 1
                        : suf == "K" || suf == "KB" ? 1024
                        : suf == "M" || suf == "MB" ? 1024 * 1024
                                                    : 0;
-  if (pos == 0 || mul == 0 || v == 0) {
-    throw std::invalid_argument(
-        fmt::format("{} {}: a positive byte count with an optional "
-                    "K or M suffix (64, 4K, 2M)",
-                    option, s));
+  uint64_t v = 0;
+  if (!num.empty() && num.size() <= 12) v = std::stoull(num);
+  if (v == 0 || mul == 0 || v > max / mul) {
+    throw std::invalid_argument(fmt::format(
+        "{} {}: a positive byte count with an optional K or M suffix (64, 4K, 2M), at most {}",
+        option, s, max));
   }
   return v * mul;
 }
 
-coll::Geometry GeometryKeys(const std::vector<std::string>& sets, const char* command) {
-  static const char* const kGeometryKeys[] = {"package.tracks", "package.link_latency",
-                                              "package.extra_per_pitch"};
-  Config gc;
-  for (const std::string& a : sets) {
-    const std::string key = a.substr(0, a.find('='));
-    if (std::find(std::begin(kGeometryKeys), std::end(kGeometryKeys), key) ==
-        std::end(kGeometryKeys)) {
-      throw ConfigError(fmt::format(
-          "aries {}: --set {}: a collective reads only the package geometry (package.tracks, "
-          "package.link_latency, package.extra_per_pitch); the topology and K are --topology "
-          "and -k",
-          command, key));
-    }
-    gc.SetAssignment(a);
+uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max) {
+  const std::string& v = c.Get(key);
+  if (lo == 0 && v == "0") return 0;
+  try {
+    return ParseBytes(v, key.c_str(), max);
+  } catch (const std::invalid_argument&) {
+    BadKey(c, key,
+           fmt::format("{}a byte count with an optional K or M suffix (64, 4K, 2M) up to {}",
+                       lo == 0 ? "0 or " : "", max));
   }
-  return Validate(gc).package;
+}
+
+void RequireElementType(const std::string& type, const char* option) {
+  if (type != "int32" && type != "fp32") {
+    throw std::invalid_argument(fmt::format("{} {}: allowed int32, fp32", option, type));
+  }
+}
+
+CollOptions CollRequest(const Config& c, CollOptions o) {
+  o.geometry = GeometryOf(c);
+  const std::string& algo = c.Get("coll.algo");
+  if (algo != "auto" && !coll::FindAlgorithm(algo)) {
+    BadKey(c, "coll.algo", "auto or one of " + coll::AlgorithmNames());
+  }
+  o.algo = algo;
+  const auto col = coll::ParseCollective(c.Get("coll.collective"));
+  if (!col) BadKey(c, "coll.collective", coll::CollectiveNames());
+  o.collective = *col;
+  o.type = KeyWord(c, "coll.type");
+  // 64 MiB per node: 256 chiplets' buffers and their golden fit in memory.
+  o.bytes = KeyBytes(c, "coll.size", 1, uint64_t{64} << 20);
+  const unsigned n = o.geometry.k * o.geometry.k;
+  if (c.Origin("coll.root").empty() || o.collective == coll::Collective::kReduce ||
+      o.collective == coll::Collective::kBroadcast) {
+    o.root = static_cast<unsigned>(KeyUint(c, "coll.root", 0, n - 1));
+  } else {
+    BadKey(c, "coll.root",
+           fmt::format("only with reduce and broadcast (the collective is {})",
+                       coll::CollectiveName(o.collective)));
+  }
+  o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
+  o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
+  o.verify = KeyBool(c, "coll.verify");
+  o.costs = c.Get("coll.costs");
+  o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
+  o.model = KeyWord(c, "sim.model");
+  if (o.model == "auto") o.model = "rtl";  // one run: the RTL (sweeps take the fast model)
+  return o;
 }
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
@@ -68,19 +96,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
   };
   coll::Request r;
-  const auto topo = coll::ParseTopology(o.topology);
-  if (!topo) {
-    throw std::invalid_argument(
-        fmt::format("--topology {}: allowed {}", o.topology, coll::TopologyNames()));
-  }
-  const auto c = coll::ParseCollective(o.collective);
-  if (!c) {
-    throw std::invalid_argument(
-        fmt::format("--collective {}: allowed {}", o.collective, coll::CollectiveNames()));
-  }
-  if (o.type != "int32" && o.type != "fp32") {
-    throw std::invalid_argument(fmt::format("--type {}: allowed int32, fp32", o.type));
-  }
+  RequireElementType(o.type);
+  const coll::Collective* c = &o.collective;
   const bool with_energy =
       o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
   energy::Tech tech;
@@ -89,9 +106,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     for (const auto& a : o.tech_set) energy::Override(tech, a);
   }
   sysc::PackageConfig pc;
-  static_cast<coll::Geometry&>(pc) = o.geometry;  // tracks, link latency, extra per pitch
-  pc.topology = *topo;
-  pc.k = o.k;
+  static_cast<coll::Geometry&>(pc) = o.geometry;
   const uint64_t bytes = o.bytes;
   if (bytes == 0) throw std::invalid_argument("--size: a positive byte count");
   r.geom = pc;
@@ -105,7 +120,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       throw std::invalid_argument(
           fmt::format("--algo auto: the measured costs cover allreduce, reducescatter "
                       "and allgather; for {} name one of {}",
-                      o.collective, coll::AlgorithmNames()));
+                      coll::CollectiveName(o.collective), coll::AlgorithmNames()));
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
     const auto models = coll::LoadCostModels(path, o.type, *c);
@@ -143,8 +158,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   coll::Validation v;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
   const unsigned n = p.num_nodes();
-  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} ({} node model)\n", r.algo, o.collective,
-        bytes, p.elements, o.type, coll::GeometryLabel(pc), model);
+  print("ARIES-sim coll: {} {} of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
+        coll::CollectiveName(o.collective), bytes, p.elements, o.type, coll::GeometryLabel(pc),
+        model);
   print("  plan: {}\n", p.summary);
   print(
       "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
@@ -218,7 +234,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     act.flit_bits = 32 * sh.words();
     // The router the topology needs (a small butterfly runs on a wider shipped model whose spare
     // ports are not part of the design).
-    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, o.k)} * sh.num_vcs *
+    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, pc.k)} * sh.num_vcs *
                              sh.buffer_depth * act.flit_bits;
     act.cycles = res.cycles;
     for (unsigned node = 0; node < n; ++node) {

@@ -9,25 +9,28 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "config.h"
 #include "energy.h"
 #include "geometry.h"
+#include "program.h"
 
 namespace aries::sim {
 
 struct CollOptions {
-  std::string topology = "mesh", algo = "ring", collective = "allreduce", type = "int32";
-  uint64_t bytes = 64 * 1024;  // per node (the CLI parses --size "64K" into it: ParseBytes)
-  unsigned k = 4, root = 0, embeddings = 1, levels = 2;
-  // The package geometry's tracks, link latency and extra cycles per pitch (--set package.*);
-  // its topology and K are the fields above, which MeasureCollective writes into it.
+  // The package: topology, K, tracks, link latency and extra cycles per pitch (package.*).
   coll::Geometry geometry;
+  std::string algo = "ring";  // coll.algo: an algorithm's name or auto (Plan refuses others)
+  coll::Collective collective = coll::Collective::kAllReduce;
+  std::string type = "int32";  // coll.type: int32 or fp32 (RequireElementType)
+  uint64_t bytes = 64 * 1024;  // coll.size: per node
+  unsigned root = 0, embeddings = 1, levels = 2;
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
   // Node model: rtl (the Verilated RTL), fast (the cycle-equivalent C++ model), check (both in
   // lockstep, every pin compared every cycle), auto (= fast). Library callers (sweeps, figures,
-  // the training model's checks) take auto; `aries coll` defaults to rtl.
+  // the training model's checks) take auto; `aries coll` resolves sim.model = auto to rtl.
   std::string model = "auto";
   // Energy from the run's activity: a technology file (name or path) and key=value overrides
   // (any of tech, tech_set, energy_csv implies energy).
@@ -37,14 +40,19 @@ struct CollOptions {
   std::string energy_csv;  // per node and per link
 };
 
-// The package geometry a collective command reads from --set key=value (package.tracks,
-// package.link_latency, package.extra_per_pitch; the topology and K are its own flags); throws
-// ConfigError naming any other key and the allowed ones (`command`: coll or coll-sweep).
-coll::Geometry GeometryKeys(const std::vector<std::string>& sets, const char* command);
+// `aries coll`'s request: `o` (its file and energy flags) with the keys it reads (package
+// geometry, coll.*, sim.model, sim.seed) from `c`; throws ConfigError naming a bad value.
+CollOptions CollRequest(const Config& c, CollOptions o);
 
-// "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes; throws std::invalid_argument
-// naming the option, `s` and the format.
-uint64_t ParseBytes(const std::string& s, const char* option = "--size");
+// Throws std::invalid_argument unless `type` is an element type the engine reduces.
+void RequireElementType(const std::string& type, const char* option = "--type");
+
+// "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes in 1 .. `max`; throws
+// std::invalid_argument naming the option, `s` and the format.
+uint64_t ParseBytes(const std::string& s, const char* option = "--size",
+                    uint64_t max = uint64_t{1} << 40);
+// A key holding a byte count (coll.size, train.bucket, train.check_max) in `lo` .. `max`.
+uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max);
 
 // One measured run.
 struct CollMeasurement {

@@ -38,8 +38,7 @@ std::vector<std::string> ReadCsvLines(const std::string& path) {
 }
 
 // The Markdown table of merged sweep rows: one row per (candidate, topology), one column per size.
-void PrintTableFromCsv(const std::vector<std::string>& rows,
-                       const std::vector<std::string>& sizes) {
+void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<uint64_t>& sizes) {
   std::vector<std::string> order;
   std::map<std::string, std::map<uint64_t, std::string>> cells;
   for (const std::string& line : rows) {
@@ -57,8 +56,8 @@ void PrintTableFromCsv(const std::vector<std::string>& rows,
   }
   for (const std::string& key : order) {
     std::string row = key;
-    for (const std::string& s : sizes) {
-      const auto it = cells[key].find(ParseBytes(s, "--sizes"));
+    for (const uint64_t s : sizes) {
+      const auto it = cells[key].find(s);
       row += it == cells[key].end() ? " n/a |" : it->second;
     }
     fmt::print("{}\n", row);
@@ -84,34 +83,68 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
   return 0;
 }
 
-int RunCollSweep(const CollSweepOptions& o) {
-  const auto topos = SplitList(o.topologies);
-  const auto sizes = SplitList(o.sizes);
-  const auto algos = SplitList(o.algos);
-  for (const auto& t : topos) {
-    if (!coll::ParseTopology(t)) {
-      throw std::invalid_argument(fmt::format("--topologies {}: '{}' unknown; allowed {}",
-                                              o.topologies, t, coll::TopologyNames()));
+std::vector<coll::Topology> ParseTopologyList(const std::string& list, const char* option) {
+  std::vector<coll::Topology> out;
+  for (const auto& t : SplitList(list)) {
+    const auto topo = coll::ParseTopology(t);
+    if (!topo) {
+      throw std::invalid_argument(
+          fmt::format("{} {}: '{}' unknown; allowed {}", option, list, t, coll::TopologyNames()));
     }
+    out.push_back(*topo);
   }
-  const auto coll_kind = coll::ParseCollective(o.collective);
-  if (!coll_kind || *coll_kind == coll::Collective::kReduce ||
-      *coll_kind == coll::Collective::kBroadcast || *coll_kind == coll::Collective::kBarrier) {
-    throw std::invalid_argument(
-        fmt::format("--collective {}: allowed allreduce, reducescatter, allgather", o.collective));
-  }
-  for (const auto& sz : sizes) ParseBytes(sz, "--sizes");  // refuse a bad size before anything runs
+  if (out.empty()) throw std::invalid_argument(fmt::format("{}: no topology given", option));
+  return out;
+}
+
+std::vector<uint64_t> ParseSizeList(const std::string& list, const char* option) {
+  std::vector<uint64_t> out;
+  for (const auto& s : SplitList(list)) out.push_back(ParseBytes(s, option, uint64_t{64} << 20));
+  if (out.empty()) throw std::invalid_argument(fmt::format("{}: no size given", option));
+  return out;
+}
+
+std::vector<std::string> ParseAlgoList(const std::string& list, const char* option) {
+  const auto algos = SplitList(list);
+  if (algos.size() == 1 && algos[0] == "all") return {};
   for (const auto& a : algos) {
-    if (a != "all" && !coll::FindAlgorithm(a)) {
-      throw std::invalid_argument(fmt::format("--algos {}: '{}' unknown; allowed all or {}",
-                                              o.algos, a, coll::AlgorithmNames()));
+    if (!coll::FindAlgorithm(a)) {
+      throw std::invalid_argument(fmt::format("{} {}: '{}' unknown; allowed all or {}", option,
+                                              list, a, coll::AlgorithmNames()));
     }
   }
-  if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
-  if (o.type != "int32" && o.type != "fp32") {
-    throw std::invalid_argument(fmt::format("--type {}: allowed int32, fp32", o.type));
+  if (algos.empty()) throw std::invalid_argument(fmt::format("{}: no algorithm given", option));
+  return algos;
+}
+
+CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
+  o.geometry = GeometryOf(c);
+  if (o.geometry.k > 16) BadKey(c, "package.k", "2 .. 16 for a sweep");
+  const auto col = coll::ParseCollective(c.Get("coll.collective"));
+  if (!col || (*col != coll::Collective::kAllReduce && *col != coll::Collective::kReduceScatter &&
+               *col != coll::Collective::kAllGather)) {
+    BadKey(c, "coll.collective", "allreduce, reducescatter, allgather");
   }
-  if (o.k < 2 || o.k > 16) throw std::invalid_argument(fmt::format("-k {}: allowed 2..16", o.k));
+  o.collective = *col;
+  o.type = KeyWord(c, "coll.type");
+  o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
+  o.model = KeyWord(c, "sim.model");  // auto: the fast model
+  return o;
+}
+
+int RunCollSweep(const CollSweepOptions& o) {
+  const auto& topos = o.topologies;
+  const auto& sizes = o.sizes;
+  const auto& algos = o.algos;
+  const coll::Collective* coll_kind = &o.collective;
+  const unsigned k = o.geometry.k;
+  const char* collective = coll::CollectiveName(o.collective);
+  RequireElementType(o.type);
+  auto selected = [&](const coll::AlgorithmInfo& a) {
+    return algos.empty() ||
+           std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end();
+  };
+  if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
   if (o.jobs > 1 || !o.job_file.empty()) {
     if (o.jobs > 1 && o.csv.empty())
       throw std::invalid_argument("--jobs: give --csv, where the parts merge");
@@ -124,25 +157,23 @@ int RunCollSweep(const CollSweepOptions& o) {
     std::vector<double> cost;  // rough work of each job: bytes, times 3 on the 15-port butterfly
     for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
       if (!a.Serves(*coll_kind)) continue;
-      if (!(algos.empty() || algos[0] == "all" ||
-            std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end()))
-        continue;
-      for (const auto& t : topos) {
-        if (!a.Serves(*coll::ParseTopology(t))) continue;
-        for (const auto& sz : sizes) {
+      if (!selected(a)) continue;
+      for (const coll::Topology t : topos) {
+        if (!a.Serves(t)) continue;
+        for (const uint64_t sz : sizes) {
           const std::string part = fmt::format("{}/part-{:05}.csv", dir, jobs.size());
           parts.push_back(part);
-          cost.push_back(static_cast<double>(ParseBytes(sz)) * (t == "fbfly" ? 3.0 : 1.0));
+          cost.push_back(static_cast<double>(sz) * (t == coll::Topology::kFbfly ? 3.0 : 1.0));
           // Every value was checked against its allowed set above (names, sizes, numbers), so
           // none carries shell syntax; the paths are quoted (ShellQuote).
-          jobs.push_back(
-              fmt::format("{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
-                          "--set package.tracks={} --set package.link_latency={} "
-                          "--set package.extra_per_pitch={} "
-                          "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
-                          ShellQuote(exe), o.k, o.collective, o.type, o.seed, o.model,
-                          o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch,
-                          a.name, t, sz, ShellQuote(part), ShellQuote(part + ".log")));
+          jobs.push_back(fmt::format(
+              "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
+              "--set package.tracks={} --set package.link_latency={} "
+              "--set package.extra_per_pitch={} "
+              "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
+              ShellQuote(exe), k, collective, o.type, o.seed, o.model, o.geometry.tracks,
+              o.geometry.link_latency, o.geometry.extra_per_pitch, a.name, coll::TopologyName(t),
+              SizeLabel(sz), ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
     }
@@ -198,10 +229,10 @@ int RunCollSweep(const CollSweepOptions& o) {
     fmt::print(
         "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
         "{})\n\n",
-        o.collective, o.type, o.k, o.k, jobs.size(), o.jobs, rows.size(), o.csv, o.model);
+        collective, o.type, k, k, jobs.size(), o.jobs, rows.size(), o.csv, o.model);
     std::string head = "| algorithm | topology |", rule = "|---|---|";
-    for (const auto& sz : sizes) {
-      head += fmt::format(" {} |", sz);
+    for (const uint64_t sz : sizes) {
+      head += fmt::format(" {} |", SizeLabel(sz));
       rule += "---|";
     }
     fmt::print("{}\n{}\n", head, rule);
@@ -246,36 +277,33 @@ int RunCollSweep(const CollSweepOptions& o) {
   fmt::print(
       "{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
       "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
-      o.collective, o.type, o.k, o.k, geometry,
+      collective, o.type, k, k, geometry,
       *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N", o.model);
   std::string head = "| algorithm | topology |", rule = "|---|---|";
-  for (const auto& s : sizes) {
-    head += fmt::format(" {} |", s);
+  for (const uint64_t s : sizes) {
+    head += fmt::format(" {} |", SizeLabel(s));
     rule += "---|";
   }
   fmt::print("{}\n{}\n", head, rule);
   int failures = 0;
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
     if (!a.Serves(*coll_kind)) continue;
-    if (!(algos.empty() || algos[0] == "all" ||
-          std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end()))
-      continue;
-    for (const coll::Candidate& cand : coll::SweepCandidates(a, o.k)) {
-      for (const auto& t : topos) {
-        if (!a.Serves(*coll::ParseTopology(t))) continue;
-        std::string row = fmt::format("| {} | {} |", cand.Label(), t);
+    if (!selected(a)) continue;
+    for (const coll::Candidate& cand : coll::SweepCandidates(a, k)) {
+      for (const coll::Topology t : topos) {
+        if (!a.Serves(t)) continue;
+        std::string row = fmt::format("| {} | {} |", cand.Label(), coll::TopologyName(t));
         bool skipped = false;
-        for (const auto& s : sizes) {
+        for (const uint64_t s : sizes) {
           CollOptions co;
-          co.topology = t;
-          co.k = o.k;
           co.geometry = o.geometry;
+          co.geometry.topology = t;
           co.algo = a.name;
           co.collective = o.collective;
           co.levels = cand.levels;
           co.embeddings = cand.embeddings;
           co.type = o.type;
-          co.bytes = ParseBytes(s, "--sizes");
+          co.bytes = s;
           co.seed = o.seed;
           co.model = o.model;
           co.verify = true;
@@ -285,12 +313,13 @@ int RunCollSweep(const CollSweepOptions& o) {
           } catch (const coll::PlanError& e) {  // not applicable here (no engine, ...)
             row += " n/a |";
             skipped = true;
-            fmt::print(stderr, "  {} on {}: {}\n", cand.Label(), t, e.what());
+            fmt::print(stderr, "  {} on {}: {}\n", cand.Label(), coll::TopologyName(t), e.what());
             break;
           } catch (const std::exception& e) {  // a bug: report it, keep sweeping
             row += " ERROR |";
             ++failures;
-            fmt::print(stderr, "  {} on {} at {}: {}\n", cand.Label(), t, s, e.what());
+            fmt::print(stderr, "  {} on {} at {}: {}\n", cand.Label(), coll::TopologyName(t),
+                       SizeLabel(s), e.what());
             continue;
           }
           failures += m.ok ? 0 : 1;
@@ -298,17 +327,14 @@ int RunCollSweep(const CollSweepOptions& o) {
               fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw,
                           100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
           if (csv.is_open()) {
-            coll::Geometry g = o.geometry;
-            g.topology = *coll::ParseTopology(t);
-            g.k = o.k;
-            csv << coll::CostCsvRow(g, cand, *coll_kind, o.type, m.bytes, m.cycles, m.busbw,
-                                    m.bound / static_cast<double>(m.cycles), m.ok)
+            csv << coll::CostCsvRow(co.geometry, cand, *coll_kind, o.type, m.bytes, m.cycles,
+                                    m.busbw, m.bound / static_cast<double>(m.cycles), m.ok)
                 << "\n";
             csv.flush();
           }
         }
         if (skipped) {  // every size: not applicable (the reason went to stderr)
-          row = fmt::format("| {} | {} |", cand.Label(), t);
+          row = fmt::format("| {} | {} |", cand.Label(), coll::TopologyName(t));
           for (size_t i = 0; i < sizes.size(); ++i) row += " n/a |";
         }
         fmt::print("{}\n", row);
@@ -320,14 +346,11 @@ int RunCollSweep(const CollSweepOptions& o) {
   return failures ? 1 : 0;
 }
 
-int RunCollModels(const std::string& costs, const std::string& type,
-                  const std::string& collective) {
+int RunCollModels(const std::string& costs, const std::string& type, coll::Collective c) {
   const std::string path = costs.empty() ? ARIES_COST_FILE : costs;
-  const auto c = coll::ParseCollective(collective);
-  if (!c)
-    throw std::invalid_argument(
-        fmt::format("--collective {}: allowed {}", collective, coll::CollectiveNames()));
-  const auto models = coll::LoadCostModels(path, type, *c);
+  const char* collective = coll::CollectiveName(c);
+  RequireElementType(type);
+  const auto models = coll::LoadCostModels(path, type, c);
   fmt::print(
       "{} cost models from {} ({}): alpha + beta * bytes fitted on the relative "
       "error, and the piecewise-linear model --algo auto and aries train use\n\n",

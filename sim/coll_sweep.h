@@ -9,22 +9,25 @@
 #include <string>
 #include <vector>
 
+#include "config.h"
 #include "geometry.h"
+#include "program.h"
 
 namespace aries::sim {
 
 struct CollSweepOptions {
-  unsigned k = 4;
-  // The rest of the package geometry, recorded in every CSV row (--set package.*).
-  coll::Geometry geometry;  // its topology and k are set per run
-  std::string topologies = "mesh,torus,aries,fbfly";
-  std::string algos = "all";
-  std::string sizes = "1K,64K,2M";
-  std::string type = "int32";
-  std::string collective = "allreduce";  // or reducescatter, allgather
-  std::string csv;                       // append rows (header when the file is new)
+  // K, tracks, link latency and extra cycles per pitch (package.*), recorded in every CSV row;
+  // the topology is set per run from `topologies`.
+  coll::Geometry geometry;
+  std::vector<coll::Topology> topologies = {coll::Topology::kMesh, coll::Topology::kTorus,
+                                            coll::Topology::kAries, coll::Topology::kFbfly};
+  std::vector<std::string> algos;                                    // algorithm names; empty: all
+  std::vector<uint64_t> sizes = {1024, 64 * 1024, 2 * 1024 * 1024};  // bytes per node
+  std::string type = "int32";                                        // coll.type
+  coll::Collective collective = coll::Collective::kAllReduce;  // or reduce-scatter, all-gather
+  std::string csv;  // append rows (header when the file is new)
   uint64_t seed = 1;
-  std::string model = "auto";  // node model of every point (CollOptions::model)
+  std::string model = "auto";  // node model of every point (CollOptions::model; auto: fast)
   // Parallel and distributed sweeps: the sweep splits into one job per (algorithm, topology,
   // size), each an `aries coll-sweep` writing its own part CSV under job_dir. jobs > 1 runs
   // them on the local cores and merges the parts into csv; job_file writes their command
@@ -34,6 +37,15 @@ struct CollSweepOptions {
   std::string job_file;
   std::string job_dir;  // default: <csv or job_file>.parts
 };
+
+// `aries coll-sweep`'s request: `o` (its lists and outputs) with the keys it reads (package.k
+// and the geometry, coll.collective, coll.type, sim.model, sim.seed) from `c`.
+CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o);
+// The command line's lists: "mesh,torus" (option names the flag in errors), "1K,64K,2M",
+// "ring,dbt" or "all" (-> empty).
+std::vector<coll::Topology> ParseTopologyList(const std::string& list, const char* option);
+std::vector<uint64_t> ParseSizeList(const std::string& list, const char* option);
+std::vector<std::string> ParseAlgoList(const std::string& list, const char* option);
 
 int RunCollSweep(const CollSweepOptions& o);
 
@@ -45,7 +57,7 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out);
 // measured costs), one row per (topology, K, candidate): the alpha-beta fit with its largest
 // relative error, and the piecewise model's leave-one-out error.
 int RunCollModels(const std::string& costs, const std::string& type,
-                  const std::string& collective = "allreduce");
+                  coll::Collective collective = coll::Collective::kAllReduce);
 
 }  // namespace aries::sim
 

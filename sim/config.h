@@ -1,12 +1,15 @@
-// Simulation configuration: one table of keys (description, default, allowed values), read
-// from a file and `--set key=value` overrides, validated into typed settings.
+// Configuration: one table of keys (description, default, allowed values, the subcommands that
+// read it) for every subcommand, read from a file, `--set key=value` overrides and the
+// subcommands' own flags (aliases of keys: `coll --topology mesh` is
+// `--set package.topology=mesh`), validated into typed requests at the command-line boundary.
 //
 // File format: one `key = value` per line, `#` starts a comment, blank lines ignored, e.g.
 //   package.topology = torus
 //   package.k = 8
 //   traffic.rate = 0.3
-// An unknown key or a bad value is an error naming the key, the value and what is allowed;
-// nothing runs.
+// An unknown key, a bad value, a key given twice, or a key the subcommand does not read is
+// an error naming the key (and the flag or file line it came from), the value and what is
+// allowed; nothing runs.
 #ifndef ARIES_SIM_CONFIG_H_
 #define ARIES_SIM_CONFIG_H_
 
@@ -32,24 +35,51 @@ struct KeyInfo {
   const char* default_value;
   const char* allowed;
   const char* description;
+  const char* commands;  // the subcommands that read it, space-separated ("run sweep coll")
+  bool UsedBy(const std::string& command) const;
 };
 const std::vector<KeyInfo>& ConfigKeys();
-// `aries keys`: one aligned line per key (key, default, allowed values, meaning).
+// The subcommands of `aries`, which KeyInfo::commands names.
+const std::vector<std::string>& Subcommands();
+const KeyInfo& KeyInfoOf(const std::string& key);  // throws ConfigError naming the known keys
+// `aries keys`: the keys with defaults, allowed values, meaning and the subcommands that read
+// them, aligned.
 int PrintConfigKeys();
 
-// Raw key -> value, in table order, defaults filled in.
+// Raw key -> value, in table order, defaults filled in; each value remembers where it came from
+// (the default, "--set", a flag such as "--topology", or "FILE:LINE") for the error messages.
 class Config {
  public:
   Config();
-  void Set(const std::string& key, const std::string& value);  // throws ConfigError
-  void SetAssignment(const std::string& key_eq_value);         // "key=value"
+  // Sets `key` from `origin`; throws ConfigError for an unknown key, or for a key already set
+  // on the command line or in the same file (the user gave two values; neither is taken).
+  // Values from a file may be overridden once by the command line.
+  void Set(const std::string& key, const std::string& value, const std::string& origin = "--set");
+  void SetAssignment(const std::string& key_eq_value, const std::string& origin = "--set");
   void LoadFile(const std::string& path);
   const std::string& Get(const std::string& key) const;
   const std::map<std::string, std::string>& values() const { return values_; }
+  // Where the value of `key` came from ("" for the default).
+  const std::string& Origin(const std::string& key) const;
+  // Throws ConfigError naming the first key set (not defaulted) that `command` does not read,
+  // where it was set, and the keys the command reads.
+  void RefuseUnread(const std::string& command) const;
 
  private:
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> origin_;
 };
+
+// Typed reads for the request builders: each throws ConfigError naming the key, the value, its
+// origin and what the table allows. Integers are decimal only.
+uint64_t KeyUint(const Config& c, const std::string& key, uint64_t lo, uint64_t hi);
+double KeyReal(const Config& c, const std::string& key, double lo, double hi);
+bool KeyBool(const Config& c, const std::string& key);
+// One of the table's allowed words (a comma-separated `allowed`).
+const std::string& KeyWord(const Config& c, const std::string& key);
+[[noreturn]] void BadKey(const Config& c, const std::string& key, const std::string& why = "");
+// The package geometry keys (package.topology, k, tracks, link_latency, extra_per_pitch).
+coll::Geometry GeometryOf(const Config& c);
 
 // The validated, typed view.
 struct SimSettings {

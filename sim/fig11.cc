@@ -36,8 +36,7 @@ struct EnergyFamily {
 }  // namespace
 
 int RunFig11Command(const Fig11Options& o) {
-  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
-  ParseBytes(o.size, "--size");
+  const std::vector<unsigned>& ks = o.ks;
   {  // refuse a bad technology before anything runs
     energy::Tech t = energy::LoadTech(energy::TechPath(o.tech));
     for (const auto& a : o.tech_set) energy::Override(t, a);
@@ -55,7 +54,8 @@ int RunFig11Command(const Fig11Options& o) {
     }
     fams.push_back(std::move(f));
   }
-  const char* topos[] = {"mesh", "torus", "fbfly", "aries"};
+  const coll::Topology topos[] = {coll::Topology::kMesh, coll::Topology::kTorus,
+                                  coll::Topology::kFbfly, coll::Topology::kAries};
   // ARIES V-C: average energy reduction of ARIES vs mesh, torus, flattened butterfly.
   auto paper = [](unsigned k, int i) {
     const double p4[] = {30.5, 28.9, 21.2}, p8[] = {38.8, 33.8, 29.2};
@@ -65,14 +65,14 @@ int RunFig11Command(const Fig11Options& o) {
       "ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs, every "
       "element "
       "verified; ARIES reduction = 1 - ARIES / other\n",
-      o.size, o.tech);
+      SizeLabel(o.bytes), o.tech);
   std::string csv =
       "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
       "engine_nj,leakage_nj,aries_reduction\n";
   std::vector<BarChart> panels;
   for (unsigned k : ks) {
     BarChart chart;
-    chart.title = fmt::format("all-reduce energy {}x{}, {}", k, k, o.size);
+    chart.title = fmt::format("all-reduce energy {}x{}, {}", k, k, SizeLabel(o.bytes));
     chart.y_label = "energy (nJ)";
     chart.series = {"mesh", "torus", "fbfly", "aries"};
     chart.values.assign(4, {});
@@ -89,20 +89,22 @@ int RunFig11Command(const Fig11Options& o) {
         const auto& cands = ti == 3 ? f.aries : f.baseline;
         for (const auto& [algo, levels] : cands) {
           CollOptions co;
-          co.topology = topos[ti];
-          co.k = k;
+          co.geometry.topology = topos[ti];
+          co.geometry.k = k;
+          co.model = o.model;
           co.algo = algo;
           co.levels = levels ? levels : (k == 4 ? 2 : 3);
-          co.bytes = ParseBytes(o.size, "--size");
+          co.bytes = o.bytes;
           co.verify = true;
           co.energy = true;
           co.tech = o.tech;
           co.tech_set = o.tech_set;
-          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, topos[ti]);
+          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo,
+                     coll::TopologyName(topos[ti]));
           const CollMeasurement m = MeasureCollective(co, true);
           if (!m.ok)
-            throw std::runtime_error(
-                fmt::format("{} on {} {}x{} failed verification", algo, topos[ti], k, k));
+            throw std::runtime_error(fmt::format("{} on {} {}x{} failed verification", algo,
+                                                 coll::TopologyName(topos[ti]), k, k));
           if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
             label[ti] = coll::Candidate{algo, co.levels, co.embeddings}.Label();
@@ -123,12 +125,12 @@ int RunFig11Command(const Fig11Options& o) {
       for (int ti = 0; ti < 4; ++ti) {
         const CollMeasurement& m = best[ti];
         chart.values[ti].push_back(m.energy.total() / 1e3);
-        csv +=
-            fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n", k,
-                        f.name, topos[ti], label[ti], m.cycles, m.energy.total() / 1e3,
-                        m.energy.buffers / 1e3, m.energy.crossbar / 1e3, m.energy.allocators / 1e3,
-                        m.energy.links / 1e3, m.energy.engine / 1e3, m.energy.leakage / 1e3,
-                        ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()));
+        csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n",
+                           k, f.name, coll::TopologyName(topos[ti]), label[ti], m.cycles,
+                           m.energy.total() / 1e3, m.energy.buffers / 1e3, m.energy.crossbar / 1e3,
+                           m.energy.allocators / 1e3, m.energy.links / 1e3, m.energy.engine / 1e3,
+                           m.energy.leakage / 1e3,
+                           ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()));
       }
     }
     fmt::print(

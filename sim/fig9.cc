@@ -50,7 +50,7 @@ std::vector<Fig9Series> Fig9Curves() {
 }  // namespace
 
 int RunFig9Command(const Fig9Options& o) {
-  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
+  const std::vector<unsigned>& ks = o.ks;
   const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
   const auto models = coll::LoadCostModels(path, "int32");
   fmt::print(
@@ -96,9 +96,7 @@ int RunFig9Command(const Fig9Options& o) {
       fmt::print("\n{} all-reduce on {}x{}, GB/s:\n\n| curve |", fam, k, k);
       std::string rule = "|---|";
       for (uint64_t s : sizes) {
-        fmt::print(" {} |", s >= 1048576 ? fmt::format("{}M", s / 1048576)
-                            : s >= 1024  ? fmt::format("{}K", s / 1024)
-                                         : std::to_string(s));
+        fmt::print(" {} |", SizeLabel(s));
         rule += "---|";
       }
       fmt::print("\n{}\n", rule);

@@ -15,7 +15,7 @@ namespace aries::sim {
 std::vector<unsigned> ParsePaperKs(const std::string& ks);
 
 struct Fig9Options {
-  std::string ks = "4,8";
+  std::vector<unsigned> ks = {4, 8};
   std::string costs;  // sweep CSV (default: the repository's measured costs)
   std::string csv, svg;
 };
@@ -25,8 +25,9 @@ struct Fig9Options {
 int RunFig9Command(const Fig9Options& o);
 
 struct Fig11Options {
-  std::string ks = "4";
-  std::string size = "64K";
+  std::vector<unsigned> ks = {4};
+  uint64_t bytes = 64 * 1024;  // per node
+  std::string model = "auto";  // sim.model (auto: fast)
   std::string tech = "dsent45";
   std::vector<std::string> tech_set;
   std::string csv, svg;
@@ -41,8 +42,10 @@ int RunFig11Command(const Fig11Options& o);
 // chiplets, the logical links a planned all-reduce uses, the largest message as a fraction of
 // the gradient G, and its synchronization steps, measured on the controller's programs beside
 // the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
-int RunTable1Command(const std::string& ks, const std::string& csv = "",
+int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv = "",
                      const std::string& svg = "");
+// Table I's package sizes: "4,8,16" -> {4, 8, 16}; throws naming the option and what is allowed.
+std::vector<unsigned> ParseTable1Ks(const std::string& ks);
 
 struct AreaOptions {
   std::string out = "synth_out";

@@ -209,9 +209,7 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 }  // namespace
 
 int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
-  Config cfg;
-  if (!cmd.config_file.empty()) cfg.LoadFile(cmd.config_file);
-  for (const std::string& a : cmd.sets) cfg.SetAssignment(a);
+  const Config& cfg = cmd.config;
   SimSettings s = Validate(cfg);
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.

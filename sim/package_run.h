@@ -40,8 +40,7 @@ std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, Run
 // `aries [run]` and `aries sweep` as the command line gives them.
 struct PackageCommand {
   bool sweep = false;
-  std::string config_file;          // --config
-  std::vector<std::string> sets;    // --set key=value
+  Config config;                    // the keys (KeyOptions::Resolve: file, --set)
   std::string json_file, csv_file;  // --json, --csv
   std::string trace_file;           // --trace (run only)
   std::string trace_nodes = "all";  // --trace-nodes: all, or ids like 0,5

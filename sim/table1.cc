@@ -26,8 +26,7 @@
 
 namespace aries::sim {
 
-int RunTable1Command(const std::string& ks_arg, const std::string& csv_path,
-                     const std::string& svg_path) {
+std::vector<unsigned> ParseTable1Ks(const std::string& ks_arg) {
   std::vector<unsigned> ks;
   for (const std::string& s : SplitList(ks_arg)) {
     if (s != "4" && s != "8" && s != "16")
@@ -35,6 +34,12 @@ int RunTable1Command(const std::string& ks_arg, const std::string& csv_path,
     ks.push_back(static_cast<unsigned>(std::stoul(s)));
   }
   if (ks.empty()) throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8, 16", ks_arg));
+  return ks;
+}
+
+int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_path,
+                     const std::string& svg_path) {
+  if (ks.empty()) throw std::invalid_argument("-k: allowed 4, 8, 16");
   fmt::print(
       "ARIES Table I: all-reduce of G bytes on N chiplets; the table's formulas (torus) beside the "
       "controller's planned programs (links: distinct directed sender -> receiver pairs that carry "

@@ -24,14 +24,6 @@ namespace {
 
 std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
 
-coll::Topology TopologyArg(const std::string& t) {
-  const auto topo = coll::ParseTopology(t);
-  if (!topo)
-    throw std::invalid_argument(
-        fmt::format("--topology '{}': allowed {}", t, coll::TopologyNames()));
-  return *topo;
-}
-
 std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
 
 train::Chiplet ChipletWith(double utilization) {
@@ -62,20 +54,56 @@ std::string TimelineSvgOf(const train::Iteration& it, const std::string& title) 
 
 }  // namespace
 
+TrainOptions TrainRequest(const Config& c, TrainOptions o) {
+  const coll::Geometry g = GeometryOf(c);
+  o.topology = g.topology;
+  o.k = g.k;
+  if (o.k > 16) BadKey(c, "package.k", "2 .. 16 (the measured costs)");
+  o.algo = c.Get("coll.algo");
+  if (!coll::FindAlgorithm(o.algo)) {
+    BadKey(c, "coll.algo", "one of " + coll::AlgorithmNames() + " (auto is coll's only)");
+  }
+  o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
+  o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
+  o.costs = c.Get("coll.costs");
+  o.workload = c.Get("train.workload");
+  try {
+    o.strategy = train::ParseStrategy(c.Get("train.strategy"));
+  } catch (const std::invalid_argument&) {
+    BadKey(c, "train.strategy");
+  }
+  o.batch = static_cast<unsigned>(KeyUint(c, "train.batch", 0, 1u << 20));
+  o.bucket = KeyBytes(c, "train.bucket", 0, uint64_t{1} << 40);
+  if (o.bucket > 0 && o.strategy != train::Strategy::kDdp) {
+    BadKey(c, "train.bucket",
+           fmt::format("0 with {} (buckets are ddp's; {} issues one collective per layer)",
+                       train::StrategyName(o.strategy), train::StrategyName(o.strategy)));
+  }
+  o.utilization = KeyReal(c, "train.utilization", 0, 1);
+  if (!(o.utilization > 0)) BadKey(c, "train.utilization");
+  o.check_max = KeyBytes(c, "train.check_max", 1, uint64_t{64} << 20);
+  o.model = KeyWord(c, "sim.model");  // auto: the fast model
+  return o;
+}
+
+Fig10Options Fig10Request(const Config& c, Fig10Options o) {
+  o.batch = static_cast<unsigned>(KeyUint(c, "train.batch", 0, 1u << 20));
+  o.utilization = KeyReal(c, "train.utilization", 0, 1);
+  if (!(o.utilization > 0)) BadKey(c, "train.utilization");
+  o.costs = c.Get("coll.costs");
+  return o;
+}
+
 int RunTrainCommand(const TrainOptions& o) {
   const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
-  const train::Strategy strategy = train::ParseStrategy(o.strategy);
-  const coll::Topology topo = TopologyArg(o.topology);
-  if (o.k < 2 || o.k > 16) throw std::invalid_argument(fmt::format("-k {}: allowed 2..16", o.k));
+  const train::Strategy strategy = o.strategy;
+  const coll::Topology topo = o.topology;
+  const char* topology = coll::TopologyName(topo);
+  const char* strategy_name = train::StrategyName(strategy);
   const train::Chiplet chip = ChipletWith(o.utilization);
   const coll::Candidate cand{o.algo, o.levels, o.embeddings};
-  const uint64_t bucket = o.bucket == "0" ? 0 : ParseBytes(o.bucket, "--bucket");
-  if (bucket > 0 && strategy != train::Strategy::kDdp) {
-    throw std::invalid_argument(
-        fmt::format("--bucket {}: buckets are ddp's; {} issues one collective per layer", o.bucket,
-                    o.strategy));
-  }
-  const uint64_t cap = ParseBytes(o.check_max, "--check-max");
+  const uint64_t bucket = o.bucket;
+  const uint64_t cap = o.check_max;
   const train::CostTable table(CostPath(o.costs));
   const auto needed = train::CollectivesOf(strategy);
   const train::CommCost cost = table.Cost(topo, o.k, cand, chip, needed);
@@ -92,10 +120,10 @@ int RunTrainCommand(const TrainOptions& o) {
   fmt::print(
       "ARIES-sim train: {} ({:.1f}M parameters, {:.3g} GFLOP forward per sample: {}), {}, "
       "batch {} {}, {} chiplets ({} {}x{}), collectives: {}\n",
-      w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, o.strategy, batch,
+      w.name, w.Params() / 1e6, w.FwdFlops() / 1e9, w.sample, strategy_name, batch,
       strategy == train::Strategy::kTp ? "shared by the chiplets (each does 1/N of every layer)"
                                        : "per chiplet",
-      io.chiplets, o.topology, o.k, o.k, cand.Label());
+      io.chiplets, topology, o.k, o.k, cand.Label());
   fmt::print(
       "  chiplet: {:.1f} TFLOP/s sustained (16 PEs x 32x32 multipliers x 1 GHz, ARIES Table II; "
       "utilization {:.2f}, MAD Max 4.2)\n",
@@ -108,7 +136,7 @@ int RunTrainCommand(const TrainOptions& o) {
     fmt::print(
         "  cost model: {} {} on {} {}x{}, {} sizes {}..{} B from {}: piecewise leave-one-out "
         "error {:.1f}% (alpha-beta fit: {:.0f} cycles + {:.4f} cycles/B, largest error {:.1f}%)\n",
-        coll::CollectiveName(c), cand.Label(), o.topology, o.k, o.k, m.points.size(),
+        coll::CollectiveName(c), cand.Label(), topology, o.k, o.k, m.points.size(),
         m.points.front().bytes, m.points.back().bytes, table.path(), 100 * m.LeaveOneOutError(),
         ab.alpha, ab.beta, 100 * ab.max_rel_error);
   }
@@ -126,7 +154,7 @@ int RunTrainCommand(const TrainOptions& o) {
   if (!o.svg.empty()) {
     WriteOutput(o.svg,
                 TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name,
-                                              o.strategy, o.topology, o.k, o.k, cand.Label())),
+                                              strategy_name, topology, o.k, o.k, cand.Label())),
                 "--svg", "  plot");
   }
   if (!o.check) return 0;
@@ -148,23 +176,24 @@ int RunTrainCommand(const TrainOptions& o) {
   for (const auto& [ci, bytes] : runs) {
     const auto c = static_cast<coll::Collective>(ci);
     CollOptions co;
-    co.topology = o.topology;
-    co.k = o.k;
+    co.geometry.topology = o.topology;
+    co.geometry.k = o.k;
+    co.model = o.model;
     co.algo = o.algo;
     co.levels = o.levels;
     co.embeddings = o.embeddings;
-    co.collective = coll::CollectiveName(c);
+    co.collective = c;
     co.bytes = bytes;
     co.verify = true;
-    fmt::print(stderr, "  check {}/{}: {} of {} bytes\n", ++done, runs.size(), co.collective,
-               bytes);
+    fmt::print(stderr, "  check {}/{}: {} of {} bytes\n", ++done, runs.size(),
+               coll::CollectiveName(c), bytes);
     const CollMeasurement m = MeasureCollective(co, true);
     const double model = cost(c, bytes) * chip.clock_ghz;
     const double err = (model - static_cast<double>(m.cycles)) / static_cast<double>(m.cycles);
     worst = std::max(worst, std::abs(err));
     ok = ok && m.ok;
-    fmt::print("| {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", co.collective, bytes, model, m.cycles,
-               m.ok ? "" : " FAILED", 100 * err);
+    fmt::print("| {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", coll::CollectiveName(c), bytes, model,
+               m.cycles, m.ok ? "" : " FAILED", 100 * err);
   }
   fmt::print("\n  largest model error {:.1f}%{}\n", 100 * worst, ok ? "" : "; some runs FAILED");
   return ok ? 0 : 1;
@@ -216,13 +245,11 @@ const char* kTopos[] = {"mesh", "torus", "fbfly", "aries"};
 
 int RunFig10Command(const Fig10Options& o) {
   const train::Chiplet chip = ChipletWith(o.utilization);
-  const std::vector<unsigned> ks = ParsePaperKs(o.ks);
+  const std::vector<unsigned>& ks = o.ks;
   std::vector<train::Workload> ws;
-  for (const auto& name : SplitList(o.workloads))
-    ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  for (const auto& name : o.workloads) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
   if (ws.empty()) {
-    throw std::invalid_argument(fmt::format("--workloads '{}': name at least one of {}",
-                                            o.workloads,
+    throw std::invalid_argument(fmt::format("--workloads: name at least one of {}",
                                             fmt::join(train::ShippedWorkloads(), ", ")));
   }
   const train::CostTable table(CostPath(o.costs));

@@ -5,29 +5,45 @@
 #ifndef ARIES_SIM_TRAIN_RUN_H_
 #define ARIES_SIM_TRAIN_RUN_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
+
+#include "config.h"
+#include "geometry.h"
+#include "streams.h"
 
 namespace aries::sim {
 
 struct TrainOptions {
-  std::string workload = "resnet50", strategy = "ddp", topology = "mesh", algo = "ring";
-  unsigned k = 4, levels = 2, embeddings = 1, batch = 0;
-  std::string bucket = "0";  // ddp bucket bytes (0: one all-reduce per layer)
+  std::string workload = "resnet50";  // train.workload: a shipped name or a workload CSV
+  train::Strategy strategy = train::Strategy::kDdp;
+  coll::Topology topology = coll::Topology::kAries;
+  unsigned k = 4;
+  std::string algo = "ring";  // coll.algo: the algorithm whose measured cost model is used
+  unsigned levels = 2, embeddings = 1, batch = 0;
+  uint64_t bucket = 0;  // ddp bucket bytes (0: one all-reduce per layer)
   double utilization = 0.7;
   std::string costs;          // cost CSV (default: the repository's)
   std::string timeline, svg;  // outputs
   bool check = false;         // re-run collectives up to check_max cycle-accurately
-  std::string check_max = "2M";
+  uint64_t check_max = 2 * 1024 * 1024;
+  std::string model = "auto";  // node model of the checks (auto: fast)
 };
+// `aries train`'s request: `o` (its outputs and --check) with the keys it reads (package
+// topology and K, coll.algo/levels/embeddings/costs, train.*, sim.model) from `c`.
+TrainOptions TrainRequest(const Config& c, TrainOptions o);
 int RunTrainCommand(const TrainOptions& o);
 
 struct Fig10Options {
-  std::string ks = "4,8";
-  std::string workloads = "resnet50,vgg16,dlrm,transformer";
+  std::vector<unsigned> ks = {4, 8};
+  std::vector<std::string> workloads = {"resnet50", "vgg16", "dlrm", "transformer"};
   std::string costs, csv, svg;
   unsigned batch = 0;  // 0: each workload's
   double utilization = 0.7;
 };
+// `aries fig10`'s request: `o` with train.batch, train.utilization and coll.costs from `c`.
+Fig10Options Fig10Request(const Config& c, Fig10Options o);
 int RunFig10Command(const Fig10Options& o);
 
 }  // namespace aries::sim

@@ -40,18 +40,18 @@ refused() {  # command... ; expected message
   if "$aries" "${@:1:$#-1}" > "$dir/e" 2>&1; then echo "accepted: $*"; exit 1; fi
   grep -q -- "$want" "$dir/e" || { echo "expected '$want'"; cat "$dir/e"; exit 1; }
 }
-refused train --strategy zero3 "--strategy 'zero3': allowed ddp, fsdp, tp"
+refused train --strategy zero3 "--strategy zero3: allowed ddp, fsdp, tp (key train.strategy)"
 refused train --workload "$dir/none.csv" "none.csv: cannot open the workload file (shipped: resnet50, vgg16"
-refused train --bucket 1Q "--bucket 1Q: a positive byte count"
+refused train --bucket 1Q "--bucket 1Q: allowed 0 or a byte count"
 refused train --utilization 0 "--utilization 0: allowed (0, 1]"
-refused train -k 2 "no measured allreduce costs for ring on mesh 2x2"
-refused train --algo dbt --strategy fsdp "no measured allgather costs for dbt on mesh 4x4"
+refused train --topology mesh -k 2 "no measured allreduce costs for ring on mesh 2x2"
+refused train --topology mesh --algo dbt --strategy fsdp "no measured allgather costs for dbt on mesh 4x4"
 refused fig10 -k 5 "-k 5: allowed 4, 8"
 refused fig9 -k 2 "-k 2: allowed 4, 8"
 refused fig10 -k , "-k ',': allowed 4, 8"
-refused fig10 --workloads , "--workloads ',': name at least one of resnet50"
-refused train --strategy tp --bucket 25M "--bucket 25M: buckets are ddp's"
-refused train --check-max 1Q "--check-max 1Q: a positive byte count"
+refused fig10 --workloads , "--workloads: name at least one of resnet50"
+refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are ddp's"
+refused train --check-max 1Q "--check-max 1Q: allowed a byte count"
 refused coll-sweep --type fp64 --jobs 2 --csv "$dir/x.csv" "--type fp64: allowed int32, fp32"
 refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather"
 echo ok

@@ -1,0 +1,162 @@
+// The one key table: every key is read by named subcommands and its default is valid for each
+// of them; values are refused with their origin; keys given twice or not read are refused; the
+// typed requests carry the keys.
+#include "config.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "coll_run.h"
+#include "coll_sweep.h"
+#include "train_run.h"
+
+namespace aries::sim {
+namespace {
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ConfigKeys, EveryKeyNamesKnownSubcommandsAndEveryDefaultIsValid) {
+  const auto& subs = Subcommands();
+  for (const KeyInfo& k : ConfigKeys()) {
+    std::istringstream ws(k.commands);
+    std::string w;
+    unsigned n = 0;
+    while (ws >> w) {
+      EXPECT_NE(std::find(subs.begin(), subs.end(), w), subs.end()) << k.key << ": " << w;
+      ++n;
+    }
+    EXPECT_GT(n, 0u) << k.key << " is read by no subcommand";
+  }
+  const Config c;
+  EXPECT_NO_THROW(Validate(c));
+  EXPECT_NO_THROW(CollRequest(c, {}));
+  EXPECT_NO_THROW(CollSweepRequest(c, {}));
+  EXPECT_NO_THROW(TrainRequest(c, {}));
+  EXPECT_NO_THROW(Fig10Request(c, {}));
+}
+
+TEST(ConfigKeys, TwiceOnTheCommandLineIsRefusedAFileValueMayBeOverridden) {
+  Config c;
+  c.Set("coll.algo", "dbt", "--set");
+  EXPECT_EQ(ErrorOf([&] { c.Set("coll.algo", "ring", "--algo"); }),
+            "coll.algo given twice: 'dbt' (--set) and 'ring' (--algo); give it once");
+  EXPECT_EQ(c.Get("coll.algo"), "dbt");  // nothing changed
+
+  const std::string path = ::testing::TempDir() + "/keys_test.cfg";
+  std::ofstream(path) << "package.k = 8\ncoll.size = 2M\n";
+  Config f;
+  f.LoadFile(path);
+  f.Set("package.k", "2", "--k");  // the command line overrides the file
+  EXPECT_EQ(f.Get("package.k"), "2");
+  EXPECT_EQ(f.Origin("coll.size"), path + ":2");
+
+  std::ofstream(path) << "package.k = 8\npackage.k = 4\n";
+  Config g;
+  EXPECT_NE(ErrorOf([&] { g.LoadFile(path); }).find(":2: package.k given twice"),
+            std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(ConfigKeys, AKeyTheSubcommandDoesNotReadIsRefusedByName) {
+  Config c;
+  c.Set("traffic.rate", "0.3", "--set");
+  const std::string e = ErrorOf([&] { c.RefuseUnread("coll"); });
+  EXPECT_EQ(e.rfind("aries coll does not read traffic.rate (set by --set); it reads "
+                    "package.topology, package.k,",
+                    0),
+            0u)
+      << e;
+  EXPECT_NO_THROW(c.RefuseUnread("run"));
+  Config d;
+  d.Set("package.k", "4", "--set");
+  EXPECT_EQ(ErrorOf([&] { d.RefuseUnread("table1"); }),
+            "aries table1 does not read package.k (set by --set); it reads no configuration keys");
+}
+
+TEST(ConfigKeys, IntegersAreDecimalAndBounded) {
+  Config c;
+  c.Set("package.k", "010");
+  EXPECT_EQ(KeyUint(c, "package.k", 2, 32), 10u);
+  for (const char* bad : {"0x10", "-1", "+4", " 4", "4.0", "", "99999999999999999999999"}) {
+    Config d;
+    d.Set("sim.seed", bad);
+    EXPECT_NE(ErrorOf([&] { KeyUint(d, "sim.seed", 0, ~uint64_t{0}); }).find("allowed"),
+              std::string::npos)
+        << bad;
+  }
+  Config e;
+  e.Set("sim.seed", "18446744073709551615");
+  EXPECT_EQ(KeyUint(e, "sim.seed", 0, ~uint64_t{0}), ~uint64_t{0});
+}
+
+TEST(ConfigKeys, AFlagsBadValueIsNamedAsTheUserWroteIt) {
+  Config c;
+  c.Set("coll.type", "fp64", "--type");
+  EXPECT_EQ(ErrorOf([&] { CollRequest(c, {}); }),
+            "--type fp64: allowed int32, fp32 (key coll.type)");
+  Config d;
+  d.Set("coll.type", "fp64");
+  EXPECT_EQ(ErrorOf([&] { CollRequest(d, {}); }), "coll.type = 'fp64': allowed int32, fp32");
+}
+
+TEST(CollRequest, CarriesTypedKeysAndRefusesWhatCannotRun) {
+  Config c;
+  c.Set("package.topology", "torus");
+  c.Set("package.k", "8");
+  c.Set("coll.collective", "reduce");
+  c.Set("coll.root", "63");
+  c.Set("coll.size", "2M");
+  c.Set("package.link_latency", "20");
+  const CollOptions o = CollRequest(c, {});
+  EXPECT_EQ(o.geometry.topology, coll::Topology::kTorus);
+  EXPECT_EQ(o.geometry.k, 8u);
+  EXPECT_EQ(o.geometry.link_latency, 20u);
+  EXPECT_EQ(o.collective, coll::Collective::kReduce);
+  EXPECT_EQ(o.root, 63u);
+  EXPECT_EQ(o.bytes, 2u << 20);
+  EXPECT_EQ(o.model, "rtl");  // auto: one run is the RTL
+  auto refused = [](const char* key, const char* value) {
+    Config d;
+    d.Set(key, value);
+    return ErrorOf([&] { CollRequest(d, {}); });
+  };
+  EXPECT_NE(refused("coll.size", "65M").find("coll.size = '65M': allowed"), std::string::npos);
+  EXPECT_NE(refused("coll.size", "0").find("allowed"), std::string::npos);
+  EXPECT_NE(refused("coll.size", "18446744073709551615K").find("allowed"), std::string::npos);
+  EXPECT_NE(refused("coll.root", "1").find("only with reduce and broadcast"), std::string::npos);
+  EXPECT_NE(refused("coll.algo", "nccl").find("auto or one of ring"), std::string::npos);
+  EXPECT_NE(refused("coll.collective", "gather").find("allowed allreduce"), std::string::npos);
+}
+
+TEST(TrainRequest, TypedSizesAndStrategy) {
+  Config c;
+  c.Set("train.bucket", "25M");
+  c.Set("train.check_max", "8M");
+  c.Set("package.topology", "mesh");
+  const TrainOptions o = TrainRequest(c, {});
+  EXPECT_EQ(o.bucket, 25u << 20);
+  EXPECT_EQ(o.check_max, 8u << 20);
+  EXPECT_EQ(o.topology, coll::Topology::kMesh);
+  EXPECT_EQ(o.strategy, train::Strategy::kDdp);
+  Config d;
+  d.Set("train.strategy", "fsdp");
+  d.Set("train.bucket", "1M");
+  EXPECT_NE(ErrorOf([&] { TrainRequest(d, {}); }).find("buckets are ddp's"), std::string::npos);
+  Config e;
+  e.Set("coll.algo", "auto");
+  EXPECT_NE(ErrorOf([&] { TrainRequest(e, {}); }).find("auto is coll's only"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace aries::sim
