@@ -72,7 +72,8 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       ops_(p.nodes[node].ops),
       st_(ops_.size()),
       buf_(std::move(input)),
-      op_code_(p.req.op) {
+      op_code_(p.req.op),
+      engine_(shape) {
   buf_.resize(p.elements, 0);
   for (size_t j = 0; j < ops_.size(); ++j) {
     const coll::Range a = ops_[j].region;
@@ -121,8 +122,7 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
     if (o.IsRecv()) to_receive_ += flits;
   }
   for (const auto& [id, rx] : eng_rx_) to_receive_ += rx.total;
-  credits_.assign(shape.num_link_vcs(), shape.buffer_depth);
-  for (unsigned v = shape.num_vcs; v < shape.num_link_vcs(); ++v) credits_[v] = shape.coll_depth;
+  credits_.assign(shape.num_vcs, shape.buffer_depth);
 }
 
 bool ScheduleEndpoint::Ready(size_t j, uint64_t from, uint64_t to) const {
@@ -155,16 +155,15 @@ std::string ScheduleEndpoint::Where() const {
 }
 
 bool ScheduleEndpoint::InjectEngine(uint64_t cycle, uint32_t* w) {
-  if (eng_tx_next_ >= eng_tx_.size() || credits_[shape_.num_vcs] == 0) return false;
+  if (eng_tx_next_ >= eng_tx_.size() || !engine_.CanSend()) return false;
   const EngFlit& f = eng_tx_[eng_tx_next_];
   const coll::Range r = ops_[f.op].region;
   const uint64_t from = r.off + f.index * shape_.lanes;
   const uint64_t to = std::min(from + shape_.lanes, r.end());
   if (from < to && !Ready(f.op, from, to)) return false;
-  w[0] = hw::PackCollHeader({shape_.num_vcs, f.id, op_code_, static_cast<unsigned>(f.index)});
-  for (unsigned l = 0; l < shape_.lanes; ++l) w[1 + l] = from + l < to ? buf_[from + l] : 0u;
+  engine_.Send(f.id, op_code_, f.index, buf_.data() + (from < to ? from : 0),
+               from < to ? to - from : 0, w);
   if (from < to) Advance(f.op, to - from, cycle);
-  --credits_[shape_.num_vcs];
   ++eng_tx_next_;
   return true;
 }
@@ -231,15 +230,16 @@ uint8_t ScheduleEndpoint::EjectCredits(uint64_t) {
 }
 
 void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  for (unsigned v = 0; v < shape_.num_link_vcs(); ++v) {
+  for (unsigned v = 0; v < shape_.num_vcs; ++v) {
     if ((inject_credits >> v) & 1u) ++credits_[v];
   }
+  engine_.Returned(inject_credits);
   if (ej) {
     ++flits_received_;
     const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
     free_next_ = static_cast<uint8_t>(free_next_ | (1u << vc));
     std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
-    if (vc >= shape_.num_vcs) {
+    if (engine_.IsEngineVc(vc)) {
       const auto h = hw::UnpackCollHeader(ej[0]);
       auto it = eng_rx_.find(h.id);
       if (it == eng_rx_.end()) {

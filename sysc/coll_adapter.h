@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "endpoint.h"
+#include "engine_port.h"
 #include "package.h"
 #include "program.h"
 
@@ -120,7 +121,8 @@ class ScheduleEndpoint final : public Endpoint {
   std::vector<EngFlit> eng_tx_;
   size_t eng_tx_next_ = 0;
   std::map<unsigned, EngRx> eng_rx_;  // by id
-  std::vector<unsigned> credits_;
+  EnginePort engine_;                 // engine request flits and their credits
+  std::vector<unsigned> credits_;     // per point-to-point VC
   uint8_t free_next_ = 0;
   bool started_ = false;
   size_t done_ops_ = 0;

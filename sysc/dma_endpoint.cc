@@ -10,7 +10,7 @@ namespace aries::sysc {
 
 DmaEndpoint::DmaEndpoint(sc_module_name name, const NodeShape& shape, LocalMemory* mem,
                          unsigned prefetch)
-    : sc_module(name), shape_(shape), mem_(mem), prefetch_(prefetch), credits_(shape.coll_depth) {
+    : sc_module(name), shape_(shape), mem_(mem), prefetch_(prefetch), port_(shape) {
   if (!shape.coll_engine) {
     throw std::invalid_argument(
         fmt::format("{}: the node model has no collective engine", this->name()));
@@ -52,12 +52,11 @@ bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
     reads_.push_back(std::move(b));
     ++read_;
   }
-  if (reads_.empty() || !reads_.front()->done || credits_ == 0) return false;
-  w[0] = hw::PackCollHeader({shape_.num_vcs, job_.id, job_.op, static_cast<unsigned>(sent_)});
-  for (unsigned l = 0; l < shape_.lanes; ++l) w[1 + l] = reads_.front()->data[l];
+  if (reads_.empty() || !reads_.front()->done || !port_.CanSend()) return false;
+  // (The read buffer is zero past the vector's end: the last flit's padding.)
+  port_.Send(job_.id, job_.op, sent_, reads_.front()->data.data(), shape_.lanes, w);
   reads_.pop_front();
   ++sent_;
-  --credits_;
   if (!job_.receives && sent_ == Flits()) Finish(cycle);
   return true;
 }
@@ -87,22 +86,17 @@ void DmaEndpoint::Finish(uint64_t cycle) {
 }
 
 void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  if ((inject_credits >> shape_.num_vcs) & 1u) ++credits_;
+  port_.Returned(inject_credits);
   if (ej) {
     const hw::CollHeader h = hw::UnpackCollHeader(ej[0]);
     auto b = std::make_unique<Buf>();
     b->vc = h.vc;
-    if (!active_ || !job_.receives || received_ >= Flits() || h.vc < shape_.num_vcs ||
-        h.vc >= shape_.num_link_vcs()) {
+    if (!active_ || !job_.receives || received_ >= Flits() || !port_.IsEngineVc(h.vc)) {
       errors_.push_back(
           fmt::format("cycle {}: unexpected flit of id {} (VC {})", cycle, h.id, h.vc));
       b->done = true;  // nothing to write: free the slot
     } else {
-      if (h.id != job_.id || h.op != job_.op || h.seq != (received_ & 0xFFF)) {
-        errors_.push_back(
-            fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} seq {}", cycle,
-                        h.id, h.op, h.seq, job_.id, job_.op, received_ & 0xFFF));
-      }
+      EnginePort::Check(cycle, h, job_.id, job_.op, received_, &errors_);
       mem_->Write(job_.dst + received_ * shape_.lanes, ElementsOf(received_), ej + 1, &b->done);
       ++received_;
     }

@@ -23,6 +23,7 @@ using namespace sc_core;
 #include <vector>
 
 #include "endpoint.h"
+#include "engine_port.h"
 #include "local_memory.h"
 #include "node_model.h"
 
@@ -69,7 +70,7 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   Job job_;
   bool active_ = false, done_ = false;
   size_t read_ = 0, sent_ = 0, received_ = 0;
-  unsigned credits_;
+  EnginePort port_;  // request flits, credits, result headers
   std::deque<std::unique_ptr<Buf>> reads_, writes_;
   unsigned freed_[8] = {};  // ejection slots to free per VC (their writes completed)
   uint64_t completed_ = 0, start_cycle_ = 0, done_cycle_ = 0;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "aries_pkg.h"
 
 namespace aries::tb {
@@ -15,7 +17,7 @@ CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, unsigned id, unsigned o
 
 CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls,
                            std::vector<Step> steps, unsigned passes, double accept, uint64_t seed)
-    : shape_(shape), flits_(0), accept_(accept), rng_(seed), credits_(shape.coll_depth) {
+    : shape_(shape), flits_(0), accept_(accept), rng_(seed), port_(shape) {
   for (Coll& c : colls) {
     State st{c.id, c.op, std::move(c.vector), {}};
     st.result.assign(st.vec.size(), 0);
@@ -36,16 +38,13 @@ CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls
 }
 
 bool CollEndpoint::Inject(uint64_t /*cycle*/, uint32_t* w) {
-  if (!started_ || sent_ == flits_ || credits_ == 0) return false;
+  if (!started_ || sent_ == flits_ || !port_.CanSend()) return false;
   State& c = colls_[CollOf(sent_)];
-  w[0] = hw::PackCollHeader({shape_.num_vcs, c.id, c.op, static_cast<unsigned>(c.sent)});
-  for (unsigned l = 0; l < shape_.lanes; ++l) {
-    const size_t e = c.sent * shape_.lanes + l;
-    w[1 + l] = e < c.vec.size() ? c.vec[e] : 0u;
-  }
+  const size_t first = c.sent * shape_.lanes;
+  const size_t n = first < c.vec.size() ? std::min<size_t>(shape_.lanes, c.vec.size() - first) : 0;
+  port_.Send(c.id, c.op, c.sent, c.vec.data() + (n ? first : 0), n, w);
   ++c.sent;
   ++sent_;
-  --credits_;
   return true;
 }
 
@@ -62,25 +61,20 @@ uint8_t CollEndpoint::EjectCredits(uint64_t) {
 }
 
 void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  if ((inject_credits >> shape_.num_vcs) & 1u) ++credits_;
+  port_.Returned(inject_credits);
   if (!ej) return;
-  const auto [vc, id, op, seq] = hw::UnpackCollHeader(ej[0]);
-  if (vc != shape_.num_vcs && vc != shape_.num_vcs + 1) {
-    errors_.push_back(fmt::format("cycle {}: a flit on VC {} reached the endpoint", cycle, vc));
+  const hw::CollHeader h = hw::UnpackCollHeader(ej[0]);
+  if (!port_.IsEngineVc(h.vc)) {
+    errors_.push_back(fmt::format("cycle {}: a flit on VC {} reached the endpoint", cycle, h.vc));
     return;
   }
-  ++fill_[vc - shape_.num_vcs];
+  ++fill_[h.vc - shape_.num_vcs];
   if (received_ >= flits_) {
     errors_.push_back(fmt::format("cycle {}: more than {} flits received", cycle, flits_));
     return;
   }
   State& c = colls_[CollOf(received_)];
-  if (id != c.id || op != c.op || seq != (c.received & 0xFFF)) {
-    errors_.push_back(
-        fmt::format("cycle {}: received id {} op {} seq {}, expected id {} op {} "
-                    "seq {}",
-                    cycle, id, op, seq, c.id, c.op, c.received & 0xFFF));
-  }
+  sysc::EnginePort::Check(cycle, h, c.id, c.op, c.received, &errors_);
   for (unsigned l = 0; l < shape_.lanes; ++l) {
     const size_t e = c.received * shape_.lanes + l;
     if (e < c.result.size()) c.result[e] = ej[1 + l];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "endpoint.h"
+#include "engine_port.h"
 #include "node_model.h"
 
 namespace aries::tb {
@@ -68,7 +69,7 @@ class CollEndpoint final : public sysc::Endpoint {
   std::mt19937_64 rng_;
   bool started_ = false;
   size_t sent_ = 0, received_ = 0;
-  unsigned credits_;       // request VC credits
+  sysc::EnginePort port_;  // request flits, credits, result headers
   unsigned fill_[2] = {};  // received flits not yet freed, per class
   std::vector<std::string> errors_;
   uint64_t last_rx_ = 0;
