@@ -550,7 +550,9 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
     }
   } else {
     const unsigned reg_port = addr & kPortIdMask;
-    const unsigned hi = (addr >> hw::kPortIdW) & 0x3FFu;
+    // Address bits [CfgAddrW-2 : PortIdW]: the register group below the routing table (the
+    // RTL's cfg_addr_i[AW-2:PW]).
+    const unsigned hi = (addr >> hw::kPortIdW) & ((1u << (hw::kCfgAddrW - 1 - hw::kPortIdW)) - 1u);
     const bool in_range = reg_port < np_;
     if (hi == (hw::kRegPassthruBase >> hw::kPortIdW) && in_range) {
       if (we) {

@@ -21,6 +21,11 @@
 // priority on a port both want. Results leave Levels + 1 cycles after issue; the cycle before,
 // claim_o tells the node to keep the router off that output.
 //
+// Structure (the router's pattern): the register block aries_coll_engine_regs (configuration,
+// programs, progress counters, errors), one two-process program sequencer aries_coll_seq per
+// stage, and the datapath here (queues, head checks, issue, the reduction tree aries_coll_tree,
+// the response delay line, the output registers).
+//
 // Errors: a head flit of an id not enabled, of the current id with another operation or out of
 // sequence, or of a class whose program is not running is dropped (its credit returned), counted
 // in ENG_DROPPED, described in ENG_ERR_INFO and flagged in ENG_STATUS; err_o is high while any
@@ -100,7 +105,6 @@ module aries_coll_engine #(
   localparam int unsigned PW = FlitW - HW;
   localparam int unsigned NQ = 2 * P;
   localparam int unsigned IdW = (NumIds > 1) ? $clog2(NumIds) : 1;
-  localparam int unsigned PtrW = (ProgDepth > 1) ? $clog2(ProgDepth) : 1;
   localparam int unsigned PortW = aries_pkg::PortIdW;
   localparam int unsigned SeqW = aries_pkg::CollSeqW;
   localparam int unsigned OpW = aries_pkg::OpW;
@@ -110,29 +114,98 @@ module aries_coll_engine #(
   localparam logic [PortW-1:0] Turn = PortW'(aries_pkg::EngTurn);
 
   // ---------------------------------------------------------------------------------------------
-  // Configuration state
+  // Register block and program sequencers
   // ---------------------------------------------------------------------------------------------
-  logic [OpW-1:0] id_op_q [NumIds];
   logic [NumIds-1:0] id_en_q;
-  logic [CntW-1:0] id_count_q [NumIds];
+  logic [NumIds*OpW-1:0] id_op_w;
+  logic [NumIds*CntW-1:0] id_count_w, id_req_done_w, id_rsp_done_w;
+  logic [NumIds*P-1:0] id_req_in_w, id_rsp_out_w;
+  logic [NumIds*PortW-1:0] id_req_out_w, id_rsp_in_w;
+  logic [2*ProgDepth*IdW-1:0] prog_w;
+  logic [15:0] len_w;
+  logic [31:0] passes_w;
+  logic [1:0] start, run_q, issue;
+  logic [2*IdW-1:0] cur_w;
+  logic drop;
+  logic [3:0] drop_why;
+  logic [31:0] drop_info;
+
+  aries_coll_engine_regs #(
+    .NumPorts  (NumPorts),
+    .NumIds    (NumIds),
+    .ProgDepth (ProgDepth),
+    .QueueDepth(QueueDepth),
+    .CntW      (CntW)
+  ) u_regs (
+    .clk_i,
+    .rst_ni,
+    .cfg_req_i,
+    .cfg_we_i,
+    .cfg_addr_i,
+    .cfg_wdata_i,
+    .cfg_rsp_o,
+    .cfg_rdata_o,
+    .cfg_err_o,
+    .err_o,
+    .run_i        (run_q),
+    .issue_i      (issue),
+    .cur_i        (cur_w),
+    .drop_i       (drop),
+    .drop_why_i   (drop_why),
+    .drop_info_i  (drop_info),
+    .start_o      (start),
+    .id_en_o      (id_en_q),
+    .id_op_o      (id_op_w),
+    .id_count_o   (id_count_w),
+    .id_req_in_o  (id_req_in_w),
+    .id_req_out_o (id_req_out_w),
+    .id_rsp_in_o  (id_rsp_in_w),
+    .id_rsp_out_o (id_rsp_out_w),
+    .id_req_done_o(id_req_done_w),
+    .id_rsp_done_o(id_rsp_done_w),
+    .prog_o       (prog_w),
+    .len_o        (len_w),
+    .passes_o     (passes_w)
+  );
+
+  // The per-id configuration, indexed by id.
+  logic [OpW-1:0] id_op_q [NumIds];
   logic [P-1:0] id_req_in_q [NumIds];
   logic [PortW-1:0] id_req_out_q [NumIds];
   logic [PortW-1:0] id_rsp_in_q [NumIds];
   logic [P-1:0] id_rsp_out_q [NumIds];
   logic [CntW-1:0] id_req_done_q [NumIds];
   logic [CntW-1:0] id_rsp_done_q [NumIds];
-  logic [IdW-1:0] prog_q [2*ProgDepth];  // class c step i at c*ProgDepth + i
-  logic [7:0] len_q [2];
-  logic [15:0] passes_q [2];
+  for (genvar i = 0; i < NumIds; i++) begin : gen_id
+    assign id_op_q[i] = id_op_w[i*OpW +: OpW];
+    assign id_req_in_q[i] = id_req_in_w[i*P +: P];
+    assign id_req_out_q[i] = id_req_out_w[i*PortW +: PortW];
+    assign id_rsp_in_q[i] = id_rsp_in_w[i*PortW +: PortW];
+    assign id_rsp_out_q[i] = id_rsp_out_w[i*P +: P];
+    assign id_req_done_q[i] = id_req_done_w[i*CntW +: CntW];
+    assign id_rsp_done_q[i] = id_rsp_done_w[i*CntW +: CntW];
+  end
 
-  // Program state per class.
-  logic [1:0] run_q;
-  logic [PtrW-1:0] ptr_q [2];
-  logic [15:0] pass_left_q [2];
-  logic [CntW-1:0] left_q [2];
+  // Program state per class: the sequencers.
   logic [IdW-1:0] cur [2];
-  always_comb begin : p_cur
-    for (int unsigned c = 0; c < 2; c++) cur[c] = prog_q[c*ProgDepth + 32'(ptr_q[c])];
+  for (genvar c = 0; c < 2; c++) begin : gen_seq
+    aries_coll_seq #(
+      .NumIds   (NumIds),
+      .ProgDepth(ProgDepth),
+      .CntW     (CntW)
+    ) u_seq (
+      .clk_i,
+      .rst_ni,
+      .start_i (start[c]),
+      .issue_i (issue[c]),
+      .prog_i  (prog_w[c*ProgDepth*IdW +: ProgDepth*IdW]),
+      .len_i   (len_w[c*8 +: 8]),
+      .passes_i(passes_w[c*16 +: 16]),
+      .count_i (id_count_w),
+      .run_o   (run_q[c]),
+      .cur_o   (cur[c])
+    );
+    assign cur_w[c*IdW +: IdW] = cur[c];
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -285,7 +358,6 @@ module aries_coll_engine #(
   end
 
   // Pops: the inputs of an issue, or one bad head (the lowest queue) dropped.
-  logic drop;
   logic [$clog2(NQ)-1:0] drop_q;
   always_comb begin : p_pop
     q_pop = '0;
@@ -413,240 +485,12 @@ module aries_coll_engine #(
     end
   end
 
-  // ---------------------------------------------------------------------------------------------
-  // Registers
-  // ---------------------------------------------------------------------------------------------
-  localparam int unsigned AW = aries_pkg::CfgAddrW;
-  logic [AW-1:0] a;
-  logic [31:0] wd;
-  assign a = cfg_addr_i;
-  assign wd = cfg_wdata_i;
-  logic running;
-  assign running = (run_q != '0);
-
-  logic [31:0] status_q, dropped_q, err_info_q;
-  logic acc_ok;
-  logic [31:0] rdata;
-  logic is_id;
-  logic [IdW-1:0] a_id;
-  logic [2:0] a_r;
-  logic is_prog;
-  logic a_cls;
-  logic [PtrW-1:0] a_step;
-  logic [1:0] start;
-
-  always_comb begin : p_decode
-    is_id = (32'(a) >= aries_pkg::RegEngIdBase) &&
-            (32'(a) < aries_pkg::RegEngIdBase + aries_pkg::EngIdStride * NumIds);
-    a_id = IdW'((32'(a) - aries_pkg::RegEngIdBase) / aries_pkg::EngIdStride);
-    a_r = 3'((32'(a) - aries_pkg::RegEngIdBase) % aries_pkg::EngIdStride);
-    is_prog = ((32'(a) >= aries_pkg::RegEngReqProgBase) &&
-               (32'(a) < aries_pkg::RegEngReqProgBase + ProgDepth)) ||
-              ((32'(a) >= aries_pkg::RegEngRspProgBase) &&
-               (32'(a) < aries_pkg::RegEngRspProgBase + ProgDepth));
-    a_cls = (32'(a) >= aries_pkg::RegEngRspProgBase);
-    a_step = PtrW'(32'(a) - (a_cls ? aries_pkg::RegEngRspProgBase : aries_pkg::RegEngReqProgBase));
-  end
-
-  // A program may start when it is not running, has steps and passes, and names enabled ids.
-  logic [1:0] can_start;
-  always_comb begin : p_can_start
-    for (int unsigned c = 0; c < 2; c++) begin
-      can_start[c] = !run_q[c] && (len_q[c] != '0) && (passes_q[c] != '0);
-      for (int unsigned i = 0; i < ProgDepth; i++) begin
-        if (32'(i) < 32'(len_q[c])) begin
-          // Every step's id is enabled and has inputs (request) or outputs (response).
-          if (!id_en_q[prog_q[c*ProgDepth + i]]) can_start[c] = 1'b0;
-          if ((c == 0) && (id_req_in_q[prog_q[c*ProgDepth + i]] == '0)) can_start[c] = 1'b0;
-          if ((c == 1) && (id_rsp_out_q[prog_q[c*ProgDepth + i]] == '0)) can_start[c] = 1'b0;
-        end
-      end
-    end
-  end
-
-  always_comb begin : p_access
-    acc_ok = 1'b0;
-    rdata = '0;
-    start = '0;
-    if (!cfg_we_i) begin
-      acc_ok = 1'b1;
-      unique case (32'(a))
-        aries_pkg::RegEngId: rdata = aries_pkg::EngIdValue;
-        aries_pkg::RegEngParams: rdata = {3'd0, 5'(P), 8'(QueueDepth), 8'(ProgDepth), 8'(NumIds)};
-        aries_pkg::RegEngCtrl: rdata = 32'(run_q);
-        aries_pkg::RegEngStatus: rdata = status_q;
-        aries_pkg::RegEngErrInfo: rdata = err_info_q;
-        aries_pkg::RegEngReqLen: rdata = {passes_q[0], 8'd0, len_q[0]};
-        aries_pkg::RegEngRspLen: rdata = {passes_q[1], 8'd0, len_q[1]};
-        aries_pkg::RegEngDropped: rdata = dropped_q;
-        default: begin
-          if (is_prog) begin
-            rdata = 32'(prog_q[32'(a_cls)*ProgDepth + 32'(a_step)]);
-          end else if (is_id) begin
-            unique case (32'(a_r))
-              aries_pkg::IdRegCfg: rdata = (32'(id_en_q[a_id]) << aries_pkg::IdCfgEnBit) |
-                                           32'(id_op_q[a_id]);
-              aries_pkg::IdRegCount: rdata = 32'(id_count_q[a_id]);
-              aries_pkg::IdRegReqIn: rdata = 32'(id_req_in_q[a_id]);
-              aries_pkg::IdRegReqOut: rdata = 32'(id_req_out_q[a_id]);
-              aries_pkg::IdRegRspIn: rdata = 32'(id_rsp_in_q[a_id]);
-              aries_pkg::IdRegRspOut: rdata = 32'(id_rsp_out_q[a_id]);
-              aries_pkg::IdRegReqDone: rdata = 32'(id_req_done_q[a_id]);
-              default: rdata = 32'(id_rsp_done_q[a_id]);
-            endcase
-          end else begin
-            acc_ok = 1'b0;
-          end
-        end
-      endcase
-    end else begin
-      unique case (32'(a))
-        aries_pkg::RegEngCtrl: begin
-          acc_ok = ((wd & ~32'h3) == '0) && (wd != '0) &&
-                   (!wd[aries_pkg::EngCtrlReqBit] || can_start[0]) &&
-                   (!wd[aries_pkg::EngCtrlRspBit] || can_start[1]);
-          start = wd[1:0];
-        end
-        aries_pkg::RegEngStatus: acc_ok = ((wd & ~aries_pkg::EngStatusMask) == '0);
-        aries_pkg::RegEngReqLen, aries_pkg::RegEngRspLen: begin
-          acc_ok = !running && (wd[15:8] == '0) && (32'(wd[7:0]) <= ProgDepth) &&
-                   ((wd[7:0] == '0) || (wd[31:16] != '0));
-        end
-        default: begin
-          if (is_prog) begin
-            acc_ok = !running && (wd < NumIds);
-          end else if (is_id) begin
-            unique case (32'(a_r))
-              aries_pkg::IdRegCfg: acc_ok = ((wd & ~aries_pkg::IdCfgMask) == '0) &&
-                                            (32'(wd[3:0]) < aries_pkg::NumOps);
-              aries_pkg::IdRegCount: acc_ok = (wd >= 32'd1) && (wd <= 32'hFFFF);
-              aries_pkg::IdRegReqIn, aries_pkg::IdRegRspOut: acc_ok = (wd >> P) == '0;
-              aries_pkg::IdRegReqOut, aries_pkg::IdRegRspIn:
-                acc_ok = (wd < P) || (wd == aries_pkg::EngTurn);
-              default: acc_ok = 1'b0;  // DONE counters are read-only
-            endcase
-            if (running) acc_ok = 1'b0;
-          end
-        end
-      endcase
-    end
-    if (!acc_ok) start = '0;
-  end
-
-  // Step bookkeeping.
-  logic [1:0] issue;
+  // Step bookkeeping and the drop's report for the register block.
   assign issue = {rsp_issue, req_issue};
+  assign drop_why = h_why[32'(drop_q)*4 +: 4];
+  assign drop_info = (32'(32'(drop_q) / P) << 24) | (32'(32'(drop_q) % P) << 16) |
+                     32'(h_id[drop_q]);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
-    if (!rst_ni) begin
-      cfg_rsp_o <= 1'b0;
-      cfg_rdata_o <= '0;
-      cfg_err_o <= 1'b0;
-      status_q <= '0;
-      dropped_q <= '0;
-      err_info_q <= '0;
-      id_en_q <= '0;
-      run_q <= '0;
-      for (int unsigned c = 0; c < 2; c++) begin
-        len_q[c] <= '0;
-        passes_q[c] <= '0;
-        ptr_q[c] <= '0;
-        pass_left_q[c] <= '0;
-        left_q[c] <= '0;
-        for (int unsigned i = 0; i < ProgDepth; i++) prog_q[c*ProgDepth + i] <= '0;
-      end
-      for (int unsigned i = 0; i < NumIds; i++) begin
-        id_op_q[i] <= '0;
-        id_count_q[i] <= CntW'(1);
-        id_req_in_q[i] <= '0;
-        id_req_out_q[i] <= '0;
-        id_rsp_in_q[i] <= '0;
-        id_rsp_out_q[i] <= '0;
-        id_req_done_q[i] <= '0;
-        id_rsp_done_q[i] <= '0;
-      end
-    end else begin
-      cfg_rsp_o <= cfg_req_i;
-      cfg_rdata_o <= (cfg_req_i && acc_ok) ? rdata : '0;
-      cfg_err_o <= cfg_req_i && !acc_ok;
-      // Errors.
-      if (drop) begin
-        dropped_q <= dropped_q + 1'b1;
-        status_q <= status_q | 32'(h_why[32'(drop_q)*4 +: 4]);
-        err_info_q <= (32'(32'(drop_q) / P) << 24) | (32'(32'(drop_q) % P) << 16) |
-                      32'(h_id[drop_q]);
-      end
-      if (cfg_req_i && !acc_ok) status_q[aries_pkg::EngStatusCfgErrBit] <= 1'b1;
-      // Progress of the running programs.
-      for (int unsigned c = 0; c < 2; c++) begin
-        if (issue[c]) begin
-          if (c == 0) id_req_done_q[cur[0]] <= id_req_done_q[cur[0]] + 1'b1;
-          else id_rsp_done_q[cur[1]] <= id_rsp_done_q[cur[1]] + 1'b1;
-          if (left_q[c] > CntW'(1)) begin
-            left_q[c] <= left_q[c] - 1'b1;
-          end else if (32'(ptr_q[c]) + 1 < 32'(len_q[c])) begin
-            ptr_q[c] <= ptr_q[c] + 1'b1;
-            left_q[c] <= id_count_q[prog_q[c*ProgDepth + 32'(ptr_q[c]) + 1]];
-          end else if (pass_left_q[c] > 16'd1) begin
-            ptr_q[c] <= '0;
-            pass_left_q[c] <= pass_left_q[c] - 1'b1;
-            left_q[c] <= id_count_q[prog_q[c*ProgDepth]];
-          end else begin
-            run_q[c] <= 1'b0;
-            ptr_q[c] <= '0;
-          end
-        end
-      end
-      // Register writes.
-      if (cfg_req_i && cfg_we_i && acc_ok) begin
-        unique case (32'(a))
-          aries_pkg::RegEngCtrl: begin
-            for (int unsigned c = 0; c < 2; c++) begin
-              if (start[c]) begin
-                run_q[c] <= 1'b1;
-                ptr_q[c] <= '0;
-                pass_left_q[c] <= passes_q[c];
-                left_q[c] <= id_count_q[prog_q[c*ProgDepth]];
-              end
-            end
-          end
-          // Clear what is written, but keep a drop flagged in this very cycle.
-          aries_pkg::RegEngStatus:
-            status_q <= (status_q & ~wd) | (drop ? 32'(h_why[32'(drop_q)*4 +: 4]) : '0);
-          aries_pkg::RegEngReqLen: begin
-            len_q[0] <= wd[7:0];
-            passes_q[0] <= wd[31:16];
-          end
-          aries_pkg::RegEngRspLen: begin
-            len_q[1] <= wd[7:0];
-            passes_q[1] <= wd[31:16];
-          end
-          default: begin
-            if (is_prog) begin
-              prog_q[32'(a_cls)*ProgDepth + 32'(a_step)] <= IdW'(wd);
-            end else if (is_id) begin
-              unique case (32'(a_r))
-                aries_pkg::IdRegCfg: begin
-                  id_op_q[a_id] <= wd[OpW-1:0];
-                  id_en_q[a_id] <= wd[aries_pkg::IdCfgEnBit];
-                  id_req_done_q[a_id] <= '0;
-                  id_rsp_done_q[a_id] <= '0;
-                end
-                aries_pkg::IdRegCount: id_count_q[a_id] <= wd[CntW-1:0];
-                aries_pkg::IdRegReqIn: id_req_in_q[a_id] <= wd[P-1:0];
-                aries_pkg::IdRegReqOut: id_req_out_q[a_id] <= wd[PortW-1:0];
-                aries_pkg::IdRegRspIn: id_rsp_in_q[a_id] <= wd[PortW-1:0];
-                aries_pkg::IdRegRspOut: id_rsp_out_q[a_id] <= wd[P-1:0];
-                default: ;
-              endcase
-            end
-          end
-        endcase
-      end
-    end
-  end
-
-  assign err_o = ((status_q & aries_pkg::EngStatusMask) != '0);
   logic rd_any;
   always_comb begin : p_rd_any
     rd_any = 1'b0;
@@ -659,8 +503,6 @@ module aries_coll_engine #(
   // ---------------------------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------------------------
-  `ARIES_ASSERT_INIT(NumIdsLegal_A, NumIds >= 1 && NumIds <= aries_pkg::EngMaxIds)
-  `ARIES_ASSERT_INIT(ProgDepthLegal_A, ProgDepth >= 1 && ProgDepth <= aries_pkg::EngMaxProg)
   `ARIES_ASSERT_INIT(NumPortsLegal_A, NumPorts >= 1 && NumPorts <= 31)
   `ARIES_ASSERT_INIT(VcsDistinct_A, ReqVc != RspVc && ReqVc < aries_pkg::MaxVCs &&
                                     RspVc < aries_pkg::MaxVCs)

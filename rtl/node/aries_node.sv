@@ -340,8 +340,8 @@ module aries_node #(
   logic [NumDir*CW-1:0] sel_in_q, sel_out_q;   // per directional port (index p-1)
   logic [T > 0 ? T-1 : 0:0] cut_x_q, cut_y_q;
   logic [aries_pkg::CfgDataW-1:0] nstatus_q;
-  logic nd_rsp_q, nd_err_q;
-  logic [aries_pkg::CfgDataW-1:0] nd_rdata_q;
+  logic nd_rsp, nd_err;
+  logic [aries_pkg::CfgDataW-1:0] nd_rdata;
   logic stray_flit, stray_credit;
 
   // Link of port p (1..4) for choice c.
@@ -477,7 +477,7 @@ module aries_node #(
   // ---------------------------------------------------------------------------------------------
   // Register access
   // ---------------------------------------------------------------------------------------------
-  logic nd_sel, nd_req, acc_ok;
+  logic nd_sel, nd_req, acc_ok, nd_refused;
   logic [aries_pkg::CfgDataW-1:0] rdata;
   logic wr_portsel, wr_bypass, wr_status;
   logic [2:0] ps_port;
@@ -608,9 +608,6 @@ module aries_node #(
       cut_x_q <= '0;
       cut_y_q <= '0;
       nstatus_q <= '0;
-      nd_rsp_q <= 1'b0;
-      nd_err_q <= 1'b0;
-      nd_rdata_q <= '0;
     end else begin
       if (nd_req && wr_portsel) begin
         sel_in_q <= sel_in_d;
@@ -625,16 +622,27 @@ module aries_node #(
       if (nd_req && wr_status) nstatus_q <= nstatus_q & ~cfg_wdata_i;
       if (stray_flit) nstatus_q[aries_pkg::NodeStatusStrayFlitBit] <= 1'b1;
       if (stray_credit) nstatus_q[aries_pkg::NodeStatusStrayCreditBit] <= 1'b1;
-      if (nd_req && !acc_ok) nstatus_q[aries_pkg::NodeStatusCfgErrBit] <= 1'b1;
-      nd_rsp_q <= nd_req;
-      nd_err_q <= nd_req && !acc_ok;
-      nd_rdata_q <= (nd_req && acc_ok && !cfg_we_i) ? rdata : '0;
+      if (nd_refused) nstatus_q[aries_pkg::NodeStatusCfgErrBit] <= 1'b1;
     end
   end
 
-  assign cfg_rsp_o = nd_rsp_q || rtr_cfg_rsp || eng_cfg_rsp;
-  assign cfg_err_o = nd_err_q || rtr_cfg_err || eng_cfg_err;
-  assign cfg_rdata_o = nd_rdata_q | rtr_cfg_rdata | eng_cfg_rdata;
+  // The bus response (the register blocks' one shape).
+  aries_reg_rsp u_rsp (
+    .clk_i,
+    .rst_ni,
+    .req_i    (nd_req),
+    .we_i     (cfg_we_i),
+    .ok_i     (acc_ok),
+    .rdata_i  (rdata),
+    .refused_o(nd_refused),
+    .rsp_o    (nd_rsp),
+    .rdata_o  (nd_rdata),
+    .err_o    (nd_err)
+  );
+
+  assign cfg_rsp_o = nd_rsp || rtr_cfg_rsp || eng_cfg_rsp;
+  assign cfg_err_o = nd_err || rtr_cfg_err || eng_cfg_err;
+  assign cfg_rdata_o = nd_rdata | rtr_cfg_rdata | eng_cfg_rdata;
   assign err_o = rtr_err || (nstatus_q != '0) || eng_err;
   assign idle_o = (rtr_in_empty == '1) && (rtr_out_valid == '0) && (rtr_in_credit == '0) &&
                   eng_idle && !cfg_rsp_o && (lnk_in_valid_q == '0) && (lnk_out_credit_q == '0) &&
@@ -645,7 +653,7 @@ module aries_node #(
   // ---------------------------------------------------------------------------------------------
   `ARIES_ASSERT_INIT(TracksLegal_A, NumTracks <= aries_pkg::MaxTracks)
   `ARIES_ASSERT_INIT(PortsLegal_A, NumPorts >= 2)
-  `ARIES_ASSERT(OneResponder_A, $onehot0({nd_rsp_q, rtr_cfg_rsp, eng_cfg_rsp}))
+  `ARIES_ASSERT(OneResponder_A, $onehot0({nd_rsp, rtr_cfg_rsp, eng_cfg_rsp}))
   `ARIES_ASSERT(NoStrayFlit_A, !stray_flit)
   `ARIES_ASSERT(NoStrayCredit_A, !stray_credit)
 endmodule

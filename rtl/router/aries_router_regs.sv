@@ -194,7 +194,7 @@ module aries_router_regs #(
   // ---------------------------------------------------------------------------------------------
   // Access
   // ---------------------------------------------------------------------------------------------
-  logic acc_ok;
+  logic acc_ok, refused;
   logic [DW-1:0] rdata;
   logic wr_ctrl, wr_status, wr_pt, wr_route;
 
@@ -273,7 +273,7 @@ module aries_router_regs #(
     err_info_d = err_info_q;
     miss_cnt_d = miss_cnt_q;
     if (wr_status) status_d = status_q & ~cfg_wdata_i;
-    if (cfg_req_i && !acc_ok) status_d[aries_pkg::StatusCfgErrBit] = 1'b1;
+    if (refused) status_d[aries_pkg::StatusCfgErrBit] = 1'b1;
     if (overflow_i != '0) status_d[aries_pkg::StatusOverflowBit] = 1'b1;
     if (credit_err_i) status_d[aries_pkg::StatusCreditErrBit] = 1'b1;
     for (int unsigned p = 0; p < NumPorts; p++) begin
@@ -296,9 +296,6 @@ module aries_router_regs #(
       err_info_q <= '0;
       miss_cnt_q <= '0;
       pt_en_q <= '0;
-      cfg_rsp_o <= 1'b0;
-      cfg_rdata_o <= '0;
-      cfg_err_o <= 1'b0;
     end else begin
       if (wr_ctrl) begin
         topo_q <= w_topo;
@@ -310,11 +307,24 @@ module aries_router_regs #(
       err_info_q <= err_info_d;
       miss_cnt_q <= miss_cnt_d;
       if (wr_pt) pt_en_q[rp] <= pt_w_en;
-      cfg_rsp_o <= cfg_req_i;
-      cfg_rdata_o <= rdata;
-      cfg_err_o <= cfg_req_i && !acc_ok;
     end
   end
+
+  // The bus response (the register blocks' one shape).
+  aries_reg_rsp #(
+    .DataW(DW)
+  ) u_rsp (
+    .clk_i,
+    .rst_ni,
+    .req_i    (cfg_req_i),
+    .we_i     (cfg_we_i),
+    .ok_i     (acc_ok),
+    .rdata_i  (rdata),
+    .refused_o(refused),
+    .rsp_o    (cfg_rsp_o),
+    .rdata_o  (cfg_rdata_o),
+    .err_o    (cfg_err_o)
+  );
 
   // Per-port pass-through targets and flit counters.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_port_regs

@@ -11,6 +11,7 @@
 #include "Vprim_demux.h"
 #include "Vprim_fifo.h"
 #include "Vprim_mux.h"
+#include "Vprim_reg_rsp.h"
 #include "Vprim_rr_arb.h"
 #include "death_util.h"
 #include "test_seed.h"
@@ -293,6 +294,28 @@ TEST(CreditCntDeathTest, OverflowTripsTheAssertion) {
         d.Tick();
       },
       "CreditOverflow_A");
+}
+
+// ---------------------------------------------------------------------------------------------
+// aries_reg_rsp: every (req, we, ok) combination against the rule, with random read values
+// ---------------------------------------------------------------------------------------------
+TEST(RegRsp, AnswersEveryRequestTheNextCycle) {
+  Dut<Vprim_reg_rsp> d;
+  std::mt19937_64 rng(Seed());
+  for (unsigned i = 0; i < 2000; ++i) {
+    const unsigned req = rng() & 1u, we = rng() & 1u, ok = rng() & 1u;
+    const uint32_t rdata = static_cast<uint32_t>(rng());
+    d.m->req_i = req;
+    d.m->we_i = we;
+    d.m->ok_i = ok;
+    d.m->rdata_i = rdata;
+    d.m->eval();
+    EXPECT_EQ(d.m->refused_o, req && !ok);
+    d.Tick();
+    EXPECT_EQ(d.m->rsp_o, req);
+    EXPECT_EQ(d.m->err_o, req && !ok);
+    EXPECT_EQ(d.m->rdata_o, req && ok && !we ? rdata : 0u) << "req " << req << " we " << we;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,479 @@
+#include "cli.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "cli_keys.h"
+#include "coll_run.h"
+#include "coll_sweep.h"
+#include "config.h"
+#include "figures.h"
+#include "mpi_transport.h"
+#include "package_run.h"
+#include "planners.h"
+#include "train_run.h"
+
+namespace aries::sim {
+
+namespace {
+
+// One subcommand: its CLI11 app, its keys, and how it runs once parsed (`outer`: the key
+// options given before the subcommand).
+struct Subcommand {
+  CLI::App* app = nullptr;
+  std::unique_ptr<KeyOptions> keys;
+  std::function<int(const KeyOptions& outer)> run;
+  bool distributed = false;  // may run as ranks under mpirun
+};
+
+// The run's outputs (run, sweep and the default run share them).
+struct RunOutputs {
+  std::string json, csv, trace, trace_nodes = "all";
+  uint64_t trace_from = 0, trace_to = ~uint64_t{0};
+  bool progress = false;
+  void Add(CLI::App* a) {
+    a->add_option("--json", json, "write results and configuration as JSON");
+    a->add_option("--csv", csv, "write results as CSV");
+    a->add_option("--trace", trace, "write an FST waveform (and a .gtkw save file)");
+    a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
+    a->add_option("--trace-from", trace_from, "first traced cycle");
+    a->add_option("--trace-to", trace_to, "cycle after the last traced one");
+    a->add_flag("--progress", progress, "progress on stderr every 10k cycles");
+  }
+  bool Given() const { return !json.empty() || !csv.empty() || !trace.empty(); }
+};
+
+Subcommand Make(CLI::App& app, const char* name, const char* help) {
+  Subcommand s;
+  s.app = app.add_subcommand(name, help);
+  s.keys = std::make_unique<KeyOptions>(s.app, name);
+  return s;
+}
+
+// run / sweep: the point-to-point package runs.
+Subcommand PackageRuns(CLI::App& app, const char* name, const char* help, RunOutputs* out,
+                       sysc::Transport** net) {
+  Subcommand s = Make(app, name, help);
+  out->Add(s.app);
+  s.distributed = true;
+  const bool sweep = std::string(name) == "sweep";
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    PackageCommand pc;
+    pc.sweep = sweep;
+    pc.config = keys->Resolve(&outer);
+    pc.json_file = out->json;
+    pc.csv_file = out->csv;
+    pc.trace_file = out->trace;
+    pc.trace_nodes = out->trace_nodes;
+    pc.trace_from = out->trace_from;
+    pc.trace_to = out->trace_to;
+    pc.progress = out->progress;
+    return RunPackageCommand(pc, *net);
+  };
+  return s;
+}
+
+Subcommand Bench(CLI::App& app) {
+  Subcommand s = Make(app, "bench", "simulation speed and peak memory");
+  auto bo = std::make_shared<BenchOptions>();
+  s.app->add_flag("--quick", bo->quick, "shorter runs");
+  s.app
+      ->add_option("--links", bo->links,
+                   "wire cycles of a link (package.link_latency), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 1000u));
+  s.app->add_option("--model", bo->models, "node models: rtl, fast (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"rtl", "fast"}));
+  s.app->add_option("--k", bo->ks, "package sizes K (K x K mesh)")
+      ->delimiter(',')
+      ->check(CLI::Range(2u, 32u));
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return RunBenchCommand(*bo);
+  };
+  return s;
+}
+
+Subcommand Keys(CLI::App& app) {
+  Subcommand s = Make(app, "keys", "list configuration keys");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return PrintConfigKeys();
+  };
+  return s;
+}
+
+Subcommand Coll(CLI::App& app) {
+  Subcommand s = Make(app, "coll", "plan, validate and run one collective");
+  KeyOptions& k = *s.keys;
+  auto co = std::make_shared<CollOptions>();
+  k.Alias("--topology", "package.topology");
+  k.Alias("-k,--k", "package.k");
+  k.Alias("--algo", "coll.algo",
+          "algorithm: auto (cheapest by the measured costs) or " + coll::AlgorithmNames());
+  k.Alias("--collective", "coll.collective", coll::CollectiveNames());
+  k.Alias("--type", "coll.type", "int32 or fp32 (sum)");
+  k.Alias("--size", "coll.size", "bytes per node: 64, 4K, 2M");
+  k.Alias("--root", "coll.root", "root of reduce and broadcast");
+  k.Alias("--embeddings", "coll.embeddings");
+  k.Alias("--levels", "coll.levels");
+  k.Alias("--seed", "sim.seed", "input generator seed");
+  k.Alias("--model", "sim.model",
+          "node model: rtl (the Verilated RTL; what auto means for one run), fast (the "
+          "cycle-equivalent C++ model, proven equal pin by pin), check (both in lockstep, every "
+          "pin compared every cycle)");
+  k.Switch("--verify", "coll.verify");
+  k.Alias("--costs", "coll.costs", "--algo auto: measured cost file (aries coll-sweep --csv)");
+  s.app->add_option("--inputs", co->inputs,
+                    "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw "
+                    "little-endian); each holds the node's whole buffer (all-gather: the "
+                    "gathered size, the node's shard in place)");
+  s.app->add_option("--outputs", co->outputs,
+                    "per-node result files (the node's result region), {node} in the path");
+  s.app->add_flag("--energy", co->energy,
+                  "energy of the run from its activity (buffers, crossbar, allocators, links, "
+                  "engine, leakage)");
+  s.app->add_option("--tech", co->tech,
+                    "technology file: dsent45 (default), dsent32 or a path (implies --energy)");
+  s.app->add_option("--tech-set", co->tech_set,
+                    "override a technology figure: key=value (repeatable; implies --energy)");
+  s.app->add_option("--energy-csv", co->energy_csv,
+                    "write the activity and energy per node and per link (implies --energy)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    return RunCollectiveCommand(CollRequest(keys->Resolve(&outer), *co));
+  };
+  return s;
+}
+
+Subcommand CollSweep(CLI::App& app) {
+  Subcommand s = Make(app, "coll-sweep",
+                      "a collective (all-reduce by default) over algorithms x topologies x sizes, "
+                      "verified; Markdown table and cost CSV");
+  KeyOptions& k = *s.keys;
+  auto cs = std::make_shared<CollSweepOptions>();
+  struct Lists {
+    std::string topologies = "mesh,torus,aries,fbfly", algos = "all", sizes = "1K,64K,2M";
+  };
+  auto lists = std::make_shared<Lists>();
+  k.Alias("-k,--k", "package.k");
+  s.app->add_option("--topologies", lists->topologies, "comma-separated: mesh,torus,aries,fbfly");
+  s.app->add_option("--algos", lists->algos, "comma-separated algorithms or all");
+  s.app->add_option("--sizes", lists->sizes, "comma-separated bytes per node: 1K,64K,2M");
+  k.Alias("--type", "coll.type");
+  k.Alias("--collective", "coll.collective", "allreduce, reducescatter or allgather");
+  s.app->add_option("--csv", cs->csv,
+                    "append the measurements to this CSV (the --algo auto cost file format)");
+  k.Alias("--seed", "sim.seed", "input generator seed");
+  k.Alias("--model", "sim.model",
+          "node model of every run: auto (the fast C++ model, the same cycles), rtl, check");
+  s.app->add_option("--jobs", cs->jobs,
+                    "run the sweep as one job per (algorithm, topology, size) on this many local "
+                    "processes; parts merge into --csv");
+  s.app->add_option("--job-file", cs->job_file,
+                    "write the jobs' command lines to this file instead (GNU parallel, Slurm "
+                    "array); merge with coll-merge");
+  s.app->add_option("--job-dir", cs->job_dir,
+                    "where the jobs write their part CSVs (default: <csv or job file>.parts)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    CollSweepOptions o = CollSweepRequest(keys->Resolve(&outer), *cs);
+    o.topologies = ParseTopologyList(lists->topologies, "--topologies");
+    o.algos = ParseAlgoList(lists->algos, "--algos");
+    o.sizes = ParseSizeList(lists->sizes, "--sizes");
+    return RunCollSweep(o);
+  };
+  return s;
+}
+
+Subcommand CollMerge(CLI::App& app) {
+  Subcommand s = Make(app, "coll-merge", "merge sweep part CSVs into one cost CSV");
+  struct Args {
+    std::vector<std::string> parts;
+    std::string out;
+  };
+  auto a = std::make_shared<Args>();
+  s.app->add_option("parts", a->parts, "part CSVs")->required();
+  s.app->add_option("--csv", a->out, "the merged CSV")->required();
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return RunCollMerge(a->parts, a->out);
+  };
+  return s;
+}
+
+Subcommand CollModels(CLI::App& app) {
+  Subcommand s =
+      Make(app, "coll-models",
+           "the cost models of a sweep CSV (one collective): alpha-beta fits and their errors");
+  s.keys->Alias("--costs", "coll.costs", "sweep CSV");
+  s.keys->Alias("--type", "coll.type");
+  s.keys->Alias("--collective", "coll.collective", "allreduce, reducescatter or allgather");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    const Config c = keys->Resolve(&outer);
+    const auto kind = coll::ParseCollective(c.Get("coll.collective"));
+    if (!kind) BadKey(c, "coll.collective", coll::CollectiveNames());
+    return RunCollModels(c.Get("coll.costs"), KeyWord(c, "coll.type"), *kind);
+  };
+  return s;
+}
+
+Subcommand Train(CLI::App& app) {
+  Subcommand s = Make(app, "train",
+                      "one training iteration: compute and communication streams, collective "
+                      "times from the fitted cost models");
+  KeyOptions& k = *s.keys;
+  auto to = std::make_shared<TrainOptions>();
+  k.Alias("--workload", "train.workload");
+  k.Alias("--strategy", "train.strategy");
+  k.Alias("--topology", "package.topology");
+  k.Alias("-k,--k", "package.k");
+  k.Alias("--algo", "coll.algo", "collective algorithm (its measured cost model)");
+  k.Alias("--levels", "coll.levels");
+  k.Alias("--embeddings", "coll.embeddings");
+  k.Alias("--batch", "train.batch");
+  k.Alias("--bucket", "train.bucket");
+  k.Alias("--utilization", "train.utilization");
+  k.Alias("--costs", "coll.costs");
+  s.app->add_option("--timeline", to->timeline, "write the iteration's operations as CSV");
+  s.app->add_option("--svg", to->svg, "plot the iteration's timeline (SVG)");
+  s.app->add_flag("--check", to->check,
+                  "re-run every collective of the iteration up to --check-max cycle-accurately "
+                  "and print the model's error");
+  k.Alias("--check-max", "train.check_max");
+  k.Alias("--model", "sim.model", "node model of --check's runs (auto: fast)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    return RunTrainCommand(TrainRequest(keys->Resolve(&outer), *to));
+  };
+  return s;
+}
+
+Subcommand Fig10(CLI::App& app) {
+  Subcommand s = Make(app, "fig10",
+                      "ARIES Fig. 10: training-time speedup of ARIES over mesh, torus, flattened "
+                      "butterfly (ring, DB tree, multi-tree)");
+  auto fo = std::make_shared<Fig10Options>();
+  auto ks = std::make_shared<std::string>("4,8");
+  auto workloads = std::make_shared<std::string>("resnet50,vgg16,dlrm,transformer");
+  s.app->add_option("-k,--k", *ks, "comma-separated: 4,8");
+  s.app->add_option("--workloads", *workloads, "comma-separated workloads");
+  s.keys->Alias("--batch", "train.batch");
+  s.keys->Alias("--utilization", "train.utilization");
+  s.keys->Alias("--costs", "coll.costs");
+  s.app->add_option("--csv", fo->csv, "write every iteration as CSV");
+  s.app->add_option("--svg", fo->svg, "plot the speedups (SVG)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    Fig10Options o = Fig10Request(keys->Resolve(&outer), *fo);
+    o.ks = ParsePaperKs(*ks);
+    o.workloads = SplitList(*workloads);
+    return RunFig10Command(o);
+  };
+  return s;
+}
+
+Subcommand Fig9(CLI::App& app) {
+  Subcommand s = Make(app, "fig9",
+                      "ARIES Fig. 9: all-reduce throughput vs data size (ring/ARIES_LT/ARIES_BW, "
+                      "DB tree, multi-tree) from a sweep CSV");
+  auto f9 = std::make_shared<Fig9Options>();
+  auto ks = std::make_shared<std::string>("4,8");
+  s.app->add_option("-k,--k", *ks, "comma-separated: 4,8");
+  s.keys->Alias("--costs", "coll.costs");
+  s.app->add_option("--csv", f9->csv, "write the curves as CSV");
+  s.app->add_option("--svg", f9->svg, "plot the curves (SVG)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    Fig9Options o = *f9;
+    o.costs = keys->Resolve(&outer).Get("coll.costs");
+    o.ks = ParsePaperKs(*ks);
+    return RunFig9Command(o);
+  };
+  return s;
+}
+
+Subcommand Fig11(CLI::App& app) {
+  Subcommand s = Make(app, "fig11",
+                      "ARIES Fig. 11: all-reduce energy per algorithm family and topology "
+                      "(cycle-accurate runs, verified)");
+  auto f11 = std::make_shared<Fig11Options>();
+  auto ks = std::make_shared<std::string>("4");
+  auto size = std::make_shared<std::string>("64K");
+  s.app->add_option("-k,--k", *ks, "comma-separated: 4,8");
+  s.app->add_option("--size", *size, "bytes per node: 64K");
+  s.keys->Alias("--model", "sim.model", "node model of the runs (auto: fast)");
+  s.app->add_option("--tech", f11->tech, "technology file: dsent45, dsent32 or a path");
+  s.app->add_option("--tech-set", f11->tech_set,
+                    "override a technology figure: key=value (repeatable)");
+  s.app->add_option("--csv", f11->csv, "write the energies as CSV");
+  s.app->add_option("--svg", f11->svg, "plot the energies (SVG)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    Fig11Options o = *f11;
+    o.model = KeyWord(keys->Resolve(&outer), "sim.model");
+    o.ks = ParsePaperKs(*ks);
+    o.bytes = ParseBytes(*size, "--size", uint64_t{64} << 20);
+    return RunFig11Command(o);
+  };
+  return s;
+}
+
+Subcommand Table1(CLI::App& app) {
+  Subcommand s = Make(app, "table1",
+                      "ARIES Table I: links, bandwidth per link and synchronization steps of the "
+                      "planned all-reduces beside the formulas");
+  struct Args {
+    std::string ks = "4,8", csv, svg;
+  };
+  auto a = std::make_shared<Args>();
+  s.app->add_option("-k,--k", a->ks, "comma-separated: 4,8,16");
+  s.app->add_option("--csv", a->csv, "write the table as CSV");
+  s.app->add_option("--svg", a->svg, "plot links and steps, formula vs measured (SVG)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return RunTable1Command(ParseTable1Ks(a->ks), a->csv, a->svg);
+  };
+  return s;
+}
+
+Subcommand Area(CLI::App& app) {
+  Subcommand s = Make(app, "area",
+                      "synthesize the mesh-baseline and ARIES nodes (Yosys) and report the ARIES "
+                      "area overhead; --router adds the full router");
+  auto ao = std::make_shared<AreaOptions>();
+  s.app->add_option("--out", ao->out, "output directory (netlists, area JSON)");
+  s.app->add_option("--lanes", ao->lanes, "32-bit lanes per flit (16: the 544-bit flit)");
+  s.app->add_option("--vcs", ao->vcs, "router VCs");
+  s.app->add_option("--depth", ao->depth,
+                    "buffer depth of the node runs (the overhead does not depend on it)");
+  s.app->add_option("--flows", ao->flows, "routing-table flows");
+  s.app->add_option("--tracks", ao->tracks, "bypass tracks per row and column (ARIES node)");
+  s.app->add_flag("--router", ao->router,
+                  "also the full-depth router per sub-block (router_area.py, ~12 min)");
+  s.app->add_flag("--engine", ao->engine,
+                  "also the collective engine (synthesized at 1 and 2 lanes, extrapolated)");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return RunAreaCommand(*ao);
+  };
+  return s;
+}
+
+Subcommand Report(CLI::App& app) {
+  Subcommand s = Make(app, "report",
+                      "reproduce the ARIES evaluation (Table I, Figs. 9-11, area) into one "
+                      "Markdown report with plots");
+  auto ro = std::make_shared<ReportOptions>();
+  s.app->add_option("--out", ro->out, "output directory (report.md, CSVs, SVGs)");
+  s.app->add_option("-k,--k", ro->ks, "K for Table I, Figs. 9 and 10: 4,8");
+  s.app->add_option("--fig11-k", ro->fig11_ks, "K for the energy runs (cycle-accurate): 4 or 4,8");
+  s.app->add_option("--area", ro->area,
+                    "directory with node_area.json / router_area.json from synth_scripts");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return RunReportCommand(*ro);
+  };
+  return s;
+}
+
+}  // namespace
+
+int RunCommandLine(int argc, char** argv) {
+  CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
+  app.require_subcommand(0, 1);
+  // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
+  // its own flags as aliases of keys. The options before a subcommand apply to it too; alone
+  // they are the default run's.
+  KeyOptions top_keys(&app, "run");
+  RunOutputs outputs;
+  outputs.Add(&app);
+  sysc::Transport* net = nullptr;
+  std::vector<Subcommand> subs;
+  subs.push_back(PackageRuns(app, "run", "one simulation run (the default)", &outputs, &net));
+  subs.push_back(
+      PackageRuns(app, "sweep", "injection-rate sweep over sweep.rates", &outputs, &net));
+  subs.push_back(Bench(app));
+  subs.push_back(Keys(app));
+  subs.push_back(Coll(app));
+  subs.push_back(CollSweep(app));
+  subs.push_back(CollMerge(app));
+  subs.push_back(CollModels(app));
+  subs.push_back(Train(app));
+  subs.push_back(Fig10(app));
+  subs.push_back(Fig9(app));
+  subs.push_back(Fig11(app));
+  subs.push_back(Table1(app));
+  subs.push_back(Area(app));
+  subs.push_back(Report(app));
+  CLI11_PARSE(app, argc, argv);
+
+  // Under mpirun every process is one rank of the package (run and sweep only); rank 0 prints
+  // and writes the files.
+  std::unique_ptr<MpiSession> mpi;
+  try {
+    mpi = StartMpiIfLaunched(&argc, &argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  }
+  net = mpi ? &mpi->transport() : nullptr;
+  if (net && net->rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return 2;
+  try {
+    for (const Subcommand& s : subs) {
+      if (!s.app->parsed()) continue;
+      // The run's outputs before a subcommand belong to run and sweep; another would ignore
+      // them without a word.
+      if (outputs.Given() && !s.distributed) {
+        throw ConfigError(fmt::format(
+            "aries {}: --json, --csv and --trace before the subcommand apply to run and sweep "
+            "only; give {} its own options (aries {} --help)",
+            s.app->get_name(), s.app->get_name(), s.app->get_name()));
+      }
+      if (net && !s.distributed) {
+        throw ConfigError(fmt::format(
+            "aries {} under mpirun ({} ranks): only `run` and `sweep` run distributed; start it "
+            "as one process",
+            s.app->get_name(), net->ranks()));
+      }
+      return s.run(top_keys);
+    }
+    // No subcommand: the default run with the options given.
+    PackageCommand pc;
+    pc.config = top_keys.Resolve();
+    pc.json_file = outputs.json;
+    pc.csv_file = outputs.csv;
+    pc.trace_file = outputs.trace;
+    pc.trace_nodes = outputs.trace_nodes;
+    pc.trace_from = outputs.trace_from;
+    pc.trace_to = outputs.trace_to;
+    pc.progress = outputs.progress;
+    return RunPackageCommand(pc, net);
+  } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
+    if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    std::fflush(stdout);
+    if (mpi) mpi->Abort(2);  // the other ranks would wait for this one
+    return 2;
+  }
+}
+
+}  // namespace aries::sim
