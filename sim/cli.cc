@@ -48,6 +48,19 @@ struct RunOutputs {
     a->add_flag("--progress", progress, "progress on stderr every 10k cycles");
   }
   bool Given() const { return !json.empty() || !csv.empty() || !trace.empty(); }
+  PackageCommand Command(Config config, bool sweep) const {
+    PackageCommand pc;
+    pc.sweep = sweep;
+    pc.config = std::move(config);
+    pc.json_file = json;
+    pc.csv_file = csv;
+    pc.trace_file = trace;
+    pc.trace_nodes = trace_nodes;
+    pc.trace_from = trace_from;
+    pc.trace_to = trace_to;
+    pc.progress = progress;
+    return pc;
+  }
 };
 
 Subcommand Make(CLI::App& app, const char* name, const char* help) {
@@ -55,6 +68,16 @@ Subcommand Make(CLI::App& app, const char* name, const char* help) {
   s.app = app.add_subcommand(name, help);
   s.keys = std::make_unique<KeyOptions>(s.app, name);
   return s;
+}
+
+// A subcommand that reads no keys: any given is refused by name (KeyOptions::Resolve), then it
+// runs.
+void RunsWithoutKeys(Subcommand* s, std::function<int()> run) {
+  KeyOptions* keys = s->keys.get();
+  s->run = [keys, run](const KeyOptions& outer) {
+    keys->Resolve(&outer);
+    return run();
+  };
 }
 
 // run / sweep: the point-to-point package runs.
@@ -66,17 +89,7 @@ Subcommand PackageRuns(CLI::App& app, const char* name, const char* help, RunOut
   const bool sweep = std::string(name) == "sweep";
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
-    PackageCommand pc;
-    pc.sweep = sweep;
-    pc.config = keys->Resolve(&outer);
-    pc.json_file = out->json;
-    pc.csv_file = out->csv;
-    pc.trace_file = out->trace;
-    pc.trace_nodes = out->trace_nodes;
-    pc.trace_from = out->trace_from;
-    pc.trace_to = out->trace_to;
-    pc.progress = out->progress;
-    return RunPackageCommand(pc, *net);
+    return RunPackageCommand(out->Command(keys->Resolve(&outer), sweep), *net);
   };
   return s;
 }
@@ -96,21 +109,13 @@ Subcommand Bench(CLI::App& app) {
   s.app->add_option("--k", bo->ks, "package sizes K (K x K mesh)")
       ->delimiter(',')
       ->check(CLI::Range(2u, 32u));
-  KeyOptions* keys = s.keys.get();
-  s.run = [=](const KeyOptions& outer) {
-    keys->Resolve(&outer);
-    return RunBenchCommand(*bo);
-  };
+  RunsWithoutKeys(&s, [=] { return RunBenchCommand(*bo); });
   return s;
 }
 
 Subcommand Keys(CLI::App& app) {
   Subcommand s = Make(app, "keys", "list configuration keys");
-  KeyOptions* keys = s.keys.get();
-  s.run = [=](const KeyOptions& outer) {
-    keys->Resolve(&outer);
-    return PrintConfigKeys();
-  };
+  RunsWithoutKeys(&s, [=] { return PrintConfigKeys(); });
   return s;
 }
 
@@ -206,11 +211,7 @@ Subcommand CollMerge(CLI::App& app) {
   auto a = std::make_shared<Args>();
   s.app->add_option("parts", a->parts, "part CSVs")->required();
   s.app->add_option("--csv", a->out, "the merged CSV")->required();
-  KeyOptions* keys = s.keys.get();
-  s.run = [=](const KeyOptions& outer) {
-    keys->Resolve(&outer);
-    return RunCollMerge(a->parts, a->out);
-  };
+  RunsWithoutKeys(&s, [=] { return RunCollMerge(a->parts, a->out); });
   return s;
 }
 
@@ -343,11 +344,7 @@ Subcommand Table1(CLI::App& app) {
   s.app->add_option("-k,--k", a->ks, "comma-separated: 4,8,16");
   s.app->add_option("--csv", a->csv, "write the table as CSV");
   s.app->add_option("--svg", a->svg, "plot links and steps, formula vs measured (SVG)");
-  KeyOptions* keys = s.keys.get();
-  s.run = [=](const KeyOptions& outer) {
-    keys->Resolve(&outer);
-    return RunTable1Command(ParseTable1Ks(a->ks), a->csv, a->svg);
-  };
+  RunsWithoutKeys(&s, [=] { return RunTable1Command(ParseTable1Ks(a->ks), a->csv, a->svg); });
   return s;
 }
 
@@ -367,11 +364,7 @@ Subcommand Area(CLI::App& app) {
                   "also the full-depth router per sub-block (router_area.py, ~12 min)");
   s.app->add_flag("--engine", ao->engine,
                   "also the collective engine (synthesized at 1 and 2 lanes, extrapolated)");
-  KeyOptions* keys = s.keys.get();
-  s.run = [=](const KeyOptions& outer) {
-    keys->Resolve(&outer);
-    return RunAreaCommand(*ao);
-  };
+  RunsWithoutKeys(&s, [=] { return RunAreaCommand(*ao); });
   return s;
 }
 
@@ -385,11 +378,7 @@ Subcommand Report(CLI::App& app) {
   s.app->add_option("--fig11-k", ro->fig11_ks, "K for the energy runs (cycle-accurate): 4 or 4,8");
   s.app->add_option("--area", ro->area,
                     "directory with node_area.json / router_area.json from synth_scripts");
-  KeyOptions* keys = s.keys.get();
-  s.run = [=](const KeyOptions& outer) {
-    keys->Resolve(&outer);
-    return RunReportCommand(*ro);
-  };
+  RunsWithoutKeys(&s, [=] { return RunReportCommand(*ro); });
   return s;
 }
 
@@ -455,16 +444,7 @@ int RunCommandLine(int argc, char** argv) {
       return s.run(top_keys);
     }
     // No subcommand: the default run with the options given.
-    PackageCommand pc;
-    pc.config = top_keys.Resolve();
-    pc.json_file = outputs.json;
-    pc.csv_file = outputs.csv;
-    pc.trace_file = outputs.trace;
-    pc.trace_nodes = outputs.trace_nodes;
-    pc.trace_from = outputs.trace_from;
-    pc.trace_to = outputs.trace_to;
-    pc.progress = outputs.progress;
-    return RunPackageCommand(pc, net);
+    return RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
   } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
     if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());
     return 2;
