@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 #include "aries_pkg.h"
 
@@ -136,6 +137,31 @@ std::string OpName(unsigned op) {
                                        "add.f32", "mul.f32", "min.f32", "max.f32",
                                        "and",     "or",      "xor"};
   return op < hw::kNumOps ? kNames[op] : "op" + std::to_string(op);
+}
+
+const char* ReductionNames() { return "sum, prod, min, max, and, or, xor"; }
+
+unsigned ReductionOpcode(const std::string& op, const std::string& type) {
+  const bool fp = type == "fp32";
+  if (!fp && type != "int32") {
+    throw std::invalid_argument("element type '" + type + "': allowed int32, fp32");
+  }
+  if (op == "sum") return fp ? hw::kOpAddF32 : hw::kOpAddI32;
+  if (op == "prod") return fp ? hw::kOpMulF32 : hw::kOpMulI32;
+  if (op == "min") return fp ? hw::kOpMinF32 : hw::kOpMinI32;
+  if (op == "max") return fp ? hw::kOpMaxF32 : hw::kOpMaxI32;
+  const unsigned bitwise = op == "and"   ? hw::kOpAnd
+                           : op == "or"  ? hw::kOpOr
+                           : op == "xor" ? hw::kOpXor
+                                         : ~0u;
+  if (bitwise == ~0u) {
+    throw std::invalid_argument("operation '" + op + "': allowed " + ReductionNames());
+  }
+  if (fp) {
+    throw std::invalid_argument("operation '" + op +
+                                "' on fp32: the bitwise operations act on int32 elements");
+  }
+  return bitwise;
 }
 
 }  // namespace aries::coll

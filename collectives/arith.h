@@ -35,6 +35,12 @@ uint32_t AsBits(float f);
 // "add.f32", "max.i32", "xor", ...
 std::string OpName(unsigned op);
 
+// The engine opcode (hw::kOp*) of reduction `op` (sum, prod, min, max, and, or, xor) on element
+// type `type` (int32, fp32); throws std::invalid_argument naming what is allowed (the bitwise
+// operations act on int32 elements).
+unsigned ReductionOpcode(const std::string& op, const std::string& type);
+const char* ReductionNames();  // "sum, prod, min, max, and, or, xor"
+
 inline constexpr uint32_t kCanonicalNaN = 0x7FC00000u;
 
 }  // namespace aries::coll

@@ -145,13 +145,16 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
            CostModel>
       by_key;
   size_t fields = 15;
+  bool header = true;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
-    if (ln == 1) {
+    if (!line.empty() && line[0] == '#') continue;  // provenance comments (sim/provenance.h)
+    if (header) {
+      header = false;
       if (line == kLegacyCostHeader) {
         fields = 12;
       } else if (line != CostCsvHeader()) {
         throw PlanError(
-            fmt::format("{}:1: header '{}'; expected '{}'", path, line, CostCsvHeader()));
+            fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
       }
       continue;
     }

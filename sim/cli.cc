@@ -18,6 +18,7 @@
 #include "mpi_transport.h"
 #include "package_run.h"
 #include "planners.h"
+#include "provenance.h"
 #include "train_run.h"
 
 namespace aries::sim {
@@ -128,7 +129,10 @@ Subcommand Coll(CLI::App& app) {
   k.Alias("--algo", "coll.algo",
           "algorithm: auto (cheapest by the measured costs) or " + coll::AlgorithmNames());
   k.Alias("--collective", "coll.collective", coll::CollectiveNames());
-  k.Alias("--type", "coll.type", "int32 or fp32 (sum)");
+  k.Alias("--type", "coll.type", "int32 or fp32");
+  k.Alias("--op", "coll.op",
+          "the reduction: sum, prod, min, max (int32 signed, fp32 with the engine's rounding and "
+          "special values), and, or, xor (int32)");
   k.Alias("--size", "coll.size", "bytes per node: 64, 4K, 2M");
   k.Alias("--root", "coll.root", "root of reduce and broadcast");
   k.Alias("--embeddings", "coll.embeddings");
@@ -155,6 +159,8 @@ Subcommand Coll(CLI::App& app) {
                     "override a technology figure: key=value (repeatable; implies --energy)");
   s.app->add_option("--energy-csv", co->energy_csv,
                     "write the activity and energy per node and per link (implies --energy)");
+  s.app->add_option("--json", co->json,
+                    "write the measurement as JSON (request, results, energy, provenance)");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     return RunCollectiveCommand(CollRequest(keys->Resolve(&outer), *co));
@@ -382,10 +388,26 @@ Subcommand Report(CLI::App& app) {
   return s;
 }
 
+// Output files of the parsed subcommand are checked before it runs (a missing folder is
+// reported at once, not after the run): every option named here that was given.
+void CheckOutputs(const CLI::App* a) {
+  static const char* const kOutputs[] = {"--json",       "--csv",      "--svg",  "--timeline",
+                                         "--energy-csv", "--job-file", "--trace"};
+  for (const CLI::Option* opt : a->get_options()) {
+    for (const char* name : kOutputs) {
+      if (opt->check_lname(name + 2) && opt->count() > 0) {
+        for (const std::string& v : opt->results()) CheckWritable(v, name);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int RunCommandLine(int argc, char** argv) {
+  RecordInvocation(argc, argv);
   CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
+  app.set_version_flag("--version", VersionText(), "print the version, commit and tool versions");
   app.require_subcommand(0, 1);
   // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
   // its own flags as aliases of keys. The options before a subcommand apply to it too; alone
@@ -425,8 +447,10 @@ int RunCommandLine(int argc, char** argv) {
   net = mpi ? &mpi->transport() : nullptr;
   if (net && net->rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return 2;
   try {
+    CheckOutputs(&app);
     for (const Subcommand& s : subs) {
       if (!s.app->parsed()) continue;
+      CheckOutputs(s.app);
       // The run's outputs before a subcommand belong to run and sweep; another would ignore
       // them without a word.
       if (outputs.Given() && !s.distributed) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "provenance.h"
+
 namespace aries::sim {
 
 struct KeyOptions::Flag {
@@ -97,6 +99,7 @@ Config KeyOptions::Resolve(const KeyOptions* outer) const {
   if (outer) outer->Apply(&c);
   Apply(&c);
   c.RefuseUnread(command_);
+  RecordConfig(c, command_);  // the provenance every output carries
   return c;
 }
 

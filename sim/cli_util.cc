@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -31,6 +32,24 @@ void WriteOutput(const std::string& path, const std::string& text, const char* o
   f << text;
   if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", option, path));
   fmt::print("{}: {}\n", what, path);
+}
+
+void CheckWritable(const std::string& path, const char* option) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw std::invalid_argument(
+        fmt::format("{} {}: the folder {} does not exist", option, path, dir.string()));
+  }
+  if (fs::is_directory(path, ec)) {
+    throw std::invalid_argument(fmt::format("{} {}: is a folder, not a file", option, path));
+  }
+  if (access(dir.c_str(), W_OK) != 0) {
+    throw std::invalid_argument(
+        fmt::format("{} {}: the folder {} is not writable", option, path, dir.string()));
+  }
 }
 
 std::string SelfExe() {

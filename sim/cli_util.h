@@ -19,6 +19,10 @@ std::vector<std::string> SplitList(const std::string& s);
 void WriteOutput(const std::string& path, const std::string& text, const char* option,
                  const char* what);
 
+// Throws std::invalid_argument naming `option` and `path` when a file cannot be created there
+// (its folder missing or not writable): checked before a run, not after it.
+void CheckWritable(const std::string& path, const char* option);
+
 // This executable's path (/proc/self/exe), for subcommands that run it in child processes;
 // throws std::runtime_error when it cannot be read.
 std::string SelfExe();

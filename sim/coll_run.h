@@ -22,6 +22,7 @@ struct CollOptions {
   std::string algo = "ring";  // coll.algo: an algorithm's name or auto (Plan refuses others)
   coll::Collective collective = coll::Collective::kAllReduce;
   std::string type = "int32";  // coll.type: int32 or fp32 (RequireElementType)
+  std::string op = "sum";      // coll.op: sum, prod, min, max, and, or, xor (ReductionOpcode)
   uint64_t bytes = 64 * 1024;  // coll.size: per node
   unsigned root = 0, embeddings = 1, levels = 2;
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
@@ -38,6 +39,7 @@ struct CollOptions {
   std::string tech = "dsent45";
   std::vector<std::string> tech_set;
   std::string energy_csv;  // per node and per link
+  std::string json;        // `aries coll --json`: the measurement with its provenance
 };
 
 // `aries coll`'s request: `o` (its file and energy flags) with the keys it reads (package
@@ -60,6 +62,14 @@ struct CollMeasurement {
   double algbw = 0, busbw = 0;  // bytes per cycle (nccl-tests definitions)
   double bound = 0;             // cycles of the bandwidth bound
   unsigned sync_steps = 0;
+  std::string algorithm;  // the algorithm run (auto's choice), with its levels or embeddings
+  std::string op;         // the engine operation: "add.i32", "max.f32", ...
+  std::string model;      // the node model: rtl, fast, check
+  std::string plan;       // the plan's summary
+  uint64_t flits_injected = 0, flits_ejected = 0;
+  double predicted = 0;   // --algo auto: the cost model's cycles
+  double seconds = 0;     // simulation wall time
+  bool verified = false;  // every element compared with the golden reduction (and equal)
   bool ok = false;        // finished, no errors, every flit accounted (and verified)
   energy::Energy energy;  // with CollOptions::energy: the run's energy (pJ) by component
 };
@@ -67,8 +77,13 @@ struct CollMeasurement {
 // Plans, validates and runs one collective; prints the report unless `quiet`.
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet = false);
 
-// Returns the process exit code (0 ok, 1 verification or run failure); throws
-// std::invalid_argument naming a bad option and what is allowed.
+// The measurement as JSON: provenance (with the typed configuration), the request and the
+// results, numbers as numbers.
+std::string CollJson(const CollOptions& o, const CollMeasurement& m);
+
+// Runs, prints and (with o.json) writes the JSON. Returns the process exit code (0 ok, 1
+// verification or run failure); throws std::invalid_argument naming a bad option and what is
+// allowed.
 int RunCollectiveCommand(const CollOptions& o);
 
 }  // namespace aries::sim

@@ -16,6 +16,7 @@
 
 #include "coll_run.h"
 #include "planners.h"
+#include "provenance.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -27,10 +28,10 @@ std::vector<std::string> ReadCsvLines(const std::string& path) {
   if (!f) throw std::invalid_argument(fmt::format("{}: cannot open", path));
   std::vector<std::string> lines;
   for (std::string line; std::getline(f, line);) {
-    if (!line.empty()) lines.push_back(line);
+    if (!line.empty() && line[0] != '#') lines.push_back(line);  // (# lines: provenance)
   }
   if (lines.empty() || lines[0] != coll::CostCsvHeader()) {
-    throw std::invalid_argument(fmt::format("{}: not a sweep CSV (first line '{}'; expected '{}')",
+    throw std::invalid_argument(fmt::format("{}: not a sweep CSV (header '{}'; expected '{}')",
                                             path, lines.empty() ? "" : lines[0],
                                             coll::CostCsvHeader()));
   }
@@ -69,7 +70,7 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<u
 int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) {
   if (parts.empty()) throw std::invalid_argument("coll-merge: no part files given");
   if (out.empty()) throw std::invalid_argument("coll-merge: --csv OUT is required");
-  std::string text = std::string(coll::CostCsvHeader()) + "\n";
+  std::string text = ProvenanceCsvLines() + coll::CostCsvHeader() + "\n";
   size_t rows = 0;
   for (const std::string& p : parts) {
     const auto lines = ReadCsvLines(p);  // all files checked before anything is written
@@ -223,7 +224,8 @@ int RunCollSweep(const CollSweepOptions& o) {
     // Append to --csv like the sequential sweep (header when new).
     const bool fresh = !std::ifstream(o.csv).good();
     std::ofstream out(o.csv, std::ios::app);
-    if (fresh) out << coll::CostCsvHeader() << "\n";
+    out << (fresh ? ProvenanceCsvLines() + coll::CostCsvHeader() + "\n"
+                  : "# appended:\n" + ProvenanceCsvLines());
     for (const auto& r : rows) out << r << "\n";
     if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
     fmt::print(
@@ -255,7 +257,8 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (!fresh) {  // rows are appended: the file must have this version's columns
       std::ifstream in(o.csv);
       std::string first;
-      std::getline(in, first);
+      while (std::getline(in, first) && !first.empty() && first[0] == '#') {
+      }
       if (!first.empty() && first != coll::CostCsvHeader()) {
         throw std::invalid_argument(fmt::format(
             "--csv {}: its header '{}' is not this version's '{}' (the geometry columns); "
@@ -265,7 +268,8 @@ int RunCollSweep(const CollSweepOptions& o) {
     }
     csv.open(o.csv, std::ios::app);
     if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", o.csv));
-    if (fresh) csv << coll::CostCsvHeader() << "\n";
+    csv << (fresh ? ProvenanceCsvLines() + coll::CostCsvHeader() + "\n"
+                  : "# appended:\n" + ProvenanceCsvLines());
   }
   const coll::Geometry def;
   const std::string geometry =

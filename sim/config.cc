@@ -96,8 +96,9 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "allreduce, reducescatter, allgather, reduce, broadcast, barrier (sweeps and cost models: "
        "the first three)",
        "the collective", "coll coll-sweep coll-models"},
-      {"coll.type", "int32", "int32, fp32", "element type (the reduction is a sum)",
-       "coll coll-sweep coll-models"},
+      {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models"},
+      {"coll.op", "sum", "sum, prod, min, max, and, or, xor (and, or, xor: int32)",
+       "the reduction the engines and endpoints compute (the cycles do not depend on it)", kColl},
       {"coll.size", "64K", "1 .. 64M bytes: 64, 4K, 2M", "bytes per node", kColl},
       {"coll.root", "0", "a node id", "root of reduce and broadcast", kColl},
       {"coll.levels", "2", "1 .. 5", "aries_lt: ring levels L (K = b^L)", "coll train"},

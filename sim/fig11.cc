@@ -22,6 +22,7 @@
 #include "node_models.h"
 #include "planners.h"
 #include "plot.h"
+#include "provenance.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -140,7 +141,7 @@ int RunFig11Command(const Fig11Options& o) {
     panels.push_back(std::move(chart));
   }
   fmt::print("\n");
-  WriteOutput(o.csv, csv, "--csv", "csv");
+  WriteCsv(o.csv, csv, "--csv", "csv");
   if (!o.svg.empty())
     WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;

@@ -22,6 +22,7 @@
 #include "node_models.h"
 #include "planners.h"
 #include "plot.h"
+#include "provenance.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -114,7 +115,7 @@ int RunFig9Command(const Fig9Options& o) {
     }
   }
   fmt::print("\n");
-  WriteOutput(o.csv, csv, "--csv", "csv");
+  WriteCsv(o.csv, csv, "--csv", "csv");
   if (!o.svg.empty())
     WriteOutput(o.svg, LineChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;

@@ -14,6 +14,7 @@
 #include "node_models.h"
 #include "package.h"
 #include "package_sc.h"
+#include "provenance.h"
 
 namespace aries::sim {
 
@@ -142,9 +143,11 @@ std::string CsvRow(const SimSettings& s, const RunOutput& o) {
       r.seconds > 0 ? r.cycles / r.seconds : 0.0, o.maxrss_kb, r.errors.size());
 }
 
-std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, RunOutput>>& runs) {
+std::string ToJson(const Config& c, const std::string& command,
+                   const std::vector<std::pair<SimSettings, RunOutput>>& runs) {
   nlohmann::json j;
-  j["config"] = c.values();
+  j["provenance"] = ProvenanceJson();
+  j["config"] = TypedConfig(c, command);
   j["runs"] = nlohmann::json::array();
   for (const auto& [s, o] : runs) {
     const tb::RunResult& r = o.result;
@@ -265,11 +268,12 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     }
   }
   const bool writes = !net || net->rank() == 0;  // rank 0 writes a distributed run's files
-  if (writes && !cmd.json_file.empty() && !WriteFile(cmd.json_file, ToJson(cfg, runs))) {
+  if (writes && !cmd.json_file.empty() &&
+      !WriteFile(cmd.json_file, ToJson(cfg, cmd.sweep ? "sweep" : "run", runs))) {
     throw std::runtime_error("cannot write " + cmd.json_file);
   }
   if (writes && !cmd.csv_file.empty()) {
-    std::string text = CsvHeader() + "\n";
+    std::string text = ProvenanceCsvLines() + CsvHeader() + "\n";
     for (const auto& [si, o] : runs) text += CsvRow(si, o) + "\n";
     if (!WriteFile(cmd.csv_file, text)) throw std::runtime_error("cannot write " + cmd.csv_file);
   }

@@ -35,7 +35,9 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o);
 std::string CsvHeader();
 std::string CsvRow(const SimSettings& s, const RunOutput& o);
 // JSON document of one or several runs with the configuration and seed.
-std::string ToJson(const Config& c, const std::vector<std::pair<SimSettings, RunOutput>>& runs);
+// `command`: run or sweep (the keys it reads are the configuration written).
+std::string ToJson(const Config& c, const std::string& command,
+                   const std::vector<std::pair<SimSettings, RunOutput>>& runs);
 
 // `aries [run]` and `aries sweep` as the command line gives them.
 struct PackageCommand {

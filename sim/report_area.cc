@@ -22,6 +22,7 @@
 #include "node_models.h"
 #include "planners.h"
 #include "plot.h"
+#include "provenance.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -102,7 +103,7 @@ int RunAreaCommand(const AreaOptions& o) {
   csv += fmt::format(
       "bypass_switch_per_node,0,{:.1f}\n",
       j["bypass_switch_um2"].get<double>() * j["bypass_switches_per_node"].get<double>());
-  WriteOutput(o.out + "/area.csv", csv, "--out", "csv");
+  WriteCsv(o.out + "/area.csv", csv, "--out", "csv");
   WriteOutput(o.out + "/area.svg", BarChartsSvg({chart}, 1), "--out", "plot");
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "node_models.h"
 #include "planners.h"
 #include "plot.h"
+#include "provenance.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -115,7 +116,7 @@ int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_pat
   fmt::print(
       "\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
       "compares them with Table I row by row).\n");
-  WriteOutput(csv_path, csv, "--csv", "csv");
+  WriteCsv(csv_path, csv, "--csv", "csv");
   if (!svg_path.empty()) WriteOutput(svg_path, BarChartsSvg(panels, 2), "--svg", "plot");
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "figures.h"
 #include "planners.h"
 #include "plot.h"
+#include "provenance.h"
 #include "streams.h"
 #include "workload.h"
 
@@ -150,7 +151,7 @@ int RunTrainCommand(const TrainOptions& o) {
       "({:.1f}% of the iteration)\n",
       Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives,
       extrapolated, Us(it.exposed_comm), it.time > 0 ? 100.0 * it.exposed_comm / it.time : 0.0);
-  WriteOutput(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
+  WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
   if (!o.svg.empty()) {
     WriteOutput(o.svg,
                 TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name,
@@ -374,7 +375,7 @@ int RunFig10Command(const Fig10Options& o) {
     }
   }
   fmt::print("\n");
-  WriteOutput(o.csv, csv, "--csv", "csv");
+  WriteCsv(o.csv, csv, "--csv", "csv");
   if (!o.svg.empty())
     WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
   return 0;

@@ -36,7 +36,7 @@ def main():
     cyc = {}  # (k, label, topology, bytes) -> cycles
     order = []
     for path in a.csv:
-        for row in csv.DictReader(open(path)):
+        for row in csv.DictReader(l for l in open(path) if not l.startswith("#")):
             if row["collective"] != "allreduce":
                 continue
             if row["ok"] != "1":

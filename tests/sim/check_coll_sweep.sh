@@ -12,7 +12,7 @@ grep -q "^| ring | mesh | [0-9]* (" "$dir/t.md"
 grep -q "^| aries_bw | aries | " "$dir/t.md"
 if grep -q "^| aries_bw | mesh" "$dir/t.md"; then echo "aries_bw ran on mesh"; exit 1; fi
 if grep -q "FAILED\|ERROR" "$dir/t.md"; then cat "$dir/t.md"; exit 1; fi
-rows=$(($(wc -l < "$dir/c.csv") - 1))
+rows=$(($(grep -vc '^#' "$dir/c.csv") - 1))
 [ "$rows" -ge 60 ] || { echo "only $rows CSV rows"; exit 1; }
 "$aries" coll -k 2 --topology torus --algo auto --size 512 --costs "$dir/c.csv" --verify > "$dir/auto"
 grep -q "predicted cheapest" "$dir/auto"
@@ -32,7 +32,7 @@ grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 
 # The same sweep split into jobs: on two local processes (parts merged into the CSV), and as a
 # job file whose lines run anywhere, merged by coll-merge; both give the sequential rows.
 "$aries" coll-sweep -k 2 --sizes 64,1K --algos ring,tree --topologies mesh,fbfly --jobs 2 --csv "$dir/p.csv" > "$dir/pt.md" 2> /dev/null
-[ "$(($(wc -l < "$dir/p.csv") - 1))" -eq 12 ] || { cat "$dir/p.csv"; exit 1; }
+[ "$(($(grep -vc '^#' "$dir/p.csv") - 1))" -eq 12 ] || { cat "$dir/p.csv"; exit 1; }
 grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
 for a in "ring,mesh,64" "tree,fbfly,1K"; do
   IFS=, read -r al to sz <<< "$a"

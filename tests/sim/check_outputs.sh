@@ -18,10 +18,15 @@ python3 - "$work/r.json" "$work/r.csv" <<'PY'
 import csv, json, sys
 j = json.load(open(sys.argv[1]))
 assert j["config"]["package.topology"] == "torus", j["config"]
-assert j["config"]["traffic.rate"] == "0.05"
+assert j["config"]["traffic.rate"] == 0.05 and j["config"]["package.k"] == 2, j["config"]
+p = j["provenance"]
+assert p["tool"] == "ARIES-sim" and p["commit"] and p["verilator"] and p["systemc"], p
+assert p["command"].startswith("aries --config") and p["config"]["sim.seed"] == 7, p
 assert j["runs"][0]["seed"] == 7
 assert j["runs"][0]["flits"]["created"] == j["runs"][0]["flits"]["ejected"] > 0
-rows = list(csv.DictReader(open(sys.argv[2])))
+lines = open(sys.argv[2]).read().splitlines()
+assert lines[0].startswith("# ARIES-sim ") and lines[2].startswith("# command: aries"), lines[:4]
+rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
 assert rows[0]["topology"] == "torus" and rows[0]["seed"] == "7" and rows[0]["rate"] == "0.05", rows
 print("json and csv ok")
 PY
@@ -55,7 +60,7 @@ grep -q "package.vc_alloc = 'adaptive': allowed static, dynamic" "$work/err5.txt
   --csv "$work/dyn.csv" > "$work/dyn.txt"
 grep -q "dynamic VC allocation" "$work/dyn.txt"
 grep -Eq "all flits delivered, checked +yes" "$work/dyn.txt"
-python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert r[0]['vc_alloc']=='dynamic', r" "$work/dyn.csv"
+python3 -c "import csv,sys; r=list(csv.DictReader(l for l in open(sys.argv[1]) if l[0] != '#')); assert r[0]['vc_alloc']=='dynamic', r" "$work/dyn.csv"
 # Threads only with the loop kernel; a bad thread count names the allowed range.
 if "$aries" --set sim.threads=2 2> "$work/err3.txt"; then exit 1; fi
 grep -q "sim.threads = 2 needs sim.kernel = loop" "$work/err3.txt"

@@ -9,7 +9,7 @@ trap 'rm -rf "$dir"' EXIT
 "$aries" train --workload dlrm -k 4 --topology aries --algo aries_lt --timeline "$dir/t.csv" --svg "$dir/t.svg" > "$dir/o"
 grep -q "iteration: [0-9.]* us overlapped, [0-9.]* us serialized" "$dir/o" || { cat "$dir/o"; exit 1; }
 # dlrm: 34 layers forward and backward, 7 gradient all-reduces (the 26 tables are sharded).
-[ "$(($(wc -l < "$dir/t.csv") - 1))" -eq 75 ] || { echo "timeline rows"; head "$dir/t.csv"; exit 1; }
+[ "$(($(grep -vc '^#' "$dir/t.csv") - 1))" -eq 75 ] || { echo "timeline rows"; head "$dir/t.csv"; exit 1; }
 [ "$(grep -c '^comm,allreduce' "$dir/t.csv")" -eq 7 ]
 grep -q "<svg" "$dir/t.svg"
 grep -q "allreduce top_mlp2" "$dir/t.svg"
@@ -22,11 +22,11 @@ printf '# batch: 2\nlayer,params,fwd_flops,tp_fwd,tp_bwd,sync\nfc,4096,1000000,6
 grep -q "^| allreduce | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
 grep -q "largest model error" "$dir/c"
 "$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --svg "$dir/f10.svg" > "$dir/g"
-[ "$(($(wc -l < "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
+[ "$(($(grep -vc '^#' "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
 grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
 # Every row has the header's 12 fields (a mixed ARIES choice is joined without commas).
-awk -F, 'NF != 12 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
+awk -F, '/^#/ { next } NF != 12 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 grep -q "<svg" "$dir/f10.svg"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
@@ -34,6 +34,11 @@ grep -q "<svg" "$dir/f10.svg"
 grep -q "^| aries_lt L=2 on aries | [0-9.]* |" "$dir/n"
 grep -q "^| cmtree on aries |" "$dir/n"
 grep -q "^4,ring,aries_bw,aries,2097152,[0-9]*," "$dir/f9.csv"
+# Every CSV starts with its provenance: version and commit, date, command, configuration.
+for f in t f10 f9; do
+  head -1 "$dir/$f.csv" | grep -q "^# ARIES-sim [0-9.]* (commit " || { head -4 "$dir/$f.csv"; exit 1; }
+  sed -n 3p "$dir/$f.csv" | grep -q "^# command: aries " || { head -4 "$dir/$f.csv"; exit 1; }
+done
 grep -q "<polyline" "$dir/f9.svg"
 refused() {  # command... ; expected message
   local want="${!#}"

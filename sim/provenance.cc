@@ -1,0 +1,128 @@
+#include "provenance.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+#include <sysc/kernel/sc_ver.h>  // the version macros only (no SystemC library call)
+
+#include "aries_build_info.h"  // ARIES_GIT_COMMIT (cmake/BuildInfo.cmake, every build)
+#include "cli_util.h"
+
+namespace aries::sim {
+
+namespace {
+
+struct Invocation {
+  std::string command_line;
+  std::string command;
+  nlohmann::json config = nlohmann::json::object();
+};
+
+Invocation& State() {
+  static Invocation s;
+  return s;
+}
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string Compiler() {
+#if defined(__clang__)
+  return fmt::format("Clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+  return fmt::format("GCC {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#else
+  return "unknown compiler";
+#endif
+}
+
+// A validated value as JSON: booleans and decimal numbers typed, everything else a string.
+nlohmann::json Typed(const std::string& v) {
+  if (v == "true") return true;
+  if (v == "false") return false;
+  if (!v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos) {
+    return std::stoull(v);
+  }
+  if (!v.empty() && v.find_first_of("0123456789") != std::string::npos) {
+    char* end = nullptr;
+    errno = 0;
+    const double d = std::strtod(v.c_str(), &end);
+    if (end && *end == '\0' && errno == 0) return d;
+  }
+  return v;
+}
+
+}  // namespace
+
+void RecordInvocation(int argc, char** argv) {
+  // A word is quoted only when the shell would read it otherwise.
+  auto word = [](const std::string& w) {
+    const bool plain = !w.empty() && w.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+                                         "qrstuvwxyz0123456789_./=,:@%+-") == std::string::npos;
+    return plain ? w : ShellQuote(w);
+  };
+  std::string line = "aries";
+  for (int i = 1; i < argc; ++i) line += " " + word(argv[i]);
+  State().command_line = line;
+}
+
+nlohmann::json TypedConfig(const Config& c, const std::string& command) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const KeyInfo& k : ConfigKeys()) {
+    if (k.UsedBy(command)) j[k.key] = Typed(c.Get(k.key));
+  }
+  return j;
+}
+
+void RecordConfig(const Config& c, const std::string& command) {
+  State().command = command;
+  State().config = TypedConfig(c, command);
+}
+
+std::string VersionText() {
+  return fmt::format("ARIES-sim {} (commit {}, {} build, {}); Verilator {}; SystemC {}",
+                     ARIES_VERSION, ARIES_GIT_COMMIT, ARIES_BUILD_TYPE, Compiler(),
+                     ARIES_VERILATOR_VERSION, SC_VERSION);
+}
+
+nlohmann::json ProvenanceJson() {
+  nlohmann::json j;
+  j["tool"] = "ARIES-sim";
+  j["version"] = ARIES_VERSION;
+  j["commit"] = ARIES_GIT_COMMIT;
+  j["build_type"] = ARIES_BUILD_TYPE;
+  j["compiler"] = Compiler();
+  j["verilator"] = ARIES_VERILATOR_VERSION;
+  j["systemc"] = SC_VERSION;
+  j["date"] = UtcNow();
+  j["command"] = State().command_line;
+  j["subcommand"] = State().command;
+  j["config"] = State().config;
+  return j;
+}
+
+std::string ProvenanceCsvLines() {
+  std::string config;
+  for (const auto& [k, v] : State().config.items()) {
+    config += fmt::format(" {}={}", k, v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return fmt::format("# {}\n# date: {}\n# command: {}\n# config:{}\n", VersionText(), UtcNow(),
+                     State().command_line, config.empty() ? " (none read)" : config);
+}
+
+void WriteCsv(const std::string& path, const std::string& header_and_rows, const char* option,
+              const char* what) {
+  if (path.empty()) return;
+  WriteOutput(path, ProvenanceCsvLines() + header_and_rows, option, what);
+}
+
+}  // namespace aries::sim

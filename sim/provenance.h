@@ -1,0 +1,42 @@
+// Provenance of every result: what made it (version, commit, build type, compiler, Verilator
+// and SystemC versions), when (UTC), with which command line and configuration. `aries
+// --version` prints it; every JSON carries it as "provenance" with the typed configuration;
+// every CSV starts with it as `#` comment lines (read them with pandas' comment='#').
+#ifndef ARIES_SIM_PROVENANCE_H_
+#define ARIES_SIM_PROVENANCE_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config.h"
+
+namespace aries::sim {
+
+// The command line and its resolved configuration (the keys `command` reads), recorded once
+// by the command line before a subcommand runs.
+void RecordInvocation(int argc, char** argv);
+void RecordConfig(const Config& c, const std::string& command);
+
+// "ARIES-sim 0.5.0 (commit 3d1be94..., Release build, GCC 12.2.0); Verilator 5.006 ...;
+// SystemC 2.3.4-Accellera"
+std::string VersionText();
+
+// {"tool", "version", "commit", "build_type", "compiler", "verilator", "systemc", "date",
+// "command", "config": {key: typed value}} with numbers as numbers and booleans as booleans.
+nlohmann::json ProvenanceJson();
+
+// The configuration's keys that `command` reads as a JSON object of typed values.
+nlohmann::json TypedConfig(const Config& c, const std::string& command);
+
+// The same as `#` lines ending in a newline, for the top of a CSV.
+std::string ProvenanceCsvLines();
+
+// Writes `header_and_rows` to `path` after the provenance lines (nothing when `path` is
+// empty) and prints "<what>: <path>"; throws std::invalid_argument naming `option` and the
+// path when it cannot.
+void WriteCsv(const std::string& path, const std::string& header_and_rows, const char* option,
+              const char* what);
+
+}  // namespace aries::sim
+
+#endif  // ARIES_SIM_PROVENANCE_H_
