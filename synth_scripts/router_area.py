@@ -86,7 +86,8 @@ def main():
              "aries_route_compute": "route computation", "aries_router_output":
              "output / switch alloc.", "aries_rr_arb": "round-robin arbiters",
              "aries_credit_cnt": "credit counters", "aries_router_xbar": "crossbar",
-             "aries_router_regs": "config regs + table", "aries_router": "top glue"}
+             "aries_router_regs": "config regs + table", "aries_reg_rsp": "register response",
+             "aries_router": "top glue"}
     print(f"{'block':<26}{'inst':>5}{'depth ' + str(lo):>12}{'depth ' + str(hi):>12}"
           f"{'depth ' + str(a.depth) + ' est':>16}{'share':>8}")
     for name, r in rows.items():
