@@ -46,7 +46,8 @@ struct RunOutputs {
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
     a->add_option("--trace-from", trace_from, "first traced cycle");
     a->add_option("--trace-to", trace_to, "cycle after the last traced one");
-    a->add_flag("--progress", progress, "progress on stderr every 10k cycles");
+    a->add_flag("--progress", progress,
+                "progress on stderr about once a second (by itself on a terminal)");
   }
   bool Given() const { return !json.empty() || !csv.empty() || !trace.empty(); }
   PackageCommand Command(Config config, bool sweep) const {
@@ -161,6 +162,8 @@ Subcommand Coll(CLI::App& app) {
                     "write the activity and energy per node and per link (implies --energy)");
   s.app->add_option("--json", co->json,
                     "write the measurement as JSON (request, results, energy, provenance)");
+  s.app->add_flag("--progress", co->progress,
+                  "progress on stderr about once a second (by itself on a terminal)");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     return RunCollectiveCommand(CollRequest(keys->Resolve(&outer), *co));
@@ -409,6 +412,8 @@ int RunCommandLine(int argc, char** argv) {
   CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
   app.set_version_flag("--version", VersionText(), "print the version, commit and tool versions");
   app.require_subcommand(0, 1);
+  // --help shows every option's default (the key aliases say theirs in their text).
+  app.option_defaults()->always_capture_default();
   // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
   // its own flags as aliases of keys. The options before a subcommand apply to it too; alone
   // they are the default run's.

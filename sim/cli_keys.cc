@@ -50,7 +50,9 @@ KeyOptions::KeyOptions(CLI::App* app, std::string command)
   app_->add_option("--set", sets_,
                    fmt::format("set a configuration key: --set key=value (repeatable; the keys "
                                "aries {} reads: aries keys)",
-                               command_));
+                               command_))
+      ->always_capture_default(false)
+      ->default_str("");
 }
 
 KeyOptions::~KeyOptions() = default;

@@ -3,12 +3,77 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace aries::sim {
+
+namespace {
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+bool StderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
+
+ProgressMeter::ProgressMeter(bool forced, std::string what, uint64_t total_cycles)
+    : enabled_(forced || StderrIsTerminal()),
+      what_(std::move(what)),
+      total_(total_cycles),
+      start_(Now()),
+      next_(start_ + 2.0) {}
+
+void ProgressMeter::operator()(uint64_t cycle) {
+  if (!enabled_) return;
+  const double t = Now();
+  if (t < next_) return;
+  next_ = t + 1.0;
+  const double secs = t - start_;
+  fmt::print(stderr, "  [{}] cycle {}{}, {:.0f} cycles/s, {:.0f} s\n", what_, cycle,
+             total_ ? fmt::format(" of about {} ({:.0f}%)", total_,
+                                  100.0 * static_cast<double>(cycle) / static_cast<double>(total_))
+                    : "",
+             static_cast<double>(cycle) / secs, secs);
+}
+
+struct Heartbeat::State {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  std::thread thread;
+};
+
+Heartbeat::Heartbeat(bool forced, std::string what, double period) {
+  if (!forced && !StderrIsTerminal()) return;
+  s_ = std::make_unique<State>();
+  State* st = s_.get();
+  st->thread = std::thread([st, what, period] {
+    const double start = Now();
+    std::unique_lock<std::mutex> lock(st->mu);
+    while (
+        !st->cv.wait_for(lock, std::chrono::duration<double>(period), [st] { return st->stop; })) {
+      fmt::print(stderr, "  [{}] still running, {:.0f} s\n", what, Now() - start);
+    }
+  });
+}
+
+Heartbeat::~Heartbeat() {
+  if (!s_) return;
+  {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    s_->stop = true;
+  }
+  s_->cv.notify_all();
+  s_->thread.join();
+}
 
 std::string SizeLabel(uint64_t s) {
   return s % (1024 * 1024) == 0 ? fmt::format("{}M", s >> 20)

@@ -3,6 +3,7 @@
 #define ARIES_SIM_CLI_UTIL_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,36 @@ namespace aries::sim {
 
 // "64", "4K", "2M": the label a byte count is written with (what ParseBytes reads).
 std::string SizeLabel(uint64_t bytes);
+
+// Progress on stderr about once a second, from the second second of a run on: "  [what]
+// cycle C of about T (P%), R cycles/s, S s". Enabled by --progress, or by itself when stderr
+// is a terminal (so logs and tests stay quiet).
+class ProgressMeter {
+ public:
+  ProgressMeter(bool forced, std::string what, uint64_t total_cycles = 0);
+  void operator()(uint64_t cycle);  // cheap when nothing is due
+  bool enabled() const { return enabled_; }
+
+ private:
+  bool enabled_;
+  std::string what_;
+  uint64_t total_;
+  double start_, next_;
+};
+// Prints "  [what] still running, S s" about every `period` seconds on stderr until destroyed
+// (for work this process waits on, such as a Yosys run); nothing when not enabled.
+class Heartbeat {
+ public:
+  Heartbeat(bool forced, std::string what, double period = 10.0);
+  ~Heartbeat();
+  Heartbeat(const Heartbeat&) = delete;
+  Heartbeat& operator=(const Heartbeat&) = delete;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+bool StderrIsTerminal();
 
 // "a,b,,c" -> {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> SplitList(const std::string& s);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -195,7 +196,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
                                            : tb::NodePath(o.inputs, 0) + " ...");
   const auto t0 = std::chrono::steady_clock::now();
-  const auto res = sysc::RunProgram(pkg, p, in, 200'000'000);
+  ProgressMeter meter(o.progress && !quiet, "coll");
+  const auto res = sysc::RunProgram(
+      pkg, p, in, 200'000'000,
+      quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter));
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double link_bytes = 4.0 * pkg.shape().lanes;  // per cycle per link direction
   const double algbw = static_cast<double>(p.elements) * 4.0 / static_cast<double>(res.cycles);

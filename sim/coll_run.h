@@ -40,6 +40,7 @@ struct CollOptions {
   std::vector<std::string> tech_set;
   std::string energy_csv;  // per node and per link
   std::string json;        // `aries coll --json`: the measurement with its provenance
+  bool progress = false;   // progress on stderr about once a second (also on a terminal)
 };
 
 // `aries coll`'s request: `o` (its file and energy flags) with the keys it reads (package

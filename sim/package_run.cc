@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli_util.h"
 #include "gtkw.h"
 #include "node_models.h"
 #include "package.h"
@@ -76,8 +77,9 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     advance = [&sc](uint64_t n) { sc->Run(n); };
   }
   tb::Progress prog;
-  if (progress && (!net || net->rank() == 0)) {
-    prog = [](uint64_t cycle) { fmt::print(stderr, "  ... cycle {}\n", cycle); };
+  auto meter = std::make_shared<ProgressMeter>(progress, "run", s.run.warmup + s.run.measure);
+  if (meter->enabled() && (!net || net->rank() == 0)) {
+    prog = [meter](uint64_t cycle) { (*meter)(cycle); };
   }
   o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);
   pkg.CloseTrace();

@@ -1,11 +1,11 @@
 #include "provenance.h"
 
 #include <fmt/format.h>
+#include <sysc/kernel/sc_ver.h>  // the version macros only (no SystemC library call)
 
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
-#include <sysc/kernel/sc_ver.h>  // the version macros only (no SystemC library call)
 
 #include "aries_build_info.h"  // ARIES_GIT_COMMIT (cmake/BuildInfo.cmake, every build)
 #include "cli_util.h"

@@ -68,6 +68,7 @@ int RunAreaCommand(const AreaOptions& o) {
       ShellQuote(std::string(ARIES_SYNTH_DIR) + "/node_area.py"), ShellQuote(o.out), o.lanes, o.vcs,
       o.depth, o.flows, o.tracks, o.engine ? " --engine" : "");
   fmt::print(stderr, "area: {}\n", py);
+  Heartbeat beat(false, "area: Yosys");  // on a terminal: minutes of synthesis are not silence
   if (std::system(py.c_str()) != 0)
     throw std::runtime_error("area: node_area.py failed (its output says why)");
   if (o.router) {

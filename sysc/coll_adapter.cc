@@ -316,7 +316,8 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
 }
 
 CollRunResult RunProgram(Package& pkg, const coll::Program& p,
-                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit) {
+                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
+                         const std::function<void(uint64_t cycle)>& progress) {
   CollRunResult res;
   const unsigned n = pkg.num_nodes();
   if (p.num_nodes() != n || inputs.size() != n) {
@@ -339,6 +340,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   const uint64_t window = std::min<uint64_t>(pkg.lookahead(), 32);
   while (!all_done() && pkg.endpoint_cycle() - start < limit) {
     pkg.Run(std::min(window, limit - (pkg.endpoint_cycle() - start)));
+    if (progress) progress(pkg.endpoint_cycle() - start);
   }
   res.finished = all_done();
   uint64_t end = start;

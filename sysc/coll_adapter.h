@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -143,9 +144,11 @@ struct CollRunResult {
 };
 
 // Programs the package (which must be quiet, endpoints detached) and runs `p` on `inputs`
-// (one vector of p.elements words per node) until every node finished or `limit` cycles.
+// (one vector of p.elements words per node) until every node finished or `limit` cycles;
+// `progress`, when given, is called with the cycle after every window.
 CollRunResult RunProgram(Package& pkg, const coll::Program& p,
-                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit);
+                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
+                         const std::function<void(uint64_t cycle)>& progress = nullptr);
 
 }  // namespace aries::sysc
 

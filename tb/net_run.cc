@@ -24,7 +24,6 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   for (unsigned n = 0; n < pkg.num_nodes(); ++n) evals0 += pkg.counters(n).evaluated;
 
   const uint64_t chunk = 100;
-  uint64_t last_progress = start;
   bool drained = false;
   while (true) {
     const uint64_t now = pkg.endpoint_cycle();
@@ -43,10 +42,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
     }
     const uint64_t step = now < win_to ? std::min(chunk, win_to - now) : chunk;
     advance(step);
-    if (progress && pkg.endpoint_cycle() >= last_progress + 10000) {
-      last_progress = pkg.endpoint_cycle();
-      progress(pkg.endpoint_cycle());
-    }
+    if (progress) progress(pkg.endpoint_cycle());
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cycles = pkg.endpoint_cycle() - start;

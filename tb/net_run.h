@@ -46,7 +46,8 @@ struct RunResult {
 
 // Advances the package by a number of cycles (the plain loop, or the SystemC scheduler).
 using Advance = std::function<void(uint64_t cycles)>;
-// Called every `progress_every` cycles with the current cycle (progress on stderr).
+// Called after every step of the run (every 100 cycles or so) with the current cycle; the
+// caller decides when to print (sim's ProgressMeter: about once a second).
 using Progress = std::function<void(uint64_t cycle)>;
 
 RunResult RunTraffic(sysc::Package& pkg, NetTraffic& traffic, const RunConfig& cfg,
