@@ -15,6 +15,7 @@ PACKAGES=(
   gtkwave xvfb xauth                                     # waveforms (FST), headless check
   libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
   clang-format git                                       # the format check (tests/sim/check_format.sh)
+  python3-matplotlib                                     # figures (sim/tools/aries_plot.py)
 )
 
 missing=()

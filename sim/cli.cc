@@ -36,12 +36,15 @@ struct Subcommand {
 
 // The run's outputs (run, sweep and the default run share them).
 struct RunOutputs {
-  std::string json, csv, trace, trace_nodes = "all";
+  std::string json, csv, plot, trace, trace_nodes = "all";
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};
   bool progress = false;
   void Add(CLI::App* a) {
     a->add_option("--json", json, "write results and configuration as JSON");
     a->add_option("--csv", csv, "write results as CSV");
+    a->add_option("--plot", plot,
+                  "sweep: draw latency and throughput against load (matplotlib): STEM.svg, .pdf, "
+                  ".png");
     a->add_option("--trace", trace, "write an FST waveform (and a .gtkw save file)");
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
     a->add_option("--trace-from", trace_from, "first traced cycle");
@@ -49,13 +52,14 @@ struct RunOutputs {
     a->add_flag("--progress", progress,
                 "progress on stderr about once a second (by itself on a terminal)");
   }
-  bool Given() const { return !json.empty() || !csv.empty() || !trace.empty(); }
+  bool Given() const { return !json.empty() || !csv.empty() || !plot.empty() || !trace.empty(); }
   PackageCommand Command(Config config, bool sweep) const {
     PackageCommand pc;
     pc.sweep = sweep;
     pc.config = std::move(config);
     pc.json_file = json;
     pc.csv_file = csv;
+    pc.plot_file = plot;
     pc.trace_file = trace;
     pc.trace_nodes = trace_nodes;
     pc.trace_from = trace_from;
@@ -259,7 +263,8 @@ Subcommand Train(CLI::App& app) {
   k.Alias("--utilization", "train.utilization");
   k.Alias("--costs", "coll.costs");
   s.app->add_option("--timeline", to->timeline, "write the iteration's operations as CSV");
-  s.app->add_option("--svg", to->svg, "plot the iteration's timeline (SVG)");
+  s.app->add_option("--plot", to->plot,
+                    "draw the iteration's timeline (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   s.app->add_flag("--check", to->check,
                   "re-run every collective of the iteration up to --check-max cycle-accurately "
                   "and print the model's error");
@@ -285,7 +290,8 @@ Subcommand Fig10(CLI::App& app) {
   s.keys->Alias("--utilization", "train.utilization");
   s.keys->Alias("--costs", "coll.costs");
   s.app->add_option("--csv", fo->csv, "write every iteration as CSV");
-  s.app->add_option("--svg", fo->svg, "plot the speedups (SVG)");
+  s.app->add_option("--plot", fo->plot,
+                    "draw the speedups (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     Fig10Options o = Fig10Request(keys->Resolve(&outer), *fo);
@@ -305,7 +311,8 @@ Subcommand Fig9(CLI::App& app) {
   s.app->add_option("-k,--k", *ks, "comma-separated: 4,8");
   s.keys->Alias("--costs", "coll.costs");
   s.app->add_option("--csv", f9->csv, "write the curves as CSV");
-  s.app->add_option("--svg", f9->svg, "plot the curves (SVG)");
+  s.app->add_option("--plot", f9->plot,
+                    "draw the curves (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     Fig9Options o = *f9;
@@ -330,7 +337,8 @@ Subcommand Fig11(CLI::App& app) {
   s.app->add_option("--tech-set", f11->tech_set,
                     "override a technology figure: key=value (repeatable)");
   s.app->add_option("--csv", f11->csv, "write the energies as CSV");
-  s.app->add_option("--svg", f11->svg, "plot the energies (SVG)");
+  s.app->add_option("--plot", f11->plot,
+                    "draw the energies (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     Fig11Options o = *f11;
@@ -347,13 +355,14 @@ Subcommand Table1(CLI::App& app) {
                       "ARIES Table I: links, bandwidth per link and synchronization steps of the "
                       "planned all-reduces beside the formulas");
   struct Args {
-    std::string ks = "4,8", csv, svg;
+    std::string ks = "4,8", csv, plot;
   };
   auto a = std::make_shared<Args>();
   s.app->add_option("-k,--k", a->ks, "comma-separated: 4,8,16");
   s.app->add_option("--csv", a->csv, "write the table as CSV");
-  s.app->add_option("--svg", a->svg, "plot links and steps, formula vs measured (SVG)");
-  RunsWithoutKeys(&s, [=] { return RunTable1Command(ParseTable1Ks(a->ks), a->csv, a->svg); });
+  s.app->add_option("--plot", a->plot,
+                    "draw links and steps, formula vs planned (matplotlib): STEM.svg, .pdf, .png");
+  RunsWithoutKeys(&s, [=] { return RunTable1Command(ParseTable1Ks(a->ks), a->csv, a->plot); });
   return s;
 }
 
@@ -394,7 +403,7 @@ Subcommand Report(CLI::App& app) {
 // Output files of the parsed subcommand are checked before it runs (a missing folder is
 // reported at once, not after the run): every option named here that was given.
 void CheckOutputs(const CLI::App* a) {
-  static const char* const kOutputs[] = {"--json",       "--csv",      "--svg",  "--timeline",
+  static const char* const kOutputs[] = {"--json",       "--csv",      "--plot", "--timeline",
                                          "--energy-csv", "--job-file", "--trace"};
   for (const CLI::Option* opt : a->get_options()) {
     for (const char* name : kOutputs) {

@@ -69,14 +69,8 @@ int RunFig11Command(const Fig11Options& o) {
       SizeLabel(o.bytes), o.tech);
   std::string csv =
       "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
-      "engine_nj,leakage_nj,aries_reduction\n";
-  std::vector<BarChart> panels;
+      "engine_nj,leakage_nj,aries_reduction,bytes,tech\n";
   for (unsigned k : ks) {
-    BarChart chart;
-    chart.title = fmt::format("all-reduce energy {}x{}, {}", k, k, SizeLabel(o.bytes));
-    chart.y_label = "energy (nJ)";
-    chart.series = {"mesh", "torus", "fbfly", "aries"};
-    chart.values.assign(4, {});
     fmt::print(
         "\n{}x{}:\n\n| family | mesh nJ | torus nJ | fbfly nJ | ARIES nJ (algorithm) | ARIES "
         "reduction vs mesh / "
@@ -122,28 +116,24 @@ int RunFig11Command(const Fig11Options& o) {
       fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({}) | {} | |\n", f.name,
                  best[0].energy.total() / 1e3, best[1].energy.total() / 1e3,
                  best[2].energy.total() / 1e3, a / 1e3, label[3], red);
-      chart.groups.push_back(f.name);
       for (int ti = 0; ti < 4; ++ti) {
         const CollMeasurement& m = best[ti];
-        chart.values[ti].push_back(m.energy.total() / 1e3);
-        csv += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n",
-                           k, f.name, coll::TopologyName(topos[ti]), label[ti], m.cycles,
-                           m.energy.total() / 1e3, m.energy.buffers / 1e3, m.energy.crossbar / 1e3,
-                           m.energy.allocators / 1e3, m.energy.links / 1e3, m.energy.engine / 1e3,
-                           m.energy.leakage / 1e3,
-                           ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()));
+        csv += fmt::format(
+            "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{}\n", k, f.name,
+            coll::TopologyName(topos[ti]), label[ti], m.cycles, m.energy.total() / 1e3,
+            m.energy.buffers / 1e3, m.energy.crossbar / 1e3, m.energy.allocators / 1e3,
+            m.energy.links / 1e3, m.energy.engine / 1e3, m.energy.leakage / 1e3,
+            ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech);
       }
     }
     fmt::print(
         "| mean of the families | | | | | {:.1f}% / {:.1f}% / {:.1f}% | {:.1f}% / {:.1f}% / "
         "{:.1f}% |\n",
         sum_red[0] / 3, sum_red[1] / 3, sum_red[2] / 3, paper(k, 0), paper(k, 1), paper(k, 2));
-    panels.push_back(std::move(chart));
   }
   fmt::print("\n");
   WriteCsv(o.csv, csv, "--csv", "csv");
-  if (!o.svg.empty())
-    WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  PlotCsv("fig11", csv, o.plot);
   return 0;
 }
 

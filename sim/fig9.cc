@@ -60,14 +60,9 @@ int RunFig9Command(const Fig9Options& o) {
       "size, from the cycle-accurate runs in {} (every element verified when measured)\n",
       path);
   std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps\n";
-  std::vector<LineChart> panels;
   const std::vector<Fig9Series> curves = Fig9Curves();
   for (const std::string& fam : coll::PaperFamilies()) {
     for (unsigned k : ks) {
-      LineChart chart;
-      chart.title = fmt::format("{} all-reduce {}x{}", fam, k, k);
-      chart.x_label = "bytes per node";
-      chart.y_label = "algorithm bandwidth (GB/s)";
       std::vector<uint64_t> sizes;
       std::vector<std::pair<std::string, std::map<uint64_t, double>>> rows;
       for (const Fig9Series& f : curves) {
@@ -77,20 +72,17 @@ int RunFig9Command(const Fig9Options& o) {
           g.topology = *coll::ParseTopology(f.topology);
           g.k = k;
           if (!m.On(g) || m.cand.algo != f.algo) continue;
-          LineChart::Series ser;
-          ser.name = fmt::format("{} on {}", m.cand.Label(), f.topology);
+          const std::string name = fmt::format("{} on {}", m.cand.Label(), f.topology);
           std::map<uint64_t, double> bw;
           for (const coll::CostPoint& p : m.points) {
             const double gbps = static_cast<double>(p.bytes) / p.cycles;
-            ser.points.push_back({static_cast<double>(p.bytes), gbps});
             bw[p.bytes] = gbps;
             if (std::find(sizes.begin(), sizes.end(), p.bytes) == sizes.end())
               sizes.push_back(p.bytes);
             csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f}\n", k, fam, m.cand.Label(), f.topology,
                                p.bytes, p.cycles, gbps);
           }
-          rows.push_back({ser.name, bw});
-          chart.series.push_back(std::move(ser));
+          rows.push_back({name, bw});
         }
       }
       std::sort(sizes.begin(), sizes.end());
@@ -111,13 +103,11 @@ int RunFig9Command(const Fig9Options& o) {
       }
       if (rows.empty())
         fmt::print("| (no measurements of this family on {}x{} in {}) |\n", k, k, path);
-      panels.push_back(std::move(chart));
     }
   }
   fmt::print("\n");
   WriteCsv(o.csv, csv, "--csv", "csv");
-  if (!o.svg.empty())
-    WriteOutput(o.svg, LineChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  PlotCsv("fig9", csv, o.plot);
   return 0;
 }
 

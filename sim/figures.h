@@ -16,8 +16,8 @@ std::vector<unsigned> ParsePaperKs(const std::string& ks);
 
 struct Fig9Options {
   std::vector<unsigned> ks = {4, 8};
-  std::string costs;  // sweep CSV (default: the repository's measured costs)
-  std::string csv, svg;
+  std::string costs;      // sweep CSV (default: the repository's measured costs)
+  std::string csv, plot;  // plot: STEM of STEM.svg, .pdf, .png (plot.h)
 };
 // ARIES Fig. 9: algorithm bandwidth (GB/s at the 1 GHz clock) of ring (ring on mesh and torus,
 // ARIES_LT and ARIES_BW on ARIES), double binary tree and multi-tree (concentrated on ARIES)
@@ -30,7 +30,7 @@ struct Fig11Options {
   std::string model = "auto";  // sim.model (auto: fast)
   std::string tech = "dsent45";
   std::vector<std::string> tech_set;
-  std::string csv, svg;
+  std::string csv, plot;  // plot: STEM of STEM.svg, .pdf, .png (plot.h)
 };
 // ARIES Fig. 11: the energy of one all-reduce per algorithm family (ring: ring on mesh, torus
 // and the butterfly, the cheapest of ring/ARIES_LT/ARIES_BW on ARIES; DB tree; multi-tree: the
@@ -43,7 +43,7 @@ int RunFig11Command(const Fig11Options& o);
 // the gradient G, and its synchronization steps, measured on the controller's programs beside
 // the table's formulas (torus; ARIES_LT on ARIES). Planning only: nothing is simulated.
 int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv = "",
-                     const std::string& svg = "");
+                     const std::string& plot = "");
 // Table I's package sizes: "4,8,16" -> {4, 8, 16}; throws naming the option and what is allowed.
 std::vector<unsigned> ParseTable1Ks(const std::string& ks);
 

@@ -15,6 +15,7 @@
 #include "node_models.h"
 #include "package.h"
 #include "package_sc.h"
+#include "plot.h"
 #include "provenance.h"
 
 namespace aries::sim {
@@ -216,6 +217,9 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   const Config& cfg = cmd.config;
   SimSettings s = Validate(cfg);
+  if (!cmd.plot_file.empty() && !cmd.sweep) {
+    throw ConfigError("--plot draws a sweep's latency and throughput curves: aries sweep --plot");
+  }
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.
   if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
@@ -278,6 +282,11 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     std::string text = ProvenanceCsvLines() + CsvHeader() + "\n";
     for (const auto& [si, o] : runs) text += CsvRow(si, o) + "\n";
     if (!WriteFile(cmd.csv_file, text)) throw std::runtime_error("cannot write " + cmd.csv_file);
+  }
+  if (writes && !cmd.plot_file.empty()) {
+    std::string rows = CsvHeader() + "\n";
+    for (const auto& [si, o] : runs) rows += CsvRow(si, o) + "\n";
+    PlotCsv("sweep", rows, cmd.plot_file);
   }
   return ok ? 0 : 1;
 }

@@ -44,6 +44,7 @@ struct PackageCommand {
   bool sweep = false;
   Config config;                    // the keys (KeyOptions::Resolve: file, --set)
   std::string json_file, csv_file;  // --json, --csv
+  std::string plot_file;            // --plot (sweep: latency and throughput against load)
   std::string trace_file;           // --trace (run only)
   std::string trace_nodes = "all";  // --trace-nodes: all, or ids like 0,5
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};

@@ -1,47 +1,23 @@
-// Plots as standalone SVG (no plotting library on the machine): grouped bar charts laid out
-// in panels, and a two-lane timeline. Browsers and GTKWave's neighbours open them; each chart
-// embeds its numbers as <title> tooltips.
+// Figures drawn by matplotlib (sim/tools/aries_plot.py, Debian's python3-matplotlib) from the
+// CSV a command writes: `--plot STEM` gives STEM.svg, STEM.pdf and STEM.png (an extension on
+// STEM is dropped). The CSV carries its provenance, which the figure prints small under it.
 #ifndef ARIES_SIM_PLOT_H_
 #define ARIES_SIM_PLOT_H_
 
 #include <string>
-#include <vector>
 
 namespace aries::sim {
 
-struct BarChart {
-  std::string title, y_label;
-  std::vector<std::string> groups;          // x axis
-  std::vector<std::string> series;          // one bar per series in each group
-  std::vector<std::vector<double>> values;  // [series][group]
-  double reference = 0;                     // a dashed horizontal line at this value (0: none)
-};
+// Draws figure `kind` (fig9, fig10, fig11, table1, area, timeline, sweep) from `header_and_rows`
+// (the CSV without its provenance, which is added) into `stem` (nothing when `stem` is
+// empty); prints "plot: STEM.{svg,pdf,png}". Throws std::invalid_argument naming `option`
+// when the folder cannot take the files, std::runtime_error with the plotter's message when
+// it fails (python3-matplotlib missing: the package to install).
+void PlotCsv(const std::string& kind, const std::string& header_and_rows, const std::string& stem,
+             const char* option = "--plot");
 
-// Panels of bar charts, `columns` per row, one legend.
-std::string BarChartsSvg(const std::vector<BarChart>& panels, unsigned columns);
-
-struct LineChart {
-  std::string title, x_label, y_label;
-  struct Series {
-    std::string name;
-    std::vector<std::pair<double, double>> points;  // (x, y), x > 0
-  };
-  std::vector<Series> series;
-};
-
-// Panels of line charts over a log2 x axis, `columns` per row, a legend per panel.
-std::string LineChartsSvg(const std::vector<LineChart>& panels, unsigned columns);
-
-struct TimelineBox {
-  unsigned lane = 0;  // row
-  double start = 0, end = 0;
-  std::string label;
-  unsigned color = 0;  // palette index (one per kind of box)
-};
-
-// Boxes on lanes over a time axis (`unit` names it, e.g. "us").
-std::string TimelineSvg(const std::string& title, const std::vector<std::string>& lanes,
-                        const std::vector<TimelineBox>& boxes, const std::string& unit);
+// STEM without a .svg, .pdf or .png extension.
+std::string PlotStem(const std::string& path);
 
 }  // namespace aries::sim
 

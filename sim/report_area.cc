@@ -88,16 +88,8 @@ int RunAreaCommand(const AreaOptions& o) {
   for (const auto& [name, um2] : j["blocks_mesh"].items()) blocks[name].first = um2.get<double>();
   for (const auto& [name, um2] : j["blocks_aries"].items()) blocks[name].second = um2.get<double>();
   std::string csv = "block,mesh_node_um2,aries_node_um2\n";
-  BarChart chart;
-  chart.title = fmt::format("node area by block, {} lanes, depth {}", o.lanes, o.depth);
-  chart.y_label = "um^2";
-  chart.series = {"mesh node", "ARIES node"};
-  chart.values.assign(2, {});
   for (const auto& [name, ab] : blocks) {
     csv += fmt::format("{},{:.1f},{:.1f}\n", name, ab.first, ab.second);
-    chart.groups.push_back(name.rfind("aries_", 0) == 0 ? name.substr(6) : name);
-    chart.values[0].push_back(ab.first);
-    chart.values[1].push_back(ab.second);
   }
   csv += fmt::format("total,{:.1f},{:.1f}\n", j["mesh_node_um2"].get<double>(),
                      j["aries_node_um2"].get<double>());
@@ -105,7 +97,7 @@ int RunAreaCommand(const AreaOptions& o) {
       "bypass_switch_per_node,0,{:.1f}\n",
       j["bypass_switch_um2"].get<double>() * j["bypass_switches_per_node"].get<double>());
   WriteCsv(o.out + "/area.csv", csv, "--out", "csv");
-  WriteOutput(o.out + "/area.svg", BarChartsSvg({chart}, 1), "--out", "plot");
+  PlotCsv("area", csv, o.out + "/area", "--out");
   return 0;
 }
 
@@ -125,16 +117,16 @@ int RunReportCommand(const ReportOptions& o) {
     md += after + "\n";
   };
   section("Table I: links, bandwidth per link, synchronization steps",
-          fmt::format("table1 -k {} --csv {} --svg {}", ShellQuote(o.ks),
-                      ShellQuote(o.out + "/table1.csv"), ShellQuote(o.out + "/table1.svg")),
+          fmt::format("table1 -k {} --csv {} --plot {}", ShellQuote(o.ks),
+                      ShellQuote(o.out + "/table1.csv"), ShellQuote(o.out + "/table1")),
           "table1.svg",
           "Our rings and trees match the formulas where the algorithm is the table's; the double "
           "binary "
           "tree uses two trees (more links), the ARIES_LT step count follows section IV-A2's "
           "L(N^(1/L) - 1).\n");
   section("Fig. 9: all-reduce throughput vs data size",
-          fmt::format("fig9 -k {} --csv {} --svg {}", ShellQuote(o.ks),
-                      ShellQuote(o.out + "/fig9.csv"), ShellQuote(o.out + "/fig9.svg")),
+          fmt::format("fig9 -k {} --csv {} --plot {}", ShellQuote(o.ks),
+                      ShellQuote(o.out + "/fig9.csv"), ShellQuote(o.out + "/fig9")),
           "fig9.svg",
           "The paper's Fig. 9 has no numbers in its text. It reports ARIES_LT best at small sizes "
           "(the shipped "
@@ -144,8 +136,8 @@ int RunReportCommand(const ReportOptions& o) {
           "tree yes, "
           "the concentrated multi-tree ahead of the mesh multi-tree but not of the torus one).\n");
   section("Fig. 10: training-time speedup",
-          fmt::format("fig10 -k {} --csv {} --svg {}", ShellQuote(o.ks),
-                      ShellQuote(o.out + "/fig10.csv"), ShellQuote(o.out + "/fig10.svg")),
+          fmt::format("fig10 -k {} --csv {} --plot {}", ShellQuote(o.ks),
+                      ShellQuote(o.out + "/fig10.csv"), ShellQuote(o.out + "/fig10")),
           "fig10.svg",
           "The iteration gains only what ARIES removes from the critical path of communication; "
           "with the "
@@ -153,8 +145,8 @@ int RunReportCommand(const ReportOptions& o) {
           "communication-bound "
           "case). The paper does not state its batches.\n");
   section("Fig. 11: energy",
-          fmt::format("fig11 -k {} --csv {} --svg {}", ShellQuote(o.fig11_ks),
-                      ShellQuote(o.out + "/fig11.csv"), ShellQuote(o.out + "/fig11.svg")),
+          fmt::format("fig11 -k {} --csv {} --plot {}", ShellQuote(o.fig11_ks),
+                      ShellQuote(o.out + "/fig11.csv"), ShellQuote(o.out + "/fig11")),
           "fig11.svg",
           "Per all-reduce, with DSENT router energies and 0.5 pJ/bit per pitch of interposer wire "
           "(sim/energy/dsent45.tech cites each figure; the per-pitch charge is an assumption). A "

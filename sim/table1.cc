@@ -39,7 +39,7 @@ std::vector<unsigned> ParseTable1Ks(const std::string& ks_arg) {
 }
 
 int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_path,
-                     const std::string& svg_path) {
+                     const std::string& plot) {
   if (ks.empty()) throw std::invalid_argument("-k: allowed 4, 8, 16");
   fmt::print(
       "ARIES Table I: all-reduce of G bytes on N chiplets; the table's formulas (torus) beside the "
@@ -47,22 +47,12 @@ int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_pat
       "data; largest message: the biggest single send as a fraction of G; steps: the longest chain "
       "of dependent messages)\n");
   const coll::Hardware hardware = sysc::HardwareOf(sysc::ShippedShape());
-  std::vector<BarChart> panels;
   std::string csv =
       "n,algorithm,topology,levels,links_formula,links,message_fraction_formula,largest_message_"
       "fraction,"
       "sync_steps_formula,sync_steps\n";
   for (unsigned k : ks) {
     const double n = k * k;
-    BarChart links_chart, steps_chart;
-    links_chart.title = fmt::format("links, N = {}", k * k);
-    steps_chart.title = fmt::format("synchronization steps, N = {}", k * k);
-    links_chart.y_label = "links";
-    steps_chart.y_label = "steps";
-    links_chart.series =
-        steps_chart.series = {"formula (Table I; ARIES_LT steps: IV-A2)", "measured"};
-    links_chart.values.assign(2, {});
-    steps_chart.values.assign(2, {});
     fmt::print(
         "\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: "
         "formula | "
@@ -97,12 +87,6 @@ int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_pat
       const std::string label =
           leveled ? fmt::format("{}, L = {}", row.label, req.levels) : row.label;
       const double f_frac = row.message(n, req.levels);
-      links_chart.groups.push_back(algo);
-      steps_chart.groups.push_back(algo);
-      links_chart.values[0].push_back(f_links);
-      links_chart.values[1].push_back(static_cast<double>(links.size()));
-      steps_chart.values[0].push_back(f_sync);
-      steps_chart.values[1].push_back(p.sync_steps);
       csv += fmt::format("{},{},{},{},{:.0f},{},{:.6f},{:.6f},{:.4g},{}\n", k * k, algo,
                          coll::TopologyName(row.topology), leveled ? req.levels : 0, f_links,
                          links.size(), f_frac, frac, f_sync, p.sync_steps);
@@ -110,14 +94,12 @@ int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_pat
                  row.links_formula, f_links, links.size(), row.message_formula,
                  frac > 0 ? 1.0 / frac : 0.0, row.sync_formula, f_sync, p.sync_steps);
     }
-    panels.push_back(std::move(links_chart));
-    panels.push_back(std::move(steps_chart));
   }
   fmt::print(
       "\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
       "compares them with Table I row by row).\n");
   WriteCsv(csv_path, csv, "--csv", "csv");
-  if (!svg_path.empty()) WriteOutput(svg_path, BarChartsSvg(panels, 2), "--svg", "plot");
+  PlotCsv("table1", csv, plot);
   return 0;
 }
 

@@ -36,23 +36,6 @@ train::Chiplet ChipletWith(double utilization) {
   return c;
 }
 
-std::string TimelineSvgOf(const train::Iteration& it, const std::string& title) {
-  std::vector<TimelineBox> boxes;
-  for (const train::Op& op : it.ops) {
-    if (op.duration <= 0) continue;
-    // Colour by kind: the op name's first word (fwd, bwd, allreduce, allgather, ...).
-    const std::string kind = op.name.substr(0, op.name.find_first_of(" ("));
-    static const char* kinds[] = {"fwd", "bwd", "allreduce", "allgather", "reducescatter"};
-    unsigned color = 5;
-    for (unsigned i = 0; i < 5; ++i) {
-      if (kind == kinds[i]) color = i;
-    }
-    boxes.push_back({op.stream == train::Stream::kCompute ? 0u : 1u, op.start / 1000.0,
-                     op.end / 1000.0, op.name, color});
-  }
-  return TimelineSvg(title, {"compute", "communication"}, boxes, "us");
-}
-
 }  // namespace
 
 TrainOptions TrainRequest(const Config& c, TrainOptions o) {
@@ -152,12 +135,7 @@ int RunTrainCommand(const TrainOptions& o) {
       Us(it.time), Us(ser.time), Us(it.compute_busy), Us(it.comm_busy), it.collectives,
       extrapolated, Us(it.exposed_comm), it.time > 0 ? 100.0 * it.exposed_comm / it.time : 0.0);
   WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
-  if (!o.svg.empty()) {
-    WriteOutput(o.svg,
-                TimelineSvgOf(it, fmt::format("{} {} on {} {}x{} ({}): one iteration", w.name,
-                                              strategy_name, topology, o.k, o.k, cand.Label())),
-                "--svg", "  plot");
-  }
+  PlotCsv("timeline", train::TimelineCsv(it), o.plot);
   if (!o.check) return 0;
   // Every distinct collective of the iteration up to --check-max, run cycle-accurately.
   std::set<std::pair<int, uint64_t>> runs;
@@ -258,7 +236,6 @@ int RunFig10Command(const Fig10Options& o) {
       "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_"
       "speedup,"
       "comm_reduction,paper_speedup\n";
-  std::vector<BarChart> panels;
   fmt::print(
       "ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per "
       "layer, "
@@ -277,12 +254,6 @@ int RunFig10Command(const Fig10Options& o) {
           "speedup vs mesh / torus / fbfly | communication reduced vs mesh / torus / fbfly |\n"
           "|---|---|---|---|---|---|---|\n",
           fam.label, k, k);
-      BarChart chart;
-      chart.title = fmt::format("{} {}x{}", fam.name, k, k);
-      chart.y_label = "ARIES speedup";
-      chart.series = {"vs mesh", "vs torus", "vs fbfly"};
-      chart.values.assign(3, {});
-      chart.reference = 1.0;
       std::vector<double> logsum(3, 0.0), comm_red(3, 0.0);
       for (const train::Workload& w : ws) {
         train::IterationOptions io;
@@ -332,7 +303,6 @@ int RunFig10Command(const Fig10Options& o) {
           const Best& b = best[kTopos[i]];
           const double s = b.it.time / a.it.time;
           const double r = 1.0 - a.it.comm_busy / b.it.comm_busy;
-          chart.values[i].push_back(s);
           logsum[i] += std::log(s);
           comm_red[i] += r;
           sp += fmt::format("{}{:.2f}", i ? " / " : "", s);
@@ -353,7 +323,6 @@ int RunFig10Command(const Fig10Options& o) {
               b.it.exposed_comm / 1000, b.it.time / a.it.time,
               1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "");
         }
-        chart.groups.push_back(w.name);
       }
       const double n = static_cast<double>(ws.size());
       fmt::print(
@@ -366,18 +335,12 @@ int RunFig10Command(const Fig10Options& o) {
             "| paper (V-B) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.1f}% (average over the "
             "networks) |\n",
             paper->mesh, paper->torus, paper->fbfly, 100 * PaperCommReduction(fam.name));
-        chart.groups.push_back("paper");
-        chart.values[0].push_back(paper->mesh);
-        chart.values[1].push_back(paper->torus);
-        chart.values[2].push_back(paper->fbfly);
       }
-      panels.push_back(std::move(chart));
     }
   }
   fmt::print("\n");
   WriteCsv(o.csv, csv, "--csv", "csv");
-  if (!o.svg.empty())
-    WriteOutput(o.svg, BarChartsSvg(panels, static_cast<unsigned>(ks.size())), "--svg", "plot");
+  PlotCsv("fig10", csv, o.plot);
   return 0;
 }
 

@@ -24,9 +24,9 @@ struct TrainOptions {
   unsigned levels = 2, embeddings = 1, batch = 0;
   uint64_t bucket = 0;  // ddp bucket bytes (0: one all-reduce per layer)
   double utilization = 0.7;
-  std::string costs;          // cost CSV (default: the repository's)
-  std::string timeline, svg;  // outputs
-  bool check = false;         // re-run collectives up to check_max cycle-accurately
+  std::string costs;           // cost CSV (default: the repository's)
+  std::string timeline, plot;  // outputs (plot: STEM of STEM.svg, .pdf, .png)
+  bool check = false;          // re-run collectives up to check_max cycle-accurately
   uint64_t check_max = 2 * 1024 * 1024;
   std::string model = "auto";  // node model of the checks (auto: fast)
 };
@@ -38,8 +38,8 @@ int RunTrainCommand(const TrainOptions& o);
 struct Fig10Options {
   std::vector<unsigned> ks = {4, 8};
   std::vector<std::string> workloads = {"resnet50", "vgg16", "dlrm", "transformer"};
-  std::string costs, csv, svg;
-  unsigned batch = 0;  // 0: each workload's
+  std::string costs, csv, plot;  // plot: STEM of STEM.svg, .pdf, .png
+  unsigned batch = 0;            // 0: each workload's
   double utilization = 0.7;
 };
 // `aries fig10`'s request: `o` with train.batch, train.utilization and coll.costs from `c`.

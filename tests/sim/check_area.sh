@@ -17,7 +17,8 @@ assert over > 0 and j["bypass_switch_um2"] > 0, j
 assert "aries_port_mux" in j["blocks_aries"] and "aries_port_mux" not in j["blocks_mesh"], j
 PY
 grep -q "^total,[0-9.]*,[0-9.]*$" "$dir/a/area.csv"
-grep -q "<svg" "$dir/a/area.svg"
+. "$(dirname "$0")/lib_plot.sh"
+plot_ok "$dir/a/area" "mesh node" "ARIES node" "aries_stream_mux"
 for d in mesh aries bypass_switch; do
   for f in netlist.v netlist.json; do [ -s "$dir/a/$d/$f" ] || { echo "no $d/$f"; exit 1; }; done
 done

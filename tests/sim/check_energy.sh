@@ -36,17 +36,18 @@ if "$aries" coll -k 2 --size 4K --energy --tech-set volts=1 > "$dir/b" 2>&1; the
 grep -q "energy override 'volts=1': expected key=value with key one of ref_flit_bits" "$dir/b"
 if "$aries" coll -k 2 --size 4K --energy --tech "$dir/none.tech" > "$dir/b" 2>&1; then echo "accepted a missing file"; exit 1; fi
 grep -q "none.tech: cannot open the technology file" "$dir/b"
-"$aries" fig11 -k 4 --size 1K --csv "$dir/f.csv" --svg "$dir/f.svg" > "$dir/f" 2> /dev/null
+"$aries" fig11 -k 4 --size 1K --csv "$dir/f.csv" --plot "$dir/f" > "$dir/f" 2> /dev/null
 [ "$(($(grep -vc '^#' "$dir/f.csv") - 1))" -eq 12 ]  # 3 families x 4 topologies
 grep -q "^| mean of the families | .* | 30.5% / 28.9% / 21.2% |" "$dir/f"
-grep -q "<svg" "$dir/f.svg"
+. "$(dirname "$0")/lib_plot.sh"
+plot_ok "$dir/f" "leakage" "links" "aries: aries_lt L=2" "1K per node (dsent45)"
 # The report gathers every section with its command, and points to the area scripts.
 "$aries" report --out "$dir/rep" -k 4 2> /dev/null | grep -q "report.md"
 for h in "## Table I" "## Fig. 9" "## Fig. 10" "## Fig. 11" "## Area" "node_area.py"; do
   grep -q "$h" "$dir/rep/report.md" || { echo "report lacks $h"; exit 1; }
 done
 grep -q "^| Ring | N = 16 | 16 |" "$dir/rep/report.md"
-for f in table1.csv table1.svg fig9.svg fig10.svg fig11.svg fig9.csv fig10.csv fig11.csv; do
+for f in table1.csv table1.svg table1.png fig9.svg fig10.pdf fig11.svg fig9.csv fig10.csv fig11.csv; do
   [ -s "$dir/rep/$f" ] || { echo "report lacks $f"; exit 1; }
 done
 echo ok

@@ -6,13 +6,13 @@ set -euo pipefail
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$aries" train --workload dlrm -k 4 --topology aries --algo aries_lt --timeline "$dir/t.csv" --svg "$dir/t.svg" > "$dir/o"
+. "$(dirname "$0")/lib_plot.sh"
+"$aries" train --workload dlrm -k 4 --topology aries --algo aries_lt --timeline "$dir/t.csv" --plot "$dir/t" > "$dir/o"
 grep -q "iteration: [0-9.]* us overlapped, [0-9.]* us serialized" "$dir/o" || { cat "$dir/o"; exit 1; }
 # dlrm: 34 layers forward and backward, 7 gradient all-reduces (the 26 tables are sharded).
 [ "$(($(grep -vc '^#' "$dir/t.csv") - 1))" -eq 75 ] || { echo "timeline rows"; head "$dir/t.csv"; exit 1; }
 [ "$(grep -c '^comm,allreduce' "$dir/t.csv")" -eq 7 ]
-grep -q "<svg" "$dir/t.svg"
-grep -q "allreduce top_mlp2" "$dir/t.svg"
+plot_ok "$dir/t" "dlrm ddp on aries 4x4 (aries_lt)" "allreduce" "communication" "time (us)"
 "$aries" train --workload resnet50 --strategy fsdp -k 4 --topology torus --algo ring > "$dir/f"
 grep -q "cost model: reducescatter ring on torus 4x4" "$dir/f"
 grep -q "in 162 collectives" "$dir/f"
@@ -21,16 +21,16 @@ printf '# batch: 2\nlayer,params,fwd_flops,tp_fwd,tp_bwd,sync\nfc,4096,1000000,6
 "$aries" train --workload "$dir/one.csv" -k 4 --topology mesh --algo ring --check > "$dir/c" 2> /dev/null
 grep -q "^| allreduce | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
 grep -q "largest model error" "$dir/c"
-"$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --svg "$dir/f10.svg" > "$dir/g"
+"$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --plot "$dir/f10" > "$dir/g"
 [ "$(($(grep -vc '^#' "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
 grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
 # Every row has the header's 12 fields (a mixed ARIES choice is joined without commas).
 awk -F, '/^#/ { next } NF != 12 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
-grep -q "<svg" "$dir/f10.svg"
+plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
-"$aries" fig9 -k 4 --csv "$dir/f9.csv" --svg "$dir/f9.svg" > "$dir/n"
+"$aries" fig9 -k 4 --csv "$dir/f9.csv" --plot "$dir/f9.svg" > "$dir/n"
 grep -q "^| aries_lt L=2 on aries | [0-9.]* |" "$dir/n"
 grep -q "^| cmtree on aries |" "$dir/n"
 grep -q "^4,ring,aries_bw,aries,2097152,[0-9]*," "$dir/f9.csv"
@@ -39,7 +39,7 @@ for f in t f10 f9; do
   head -1 "$dir/$f.csv" | grep -q "^# ARIES-sim [0-9.]* (commit " || { head -4 "$dir/$f.csv"; exit 1; }
   sed -n 3p "$dir/$f.csv" | grep -q "^# command: aries " || { head -4 "$dir/$f.csv"; exit 1; }
 done
-grep -q "<polyline" "$dir/f9.svg"
+plot_ok "$dir/f9" "aries_lt L=2 on aries" "cmtree on aries" "ring all-reduce, 4x4 chiplets" "bytes per node"
 refused() {  # command... ; expected message
   local want="${!#}"
   if "$aries" "${@:1:$#-1}" > "$dir/e" 2>&1; then echo "accepted: $*"; exit 1; fi
