@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config python3   # toolchain
   verilator                                              # RTL -> C++ (5.006 on Debian 12)
   libsystemc-dev                                         # SystemC 2.3.4 (package layer)
-  yosys                                                  # synthesis gates and area
+  yosys opensta                                          # synthesis gates, area, timing (OpenSTA)
   libfmt-dev libcli11-dev nlohmann-json3-dev             # C++ libraries
   libgtest-dev libgmock-dev                              # tests
   zlib1g-dev                                             # FST waveforms

@@ -382,6 +382,11 @@ Subcommand Area(CLI::App& app) {
                   "also the full-depth router per sub-block (router_area.py, ~12 min)");
   s.app->add_flag("--engine", ao->engine,
                   "also the collective engine (synthesized at 1 and 2 lanes, extrapolated)");
+  s.app
+      ->add_option("--timing-liberty", ao->timing_liberty,
+                   "a liberty with timing (NangateOpenCellLibrary_typical.lib): OpenSTA times "
+                   "both nodes at 1 GHz (synth_scripts/sta.py)")
+      ->check(CLI::ExistingFile);
   RunsWithoutKeys(&s, [=] { return RunAreaCommand(*ao); });
   return s;
 }

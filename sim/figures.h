@@ -55,6 +55,9 @@ struct AreaOptions {
            flows = hw::kVaries_nodeParams.NumFlows, tracks = hw::kVaries_nodeParams.NumTracks;
   bool router = false;  // also the full-depth router (router_area.py: about 12 minutes)
   bool engine = false;  // also the collective engine (extrapolated in lanes)
+  // A liberty with timing (NangateOpenCellLibrary_typical.lib): OpenSTA times the two nodes'
+  // netlists at 1 GHz (synth_scripts/sta.py). Empty: no timing (the shipped liberty has none).
+  std::string timing_liberty;
 };
 // Runs synth_scripts/node_area.py (and router_area.py with `router`): the mesh and ARIES nodes,
 // the bypass switch, the overhead beside section V-D; writes <out>/area.csv and area.svg (per

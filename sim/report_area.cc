@@ -78,6 +78,16 @@ int RunAreaCommand(const AreaOptions& o) {
     fmt::print(stderr, "area: {}\n", r);
     if (std::system(r.c_str()) != 0) throw std::runtime_error("area: router_area.py failed");
   }
+  if (!o.timing_liberty.empty()) {
+    for (const char* node : {"mesh", "aries"}) {
+      const std::string sta = fmt::format(
+          "python3 {} {} --liberty {}", ShellQuote(std::string(ARIES_SYNTH_DIR) + "/sta.py"),
+          ShellQuote(o.out + "/" + node), ShellQuote(o.timing_liberty));
+      fmt::print(stderr, "area: {}\n", sta);
+      Heartbeat beat(false, "area: OpenSTA");
+      if (std::system(sta.c_str()) != 0) throw std::runtime_error("area: sta.py failed");
+    }
+  }
   // The per-block table and plot of the two nodes.
   std::ifstream jf(o.out + "/node_area.json");
   if (!jf)

@@ -5,8 +5,13 @@ Reads rtl/sources.f (the same ordered list Verilator uses), sets the parameters,
 without flattening so every sub-block keeps its own area, maps flip-flops and logic to the
 liberty file (default: lib/nangate45_area.lib, Nangate FreePDK45 areas), and writes into
 --out: synth.ys (the script), yosys.log, netlist.v and netlist.json (mapped, hierarchical:
-structural Verilog and Yosys JSON for other flows), rtl.json (before mapping), ports.json (the
-top's port widths) and area.json (cells and um^2 per module and for the whole block).
+structural Verilog and Yosys JSON for other flows; each parameterised module named by its
+parameters, aries_fifo__Depth4_Width40, not by a Yosys hash; modules.json maps the names),
+cells.v (the liberty cells as Verilog blackboxes: `read_verilog cells.v netlist.v` needs no
+liberty), constraints.sdc (the 1 GHz clock of ARIES Table II on clk_i, inputs and outputs
+timed against it), rtl.json (before mapping), ports.json (the top's port widths) and area.json
+(cells and um^2 per module and for the whole block). synth_scripts/sta.py times the netlist
+with OpenSTA.
 
 --check-ports also runs `verilator --cc` with the same parameters and fails unless every port
 of the Verilated model has the width Yosys gives it (Yosys 0.23 can silently mis-size some
@@ -53,8 +58,7 @@ def run_yosys(top, params, liberty, out, abc_fast=False):
         f"abc {'-fast ' if abc_fast else ''}-liberty {liberty}\n"
         f"opt_clean -purge\n"
         f"tee -o {out}/stat.txt stat -liberty {liberty}\n"
-        f"write_verilog -noattr {out}/netlist.v\n"
-        f"write_json {out}/netlist.json\n"
+        f"write_json {out}/netlist_hashed.json\n"
     )
     with open(os.path.join(out, "synth.ys"), "w") as f:
         f.write(script)
@@ -66,9 +70,70 @@ def run_yosys(top, params, liberty, out, abc_fast=False):
 
 
 def base_name(mod):
-    """'$paramod$abc\\aries_fifo\\Width=...' -> 'aries_fifo'."""
+    """'$paramod$abc\\aries_fifo\\Width=...' or 'aries_fifo__Depth4_Width40' -> 'aries_fifo'."""
     m = re.search(r"(aries_\w+)", mod)
-    return m.group(1) if m else mod.lstrip("\\")
+    return m.group(1).split("__")[0] if m else mod.lstrip("\\")
+
+
+def readable_names(netlist_json):
+    """Yosys's parameterised module names -> base name and its parameters
+    ('$paramod$1ad6...\\aries_router_regs' -> 'aries_router_regs__BufferDepth4_Lanes1_...')."""
+    mods = json.load(open(netlist_json))["modules"]
+    names = {}
+    for name, m in mods.items():
+        if not name.startswith("$paramod"):
+            continue
+        params = m.get("parameter_default_values", {})
+        sig = "_".join(f"{k}{int(v, 2) if set(v) <= set('01') else v}"
+                       for k, v in sorted(params.items()))
+        new = f"{base_name(name)}__{sig}" if sig else base_name(name)
+        while new in names.values() or new in mods:
+            new += "_"
+        names[name] = new
+    return names
+
+
+def write_netlists(out, top, liberty):
+    """netlist.v / netlist.json with readable module names, cells.v, constraints.sdc."""
+    hashed = os.path.join(out, "netlist_hashed.json")
+    names = readable_names(hashed)
+    json.dump({"top": top, "renamed": names}, open(os.path.join(out, "modules.json"), "w"),
+              indent=1, sort_keys=True)
+    # Rename the modules and every instance's type in the JSON netlist, then let Yosys write
+    # both netlists from it (its `rename` leaves the instances pointing at the old names).
+    data = json.load(open(hashed))
+    data["modules"] = {names.get(k, k): v for k, v in data["modules"].items()}
+    for m in data["modules"].values():
+        for c in m.get("cells", {}).values():
+            c["type"] = names.get(c["type"], c["type"])
+    named = os.path.join(out, "netlist_named.json")
+    json.dump(data, open(named, "w"))
+    script = (
+        f"read_liberty -lib {liberty}\n"
+        f"read_json {named}\n"
+        f"hierarchy -check -top {top}\n"
+        f"write_verilog -noattr {out}/netlist.v\n"
+        f"write_json {out}/netlist.json\n"
+        f"design -reset\n"
+        f"read_liberty -lib {liberty}\n"
+        f"write_verilog -blackboxes {out}/cells.v\n"
+    )
+    with open(os.path.join(out, "names.ys"), "w") as f:
+        f.write(script)
+    with open(os.path.join(out, "yosys_names.log"), "w") as log:
+        rc = subprocess.call(["yosys", "-q", "-s", os.path.join(out, "names.ys")],
+                             stdout=log, stderr=subprocess.STDOUT)
+    if rc != 0:
+        sys.exit(f"yosys (renaming) failed (rc {rc}); see {out}/yosys_names.log")
+    os.remove(hashed)
+    os.remove(named)
+    # ARIES Table II: 1 GHz. Inputs and outputs are registered at the node's neighbours, so
+    # they are timed against the same clock with no external delay.
+    with open(os.path.join(out, "constraints.sdc"), "w") as f:
+        f.write("# ARIES-sim: the 1 GHz clock of ARIES Table II (synth_scripts/synth.py)\n"
+                "create_clock -name clk -period 1.0 [get_ports clk_i]\n"
+                "set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]\n"
+                "set_output_delay 0 -clock clk [all_outputs]\n")
 
 
 def parse_stat(path, top):
@@ -171,6 +236,7 @@ def main():
         params.append((k, v))
     os.makedirs(args.out, exist_ok=True)
     run_yosys(args.top, params, args.liberty, args.out, args.abc_fast)
+    write_netlists(args.out, args.top, args.liberty)
     area = parse_stat(os.path.join(args.out, "stat.txt"), args.top)
     area["params"] = dict(params)
     area["liberty"] = os.path.basename(args.liberty)
