@@ -36,7 +36,8 @@ struct Subcommand {
 
 // The run's outputs (run, sweep and the default run share them).
 struct RunOutputs {
-  std::string json, csv, plot, trace, trace_nodes = "all";
+  std::string json, csv, plot, trace, trace_nodes = "all", packet_log;
+  int64_t trace_packet = -1;
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};
   bool progress = false;
   void Add(CLI::App* a) {
@@ -49,10 +50,20 @@ struct RunOutputs {
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
     a->add_option("--trace-from", trace_from, "first traced cycle");
     a->add_option("--trace-to", trace_to, "cycle after the last traced one");
+    a->add_option("--packet-log", packet_log,
+                  "write every flit's every hop as CSV: cycle (= ns on the waveform), node, link, "
+                  "next node, VC, decoded header, lanes (run)");
+    a->add_option("--trace-packet", trace_packet,
+                  "with --trace FILE.fst: trace only the nodes and cycles of this packet's path "
+                  "(its id: lane 0 of its flits, the packet log's lane0)")
+        ->check(CLI::NonNegativeNumber);
     a->add_flag("--progress", progress,
                 "progress on stderr about once a second (by itself on a terminal)");
   }
-  bool Given() const { return !json.empty() || !csv.empty() || !plot.empty() || !trace.empty(); }
+  bool Given() const {
+    return !json.empty() || !csv.empty() || !plot.empty() || !trace.empty() ||
+           !packet_log.empty() || trace_packet >= 0;
+  }
   PackageCommand Command(Config config, bool sweep) const {
     PackageCommand pc;
     pc.sweep = sweep;
@@ -60,6 +71,8 @@ struct RunOutputs {
     pc.json_file = json;
     pc.csv_file = csv;
     pc.plot_file = plot;
+    pc.packet_log = packet_log;
+    pc.trace_packet = trace_packet;
     pc.trace_file = trace;
     pc.trace_nodes = trace_nodes;
     pc.trace_from = trace_from;
@@ -408,8 +421,8 @@ Subcommand Report(CLI::App& app) {
 // Output files of the parsed subcommand are checked before it runs (a missing folder is
 // reported at once, not after the run): every option named here that was given.
 void CheckOutputs(const CLI::App* a) {
-  static const char* const kOutputs[] = {"--json",       "--csv",      "--plot", "--timeline",
-                                         "--energy-csv", "--job-file", "--trace"};
+  static const char* const kOutputs[] = {"--json",       "--csv",      "--plot",  "--timeline",
+                                         "--energy-csv", "--job-file", "--trace", "--packet-log"};
   for (const CLI::Option* opt : a->get_options()) {
     for (const char* name : kOutputs) {
       if (opt->check_lname(name + 2) && opt->count() > 0) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "aries_pkg.h"
@@ -17,6 +18,9 @@ constexpr const char* kHex = "@22";
 constexpr const char* kDec = "@24";
 constexpr const char* kGroupBegin = "@800200";
 constexpr const char* kGroupEnd = "@1000200";
+// Hex, right-justified, through the translate filter process (TR_HEX | TR_RJUSTIFY |
+// TR_PTRANSLATED in GTKWave's trace flags).
+constexpr const char* kHexFiltered = "@4022";
 
 unsigned Clog2(unsigned n) {
   unsigned w = 0;
@@ -34,10 +38,21 @@ const char* PortName(unsigned p) {
 class Writer {
  public:
   explicit Writer(std::ostream& os) : os_(os) {}
-  void Signal(const char* fmt_flag, const std::string& name, unsigned width = 1) {
+  void Signal(const char* fmt_flag, const std::string& name, unsigned width = 1,
+              const std::string& alias = "") {
     if (fmt_flag != last_flag_) os_ << fmt_flag << "\n";
     last_flag_ = fmt_flag;
+    if (!alias.empty()) os_ << "+{" << alias << "} ";
     os_ << name << Range(width) << "\n";
+    ++count_;
+  }
+  // A flit through the decoding filter (its "^>" line before each trace that uses it).
+  void Flit(const std::string& filter, const std::string& name, unsigned width,
+            const std::string& alias) {
+    os_ << "^>1 " << filter << "\n";
+    if (last_flag_ != kHexFiltered) os_ << kHexFiltered << "\n";
+    last_flag_ = kHexFiltered;
+    os_ << "+{" << alias << "} " << name << Range(width) << "\n";
     ++count_;
   }
   void Begin(const std::string& label) {
@@ -59,13 +74,29 @@ class Writer {
 }  // namespace
 
 int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
-                     const std::vector<std::string>& scopes) {
+                     const std::vector<std::string>& scopes, unsigned k, uint64_t start_cycle) {
+  // The flit decoder GTKWave runs (a translate filter process takes no arguments: a wrapper
+  // next to the save file passes this package's VCs and K).
+  const std::string filter = path.substr(0, path.rfind(".gtkw")) + ".flit_filter";
+  {
+    std::ofstream f(filter);
+    f << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\nexec "
+         "python3 "
+      << ARIES_FLIT_FILTER << " --vcs " << p.num_vcs << " --k " << k << "\n";
+    if (!f) return 0;
+  }
+  std::filesystem::permissions(
+      filter, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                  std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                  std::filesystem::perms::others_exec);
+  const std::string filter_abs = std::filesystem::absolute(filter).string();
+  const unsigned flit_w = 32 * p.words();
   std::ofstream os(path);
   if (!os) return 0;
   os << "[*] ARIES-sim package trace: one group per node, inside it one per port "
         "(written by aries --trace)\n";
   os << "[dumpfile] \"" << fst_path << "\"\n";
-  os << "[timestart] 0\n";
+  os << "[timestart] " << start_cycle * 1000 << "\n";  // 1 ns per cycle, time in ps
   os << "[signals_width] 320\n";
   Writer w(os);
   const unsigned own_w = Clog2(p.num_ports);
@@ -74,6 +105,7 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
     const std::string top = scope + ".";
     const std::string r = scope + ".aries_node.u_router.";
     w.Begin(scope);
+    w.Signal(kBin, top + "clk_i");
     w.Signal(kBin, top + "err_o");
     w.Signal(kBin, top + "idle_o");
     w.Signal(kHex, top + "bypass_o", 32);
@@ -91,13 +123,16 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
       const std::string u = r + fmt::format("gen_in[{}].u_in.", i);
       w.Begin(label);
       w.Signal(kBin, u + "in_valid_i");
+      w.Flit(filter_abs, u + "in_flit_i", flit_w, fmt::format("{}.in{}.flit", scope, i));
       w.Signal(kDec, u + "in_vc", 3);
       w.Signal(kDec, u + "lookup_flow_o", hw::kFlowIdW);
       w.Signal(kBin, u + "in_route", p.num_ports);
       w.Signal(kDec, u + "in_ovc", 3);
       w.Signal(kBin, u + "in_miss");
-      for (unsigned v = 0; v < p.num_vcs; ++v)
-        w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), cnt_w);
+      for (unsigned v = 0; v < p.num_vcs; ++v) {
+        w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), cnt_w,
+                 fmt::format("{}.in{}.vc{}_fill", scope, i, v));
+      }
       w.Signal(kDec, u + "sel_vc_o", 3);
       w.Signal(kBin, u + "req_o", p.num_ports);
       w.Signal(kBin, u + "gnt_i", p.num_ports);
@@ -114,6 +149,7 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
       w.Signal(kBin, u + "owned_o", p.num_vcs);
       w.Signal(kBin, u + "out_credit_i", p.num_vcs);
       w.Signal(kBin, u + "out_valid_o");
+      w.Flit(filter_abs, u + "out_flit_o", flit_w, fmt::format("{}.out{}.flit", scope, o));
       w.End(label);
     }
     w.End(scope);

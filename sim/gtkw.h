@@ -2,6 +2,7 @@
 #ifndef ARIES_SIM_GTKW_H_
 #define ARIES_SIM_GTKW_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,14 @@ namespace aries::sim {
 /// Writes a .gtkw that opens `fst_path` with the signals of every traced node (`scopes`, the
 /// nodes' names in the trace) grouped per node: the node's configuration bus and errors, then
 /// one group per router input port (arrivals, route, VC buffer fill, allocation, credits) and
-/// one per output port (grant, credits, VC ownership, departures). Returns the number of
+/// one per output port (grant, credits, VC ownership, departures). The clock is listed; the
+/// flits arriving and leaving at each port are decoded by sim/tools/flit_filter.py (head/tail,
+/// VC, source and destination node or flow, collective id, operation and sequence, the first
+/// lanes; a <save file>.flit_filter wrapper passes it the VCs and `k`); the VC fill levels are
+/// named per VC. The view starts at `start_cycle` (1 ns per cycle). Returns the number of
 /// signals listed, 0 on a write error.
 int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
-                     const std::vector<std::string>& scopes);
+                     const std::vector<std::string>& scopes, unsigned k, uint64_t start_cycle = 0);
 
 }  // namespace aries::sim
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "aries_pkg.h"
 #include "cli_util.h"
 #include "gtkw.h"
 #include "node_models.h"
@@ -19,6 +20,70 @@
 #include "provenance.h"
 
 namespace aries::sim {
+
+namespace hw = aries::hw;
+
+const char* PacketLogHeader() {
+  return "cycle,event,node,link,channel,to_node,arrive_cycle,vc,head,tail,src,dst,flow,op,seq,"
+         "lane0,lane1,header";
+}
+
+namespace {
+
+// Writes one flit event as a packet-log row (and, for the traced packet, a path entry).
+class PacketLogger {
+ public:
+  PacketLogger(const std::string& path, unsigned k, unsigned num_vcs, int64_t packet,
+               std::vector<PacketHop>* hops)
+      : k_(k), vcs_(num_vcs), packet_(packet), hops_(hops) {
+    if (!path.empty()) {
+      f_.open(path);
+      if (!f_) throw std::invalid_argument("--packet-log " + path + ": cannot write");
+      f_ << ProvenanceCsvLines() << PacketLogHeader() << "\n";
+    }
+  }
+  void operator()(const sysc::Package::FlitEvent& e) {
+    const uint32_t h = e.flit[0];
+    const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
+    if (hops_ && packet_ >= 0 && vc < vcs_ && e.flit[1] == static_cast<uint32_t>(packet_) &&
+        ((h >> hw::kHdrHeadBit) & 1u)) {
+      hops_->push_back({e.cycle,
+                        e.kind == sysc::Package::FlitEvent::kInject ? "inject"
+                        : e.kind == sysc::Package::FlitEvent::kHop  ? "hop"
+                                                                    : "eject",
+                        e.node, e.channel ? e.channel->dst() : e.node});
+    }
+    if (!f_.is_open()) return;
+    const char* ev = e.kind == sysc::Package::FlitEvent::kInject ? "inject"
+                     : e.kind == sysc::Package::FlitEvent::kHop  ? "hop"
+                                                                 : "eject";
+    // (A channel's name holds a comma, "x(1,3)+": quoted.)
+    std::string where = e.channel ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
+                                                e.channel->dst(), e.cycle + e.channel->latency())
+                                  : ",,,";
+    const hw::Flit f = hw::UnpackFlit(e.flit, 0);
+    std::string fields;
+    if (vc >= vcs_) {  // an engine VC: collective id, operation, sequence
+      const hw::CollHeader c = hw::UnpackCollHeader(h);
+      fields = fmt::format(",,{},{},{}", c.id, c.op, c.seq);
+    } else if (f.is_flow) {
+      fields = fmt::format("{},,{},,", f.src_y * k_ + f.src_x, f.flow);
+    } else {
+      fields = fmt::format("{},{},,,", f.src_y * k_ + f.src_x, f.dst_y * k_ + f.dst_x);
+    }
+    f_ << e.cycle << ',' << ev << ',' << e.node << ',' << where << ',' << vc << ',' << (h & 1u)
+       << ',' << ((h >> 1) & 1u) << ',' << fields << ',' << e.flit[1] << ',' << e.flit[2] << ",0x"
+       << fmt::format("{:08x}", h) << '\n';
+  }
+
+ private:
+  std::ofstream f_;
+  unsigned k_, vcs_;
+  int64_t packet_;
+  std::vector<PacketHop>* hops_;
+};
+
+}  // namespace
 
 RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
                      bool progress, sysc::Transport* net) {
@@ -49,6 +114,12 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   tb::TrafficConfig tc = s.traffic;
   if (tc.pattern == tb::Pattern::kTrace) tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
   tb::NetTraffic traffic(pkg, tc);
+  std::shared_ptr<PacketLogger> logger;
+  if (!trace.packet_log.empty() || trace.packet >= 0) {
+    logger = std::make_shared<PacketLogger>(trace.packet_log, s.package.k, pkg.shape().num_vcs,
+                                            trace.packet, &o.packet_path);
+    pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
+  }
   if (!trace.file.empty()) {
     for (unsigned n : trace.nodes) {
       if (n >= pkg.num_nodes()) {
@@ -57,17 +128,17 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
       }
     }
     pkg.OpenTrace(trace.file, trace.nodes, trace.from, trace.to);
+    // The save file lists the nodes in the order given (a packet's path in its order).
     std::vector<std::string> scopes;
-    for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
-      if (trace.nodes.empty() ||
-          std::find(trace.nodes.begin(), trace.nodes.end(), n) != trace.nodes.end()) {
-        scopes.push_back(pkg.NodeName(n));
-      }
+    if (trace.nodes.empty()) {
+      for (unsigned n = 0; n < pkg.num_nodes(); ++n) scopes.push_back(pkg.NodeName(n));
+    } else {
+      for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
     }
     std::string gtkw = trace.file;
     const auto dot = gtkw.rfind(".fst");
     gtkw = (dot == std::string::npos ? gtkw : gtkw.substr(0, dot)) + ".gtkw";
-    if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes) == 0) {
+    if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes, s.package.k, trace.from) == 0) {
       throw std::runtime_error("cannot write " + gtkw);
     }
   }
@@ -223,7 +294,53 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.
   if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
-  const TraceRequest tr{cmd.trace_file, ParseNodes(cmd.trace_nodes), cmd.trace_from, cmd.trace_to};
+  TraceRequest tr{cmd.trace_file, ParseNodes(cmd.trace_nodes), cmd.trace_from, cmd.trace_to};
+  tr.packet_log = cmd.packet_log;
+  if (!cmd.packet_log.empty() || cmd.trace_packet >= 0) {
+    if (cmd.sweep || net) {
+      throw ConfigError(
+          "--packet-log and --trace-packet follow the flits of one run in one process (aries "
+          "run), not a sweep or ranks");
+    }
+    if (s.package.threads > 1) {
+      if (cfg.Get("sim.threads") != "auto") {
+        throw ConfigError(fmt::format(
+            "--packet-log observes every node in one thread: sim.threads = {} (set it to 1)",
+            s.package.threads));
+      }
+      s.package.threads = 1;
+    }
+  }
+  if (cmd.trace_packet >= 0) {
+    if (cmd.trace_file.empty()) {
+      throw ConfigError("--trace-packet ID needs --trace FILE.fst: the waveform of its path");
+    }
+    // A first run finds the packet's path (the head flit's injection, hops and ejection); the
+    // run is deterministic, so the traced second run repeats it cycle for cycle.
+    TraceRequest find;
+    find.packet = cmd.trace_packet;
+    const RunOutput first = RunPackage(s, find, false, false, net);
+    const auto& path = first.packet_path;
+    if (path.empty()) {
+      throw ConfigError(fmt::format(
+          "--trace-packet {}: no packet with that id was injected in this run ({} packets "
+          "measured; ids count from 0 in injection order)",
+          cmd.trace_packet, first.result.latency.packets));
+    }
+    std::string text = fmt::format("packet {}:", cmd.trace_packet);
+    std::vector<unsigned> nodes;
+    for (const PacketHop& h : path) {
+      if (std::find(nodes.begin(), nodes.end(), h.node) == nodes.end()) nodes.push_back(h.node);
+      text += h.event == "hop"
+                  ? fmt::format(" node{} -> node{} (cycle {})", h.node, h.to_node, h.cycle)
+                  : fmt::format(" {} at node{} (cycle {})", h.event, h.node, h.cycle);
+      text += h.event == "eject" ? "" : ",";
+    }
+    fmt::print("  {}\n", text);
+    tr.nodes = nodes;
+    tr.from = path.front().cycle > 5 ? path.front().cycle - 5 : 0;
+    tr.to = path.back().cycle + 10;
+  }
   if (net) {
     if (s.kernel != "loop") {
       throw ConfigError(

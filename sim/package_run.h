@@ -17,13 +17,34 @@ struct TraceRequest {
   std::string file;             // FST path; empty: no trace
   std::vector<unsigned> nodes;  // empty: every node
   uint64_t from = 0, to = ~uint64_t{0};
+  // --packet-log: every flit's every hop as CSV (PacketLogHeader); empty: none.
+  std::string packet_log;
+  // --trace-packet: the packet (traffic id, lane 0) whose hops are collected into `path`.
+  int64_t packet = -1;
 };
+
+// One hop of a packet's flits: where and when its head left each node.
+struct PacketHop {
+  uint64_t cycle = 0;
+  std::string event;  // inject, hop, eject
+  unsigned node = 0, to_node = 0;
+};
+
+// The packet log's columns: cycle (= ns on the waveform's time axis), event (inject: from the
+// endpoint into the node; hop: out of the node on an interposer link; eject: out to the
+// endpoint), node, link (the node's link of a hop), channel (its name), to_node, arrive_cycle
+// (when it reaches the next node's input), vc, head, tail, src, dst (node numbers of a
+// dimension-order packet), flow (a table-routed packet's flow, or a collective flit's id), op
+// and seq (a collective flit's), lane0 (a traffic packet's id), lane1, header (the header word
+// in hex, as the waveform shows it).
+const char* PacketLogHeader();
 
 struct RunOutput {
   tb::RunResult result;
-  unsigned moved_hops = 0;  // package.bypass = random: mesh hops moved onto segments
-  long maxrss_kb = 0;       // the largest over the ranks
-  unsigned ranks = 1;       // processes of a distributed run (mpirun)
+  unsigned moved_hops = 0;             // package.bypass = random: mesh hops moved onto segments
+  std::vector<PacketHop> packet_path;  // TraceRequest::packet: its head flit's hops
+  long maxrss_kb = 0;                  // the largest over the ranks
+  unsigned ranks = 1;                  // processes of a distributed run (mpirun)
 };
 
 // `use_systemc`: step through the SystemC scheduler (once per process). With `net`, this process
@@ -45,6 +66,8 @@ struct PackageCommand {
   Config config;                    // the keys (KeyOptions::Resolve: file, --set)
   std::string json_file, csv_file;  // --json, --csv
   std::string plot_file;            // --plot (sweep: latency and throughput against load)
+  std::string packet_log;           // --packet-log FILE (run only)
+  int64_t trace_packet = -1;        // --trace-packet ID (run only; with --trace FILE)
   std::string trace_file;           // --trace (run only)
   std::string trace_nodes = "all";  // --trace-nodes: all, or ids like 0,5
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};

@@ -84,6 +84,9 @@ class NodeModel {
   virtual void Tick(const NodeIn& in, NodeOut& out) = 0;
   // Registers the node's signals with a trace file shared by the package (before it opens).
   virtual void Trace(VerilatedFstC* fst) = 0;
+  // For a traced node: the clock's low phase evaluated (nothing changes state), so the waveform
+  // shows clk_i toggling; a model without waveforms does nothing.
+  virtual void TraceClockLow() {}
 };
 
 // Makes the model of a node with `num_ports` router ports (5, or 1 + 2(K-1) for a K x K

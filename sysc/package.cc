@@ -199,7 +199,7 @@ Package::~Package() {
 }
 
 std::string Package::NodeName(unsigned n) const {
-  return fmt::format("n{}_{}", n % cfg_.k, n / cfg_.k);
+  return fmt::format("node{}", n);  // numbered as everywhere else: y * K + x
 }
 
 void Package::AttachEndpoint(unsigned node, Endpoint* ep) { nodes_.at(node).ep = ep; }
@@ -359,6 +359,9 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   if (in.ep_valid) {
     ++k.injected;
     CountArrival(k, in.ep_flit.data(), nd.last_ep, 0);
+    if (flit_observer_) {
+      flit_observer_({FlitEvent::kInject, cycle, n, 0, nullptr, in.ep_flit.data()});
+    }
   }
   return true;
 }
@@ -386,6 +389,9 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
       k.link_flit_pitches[l] += nd.out_pitches[l];  // the wire's length (LinkSpec::pitches)
       if (Channel* ch = nd.out_ch[l]) {
         ch->SendFlit(cycle, &out.link_flit[l * w]);
+        if (flit_observer_) {
+          flit_observer_({FlitEvent::kHop, cycle, n, l, ch, &out.link_flit[l * w]});
+        }
       } else {
         throw std::runtime_error(fmt::format(
             "cycle {}: {} drove a flit onto link {}, which has no wires on this interposer", cycle,
@@ -415,6 +421,9 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
   if (out.ep_valid) {
     ++k.ejected;
     leave(out.ep_flit.data());
+    if (flit_observer_) {
+      flit_observer_({FlitEvent::kEject, cycle, n, 0, nullptr, out.ep_flit.data()});
+    }
   }
   if (nd.ep) {
     nd.ep->AfterEdge(cycle + shape_.ep_lead, out.ep_credit,
@@ -459,7 +468,7 @@ void Package::StepNode(unsigned n) {
 }
 
 void Package::EndCycle() {
-  if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);
+  DumpTrace();
   ++cycle_;
   if (observer_) observer_->AfterWindow(true);
 }
@@ -493,7 +502,7 @@ void Package::RunWindow(unsigned w) {
     if (error) std::rethrow_exception(error);
     throw std::runtime_error(fmt::format("cycle {}: another rank of the package failed", cycle_));
   }
-  if (trace_ && cycle_ >= trace_from_ && cycle_ < trace_to_) trace_->dump(cycle_ * 2);  // w == 1
+  DumpTrace();  // (w == 1 while a trace is open)
   cycle_ += w;
 }
 
@@ -935,16 +944,37 @@ void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& no
   }
   // Built aside and kept only once open: a model without tracing or a bad path changes nothing.
   auto fst = std::make_unique<VerilatedFstC>();
+  std::vector<unsigned> traced;
   for (unsigned n = 0; n < num_nodes(); ++n) {
     if (nodes.empty() || std::find(nodes.begin(), nodes.end(), n) != nodes.end()) {
       nodes_[n].model->Trace(fst.get());
+      traced.push_back(n);
     }
   }
   fst->open(path.c_str());
   if (!fst->isOpen()) throw std::runtime_error("cannot open trace file " + path);
   trace_ = std::move(fst);
+  traced_ = std::move(traced);
   trace_from_ = from;
   trace_to_ = to;
+}
+
+// One nanosecond per cycle (the 1 GHz of ARIES Table II; the models' time precision is 1 ps):
+// the state after the rising edge of cycle c at c ns, the clock's low phase half a cycle later.
+void Package::DumpTrace() {
+  if (!trace_ || cycle_ < trace_from_ || cycle_ >= trace_to_) return;
+  trace_->dump(cycle_ * 1000);
+  for (unsigned n : traced_) nodes_[n].model->TraceClockLow();
+  trace_->dump(cycle_ * 1000 + 500);
+}
+
+void Package::SetFlitObserver(FlitObserver f) {
+  if (f && parts_.size() > 1) {
+    throw std::invalid_argument(
+        "a packet log observes every node in one thread: set sim.threads = 1 (it has " +
+        std::to_string(parts_.size()) + " partitions)");
+  }
+  flit_observer_ = std::move(f);
 }
 
 void Package::CloseTrace() {

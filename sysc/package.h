@@ -180,6 +180,20 @@ class Package {
   bool AnyError() const;
 
   // Waveforms: FST of the chosen nodes (all when empty) dumped in cycles [from, to).
+  // Every flit at every node's pins, for a packet log: entering from the endpoint (inject),
+  // leaving on an interposer link (hop: `channel` says where it arrives and after how many
+  // cycles) or leaving to the endpoint (eject). One partition only (set sim.threads = 1);
+  // nullptr (the default): no observer, no cost.
+  struct FlitEvent {
+    enum Kind { kInject, kHop, kEject } kind;
+    uint64_t cycle;
+    unsigned node, link;     // link: the node's link of a hop
+    const Channel* channel;  // of a hop
+    const uint32_t* flit;    // header word, then the lanes
+  };
+  using FlitObserver = std::function<void(const FlitEvent&)>;
+  void SetFlitObserver(FlitObserver f);
+
   void OpenTrace(const std::string& path, const std::vector<unsigned>& nodes, uint64_t from,
                  uint64_t to);
   void CloseTrace();
@@ -248,6 +262,9 @@ class Package {
   const std::vector<RegOp>* ops_ = nullptr;
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t trace_from_ = 0, trace_to_ = 0;
+  std::vector<unsigned> traced_;  // the nodes in the trace
+  FlitObserver flit_observer_;
+  void DumpTrace();
   std::unique_ptr<TickPool> pool_;
   std::vector<std::vector<unsigned>> parts_;  // nodes of each partition, in id order
   unsigned lookahead_ = kNoLookahead;

@@ -104,6 +104,13 @@ class VerilatedNode final : public NodeModel {
     out.bypass = m_->bypass_o;
   }
 
+  void TraceClockLow() override {
+    if constexpr (HasFstTrace<V>::value) {
+      m_->clk_i = 0;
+      m_->eval();
+    }
+  }
+
   void Trace(VerilatedFstC* fst) override {
     if constexpr (HasFstTrace<V>::value) {
       m_->trace(fst, 99);

@@ -1,21 +1,75 @@
 #!/usr/bin/env bash
-# `aries --trace` writes an FST of chosen nodes and a GTKWave save file grouped per node and
-# port, and GTKWave (headless, under Xvfb) finds every signal the save file lists in the FST.
+# `aries --trace` writes an FST of chosen nodes (1 ns per cycle, the clock traced) and a GTKWave
+# save file grouped per node and port, with each port's flits decoded by the translate filter
+# process and the VC fill levels named per VC; GTKWave (headless, under Xvfb) finds every
+# signal the save file lists. --packet-log accounts for every flit (every injection ejected,
+# every hop arriving later); the filter decodes each logged header as the package did;
+# --trace-packet traces one packet's path.
 set -euo pipefail
 aries=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$aries" --set package.k=2 --set sim.warmup=20 --set sim.measure=200 \
-  --trace "$work/run.fst" --trace-nodes 0,3 --trace-from 10 --trace-to 150 > /dev/null
-test -s "$work/run.fst"
-listed=$(grep -c '^n[0-9]*_[0-9]*\.' "$work/run.gtkw")
-cat > "$work/count.tcl" <<'TCL'
+filter=$(dirname "$0")/../../sim/tools/flit_filter.py
+gtkw_count() {  # save file: signals GTKWave displays (it must find each in the FST)
+  cat > "$work/count.tcl" <<'TCL'
 set n 0
-foreach s [gtkwave::getDisplayedSignals] { if {[regexp {^n[0-9]+_[0-9]+\.} $s]} { incr n } }
+foreach s [gtkwave::getDisplayedSignals] { if {[regexp {^node[0-9]+\.} $s]} { incr n } }
 puts "ARIES_GTKW_SIGNALS $n"
 gtkwave::/File/Quit
 TCL
-found=$(timeout 120 xvfb-run -a gtkwave -S "$work/count.tcl" "$work/run.gtkw" 2>&1 |
-        sed -n 's/^ARIES_GTKW_SIGNALS //p')
+  timeout 120 xvfb-run -a gtkwave -S "$work/count.tcl" "$1" 2>&1 | sed -n 's/^ARIES_GTKW_SIGNALS //p'
+}
+"$aries" --set package.k=2 --set sim.warmup=20 --set sim.measure=200 \
+  --trace "$work/run.fst" --trace-nodes 0,3 --trace-from 10 --trace-to 150 > /dev/null
+test -s "$work/run.fst"
+listed=$(grep -c '^\(+{[^}]*} \)\?node[0-9]*\.' "$work/run.gtkw")
+found=$(gtkw_count "$work/run.gtkw")
 echo "save file lists $listed signals, GTKWave found ${found:-none}"
 [ "$listed" -gt 100 ] && [ "$found" = "$listed" ]
+grep -q '^node0\.clk_i$' "$work/run.gtkw"                         # the clock
+grep -q '^+{node3\.in1\.vc2_fill} ' "$work/run.gtkw"               # VCs named
+grep -q '^\^>1 .*run\.flit_filter$' "$work/run.gtkw"              # flits decoded
+grep -q '^+{node0\.out1\.flit} ' "$work/run.gtkw"
+grep -q '^\[timestart\] 10000$' "$work/run.gtkw"                  # 1 ns per cycle
+[ -x "$work/run.flit_filter" ]
+# The packet log: every flit injected is ejected; every hop arrives after it leaves; the
+# filter's decoding of each header equals the package's (src, dst, VC, head, tail).
+"$aries" --set package.k=4 --set sim.warmup=50 --set sim.measure=300 \
+  --packet-log "$work/log.csv" > "$work/out.txt"
+python3 - "$work/log.csv" "$filter" <<'PY'
+import csv, subprocess, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].startswith("# ARIES-sim "), lines[0]
+rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+inj = [r for r in rows if r["event"] == "inject"]
+ej = [r for r in rows if r["event"] == "eject"]
+hops = [r for r in rows if r["event"] == "hop"]
+assert inj and len(inj) == len(ej), (len(inj), len(ej))
+assert sorted((r["lane0"], r["lane1"]) for r in inj) == sorted((r["lane0"], r["lane1"]) for r in ej)
+assert all(int(r["arrive_cycle"]) > int(r["cycle"]) for r in hops)
+sample = rows[:: max(1, len(rows) // 50)]
+out = subprocess.run([sys.executable, sys.argv[2], "--vcs", "4", "--k", "4", "--test"] +
+                     [hex((int(r["lane1"]) << 64) | (int(r["lane0"]) << 32) | int(r["header"], 16))
+                      for r in sample], capture_output=True, text=True, check=True).stdout.split("\n")
+for r, text in zip(sample, out):
+    ht = ("H" if r["head"] == "1" else "-") + ("T" if r["tail"] == "1" else "-")
+    want = f"{ht} vc{r['vc']} node{r['src']}->node{r['dst']} lane0={r['lane0']}"
+    assert text.startswith(want), (text, want)
+print(f"packet log: {len(inj)} flits injected and ejected, {len(hops)} hops; "
+      f"{len(sample)} headers decoded alike")
+PY
+# One packet's path: its nodes only, from a little before its injection.
+"$aries" --set package.k=4 --set sim.warmup=50 --set sim.measure=300 --trace-packet 7 \
+  --trace "$work/p7.fst" > "$work/p7.txt"
+grep -q "packet 7: inject at node[0-9]* (cycle [0-9]*)," "$work/p7.txt"
+path_nodes=$(grep "packet 7:" "$work/p7.txt" | grep -o 'node[0-9]\+' | sort -u | wc -l)
+traced=$(grep '^-node[0-9]*$' "$work/p7.gtkw" | sort -u | wc -l)
+[ "$traced" -eq "$path_nodes" ] || { echo "traced $traced nodes, path has $path_nodes"; exit 1; }
+found=$(gtkw_count "$work/p7.gtkw")
+listed=$(grep -c '^\(+{[^}]*} \)\?node[0-9]*\.' "$work/p7.gtkw")
+[ "$found" = "$listed" ] || { echo "p7: listed $listed, GTKWave found $found"; exit 1; }
+if "$aries" --trace-packet 7 > /dev/null 2> "$work/e"; then exit 1; fi
+grep -q -- "--trace-packet ID needs --trace FILE.fst" "$work/e"
+if "$aries" --set sim.measure=100 --trace-packet 99999 --trace "$work/x.fst" > /dev/null 2> "$work/e"; then exit 1; fi
+grep -q "no packet with that id was injected" "$work/e"
+echo ok

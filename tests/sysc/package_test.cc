@@ -524,7 +524,7 @@ TEST(PackageRegisters, RefusalsNameTheRegisterAndReasonAndChangeNothing) {
   // A track that is not cut cannot be taken.
   std::string e =
       RefusalOf(pkg, {{n, true, hw::kRegPortSelBase + hw::kPortXP, hw::PortSelValue(1, 1)}});
-  EXPECT_NE(e.find("n1_2"), std::string::npos) << e;
+  EXPECT_NE(e.find("node9"), std::string::npos) << e;  // (1, 2) on 4x4: 2 * 4 + 1
   EXPECT_NE(e.find("PORTSEL[XP]"), std::string::npos) << e;
   EXPECT_NE(e.find("not cut"), std::string::npos) << e;
   EXPECT_EQ(pkg.Read(n, hw::kRegPortSelBase + hw::kPortXP), 0u);
@@ -985,11 +985,11 @@ TEST(PackageModels, AShapeThatDisagreesWithTheRegistersIsRefused) {
   EXPECT_EQ(refusal([](NodeShape&) {}, NodeUse::kAny), "");
   EXPECT_EQ(refusal([](NodeShape&) {}, NodeUse::kPointToPoint), "");
   EXPECT_EQ(refusal([](NodeShape& s) { s.buffer_depth = 16; }, NodeUse::kAny),
-            "node model of n0_0: register 0x0003 reads 32, but its shape says buffer_depth = 16");
+            "node model of node0: register 0x0003 reads 32, but its shape says buffer_depth = 16");
   EXPECT_EQ(refusal([](NodeShape& s) { s.lanes = 8; }, NodeUse::kPointToPoint),
-            "node model of n0_0: register 0x0005 reads 16, but its shape says lanes = 8");
+            "node model of node0: register 0x0005 reads 16, but its shape says lanes = 8");
   EXPECT_EQ(refusal([](NodeShape& s) { s.coll_engine = true; }, NodeUse::kPointToPoint),
-            "node model of n0_0: it has no collective engine (ENG_ID refused), but its shape says "
+            "node model of node0: it has no collective engine (ENG_ID refused), but its shape says "
             "coll_engine = true");
   EXPECT_NE(refusal([](NodeShape& s) { s.coll_ids = 4; }, NodeUse::kAny).find("coll_ids"),
             std::string::npos);
@@ -1094,7 +1094,7 @@ TEST(PackageWatchdog, ReportsStuckPackets) {
   const auto r = aries::tb::RunTraffic(pkg, t, rc);
   EXPECT_TRUE(r.stuck);
   EXPECT_NE(r.stuck_report.find("packet"), std::string::npos) << r.stuck_report;
-  EXPECT_NE(r.stuck_report.find("n1_1: flits wait in input ports"), std::string::npos)
+  EXPECT_NE(r.stuck_report.find("node3: flits wait in input ports"), std::string::npos)
       << r.stuck_report;
 }
 

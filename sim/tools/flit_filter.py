@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""GTKWave translate filter process for ARIES-sim flits (aries --trace writes the .gtkw that
+uses it): reads one value per line on stdin (a flit in hex, header in the low 32 bits, then the
+32-bit lanes) and writes one line: the decoded header and the first lanes.
+
+    H T vc1 node0->node5 lane0=17 lane1=0x0000002a      (a dimension-order packet)
+    H T vc2 flow9 node3 lane0=...                        (a routing-table flow)
+    coll id3 add.i32 seq12 req lane0=...                 (a collective flit on an engine VC)
+
+--vcs N: the router's VCs (VCs N and N+1 are the engine's); --k K: the package's K (node
+numbers y * K + x). The header layout is rtl/pkg/aries_pkg.sv's.
+"""
+import sys
+
+OPS = ["add.i32", "mul.i32", "min.i32", "max.i32", "add.f32", "mul.f32", "min.f32", "max.f32",
+       "and", "or", "xor"]
+
+
+def decode(value, vcs, k, lanes_shown=2):
+    v = value.strip().lower()
+    if v.startswith("0x"):
+        v = v[2:]
+    if not v or any(c in "xz" for c in v):
+        return "-"
+    n = int(v, 16)
+    h = n & 0xFFFFFFFF
+    head, tail = h & 1, (h >> 1) & 1
+    vc = (h >> 2) & 7
+    is_flow = (h >> 5) & 1
+    flow = (h >> 6) & 0x3F
+    lanes = [(n >> (32 * (1 + i))) & 0xFFFFFFFF for i in range(lanes_shown)]
+    lane_text = " ".join(f"lane{i}={x}" if i == 0 else f"lane{i}=0x{x:08x}"
+                         for i, x in enumerate(lanes))
+    if vc >= vcs:  # an engine VC: collective id, operation, sequence number
+        op = (h >> 16) & 0xF
+        seq = (h >> 20) & 0xFFF
+        cls = "req" if vc == vcs else "rsp"
+        return f"coll id{flow} {OPS[op] if op < len(OPS) else op} seq{seq} {cls} {lane_text}"
+    dx, dy = (h >> 12) & 0x1F, (h >> 17) & 0x1F
+    sx, sy = (h >> 22) & 0x1F, (h >> 27) & 0x1F
+    ht = ("H" if head else "-") + ("T" if tail else "-")
+    where = (f"flow{flow} node{sy * k + sx}" if is_flow
+             else f"node{sy * k + sx}->node{dy * k + dx}")
+    return f"{ht} vc{vc} {where} {lane_text}"
+
+
+def main():
+    vcs, k = 4, 4
+    args = sys.argv[1:]
+    while args:
+        a = args.pop(0)
+        if a == "--vcs":
+            vcs = int(args.pop(0))
+        elif a == "--k":
+            k = int(args.pop(0))
+        elif a == "--test":  # decode the values given after --test and exit
+            for x in args:
+                print(decode(x, vcs, k))
+            return
+    for line in sys.stdin:
+        sys.stdout.write(decode(line, vcs, k) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
