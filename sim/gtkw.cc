@@ -4,8 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "aries_pkg.h"
+#include "provenance.h"
 
 namespace aries::sim {
 
@@ -95,6 +97,9 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
   if (!os) return 0;
   os << "[*] ARIES-sim package trace: one group per node, inside it one per port "
         "(written by aries --trace)\n";
+  // Provenance, as comment lines ("[*]" is GTKWave's comment).
+  std::istringstream prov(ProvenanceCsvLines());
+  for (std::string line; std::getline(prov, line);) os << "[*] " << line.substr(2) << "\n";
   os << "[dumpfile] \"" << fst_path << "\"\n";
   os << "[timestart] " << start_cycle * 1000 << "\n";  // 1 ns per cycle, time in ps
   os << "[signals_width] 320\n";

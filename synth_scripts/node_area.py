@@ -21,6 +21,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from synth import provenance  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ARIES V-D (45 nm, Synopsys Design Vision): the baseline router's blocks and the overhead.
@@ -88,7 +91,7 @@ def main():
                "mesh_node_um2": mesh["area_um2"], "aries_node_um2": aries["area_um2"],
                "overhead_um2": round(over, 1), "bypass_switch_um2": switch["area_um2"],
                "bypass_switches_per_node": switches, "blocks_mesh": bm, "blocks_aries": ba,
-               "paper": PAPER},
+               "paper": PAPER, "provenance": provenance()},
               open(os.path.join(a.out, "node_area.json"), "w"), indent=1)
 
 

@@ -24,6 +24,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from synth import provenance  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -104,7 +107,8 @@ def main():
                           "flows": a.flows}, "liberty": ahi["liberty"], "blocks": rows,
                "total_um2_est": round(total, 1),
                "sram_buffers": {"bits": bits, "cell_um2": a.cell_um2,
-                                "array_efficiency": a.array_efficiency, "um2": round(sram, 1)}},
+                                "array_efficiency": a.array_efficiency, "um2": round(sram, 1)},
+               "provenance": provenance()},
               open(os.path.join(a.out, "router_area.json"), "w"), indent=1)
 
 

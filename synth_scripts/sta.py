@@ -20,6 +20,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from synth import provenance  # noqa: E402
 
 
 def main():
@@ -65,7 +67,9 @@ def main():
     arrival = re.search(r"^\s*([\d.]+)\s+data arrival time", out, re.M)
     timed = re.search(r"slack \((MET|VIOLATED)\)", out) is not None and worst is not None
     res = {"top": top, "liberty": os.path.basename(a.liberty), "instances": int(linked.group(1)),
-           "clock_period_ns": 1.0, "timed": timed}
+           "clock_period_ns": 1.0, "timed": timed, "provenance": provenance()}
+    res["provenance"]["opensta"] = subprocess.run([a.sta, "-version"], capture_output=True,
+                                                  text=True).stdout.strip()
     if timed:
         res.update({"worst_slack_ns": float(worst.group(1)), "met": float(worst.group(1)) >= 0,
                     "worst_arrival_ns": float(arrival.group(1)) if arrival else None,

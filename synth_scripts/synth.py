@@ -22,6 +22,7 @@ Example:
       --out build/synth/router_small --check-ports
 """
 import argparse
+import datetime
 import json
 import os
 import re
@@ -32,6 +33,20 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RTL = os.path.join(ROOT, "rtl")
+
+
+def provenance():
+    """What made a result: the sources' git commit, Yosys's version, the command, the date."""
+    def run(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "unknown"
+    return {"tool": "ARIES-sim synth_scripts",
+            "commit": run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"]),
+            "yosys": run(["yosys", "-V"]),
+            "command": " ".join(sys.argv),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def rtl_sources():
@@ -240,6 +255,7 @@ def main():
     area = parse_stat(os.path.join(args.out, "stat.txt"), args.top)
     area["params"] = dict(params)
     area["liberty"] = os.path.basename(args.liberty)
+    area["provenance"] = provenance()
     ports = yosys_ports(args.out, args.top)
     json.dump(ports, open(os.path.join(args.out, "ports.json"), "w"), indent=1, sort_keys=True)
     json.dump(area, open(os.path.join(args.out, "area.json"), "w"), indent=1)
