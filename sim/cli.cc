@@ -18,6 +18,7 @@
 #include "mpi_transport.h"
 #include "package_run.h"
 #include "planners.h"
+#include "plot.h"
 #include "provenance.h"
 #include "train_run.h"
 
@@ -409,7 +410,7 @@ Subcommand Report(CLI::App& app) {
                       "reproduce the ARIES evaluation (Table I, Figs. 9-11, area) into one "
                       "Markdown report with plots");
   auto ro = std::make_shared<ReportOptions>();
-  s.app->add_option("--out", ro->out, "output directory (report.md, CSVs, SVGs)");
+  s.app->add_option("--out", ro->out, "output directory (report.md, CSVs, figures)");
   s.app->add_option("-k,--k", ro->ks, "K for Table I, Figs. 9 and 10: 4,8");
   s.app->add_option("--fig11-k", ro->fig11_ks, "K for the energy runs (cycle-accurate): 4 or 4,8");
   s.app->add_option("--area", ro->area,
@@ -427,6 +428,7 @@ void CheckOutputs(const CLI::App* a) {
     for (const char* name : kOutputs) {
       if (opt->check_lname(name + 2) && opt->count() > 0) {
         for (const std::string& v : opt->results()) CheckWritable(v, name);
+        if (std::string(name) == "--plot") CheckPlotter();
       }
     }
   }

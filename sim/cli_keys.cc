@@ -74,14 +74,6 @@ void KeyOptions::Switch(const std::string& names, const std::string& key, const 
   flags_.push_back(std::move(f));
 }
 
-bool KeyOptions::Given() const {
-  if (!file_.empty() || !sets_.empty()) return true;
-  for (const auto& f : flags_) {
-    if (f->option->count() > 0) return true;
-  }
-  return false;
-}
-
 void KeyOptions::Apply(Config* c) const {
   for (const std::string& a : sets_) c->SetAssignment(a, "--set");
   for (const auto& f : flags_) {

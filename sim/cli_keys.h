@@ -31,13 +31,11 @@ class KeyOptions {
   // A switch that sets `key` to true: `--verify`.
   void Switch(const std::string& names, const std::string& key, const std::string& help = "");
 
-  // After parsing: the defaults, then the file, then --set and the flags in the order given
-  // (the command line may override a file's value; a key given twice on the command line is
+  // After parsing: the defaults, then the file, then every --set, then the flags (the
+  // command line may override a file's value; a key given twice on the command line is
   // refused); `outer` are the options given before the subcommand (`aries --set ... coll`),
   // applied first. Throws ConfigError naming a key the subcommand does not read.
   Config Resolve(const KeyOptions* outer = nullptr) const;
-  // Whether --config, --set or any alias was given.
-  bool Given() const;
   const std::string& command() const { return command_; }
 
  private:

@@ -119,7 +119,7 @@ std::vector<std::string> ParseAlgoList(const std::string& list, const char* opti
 }
 
 CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
-  o.geometry = GeometryOf(c);
+  o.geometry = GeometryOf(c, false);  // the topologies are the sweep's list
   if (o.geometry.k > 16) BadKey(c, "package.k", "2 .. 16 for a sweep");
   const auto col = coll::ParseCollective(c.Get("coll.collective"));
   if (!col || (*col != coll::Collective::kAllReduce && *col != coll::Collective::kReduceScatter &&

@@ -294,11 +294,14 @@ unsigned AutoThreads() {
 
 }  // namespace
 
-coll::Geometry GeometryOf(const Config& c) {
+coll::Geometry GeometryOf(const Config& c, bool with_topology) {
   coll::Geometry g;
-  auto topo = coll::ParseTopology(c.Get("package.topology"));
-  if (!topo) BadKey(c, "package.topology");
-  g.topology = *topo;
+  if (with_topology) {
+    auto topo = coll::ParseTopology(c.Get("package.topology"));
+    if (!topo) BadKey(c, "package.topology");
+    g.topology = *topo;
+  }
+  const auto* topo = &g.topology;
   g.k = static_cast<unsigned>(KeyUint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 32));
   g.tracks = static_cast<unsigned>(KeyUint(c, "package.tracks", 0, 2));
   g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency", 1, 1000));
@@ -357,6 +360,11 @@ SimSettings Validate(const Config& c) {
   }
   s.seed = KeyUint(c, "sim.seed", 0, ~0ull);
   s.traffic.seed = s.seed;
+  return s;
+}
+
+std::vector<double> SweepRates(const Config& c) {
+  std::vector<double> rates;
   std::stringstream rs(c.Get("sweep.rates"));
   std::string item;
   while (std::getline(rs, item, ',')) {
@@ -364,12 +372,13 @@ SimSettings Validate(const Config& c) {
       size_t pos = 0;
       const double r = std::stod(item, &pos);
       if (pos != item.size() || r <= 0 || r > 1) BadKey(c, "sweep.rates");
-      s.sweep_rates.push_back(r);
+      rates.push_back(r);
     } catch (const std::logic_error&) {
       BadKey(c, "sweep.rates");
     }
   }
-  return s;
+  if (rates.empty()) BadKey(c, "sweep.rates");
+  return rates;
 }
 
 }  // namespace aries::sim

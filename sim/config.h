@@ -78,8 +78,9 @@ bool KeyBool(const Config& c, const std::string& key);
 // One of the table's allowed words (a comma-separated `allowed`).
 const std::string& KeyWord(const Config& c, const std::string& key);
 [[noreturn]] void BadKey(const Config& c, const std::string& key, const std::string& why = "");
-// The package geometry keys (package.topology, k, tracks, link_latency, extra_per_pitch).
-coll::Geometry GeometryOf(const Config& c);
+// The package geometry keys (package.topology, k, tracks, link_latency, extra_per_pitch);
+// without `with_topology` the topology is left at its default (a sweep sets it per run).
+coll::Geometry GeometryOf(const Config& c, bool with_topology = true);
 
 // The validated, typed view.
 struct SimSettings {
@@ -93,9 +94,10 @@ struct SimSettings {
   std::string model = "auto";  // sim.model: auto | rtl | fast | check (RunPackageCommand
                                // resolves auto: rtl for a run, fast for a sweep)
   uint64_t seed = 1;
-  std::vector<double> sweep_rates;
 };
 SimSettings Validate(const Config& c);  // throws ConfigError
+// sweep.rates (aries sweep's loads); throws ConfigError naming a bad one.
+std::vector<double> SweepRates(const Config& c);
 
 }  // namespace aries::sim
 

@@ -60,12 +60,12 @@ struct AreaOptions {
   std::string timing_liberty;
 };
 // Runs synth_scripts/node_area.py (and router_area.py with `router`): the mesh and ARIES nodes,
-// the bypass switch, the overhead beside section V-D; writes <out>/area.csv and area.svg (per
-// block, mesh vs ARIES node); `aries report --area <out>` includes it.
+// the bypass switch, the overhead beside section V-D; writes <out>/area.csv and the area figure
+// (area.svg, .pdf, .png: per block, mesh vs ARIES node); `aries report --area <out>` includes it.
 int RunAreaCommand(const AreaOptions& o);
 
 struct ReportOptions {
-  std::string out = "aries_report";  // directory: report.md, the CSVs and SVGs
+  std::string out = "aries_report";  // directory: report.md, the CSVs and figures
   std::string ks = "4,8";
   std::string fig11_ks = "4";  // the energy runs are cycle-accurate: 8x8 takes minutes
   std::string area;            // directory of synth_scripts/node_area.py / router_area.py output

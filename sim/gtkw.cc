@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "aries_pkg.h"
+#include "cli_util.h"
 #include "provenance.h"
 
 namespace aries::sim {
@@ -84,7 +85,7 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
     std::ofstream f(filter);
     f << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\nexec "
          "python3 "
-      << ARIES_FLIT_FILTER << " --vcs " << p.num_vcs << " --k " << k << "\n";
+      << ShellQuote(ARIES_FLIT_FILTER) << " --vcs " << p.num_vcs << " --k " << k << "\n";
     if (!f) return 0;
   }
   std::filesystem::permissions(

@@ -45,18 +45,14 @@ class PacketLogger {
   void operator()(const sysc::Package::FlitEvent& e) {
     const uint32_t h = e.flit[0];
     const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
-    if (hops_ && packet_ >= 0 && vc < vcs_ && e.flit[1] == static_cast<uint32_t>(packet_) &&
-        ((h >> hw::kHdrHeadBit) & 1u)) {
-      hops_->push_back({e.cycle,
-                        e.kind == sysc::Package::FlitEvent::kInject ? "inject"
-                        : e.kind == sysc::Package::FlitEvent::kHop  ? "hop"
-                                                                    : "eject",
-                        e.node, e.channel ? e.channel->dst() : e.node});
-    }
-    if (!f_.is_open()) return;
     const char* ev = e.kind == sysc::Package::FlitEvent::kInject ? "inject"
                      : e.kind == sysc::Package::FlitEvent::kHop  ? "hop"
                                                                  : "eject";
+    if (hops_ && packet_ >= 0 && vc < vcs_ && e.flit[1] == static_cast<uint32_t>(packet_) &&
+        ((h >> hw::kHdrHeadBit) & 1u)) {
+      hops_->push_back({e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node});
+    }
+    if (!f_.is_open()) return;
     // (A channel's name holds a comma, "x(1,3)+": quoted.)
     std::string where = e.channel ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
                                                 e.channel->dst(), e.cycle + e.channel->latency())
@@ -114,6 +110,12 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   tb::TrafficConfig tc = s.traffic;
   if (tc.pattern == tb::Pattern::kTrace) tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
   tb::NetTraffic traffic(pkg, tc);
+  for (unsigned n : trace.nodes) {  // (before any file is written)
+    if (n >= pkg.num_nodes()) {
+      throw ConfigError(
+          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, pkg.num_nodes() - 1));
+    }
+  }
   std::shared_ptr<PacketLogger> logger;
   if (!trace.packet_log.empty() || trace.packet >= 0) {
     logger = std::make_shared<PacketLogger>(trace.packet_log, s.package.k, pkg.shape().num_vcs,
@@ -121,12 +123,6 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
   }
   if (!trace.file.empty()) {
-    for (unsigned n : trace.nodes) {
-      if (n >= pkg.num_nodes()) {
-        throw ConfigError(
-            fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, pkg.num_nodes() - 1));
-      }
-    }
     pkg.OpenTrace(trace.file, trace.nodes, trace.from, trace.to);
     // The save file lists the nodes in the order given (a packet's path in its order).
     std::vector<std::string> scopes;
@@ -288,6 +284,7 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   const Config& cfg = cmd.config;
   SimSettings s = Validate(cfg);
+  const std::vector<double> rates = cmd.sweep ? SweepRates(cfg) : std::vector<double>{};
   if (!cmd.plot_file.empty() && !cmd.sweep) {
     throw ConfigError("--plot draws a sweep's latency and throughput curves: aries sweep --plot");
   }
@@ -311,9 +308,22 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
       s.package.threads = 1;
     }
   }
+  if (!cmd.trace_file.empty() && cmd.trace_from >= cmd.trace_to) {
+    throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
+                                  cmd.trace_from, cmd.trace_to));
+  }
   if (cmd.trace_packet >= 0) {
     if (cmd.trace_file.empty()) {
       throw ConfigError("--trace-packet ID needs --trace FILE.fst: the waveform of its path");
+    }
+    if (s.model != "rtl") {
+      throw ConfigError(fmt::format(
+          "--trace-packet traces the RTL: sim.model = {} has no waveforms (use rtl)", s.model));
+    }
+    if (cmd.trace_nodes != "all" || cmd.trace_from != 0 || cmd.trace_to != ~uint64_t{0}) {
+      throw ConfigError(
+          "--trace-packet chooses the nodes and cycles itself (the packet's path): drop "
+          "--trace-nodes, --trace-from and --trace-to");
     }
     // A first run finds the packet's path (the head flit's injection, hops and ejection); the
     // run is deterministic, so the traced second run repeats it cycle for cycle.
@@ -366,7 +376,7 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     // (tests/sysc checks both kernels give the same cycles).
     fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
                "lat mean", "p99", "max", "");
-    for (double rate : s.sweep_rates) {
+    for (double rate : rates) {
       SimSettings si = s;
       si.traffic.rate = rate;
       auto o = RunPackage(si, {}, false, cmd.progress, net);
@@ -395,16 +405,12 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
       !WriteFile(cmd.json_file, ToJson(cfg, cmd.sweep ? "sweep" : "run", runs))) {
     throw std::runtime_error("cannot write " + cmd.json_file);
   }
-  if (writes && !cmd.csv_file.empty()) {
-    std::string text = ProvenanceCsvLines() + CsvHeader() + "\n";
-    for (const auto& [si, o] : runs) text += CsvRow(si, o) + "\n";
-    if (!WriteFile(cmd.csv_file, text)) throw std::runtime_error("cannot write " + cmd.csv_file);
+  std::string rows = CsvHeader() + "\n";
+  for (const auto& [si, o] : runs) rows += CsvRow(si, o) + "\n";
+  if (writes && !cmd.csv_file.empty() && !WriteFile(cmd.csv_file, ProvenanceCsvLines() + rows)) {
+    throw std::runtime_error("cannot write " + cmd.csv_file);
   }
-  if (writes && !cmd.plot_file.empty()) {
-    std::string rows = CsvHeader() + "\n";
-    for (const auto& [si, o] : runs) rows += CsvRow(si, o) + "\n";
-    PlotCsv("sweep", rows, cmd.plot_file);
-  }
+  if (writes) PlotCsv("sweep", rows, cmd.plot_file);
   return ok ? 0 : 1;
 }
 

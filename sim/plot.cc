@@ -24,6 +24,20 @@ std::string PlotStem(const std::string& path) {
   return path;
 }
 
+void CheckPlotter() {
+  static int ok = -1;  // checked once per process
+  if (ok < 0) {
+    const std::string cmd =
+        fmt::format("{} -c 'import matplotlib' 2> /dev/null", ShellQuote(ARIES_PLOT_PYTHON));
+    ok = std::system(cmd.c_str()) == 0 ? 1 : 0;
+  }
+  if (!ok) {
+    throw std::runtime_error(
+        fmt::format("{} has no matplotlib: install python3-matplotlib (bash cmake/setup-debian.sh)",
+                    ARIES_PLOT_PYTHON));
+  }
+}
+
 void PlotCsv(const std::string& kind, const std::string& header_and_rows,
              const std::string& stem_in, const char* option) {
   if (stem_in.empty()) return;

@@ -16,6 +16,10 @@ namespace aries::sim {
 void PlotCsv(const std::string& kind, const std::string& header_and_rows, const std::string& stem,
              const char* option = "--plot");
 
+// Throws std::runtime_error naming the package to install when the plotting Python has no
+// matplotlib: checked before a run, not after it.
+void CheckPlotter();
+
 // STEM without a .svg, .pdf or .png extension.
 std::string PlotStem(const std::string& path);
 

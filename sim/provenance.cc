@@ -44,12 +44,18 @@ std::string Compiler() {
 #endif
 }
 
-// A validated value as JSON: booleans and decimal numbers typed, everything else a string.
-nlohmann::json Typed(const std::string& v) {
-  if (v == "true") return true;
-  if (v == "false") return false;
-  if (!v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos) {
-    return std::stoull(v);
+// A validated value as JSON, typed by its key: a boolean key's value as a boolean ("1" is
+// true), decimal integers as unsigned numbers (all 64 bits), other numbers as numbers,
+// everything else a string.
+nlohmann::json Typed(const KeyInfo& k, const std::string& v) {
+  const std::string def = k.default_value;
+  if (def == "true" || def == "false") return v == "true" || v == "1";
+  if (!v.empty() && v.size() <= 20 && v.find_first_not_of("0123456789") == std::string::npos) {
+    try {
+      return static_cast<uint64_t>(std::stoull(v));
+    } catch (const std::out_of_range&) {
+      return v;
+    }
   }
   if (!v.empty() && v.find_first_of("0123456789") != std::string::npos) {
     char* end = nullptr;
@@ -78,7 +84,7 @@ void RecordInvocation(int argc, char** argv) {
 nlohmann::json TypedConfig(const Config& c, const std::string& command) {
   nlohmann::json j = nlohmann::json::object();
   for (const KeyInfo& k : ConfigKeys()) {
-    if (k.UsedBy(command)) j[k.key] = Typed(c.Get(k.key));
+    if (k.UsedBy(command)) j[k.key] = Typed(k, c.Get(k.key));
   }
   return j;
 }

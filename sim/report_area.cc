@@ -62,20 +62,24 @@ int RunAreaCommand(const AreaOptions& o) {
     if (v < lo || v > hi)
       throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
   }
+  CheckPlotter();  // area.svg is drawn at the end: a missing matplotlib is said first
   const std::string py = fmt::format(
       "python3 {} --out {} --lanes {} --vcs {} --depth {} --flows {} "
       "--tracks {}{}",
       ShellQuote(std::string(ARIES_SYNTH_DIR) + "/node_area.py"), ShellQuote(o.out), o.lanes, o.vcs,
       o.depth, o.flows, o.tracks, o.engine ? " --engine" : "");
   fmt::print(stderr, "area: {}\n", py);
-  Heartbeat beat(false, "area: Yosys");  // on a terminal: minutes of synthesis are not silence
-  if (std::system(py.c_str()) != 0)
-    throw std::runtime_error("area: node_area.py failed (its output says why)");
+  {
+    Heartbeat beat(false, "area: Yosys");  // on a terminal: minutes of synthesis are not silence
+    if (std::system(py.c_str()) != 0)
+      throw std::runtime_error("area: node_area.py failed (its output says why)");
+  }
   if (o.router) {
     const std::string r = fmt::format("python3 {} --out {} --lanes {} --vcs {} --flows {}",
                                       ShellQuote(std::string(ARIES_SYNTH_DIR) + "/router_area.py"),
                                       ShellQuote(o.out), o.lanes, o.vcs, o.flows);
     fmt::print(stderr, "area: {}\n", r);
+    Heartbeat beat(false, "area: Yosys");
     if (std::system(r.c_str()) != 0) throw std::runtime_error("area: router_area.py failed");
   }
   if (!o.timing_liberty.empty()) {
@@ -114,6 +118,7 @@ int RunAreaCommand(const AreaOptions& o) {
 int RunReportCommand(const ReportOptions& o) {
   ParsePaperKs(o.ks);
   ParsePaperKs(o.fig11_ks);
+  CheckPlotter();  // every section draws its figure
   std::filesystem::create_directories(o.out);
   std::string md =
       "# ARIES-sim: the ARIES evaluation reproduced\n\n"

@@ -39,10 +39,11 @@ train::Chiplet ChipletWith(double utilization) {
 }  // namespace
 
 TrainOptions TrainRequest(const Config& c, TrainOptions o) {
-  const coll::Geometry g = GeometryOf(c);
-  o.topology = g.topology;
-  o.k = g.k;
-  if (o.k > 16) BadKey(c, "package.k", "2 .. 16 (the measured costs)");
+  // The training model reads the cost models of the default geometry: topology and K only.
+  const auto topo = coll::ParseTopology(c.Get("package.topology"));
+  if (!topo) BadKey(c, "package.topology");
+  o.topology = *topo;
+  o.k = static_cast<unsigned>(KeyUint(c, "package.k", 2, 16));
   o.algo = c.Get("coll.algo");
   if (!coll::FindAlgorithm(o.algo)) {
     BadKey(c, "coll.algo", "one of " + coll::AlgorithmNames() + " (auto is coll's only)");

@@ -75,13 +75,18 @@ def run_yosys(top, params, liberty, out, abc_fast=False):
         f"tee -o {out}/stat.txt stat -liberty {liberty}\n"
         f"write_json {out}/netlist_hashed.json\n"
     )
-    with open(os.path.join(out, "synth.ys"), "w") as f:
+    yosys(out, "synth.ys", "yosys.log", script)
+
+
+def yosys(out, script_name, log_name, script):
+    """Runs a Yosys script written to out/script_name, its output in out/log_name."""
+    with open(os.path.join(out, script_name), "w") as f:
         f.write(script)
-    with open(os.path.join(out, "yosys.log"), "w") as log:
-        rc = subprocess.call(["yosys", "-q", "-s", os.path.join(out, "synth.ys")],
+    with open(os.path.join(out, log_name), "w") as log:
+        rc = subprocess.call(["yosys", "-q", "-s", os.path.join(out, script_name)],
                              stdout=log, stderr=subprocess.STDOUT)
     if rc != 0:
-        sys.exit(f"yosys failed (rc {rc}); see {out}/yosys.log")
+        sys.exit(f"yosys failed (rc {rc}) on {out}/{script_name}; see {out}/{log_name}")
 
 
 def base_name(mod):
@@ -133,22 +138,23 @@ def write_netlists(out, top, liberty):
         f"read_liberty -lib {liberty}\n"
         f"write_verilog -blackboxes {out}/cells.v\n"
     )
-    with open(os.path.join(out, "names.ys"), "w") as f:
-        f.write(script)
-    with open(os.path.join(out, "yosys_names.log"), "w") as log:
-        rc = subprocess.call(["yosys", "-q", "-s", os.path.join(out, "names.ys")],
-                             stdout=log, stderr=subprocess.STDOUT)
-    if rc != 0:
-        sys.exit(f"yosys (renaming) failed (rc {rc}); see {out}/yosys_names.log")
+    yosys(out, "names.ys", "yosys_names.log", script)
     os.remove(hashed)
     os.remove(named)
     # ARIES Table II: 1 GHz. Inputs and outputs are registered at the node's neighbours, so
-    # they are timed against the same clock with no external delay.
+    # they are timed against the same clock with no external delay. A block without a clock
+    # (combinational: the crossbar, route computation) gets its paths bounded by the period.
+    ports = json.load(open(os.path.join(out, "netlist.json")))["modules"][top]["ports"]
     with open(os.path.join(out, "constraints.sdc"), "w") as f:
-        f.write("# ARIES-sim: the 1 GHz clock of ARIES Table II (synth_scripts/synth.py)\n"
-                "create_clock -name clk -period 1.0 [get_ports clk_i]\n"
-                "set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]\n"
-                "set_output_delay 0 -clock clk [all_outputs]\n")
+        f.write("# ARIES-sim: the 1 GHz clock of ARIES Table II (synth_scripts/synth.py)\n")
+        if "clk_i" in ports:
+            f.write("create_clock -name clk -period 1.0 [get_ports clk_i]\n"
+                    "set_input_delay 0 -clock clk "
+                    "[delete_from_list [all_inputs] [get_ports clk_i]]\n"
+                    "set_output_delay 0 -clock clk [all_outputs]\n")
+        else:
+            f.write("# no clock port: every input-to-output path within one period\n"
+                    "set_max_delay 1.0 -from [all_inputs] -to [all_outputs]\n")
 
 
 def parse_stat(path, top):

@@ -45,9 +45,6 @@ class EnginePort {
   static bool Check(uint64_t cycle, const hw::CollHeader& h, unsigned id, unsigned op, uint64_t seq,
                     std::vector<std::string>* errors);
 
-  unsigned request_vc() const { return vc_; }
-  unsigned lanes() const { return lanes_; }
-
  private:
   unsigned vc_, lanes_, credits_;
 };

@@ -179,7 +179,6 @@ class Package {
   bool Quiet() const;
   bool AnyError() const;
 
-  // Waveforms: FST of the chosen nodes (all when empty) dumped in cycles [from, to).
   // Every flit at every node's pins, for a packet log: entering from the endpoint (inject),
   // leaving on an interposer link (hop: `channel` says where it arrives and after how many
   // cycles) or leaving to the endpoint (eject). One partition only (set sim.threads = 1);
@@ -194,6 +193,8 @@ class Package {
   using FlitObserver = std::function<void(const FlitEvent&)>;
   void SetFlitObserver(FlitObserver f);
 
+  // Waveforms: FST of the chosen nodes (all when empty) dumped in cycles [from, to), 1 ns per
+  // cycle with the clock's two phases.
   void OpenTrace(const std::string& path, const std::vector<unsigned>& nodes, uint64_t from,
                  uint64_t to);
   void CloseTrace();

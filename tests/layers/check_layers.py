@@ -4,8 +4,9 @@
 Reads every project library and executable (add_library / add_executable of an `aries*` target
 outside tests/) and the project libraries each links (target_link_libraries, any keyword), and
 compares them with the table between `<!-- layers -->` and `<!-- /layers -->` in README.md:
-one row per target, its folder, and the project libraries it links. Also checks that the links
-point one way (no cycle). Exit 1 naming every difference.
+one row per target (its folder column is for the reader and not checked) with the project
+libraries it links. Also checks that the links point one way (no cycle). Exit 1 naming every
+difference.
 """
 import pathlib
 import re

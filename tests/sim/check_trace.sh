@@ -25,7 +25,8 @@ test -s "$work/run.fst"
 listed=$(grep -c '^\(+{[^}]*} \)\?node[0-9]*\.' "$work/run.gtkw")
 found=$(gtkw_count "$work/run.gtkw")
 echo "save file lists $listed signals, GTKWave found ${found:-none}"
-[ "$listed" -gt 100 ] && [ "$found" = "$listed" ]
+[ "$listed" -gt 100 ]
+[ "$found" = "$listed" ]
 grep -q '^node0\.clk_i$' "$work/run.gtkw"                         # the clock
 grep -q '^+{node3\.in1\.vc2_fill} ' "$work/run.gtkw"               # VCs named
 grep -q '^\^>1 .*run\.flit_filter$' "$work/run.gtkw"              # flits decoded

@@ -40,10 +40,34 @@ TEST(ConfigKeys, EveryKeyNamesKnownSubcommandsAndEveryDefaultIsValid) {
   }
   const Config c;
   EXPECT_NO_THROW(Validate(c));
+  EXPECT_NO_THROW(SweepRates(c));
   EXPECT_NO_THROW(CollRequest(c, {}));
   EXPECT_NO_THROW(CollSweepRequest(c, {}));
   EXPECT_NO_THROW(TrainRequest(c, {}));
   EXPECT_NO_THROW(Fig10Request(c, {}));
+}
+
+// Each request builder reads only the keys its subcommand lists: every other key holds a value
+// no reader accepts, and the builder still succeeds.
+TEST(ConfigKeys, EachBuilderReadsOnlyTheKeysItsSubcommandLists) {
+  auto poisoned = [](const std::string& command) {
+    Config c;
+    for (const KeyInfo& k : ConfigKeys()) {
+      if (!k.UsedBy(command)) c.Set(k.key, "@poison@");
+    }
+    return c;
+  };
+  EXPECT_NO_THROW(Validate(poisoned("run")));
+  EXPECT_NO_THROW(Validate(poisoned("sweep")));
+  EXPECT_NO_THROW(SweepRates(poisoned("sweep")));
+  EXPECT_NO_THROW(CollRequest(poisoned("coll"), {}));
+  EXPECT_NO_THROW(CollSweepRequest(poisoned("coll-sweep"), {}));
+  EXPECT_NO_THROW(TrainRequest(poisoned("train"), {}));
+  EXPECT_NO_THROW(Fig10Request(poisoned("fig10"), {}));
+  // (The check can fail: a builder given its own key poisoned throws.)
+  Config bad = poisoned("coll");
+  bad.Set("package.k", "@poison@", "--k");
+  EXPECT_THROW(CollRequest(bad, {}), ConfigError);
 }
 
 TEST(ConfigKeys, TwiceOnTheCommandLineIsRefusedAFileValueMayBeOverridden) {
