@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -71,7 +72,10 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.warmup", "1000", ">= 0", "warm-up cycles before measuring", kRuns},
       {"sim.measure", "5000", ">= 1", "measurement window, cycles", kRuns},
       {"sim.drain_limit", "20000", ">= 0", "cycles allowed for measured packets to arrive", kRuns},
-      {"sim.watchdog", "5000", ">= 100", "cycles without an ejection that count as stuck", kRuns},
+      {"sim.watchdog", "auto", "auto, or >= 2 x the longest link's latency",
+       "cycles without an ejection and without a flit or credit on the wires that count as "
+       "stuck (auto: 5000, or 4 x the longest link's latency when that is more)",
+       kRuns},
       {"sim.kernel", "systemc", "systemc, loop",
        "step nodes from the SystemC scheduler or from a plain loop (same results)", kRuns},
       {"sim.threads", "auto", "auto, 1 .. 64",
@@ -191,6 +195,16 @@ void Config::SetAssignment(const std::string& kv, const std::string& origin) {
 }
 
 void Config::LoadFile(const std::string& path) {
+  // A regular file of bounded size: a device (/dev/zero) or a directory is refused, not read
+  // forever or as nothing.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw ConfigError(fmt::format("config {}: not a regular file", path));
+  }
+  if (std::filesystem::file_size(path, ec) > (1u << 20)) {
+    throw ConfigError(
+        fmt::format("config {}: larger than 1 MB; a configuration is a few lines", path));
+  }
   std::ifstream f(path);
   if (!f) throw ConfigError(fmt::format("config {}: cannot open", path));
   std::string line;
@@ -341,7 +355,19 @@ SimSettings Validate(const Config& c) {
   s.run.warmup = KeyUint(c, "sim.warmup", 0, 1ull << 40);
   s.run.measure = KeyUint(c, "sim.measure", 1, 1ull << 40);
   s.run.drain_limit = KeyUint(c, "sim.drain_limit", 0, 1ull << 40);
-  s.run.watchdog = KeyUint(c, "sim.watchdog", 100, 1ull << 40);
+  // The longest link: a wrap, a butterfly link or a bypass segment spans up to K - 1 pitches.
+  const uint64_t longest = coll::LinkLatency(s.package, s.package.k - 1);
+  if (c.Get("sim.watchdog") == "auto") {
+    s.run.watchdog = std::max<uint64_t>(5000, 4 * longest);
+  } else {
+    s.run.watchdog = KeyUint(c, "sim.watchdog", 1, 1ull << 40);
+    if (s.run.watchdog < 2 * longest) {
+      BadKey(c, "sim.watchdog",
+             fmt::format("auto or >= {} (twice the longest link's {} cycles: a flit and its "
+                         "credit in flight are progress the watchdog must wait for)",
+                         2 * longest, longest));
+    }
+  }
   s.kernel = c.Get("sim.kernel");
   if (s.kernel != "systemc" && s.kernel != "loop") BadKey(c, "sim.kernel");
   if (c.Get("sim.threads") == "auto") {

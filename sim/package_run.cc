@@ -108,7 +108,23 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
   }
   tb::TrafficConfig tc = s.traffic;
-  if (tc.pattern == tb::Pattern::kTrace) tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
+  if (tc.pattern == tb::Pattern::kTrace) {
+    tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
+    // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
+    // with none there would report 0 packets and latency 0 as if measured.
+    const uint64_t from = s.run.warmup, to = s.run.warmup + s.run.measure;
+    size_t in_window = 0, before = 0;
+    for (const tb::TraceEntry& e : tc.trace) {
+      in_window += e.cycle >= from && e.cycle < to;
+      before += e.cycle < from;
+    }
+    if (in_window == 0) {
+      throw ConfigError(fmt::format(
+          "traffic.trace {}: none of its {} packets is injected in the measurement window, "
+          "cycles {} .. {} ({} in the warm-up); set sim.warmup and sim.measure to cover them",
+          s.trace_file, tc.trace.size(), from, to - 1, before));
+    }
+  }
   tb::NetTraffic traffic(pkg, tc);
   for (unsigned n : trace.nodes) {  // (before any file is written)
     if (n >= pkg.num_nodes()) {

@@ -25,6 +25,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
 
   const uint64_t chunk = 100;
   bool drained = false;
+  uint64_t wire_progress = start;  // the last check that found flits or credits on the wires
   while (true) {
     const uint64_t now = pkg.endpoint_cycle();
     if (now >= win_to) {
@@ -35,10 +36,16 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
       }
       if (now >= win_to + cfg.drain_limit) break;
     }
-    if (t.outstanding() > 0 && now > t.last_ejection() + cfg.watchdog &&
+    if (t.outstanding() > 0 && now > std::max(t.last_ejection(), wire_progress) + cfg.watchdog &&
         now > start + cfg.watchdog) {
-      r.stuck = true;
-      break;
+      // Flits on the wires are progress (a long link holds them for its latency): stuck is
+      // no ejection and nothing moving between the nodes for a watchdog period.
+      if (pkg.WiresBusy()) {
+        wire_progress = now;
+      } else {
+        r.stuck = true;
+        break;
+      }
     }
     const uint64_t step = now < win_to ? std::min(chunk, win_to - now) : chunk;
     advance(step);

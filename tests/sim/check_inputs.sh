@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Hostile inputs are refused with a reason, before anything runs (issue: the holes found when the
+# CLI was tried): unreadable traces and configurations, negative numbers that would wrap,
+# a trace whose packets all fall outside the measurement window, C-style integer literals,
+# duplicate keys, coll sizes past the bound, an empty trace window, outputs in missing folders.
+set -euo pipefail
+aries=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+refused() {  # expected message, then the command's arguments
+  local want=$1
+  shift
+  if "$aries" "$@" > "$dir/o" 2> "$dir/e"; then echo "accepted: $*"; exit 1; fi
+  grep -qF -- "$want" "$dir/e" || { echo "expected '$want' for: $*"; cat "$dir/e"; exit 1; }
+}
+T="--set traffic.pattern=trace"
+refused "trace $dir: not a regular file" $T --set traffic.trace="$dir"
+refused "trace /dev/zero: not a regular file" $T --set traffic.trace=/dev/zero
+refused "config /dev/zero: not a regular file" --config /dev/zero
+printf '5 0 1 4\n-3 1 2 4\n' > "$dir/neg.tr"
+refused "neg.tr:2: expected 'cycle src dst flits' (decimal numbers >= 0)" $T --set traffic.trace="$dir/neg.tr"
+printf '# nothing\n\n' > "$dir/empty.tr"
+refused "empty.tr: no packets in it" $T --set traffic.trace="$dir/empty.tr"
+printf '5 0 1 4\n10 1 2 4\n' > "$dir/warm.tr"
+refused "none of its 2 packets is injected in the measurement window, cycles 1000 .. 5999 (2 in the warm-up)" \
+  $T --set traffic.trace="$dir/warm.tr"
+"$aries" $T --set traffic.trace="$dir/warm.tr" --set sim.warmup=0 --set sim.measure=100 | grep -q "checked *yes"
+refused "package.k = '010'" --set package.k=010 --set package.topology=fbfly  # ten: past fbfly's 8
+refused "package.k = '0x4': allowed" --set package.k=0x4
+refused "sim.seed = '-1': allowed" --set sim.seed=-1
+printf 'package.k = 4\npackage.k = 8\n' > "$dir/dup.cfg"
+refused "dup.cfg:2: package.k given twice" --config "$dir/dup.cfg"
+refused "coll.size = '65M': allowed" coll --set coll.size=65M
+refused "--size 18446744073709551616K: allowed" coll --size 18446744073709551616K
+refused "--trace-from 10 --trace-to 5: an empty window" --trace "$dir/t.fst" --trace-from 10 --trace-to 5
+refused "--json $dir/none/r.json: the folder $dir/none does not exist" --json "$dir/none/r.json"
+echo ok
