@@ -34,4 +34,13 @@ refused "coll.size = '65M': allowed" coll --set coll.size=65M
 refused "--size 18446744073709551616K: allowed" coll --size 18446744073709551616K
 refused "--trace-from 10 --trace-to 5: an empty window" --trace "$dir/t.fst" --trace-from 10 --trace-to 5
 refused "--json $dir/none/r.json: the folder $dir/none does not exist" --json "$dir/none/r.json"
+# Flits on the wires are progress: one packet across an 8x8 mesh of 1000-cycle links takes
+# 14,033 cycles, most of them with no ejection anywhere (before, the 5000-cycle watchdog called
+# it STUCK at cycle 5,113).
+printf '0 0 63 4\n' > "$dir/one.tr"
+"$aries" --set package.topology=mesh --set package.k=8 --set package.link_latency=1000 \
+  --set traffic.pattern=trace --set traffic.trace="$dir/one.tr" --set sim.warmup=0 \
+  --set sim.measure=100 --set sim.kernel=loop > "$dir/long.txt"
+grep -q "max 14033 (1 packets)" "$dir/long.txt" || { cat "$dir/long.txt"; exit 1; }
+grep -q "checked *yes" "$dir/long.txt"
 echo ok
