@@ -195,8 +195,10 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
   fmt::print("  {:<28} {:.1f}\n", "network latency mean", r.latency.net_mean);
   fmt::print("  {:<28} mean {:.3f}, max {:.3f} flits/cycle\n", "link utilisation", r.link_util_mean,
              r.link_util_max);
-  fmt::print("  {:<28} {} created, {} ejected, {} packets outstanding\n", "flits", r.flits_created,
-             r.flits_ejected, r.packets_outstanding);
+  fmt::print(
+      "  {:<28} {} created, {} ejected, {} packets outstanding; {} flit-hops on the "
+      "interposer\n",
+      "flits", r.flits_created, r.flits_ejected, r.packets_outstanding, r.flit_hops);
   fmt::print("  {:<28} {}\n", "all flits delivered, checked",
              r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
   fmt::print(
@@ -260,6 +262,7 @@ std::string ToJson(const Config& c, const std::string& command,
     x["threads"] = s.package.threads;
     x["ranks"] = o.ranks;
     x["node_evaluations"] = r.node_evaluations;
+    x["flit_hops"] = r.flit_hops;
     x["moved_hops"] = o.moved_hops;
     nlohmann::json links = nlohmann::json::object();
     for (const tb::LinkUse& l : r.links) links[l.name] = l.utilisation;

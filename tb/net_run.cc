@@ -72,6 +72,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   if (pkg.AnyError()) r.errors.push_back("a node raised err_o (router STATUS or NODE_STATUS)");
   const uint64_t total = pkg.cycle();
   for (const sysc::Channel* c : pkg.Channels()) {
+    r.flit_hops += c->flits_sent();
     const double u = total ? static_cast<double>(c->flits_sent()) / total : 0.0;
     r.links.push_back({c->name(), u});
     r.link_util_mean += u;

@@ -41,6 +41,7 @@ struct RunResult {
   std::vector<LinkUse> links;
   double link_util_mean = 0, link_util_max = 0;
   uint64_t node_evaluations = 0;  // model steps (skip_idle leaves quiet nodes out)
+  uint64_t flit_hops = 0;         // flits sent over interposer links during the run
   bool ok() const { return errors.empty() && !stuck; }
 };
 
