@@ -40,7 +40,7 @@ aries=$1; work=$2; seed=$3; shift 3
 "$aries" run "$@" --set sim.model=fast --set sim.kernel=loop --set sim.threads=1 \
   --set sim.seed=$seed --set sim.warmup=500 --set sim.measure=4000 --set sim.drain_limit=400000 \
   --json "$work/r$seed.json" > "$work/r$seed.txt" 2>&1
-python3 - "$work/r$seed.json" "$work/r$seed.txt" "$*" <<'PY'
+python3 - "$work/r$seed.json" "$work/r$seed.txt" "$*" > "$work/s$seed" <<'PY'
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))["runs"][0]
@@ -60,10 +60,14 @@ while [ "$total" -lt "$target" ]; do
     echo "$seed ${configs[$(( (seed - 1) % ${#configs[@]} ))]}" >> "$work/batch"
     seed=$((seed + 1))
   done
-  while read -r status hops created cyc rest; do
-    if [ "$status" != OK ]; then echo "soak FAILED: $hops $created $cyc $rest"; exit 1; fi
+  # (Each run writes its own status file: parallel runs never interleave their lines.)
+  xargs -P "$jobs" -L 1 bash "$work/one.sh" "$aries" "$work" < "$work/batch"
+  for f in "$work"/s*; do
+    read -r status hops created cyc rest < "$f"
+    if [ "$status" != OK ]; then echo "soak FAILED: $(cat "$f")"; exit 1; fi
     total=$((total + hops)); flits=$((flits + created)); cycles=$((cycles + cyc)); runs=$((runs + 1))
-  done < <(xargs -P "$jobs" -L 1 bash "$work/one.sh" "$aries" "$work" < "$work/batch")
+    rm -f "$f"
+  done
   echo "  $runs runs, $total flit-hops, $(( $(date +%s) - start )) s" >&2
 done
 echo "soak: $total flit-hops checked in $runs runs ($flits flits over $cycles cycles; ${#configs[@]} configurations: every topology, K 4 and 8, 1- and 10-cycle links, static and dynamic VCs, random bypass, loads 0.3-0.7, sinks accepting every cycle or half of them); every flit delivered once, in order, intact; $(( $(date +%s) - start )) s"
