@@ -87,21 +87,6 @@ class Interpreter {
     return false;
   }
 
-  // The node whose id entry sends requests (rsp = false) or responses into (n, port).
-  std::optional<unsigned> Feeder(unsigned n, unsigned port, unsigned id, bool rsp) const {
-    for (unsigned m = 0; m < n_; ++m) {
-      const EngineId* e = p_.nodes[m].FindId(id);
-      if (!e) continue;
-      for (unsigned q = 1; q < w_.num_ports(); ++q) {
-        const bool sends = rsp ? ((e->rsp_out >> q) & 1u) : e->req_out == q;
-        if (!sends) continue;
-        const auto to = w_.Across(m, q, nullptr);
-        if (to && to->node == n && to->port == port) return m;
-      }
-    }
-    return std::nullopt;
-  }
-
   // The request result of `id` at node n: its inputs (the local endpoint on slot 0, the
   // feeders' results on their ports) reduced through the engine's tree; nullopt until every
   // local send has happened.
@@ -120,7 +105,7 @@ class Interpreter {
         if (it == eng_send_[id].end()) return std::nullopt;
         in[port] = it->second.val;
       } else {
-        const auto m = Feeder(n, port, id, false);
+        const auto m = w_.EngineFeeder(n, port, id, false);
         if (!m) throw std::logic_error(fmt::format("reference: engine id {} has no feeder", id));
         auto v = ReqValue(*m, id, region, depth + 1);
         if (!v) return std::nullopt;
@@ -143,7 +128,7 @@ class Interpreter {
     for (unsigned depth = 0; depth <= n_; ++depth) {
       const EngineId* c = p_.nodes[cur].FindId(o.id);
       if (c->rsp_in == hw::kEngTurn) return ReqValue(cur, o.id, o.region, 0);
-      const auto m = Feeder(cur, c->rsp_in, o.id, true);
+      const auto m = w_.EngineFeeder(cur, c->rsp_in, o.id, true);
       if (!m) throw std::logic_error(fmt::format("reference: engine id {} has no response", o.id));
       cur = *m;
     }

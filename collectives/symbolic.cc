@@ -210,21 +210,6 @@ class Executor {
     return false;
   }
 
-  // The node and id entry that sends id's requests (rsp = false) or responses into (n, port).
-  std::optional<unsigned> Feeder(unsigned n, unsigned port, unsigned id, bool rsp) const {
-    for (unsigned m = 0; m < n_; ++m) {
-      const EngineId* e = p_.nodes[m].FindId(id);
-      if (!e) continue;
-      for (unsigned q = 1; q < w_.num_ports(); ++q) {
-        const bool sends = rsp ? ((e->rsp_out >> q) & 1u) : e->req_out == q;
-        if (!sends) continue;
-        const auto to = w_.Across(m, q, nullptr);
-        if (to && to->node == n && to->port == port) return m;
-      }
-    }
-    return std::nullopt;
-  }
-
   // Request result of id at node n (nullopt: not computable yet, or an error was recorded).
   std::optional<std::vector<Set>> ReqValue(unsigned n, unsigned id, const Range& region,
                                            unsigned depth) {
@@ -250,7 +235,7 @@ class Executor {
         }
         in = it->second.val;
       } else {
-        const auto m = Feeder(n, port, id, false);
+        const auto m = w_.EngineFeeder(n, port, id, false);
         if (!m) {
           Fail(
               fmt::format("engine id {}: {} reduces port {}, but no node sends id {} requests "
@@ -315,7 +300,7 @@ class Executor {
         if (!v) return std::nullopt;
         return Message{o.region, std::move(*v)};
       }
-      const auto m = Feeder(cur, c->rsp_in, o.id, true);
+      const auto m = w_.EngineFeeder(cur, c->rsp_in, o.id, true);
       if (!m) {
         Fail(
             fmt::format("engine id {}: {} takes responses from port {}, but no node copies id "

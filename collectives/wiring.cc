@@ -29,6 +29,21 @@ std::string Wiring::NodeName(unsigned n) const {
 
 std::string Wiring::PortName(unsigned port) const { return coll::PortName(port, ports_); }
 
+std::optional<unsigned> Wiring::EngineFeeder(unsigned n, unsigned port, unsigned id,
+                                             bool rsp) const {
+  for (unsigned m = 0; m < n_; ++m) {
+    const EngineId* e = nodes_[m].FindId(id);
+    if (!e) continue;
+    for (unsigned q = 1; q < ports_; ++q) {
+      const bool sends = rsp ? ((e->rsp_out >> q) & 1u) : e->req_out == q;
+      if (!sends) continue;
+      const auto to = Across(m, q, nullptr);
+      if (to && to->node == n && to->port == port) return m;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string* why) const {
   auto fail = [&](const std::string& s) -> std::optional<PortRef> {
     if (why) *why = fmt::format("{} port {}: {}", NodeName(node), PortName(port), s);

@@ -47,6 +47,10 @@ class Wiring {
   std::string NodeName(unsigned n) const;
   std::string PortName(unsigned port) const;
 
+  // The node whose engine entry of `id` sends its requests (rsp = false) or copies its
+  // responses (rsp = true) into (n, port) under `nodes`' programs; nullopt when none does.
+  std::optional<unsigned> EngineFeeder(unsigned n, unsigned port, unsigned id, bool rsp) const;
+
  private:
   std::optional<unsigned> Mask(unsigned node, unsigned flow, unsigned in_port) const;
 
