@@ -50,14 +50,16 @@ struct RunOutputs {
     a->add_option("--trace", trace, "write an FST waveform (and a .gtkw save file)");
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
     a->add_option("--trace-from", trace_from, "first traced cycle");
-    a->add_option("--trace-to", trace_to, "cycle after the last traced one");
+    a->add_option("--trace-to", trace_to, "cycle after the last traced one")
+        ->default_str("the end of the run");
     a->add_option("--packet-log", packet_log,
                   "write every flit's every hop as CSV: cycle (= ns on the waveform), node, link, "
                   "next node, VC, decoded header, lanes (run)");
     a->add_option("--trace-packet", trace_packet,
                   "with --trace FILE.fst: trace only the nodes and cycles of this packet's path "
                   "(its id: lane 0 of its flits, the packet log's lane0)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::NonNegativeNumber)
+        ->default_str("none");
     a->add_flag("--progress", progress,
                 "progress on stderr about once a second (by itself on a terminal)");
   }
