@@ -22,6 +22,7 @@
 
 #include "endpoint.h"
 #include "package.h"
+#include "trace_file.h"
 
 namespace aries::tb {
 
@@ -29,14 +30,6 @@ enum class Pattern { kUniform, kTranspose, kBitComplement, kHotspot, kNeighbor, 
 const char* PatternName(Pattern p);
 std::optional<Pattern> ParsePattern(std::string_view s);
 const char* PatternNames();
-
-// One packet of a trace file line: "cycle src dst flits" (node ids y*K+x; '#' comments).
-struct TraceEntry {
-  uint64_t cycle;
-  unsigned src, dst, flits;
-};
-// Reads a trace; throws std::runtime_error naming the file, line and what is wrong.
-std::vector<TraceEntry> ReadTrace(const std::string& path, unsigned num_nodes);
 
 struct TrafficConfig {
   Pattern pattern = Pattern::kUniform;

@@ -1,0 +1,334 @@
+// The key table and its parsing (sim/config.h): the table, Config (values with their origins),
+// the typed reads, the geometry and sweep loads. No package, traffic or node model here (the
+// fuzz harness tests/fuzz/fuzz_config.cc builds this file alone); Validate, which turns the
+// keys into a run's settings, is config.cc.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config.h"
+
+namespace aries::sim {
+
+namespace {
+
+// The subcommands that read each group of keys.
+constexpr const char* kRuns = "run sweep";                      // the point-to-point package runs
+constexpr const char* kGeometry = "run sweep coll coll-sweep";  // the package geometry
+constexpr const char* kModel = "run sweep coll coll-sweep train fig11";
+constexpr const char* kColl = "coll";
+
+}  // namespace
+
+const std::vector<std::string>& Subcommands() {
+  static const std::vector<std::string> names = {
+      "run",   "sweep", "bench", "keys",  "coll",   "coll-sweep", "coll-merge", "coll-models",
+      "train", "fig9",  "fig10", "fig11", "table1", "area",       "report"};
+  return names;
+}
+
+bool KeyInfo::UsedBy(const std::string& command) const {
+  std::istringstream ws(commands);
+  std::string w;
+  while (ws >> w) {
+    if (w == command) return true;
+  }
+  return false;
+}
+
+const std::vector<KeyInfo>& ConfigKeys() {
+  static const std::vector<KeyInfo> keys = {
+      {"package.topology", "aries", "mesh, torus, fbfly, aries", "interposer topology",
+       "run sweep coll train"},
+      {"package.k", "4", "2 .. 32 (fbfly: 2 .. 8)", "K x K chiplets",
+       "run sweep coll coll-sweep train"},
+      {"package.tracks", "2", "0 .. 2", "ARIES bypass tracks per row and per column", kGeometry},
+      {"package.link_latency", "10", "1 .. 1000",
+       "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)", kGeometry},
+      {"package.extra_per_pitch", "1", "0 .. 100",
+       "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)", kGeometry},
+      {"package.vc_alloc", "static", "static, dynamic",
+       "VC of a DOR packet at each hop: its own (static), or any free VC of its class (dynamic, "
+       "as BookSim2 and Garnet; CTRL.DYN_VC)",
+       kRuns},
+      {"package.node", "auto", "auto, Varies_node, Varies_node_p2p, Varies_node_fb",
+       "the node's built parameter set (rtl/CMakeLists.txt; auto: the engine-less 5-port model, "
+       "the traced full one for --trace, the 15-port one for the flattened butterfly)",
+       kRuns},
+      {"package.bypass", "none", "none, random",
+       "ARIES bypass setting: none, or random segments replacing mesh hops (register API)", kRuns},
+      {"traffic.pattern", "uniform", "uniform, transpose, bitcomp, hotspot, neighbor, trace",
+       "destination pattern", kRuns},
+      {"traffic.rate", "0.1", "0 .. 1", "offered load, flits per node per cycle", kRuns},
+      {"traffic.packet_len", "4", "1 .. 64", "flits per packet", kRuns},
+      {"traffic.hotspot", "0", "a node id", "hotspot node (pattern hotspot)", kRuns},
+      {"traffic.hotspot_share", "0.25", "0 .. 1", "share of packets sent to the hotspot", kRuns},
+      {"traffic.trace", "", "a file", "packet trace 'cycle src dst flits' (pattern trace)", kRuns},
+      {"traffic.sink_accept", "1", "0.01 .. 1",
+       "probability per cycle that an endpoint frees an ejection slot (back-pressure)", kRuns},
+      {"sim.warmup", "1000", ">= 0", "warm-up cycles before measuring", kRuns},
+      {"sim.measure", "5000", ">= 1", "measurement window, cycles", kRuns},
+      {"sim.drain_limit", "20000", ">= 0", "cycles allowed for measured packets to arrive", kRuns},
+      {"sim.watchdog", "auto", "auto, or >= 2 x the longest link's latency",
+       "cycles without an ejection and without a flit or credit on the wires that count as "
+       "stuck (auto: 5000, or 4 x the longest link's latency when that is more)",
+       kRuns},
+      {"sim.kernel", "systemc", "systemc, loop",
+       "step nodes from the SystemC scheduler or from a plain loop (same results)", kRuns},
+      {"sim.threads", "auto", "auto, 1 .. 64",
+       "threads, each stepping a partition of rows in windows of the links' lookahead (kernel "
+       "loop; same results; auto: the machine's cores, at most 8; under mpirun: per rank, auto 1)",
+       kRuns},
+      {"sim.model", "auto", "auto, rtl, fast, check",
+       "node model: the Verilated RTL, the cycle-equivalent C++ model (same cycles, proven pin by "
+       "pin; no waveforms), or both in lockstep comparing every pin every cycle; auto: rtl for "
+       "one run (run, coll), fast for sweeps (sweep, coll-sweep, fig11, train --check)",
+       kModel},
+      {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing",
+       kRuns},
+      {"sim.seed", "1", "0 .. 2^64-1",
+       "seed of traffic, bypass choice, RTL initial values and collective inputs",
+       "run sweep coll coll-sweep"},
+      {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads",
+       "offered loads of `aries sweep`", "sweep"},
+      {"coll.algo", "ring", "auto or an algorithm (aries coll --help)",
+       "collective algorithm (auto: the cheapest by the measured costs; coll only)", "coll train"},
+      {"coll.collective", "allreduce",
+       "allreduce, reducescatter, allgather, reduce, broadcast, barrier (sweeps and cost models: "
+       "the first three)",
+       "the collective", "coll coll-sweep coll-models"},
+      {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models"},
+      {"coll.op", "sum", "sum, prod, min, max, and, or, xor (and, or, xor: int32)",
+       "the reduction the engines and endpoints compute (the cycles do not depend on it)", kColl},
+      {"coll.size", "64K", "1 .. 64M bytes: 64, 4K, 2M", "bytes per node", kColl},
+      {"coll.root", "0", "a node id", "root of reduce and broadcast", kColl},
+      {"coll.levels", "2", "1 .. 5", "aries_lt: ring levels L (K = b^L)", "coll train"},
+      {"coll.embeddings", "1", "1 .. 4", "tree: in-network trees over disjoint segments",
+       "coll train"},
+      {"coll.verify", "false", "true, false", "compare every element with the golden reduction",
+       kColl},
+      {"coll.costs", "", "a sweep CSV",
+       "measured cost file (aries coll-sweep --csv; empty: collectives/data/collective_costs.csv)",
+       "coll train fig9 fig10 coll-models"},
+      {"train.workload", "resnet50", "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV",
+       "the model trained", "train"},
+      {"train.strategy", "ddp", "ddp, fsdp, tp",
+       "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp "
+       "(all-reduce of partial outputs)",
+       "train"},
+      {"train.batch", "0", "0 .. 2^20", "samples per chiplet (0: the workload's)", "train fig10"},
+      {"train.bucket", "0", "0 or bytes: 25M",
+       "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)", "train"},
+      {"train.utilization", "0.7", "(0, 1]", "compute utilization (MAD Max 4.2: ~0.7)",
+       "train fig10"},
+      {"train.check_max", "2M", "bytes: 2M", "largest collective train --check runs", "train"},
+  };
+  return keys;
+}
+
+const KeyInfo& KeyInfoOf(const std::string& key) {
+  for (const KeyInfo& k : ConfigKeys()) {
+    if (key == k.key) return k;
+  }
+  std::string known;
+  for (const KeyInfo& k : ConfigKeys()) known += fmt::format(" {}", k.key);
+  throw ConfigError(fmt::format("unknown key '{}'; known keys:{}", key, known));
+}
+
+int PrintConfigKeys() {
+  // Columns of bounded width; a longer value keeps its line and the next columns continue,
+  // aligned, on the line below.
+  constexpr size_t kKey = 24, kDefault = 12, kAllowed = 34;
+  fmt::print("{:<{}}  {:<{}}  {:<{}}  {}\n", "key", kKey, "default", kDefault, "allowed", kAllowed,
+             "meaning [read by]");
+  for (const KeyInfo& k : ConfigKeys()) {
+    std::string line = fmt::format("{:<{}}  ", k.key, kKey);
+    auto column = [&](const std::string& text, size_t start, size_t width) {
+      line += text;
+      if (line.size() > start + width) {  // too long: continue below, aligned
+        fmt::print("{}\n", line);
+        line = std::string(start + width + 2, ' ');
+      } else {
+        line.resize(start + width + 2, ' ');
+      }
+    };
+    column(fmt::format("'{}'", k.default_value), kKey + 2, kDefault);
+    column(k.allowed, kKey + kDefault + 4, kAllowed);
+    fmt::print("{}{} [{}]\n", line, k.description, k.commands);
+  }
+  return 0;
+}
+
+Config::Config() {
+  for (const KeyInfo& k : ConfigKeys()) values_[k.key] = k.default_value;
+}
+
+void Config::Set(const std::string& key, const std::string& value, const std::string& origin) {
+  KeyInfoOf(key);  // refuses an unknown key, naming the known ones
+  std::string& from = origin_[key];
+  // Command-line origins are flags ("--set", "--topology"); a file's are "PATH:LINE". The
+  // command line may override a file's value once; two values from the command line, or two
+  // lines of a file, are a mistake the user must resolve.
+  const auto on_command_line = [](const std::string& o) { return o.rfind("--", 0) == 0; };
+  if (!from.empty() && (on_command_line(from) || !on_command_line(origin))) {
+    throw ConfigError(fmt::format("{} given twice: '{}' ({}) and '{}' ({}); give it once", key,
+                                  values_[key], from, value, origin));
+  }
+  values_[key] = value;
+  from = origin;
+}
+
+void Config::SetAssignment(const std::string& kv, const std::string& origin) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos) {
+    throw ConfigError(fmt::format("'{}': expected key=value", kv));
+  }
+  auto trim = [](std::string s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    const auto e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  Set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)), origin);
+}
+
+void Config::LoadFile(const std::string& path) {
+  // A regular file of bounded size: a device (/dev/zero) or a directory is refused, not read
+  // forever or as nothing.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw ConfigError(fmt::format("config {}: not a regular file", path));
+  }
+  if (std::filesystem::file_size(path, ec) > (1u << 20)) {
+    throw ConfigError(
+        fmt::format("config {}: larger than 1 MB; a configuration is a few lines", path));
+  }
+  std::ifstream f(path);
+  if (!f) throw ConfigError(fmt::format("config {}: cannot open", path));
+  std::string line;
+  unsigned n = 0;
+  while (std::getline(f, line)) {
+    ++n;
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      SetAssignment(line, fmt::format("{}:{}", path, n));
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("config {}:{}: {}", path, n, e.what()));
+    }
+  }
+}
+
+const std::string& Config::Get(const std::string& key) const { return values_.at(key); }
+
+const std::string& Config::Origin(const std::string& key) const {
+  static const std::string kDefault;
+  const auto it = origin_.find(key);
+  return it == origin_.end() ? kDefault : it->second;
+}
+
+void Config::RefuseUnread(const std::string& command) const {
+  for (const auto& [key, from] : origin_) {
+    if (KeyInfoOf(key).UsedBy(command)) continue;
+    std::string reads;
+    for (const KeyInfo& k : ConfigKeys()) {
+      if (k.UsedBy(command)) reads += fmt::format("{}{}", reads.empty() ? "" : ", ", k.key);
+    }
+    throw ConfigError(fmt::format("aries {} does not read {} (set by {}); it reads {}", command,
+                                  key, from, reads.empty() ? "no configuration keys" : reads));
+  }
+}
+
+void BadKey(const Config& c, const std::string& key, const std::string& why) {
+  const std::string& from = c.Origin(key);
+  const std::string allowed = why.empty() ? KeyInfoOf(key).allowed : why;
+  if (from.rfind("--", 0) == 0 && from != "--set") {  // a flag: name it as the user wrote it
+    throw ConfigError(fmt::format("{} {}: allowed {} (key {})", from, c.Get(key), allowed, key));
+  }
+  throw ConfigError(fmt::format("{} = '{}': allowed {}{}", key, c.Get(key), allowed,
+                                from.empty() || from == "--set" ? "" : fmt::format(" ({})", from)));
+}
+
+uint64_t KeyUint(const Config& c, const std::string& key, uint64_t lo, uint64_t hi) {
+  const std::string& v = c.Get(key);
+  // Decimal digits only: no sign, no C prefixes (010 is ten, not eight; 0x10 is refused).
+  if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
+    BadKey(c, key);
+  }
+  try {
+    const unsigned long long x = std::stoull(v, nullptr, 10);
+    if (x < lo || x > hi) BadKey(c, key);
+    return x;
+  } catch (const std::logic_error&) {
+    BadKey(c, key);
+  }
+}
+
+double KeyReal(const Config& c, const std::string& key, double lo, double hi) {
+  const std::string& v = c.Get(key);
+  try {
+    size_t pos = 0;
+    const double x = std::stod(v, &pos);
+    if (pos != v.size() || !(x >= lo && x <= hi)) BadKey(c, key);
+    return x;
+  } catch (const std::logic_error&) {
+    BadKey(c, key);
+  }
+}
+
+bool KeyBool(const Config& c, const std::string& key) {
+  const std::string& v = c.Get(key);
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  BadKey(c, key);
+}
+
+const std::string& KeyWord(const Config& c, const std::string& key) {
+  const std::string& v = c.Get(key);
+  std::istringstream ws(KeyInfoOf(key).allowed);
+  std::string w;
+  while (std::getline(ws, w, ',')) {
+    w.erase(0, w.find_first_not_of(' '));
+    if (w == v) return v;
+  }
+  BadKey(c, key);
+}
+
+coll::Geometry GeometryOf(const Config& c, bool with_topology) {
+  coll::Geometry g;
+  if (with_topology) {
+    auto topo = coll::ParseTopology(c.Get("package.topology"));
+    if (!topo) BadKey(c, "package.topology");
+    g.topology = *topo;
+  }
+  const auto* topo = &g.topology;
+  g.k = static_cast<unsigned>(KeyUint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 32));
+  g.tracks = static_cast<unsigned>(KeyUint(c, "package.tracks", 0, 2));
+  g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency", 1, 1000));
+  g.extra_per_pitch = static_cast<unsigned>(KeyUint(c, "package.extra_per_pitch", 0, 100));
+  return g;
+}
+
+std::vector<double> SweepRates(const Config& c) {
+  std::vector<double> rates;
+  std::stringstream rs(c.Get("sweep.rates"));
+  std::string item;
+  while (std::getline(rs, item, ',')) {
+    try {
+      size_t pos = 0;
+      const double r = std::stod(item, &pos);
+      if (pos != item.size() || r <= 0 || r > 1) BadKey(c, "sweep.rates");
+      rates.push_back(r);
+    } catch (const std::logic_error&) {
+      BadKey(c, "sweep.rates");
+    }
+  }
+  if (rates.empty()) BadKey(c, "sweep.rates");
+  return rates;
+}
+
+}  // namespace aries::sim
