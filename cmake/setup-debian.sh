@@ -16,6 +16,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
   clang-format git                                       # the format check (tests/sim/check_format.sh)
   python3-matplotlib                                     # figures (sim/tools/aries_plot.py)
+  clang libclang-rt-14-dev                               # libFuzzer harnesses (tests/fuzz)
 )
 
 missing=()
