@@ -56,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!np.ops.empty()) np.ops.push_back(np.ops[b.Next(np.ops.size())]);
         break;
       case 2:
-        if (np.ops.size() > 1) std::swap(np.ops[b.Next(np.ops.size())], np.ops[b.Next(np.ops.size())]);
+        if (np.ops.size() > 1)
+          std::swap(np.ops[b.Next(np.ops.size())], np.ops[b.Next(np.ops.size())]);
         break;
       case 3:
         if (!np.ops.empty()) {
@@ -90,8 +91,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         break;
       default:
-        np.portsel[1 + b.Next(4)] = PortSel{static_cast<uint8_t>(b.Next(6)),
-                                          static_cast<uint8_t>(b.Next(6))};
+        np.portsel[1 + b.Next(4)] =
+            PortSel{static_cast<uint8_t>(b.Next(6)), static_cast<uint8_t>(b.Next(6))};
         if (!np.routes.empty()) np.routes[b.Next(np.routes.size())].mask = b.Next(32);
     }
   }
@@ -104,7 +105,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!v.ok()) return 0;
   std::vector<std::vector<uint32_t>> in(n, std::vector<uint32_t>(p.elements));
   for (unsigned i = 0; i < n; ++i) {
-    for (uint64_t e = 0; e < p.elements; ++e) in[i][e] = (i + 1) * 1000003u + static_cast<uint32_t>(e);
+    for (uint64_t e = 0; e < p.elements; ++e)
+      in[i][e] = (i + 1) * 1000003u + static_cast<uint32_t>(e);
   }
   std::vector<std::vector<uint32_t>> out;
   try {

@@ -1,9 +1,9 @@
 // The packet-trace reader (tb/trace_file.cc) on a 16-node package: any bytes; a trace it accepts
 // must hold only what the reader promises.
+#include <stdexcept>
+
 #include "fuzz_util.h"
 #include "trace_file.h"
-
-#include <stdexcept>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = aries::fuzz::AsFile(data, size, ".tr");
