@@ -509,6 +509,65 @@ TEST(PackageRegisters, TheGeneratedTableIsWhatTheHardwareDecodes) {
   }
 }
 
+// Random register writes on a Verilated node with its engine (legal and illegal: addresses
+// the table names, unmapped ones, routing-table entries; values random, small or all ones):
+// no assertion fires, and every refused write changes nothing a read can see but the STATUS
+// registers' CFG_ERR bits. Accepted writes move the state, so later refusals are checked in
+// many states.
+TEST(PackageRegisters, RandomWritesRefusedChangeNothing) {
+  Package pkg(Cfg(Topology::kAries, 2), aries::sysc::ShippedNodeModels(), 1);
+  std::vector<RegOp> probe;
+  for (uint32_t a = 0; a < 0x0300; ++a) probe.push_back({0, false, a, 0});
+  for (uint32_t a = hw::kRegRouteBase; a < hw::kRegRouteBase + 0x100; ++a)
+    probe.push_back({0, false, a, 0});
+  std::vector<uint32_t> readable;
+  const auto res0 = pkg.Access(probe);
+  for (size_t i = 0; i < probe.size(); ++i) {
+    if (res0[i].ok) readable.push_back(probe[i].addr);
+  }
+  ASSERT_GT(readable.size(),
+            100u);  // (164 with the engine: TheGeneratedTableIsWhatTheHardwareDecodes)
+  std::vector<RegOp> reads;
+  for (uint32_t a : readable) reads.push_back({0, false, a, 0});
+  auto snapshot = [&] {
+    std::vector<uint32_t> v;
+    for (const auto& r : pkg.Access(reads)) v.push_back(r.rdata);
+    return v;
+  };
+  const uint32_t cfg_err[] = {1u << hw::kStatusCfgErrBit, 1u << hw::kNodeStatusCfgErrBit,
+                              1u << hw::kEngStatusCfgErrBit};
+  auto status_bit = [&](uint32_t addr) -> int {
+    if (addr == hw::kRegStatus) return 0;
+    if (addr == hw::kRegNodeStatus) return 1;
+    if (addr == hw::kRegEngStatus) return 2;
+    return -1;
+  };
+  std::mt19937_64 rng(aries::test::TestSeed(41));
+  unsigned refused = 0, accepted = 0;
+  for (unsigned i = 0; i < 300; ++i) {
+    uint32_t addr =
+        rng() % 4 == 0 ? static_cast<uint32_t>(rng() % 0x0300) : readable[rng() % readable.size()];
+    const unsigned kind = rng() % 3;
+    const uint32_t value = kind == 0   ? static_cast<uint32_t>(rng())
+                           : kind == 1 ? static_cast<uint32_t>(rng() % 32)
+                                       : 0xFFFFFFFFu;
+    const auto before = snapshot();
+    const bool ok = pkg.Access({{0, true, addr, value}})[0].ok;
+    const auto after = snapshot();
+    (ok ? accepted : refused) += 1;
+    if (ok) continue;
+    for (size_t r = 0; r < readable.size(); ++r) {
+      const int st = status_bit(readable[r]);
+      const uint32_t changed = before[r] ^ after[r];
+      EXPECT_EQ(changed & ~(st >= 0 ? cfg_err[st] : 0u), 0u)
+          << fmt::format("refused write {} = 0x{:08x} changed {}", pkg.RegName(addr), value,
+                         pkg.RegName(readable[r]));
+    }
+  }
+  EXPECT_GT(refused, 50u);
+  EXPECT_GT(accepted, 20u);
+}
+
 std::string RefusalOf(Package& pkg, const std::vector<RegOp>& ops) {
   try {
     pkg.Program(ops);
