@@ -31,19 +31,6 @@ struct Link {
   }
 };
 
-unsigned Opposite(unsigned port) {
-  switch (port) {
-    case hw::kPortXP:
-      return hw::kPortXM;
-    case hw::kPortXM:
-      return hw::kPortXP;
-    case hw::kPortYP:
-      return hw::kPortYM;
-    default:
-      return hw::kPortYP;
-  }
-}
-
 class Embedder {
  public:
   Embedder(Program& p, const Hardware& hwp)
@@ -118,7 +105,7 @@ class Embedder {
     for (const Link& l : links) {
       const int port = MeshPort(l.from, l.to);
       if (l.lane == 0 && port > 0) {
-        used_out_[l.from * ports_ + port] = used_in_[l.to * ports_ + Opposite(port)] = true;
+        used_out_[l.from * ports_ + port] = used_in_[l.to * ports_ + hw::OppositePort(port)] = true;
         ++r_.mesh;
       } else if (forced.count(l) || (l.lane == 0 && !Aligned(l))) {
         for (const Hop& h : w_.DorPath(l.from, l.to, 0, nullptr)) {
@@ -211,8 +198,9 @@ class Embedder {
     const unsigned lo = std::min(a, b), hi = std::max(a, b);
     const unsigned same_up = d == 0 ? hw::kPortXP : hw::kPortYP;
     const unsigned other_up = d == 0 ? hw::kPortYP : hw::kPortXP;
-    const unsigned dep[2] = {up ? same_up : Opposite(same_up), up ? other_up : Opposite(other_up)};
-    const unsigned arr[2] = {Opposite(dep[0]), Opposite(dep[1])};
+    const unsigned dep[2] = {up ? same_up : hw::OppositePort(same_up),
+                             up ? other_up : hw::OppositePort(other_up)};
+    const unsigned arr[2] = {hw::OppositePort(dep[0]), hw::OppositePort(dep[1])};
     const unsigned tracks = std::min(p_.req.geom.tracks, hw_.tracks);
     for (unsigned t = 0; t < tracks; ++t) {
       auto& iv = intervals_[{d, line, t}];

@@ -310,7 +310,11 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.
   if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
-  TraceRequest tr{cmd.trace_file, ParseNodes(cmd.trace_nodes), cmd.trace_from, cmd.trace_to};
+  TraceRequest tr;
+  tr.file = cmd.trace_file;
+  tr.nodes = ParseNodes(cmd.trace_nodes);
+  tr.from = cmd.trace_from;
+  tr.to = cmd.trace_to;
   tr.packet_log = cmd.packet_log;
   if (!cmd.packet_log.empty() || cmd.trace_packet >= 0) {
     if (cmd.sweep || net) {

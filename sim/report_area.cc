@@ -125,24 +125,21 @@ int RunReportCommand(const ReportOptions& o) {
       "Every section names the command that made it; the paper's figures are beside ours. "
       "Collective cycles come from verified cycle-accurate runs of the RTL package "
       "(collectives/data/collective_costs.csv, `aries coll-sweep`).\n\n";
-  auto section = [&](const std::string& title, const std::string& args, const std::string& image,
+  // One figure: `aries FIG -k KS --csv OUT/FIG.csv --plot OUT/FIG`, its output and its figure.
+  auto section = [&](const std::string& title, const char* fig, const std::string& ks,
                      const std::string& after) {
+    const std::string stem = o.out + "/" + fig;
+    const std::string args = fmt::format("{} -k {} --csv {} --plot {}", fig, ShellQuote(ks),
+                                         ShellQuote(stem + ".csv"), ShellQuote(stem));
     md += "## " + title + "\n\n`aries " + args + "`\n\n" + RunSelf(args, o.out) + "\n";
-    if (!image.empty()) md += "![" + title + "](" + image + ")\n\n";
-    md += after + "\n";
+    md += "![" + title + "](" + std::string(fig) + ".svg)\n\n" + after + "\n";
   };
-  section("Table I: links, bandwidth per link, synchronization steps",
-          fmt::format("table1 -k {} --csv {} --plot {}", ShellQuote(o.ks),
-                      ShellQuote(o.out + "/table1.csv"), ShellQuote(o.out + "/table1")),
-          "table1.svg",
+  section("Table I: links, bandwidth per link, synchronization steps", "table1", o.ks,
           "Our rings and trees match the formulas where the algorithm is the table's; the double "
           "binary "
           "tree uses two trees (more links), the ARIES_LT step count follows section IV-A2's "
           "L(N^(1/L) - 1).\n");
-  section("Fig. 9: all-reduce throughput vs data size",
-          fmt::format("fig9 -k {} --csv {} --plot {}", ShellQuote(o.ks),
-                      ShellQuote(o.out + "/fig9.csv"), ShellQuote(o.out + "/fig9")),
-          "fig9.svg",
+  section("Fig. 9: all-reduce throughput vs data size", "fig9", o.ks,
           "The paper's Fig. 9 has no numbers in its text. It reports ARIES_LT best at small sizes "
           "(the shipped "
           "measurements: yes), ARIES_BW best at large ones (a tie with the ring, because an "
@@ -150,19 +147,13 @@ int RunReportCommand(const ReportOptions& o) {
           "cycle, like one link), and ARIES ahead for the trees with size (ours: the double binary "
           "tree yes, "
           "the concentrated multi-tree ahead of the mesh multi-tree but not of the torus one).\n");
-  section("Fig. 10: training-time speedup",
-          fmt::format("fig10 -k {} --csv {} --plot {}", ShellQuote(o.ks),
-                      ShellQuote(o.out + "/fig10.csv"), ShellQuote(o.out + "/fig10")),
-          "fig10.svg",
+  section("Fig. 10: training-time speedup", "fig10", o.ks,
           "The iteration gains only what ARIES removes from the critical path of communication; "
           "with the "
           "reference batches compute hides most of it (`aries fig10 --batch 1` shows the "
           "communication-bound "
           "case). The paper does not state its batches.\n");
-  section("Fig. 11: energy",
-          fmt::format("fig11 -k {} --csv {} --plot {}", ShellQuote(o.fig11_ks),
-                      ShellQuote(o.out + "/fig11.csv"), ShellQuote(o.out + "/fig11")),
-          "fig11.svg",
+  section("Fig. 11: energy", "fig11", o.fig11_ks,
           "Per all-reduce, with DSENT router energies and 0.5 pJ/bit per pitch of interposer wire "
           "(sim/energy/dsent45.tech cites each figure; the per-pitch charge is an assumption). A "
           "bypass "

@@ -39,6 +39,13 @@ constexpr unsigned FlitWidth(unsigned lanes) { return kHdrW + kLaneW * lanes; }
 
 // Ports of a mesh / torus / ARIES router.
 enum Port : unsigned { kPortLocal = 0, kPortXP = 1, kPortXM = 2, kPortYP = 3, kPortYM = 4 };
+// The mesh port facing `port` across a link (XP <-> XM, YP <-> YM).
+inline constexpr unsigned OppositePort(unsigned port) {
+  return port == kPortXP   ? kPortXM
+         : port == kPortXM ? kPortXP
+         : port == kPortYP ? kPortYM
+                           : kPortYP;
+}
 inline constexpr unsigned kNumMeshPorts = 5;
 
 // Topologies of the dimension-order routing function.

@@ -20,19 +20,6 @@ namespace aries::test {
 namespace hw = aries::hw;
 using aries::sysc::RegOp;
 
-inline unsigned Opposite(unsigned port) {
-  switch (port) {
-    case hw::kPortXP:
-      return hw::kPortXM;
-    case hw::kPortXM:
-      return hw::kPortXP;
-    case hw::kPortYP:
-      return hw::kPortYM;
-    default:
-      return hw::kPortYP;
-  }
-}
-
 // A spanning tree of the package: parent_port[n] is the port n sends to its parent by (0 at
 // the root), arrive_port[n] the port of the parent its flits arrive on (the opposite port over
 // a mesh link; any port whose mux selects the bypass segment otherwise).
@@ -80,7 +67,7 @@ inline Tree MakeTree(unsigned k, unsigned rx, unsigned ry) {
         p = hw::kPortYM, q = n - k;
       t.parent_port[n] = p;
       t.parent[n] = q;
-      t.arrive_port[n] = p != 0 ? Opposite(p) : 0;
+      t.arrive_port[n] = p != 0 ? hw::OppositePort(p) : 0;
       if (p != 0) t.children[q].push_back(n);
     }
   }
