@@ -18,8 +18,9 @@ namespace hw = aries::hw;
 std::string EmbedReport::Summary() const {
   return fmt::format(
       "{} links: {} mesh hops, {} bypass segments, {} dimension-order paths, {} "
-      "table-routed over shared links; {} flow ids",
-      links, mesh, segments, dor, routed, flows);
+      "table-routed over shared links; {} flow ids{}",
+      links, mesh, segments, dor, routed, flows,
+      detours ? fmt::format("; {} around dead links", detours) : "");
 }
 
 namespace {
@@ -40,6 +41,7 @@ class Embedder {
         n_(k_ * k_),
         aries_(p.req.geom.topology == Topology::kAries),
         w_(p.req.geom, hwp, p.nodes),
+        faults_(p.req.geom, ~uint64_t{0}),
         ports_(RouterPorts(p.req.geom.topology, k_)),
         used_out_(n_ * ports_, false),
         used_in_(n_ * ports_, false),
@@ -74,6 +76,7 @@ class Embedder {
         const Link l = o.act == Act::kSend ? Link{n, o.peer, o.lane} : Link{o.peer, n, o.lane};
         const auto it = flow_of.find(l);  // a receive without its send: the validator names it
         if (it != flow_of.end()) o.flow = it->second;
+        if (detour_.count(l)) o.vc = DetourVc();
       }
       auto& routes = p_.nodes[n].routes;
       routes.clear();
@@ -93,6 +96,7 @@ class Embedder {
     std::fill(used_out_.begin(), used_out_.end(), false);
     std::fill(used_in_.begin(), used_in_.end(), false);
     intervals_.clear();
+    detour_.clear();
     flows_used_.clear();
     for (unsigned n = 0; n < n_; ++n) {
       table_[n].clear();
@@ -104,7 +108,8 @@ class Embedder {
     std::vector<Link> rest, fallback;
     for (const Link& l : links) {
       const int port = MeshPort(l.from, l.to);
-      if (l.lane == 0 && port > 0) {
+      // A dead mesh link (or port) is not a hop: the link looks for a segment or a path.
+      if (l.lane == 0 && port > 0 && w_.Across(l.from, static_cast<unsigned>(port), nullptr)) {
         used_out_[l.from * ports_ + port] = used_in_[l.to * ports_ + hw::OppositePort(port)] = true;
         ++r_.mesh;
       } else if (forced.count(l) || (l.lane == 0 && !Aligned(l))) {
@@ -156,7 +161,11 @@ class Embedder {
         ++(dor.size() == 1 ? r_.mesh : r_.dor);
         continue;
       }
-      const auto path = Shortest(l.from, l.to);
+      auto path = Shortest(l.from, l.to);
+      // A forced link's dimension-order path was reserved, so only a fault breaks it: it goes
+      // around on the detour VC.
+      const bool detour = path.empty() && forced.count(l) && faults_.any();
+      if (detour) path = Detour(l.from, l.to);
       if (path.empty() && forced.count(l)) {
         throw PlanError(fmt::format("no path from {} to {} under the configured links ({})",
                                     w_.NodeName(l.from), w_.NodeName(l.to), why));
@@ -167,6 +176,10 @@ class Embedder {
       }
       (*flow_of)[l] = AssignFlow(l, path);
       ++r_.routed;
+      if (detour) {
+        detour_.insert(l);
+        ++r_.detours;
+      }
     }
   }
 
@@ -203,6 +216,7 @@ class Embedder {
     const unsigned arr[2] = {hw::OppositePort(dep[0]), hw::OppositePort(dep[1])};
     const unsigned tracks = std::min(p_.req.geom.tracks, hw_.tracks);
     for (unsigned t = 0; t < tracks; ++t) {
+      if (faults_.Segment(d, line, t, lo, hi)) continue;  // a dead wire or switch on the span
       auto& iv = intervals_[{d, line, t}];
       // A segment carries one direction each way: the same span is shared only by the
       // opposite direction.
@@ -218,10 +232,12 @@ class Embedder {
       if (clash) continue;
       int dp = -1, ap = -1;
       for (unsigned q : dep) {
-        if (dp < 0 && !used_out_[l.from * ports_ + q]) dp = static_cast<int>(q);
+        if (dp < 0 && !used_out_[l.from * ports_ + q] && !faults_.Port(l.from, q))
+          dp = static_cast<int>(q);
       }
       for (unsigned q : arr) {
-        if (ap < 0 && !used_in_[l.to * ports_ + q]) ap = static_cast<int>(q);
+        if (ap < 0 && !used_in_[l.to * ports_ + q] && !faults_.Port(l.to, q))
+          ap = static_cast<int>(q);
       }
       if (dp < 0 || ap < 0) continue;
       if (!shared) iv.push_back({lo, hi, false, false});
@@ -277,6 +293,92 @@ class Embedder {
     return path;
   }
 
+  // The VC of the detours: apart from the monotone paths on VC 0 (even, so a torus keeps its
+  // dateline classes apart).
+  unsigned DetourVc() const { return hw_.num_vcs >= 3 ? 2 : hw_.num_vcs - 1; }
+
+  // The way around a dead part when no monotone path is left: the fewest-hop up*/down* path
+  // over the live links under the current settings (up: towards the node fewer hops from node
+  // 0, ties to the lower id; never up after down; fault_routes.h). Every
+  // detour follows the same order on its own VC, so detours cannot depend on each other in a
+  // cycle, nor on the monotone paths of VC 0; the validator's check confirms it.
+  std::vector<Hop> Detour(unsigned u, unsigned v) const {
+    const unsigned ports = w_.num_ports();
+    constexpr unsigned kFar = ~0u;
+    // (Credits return on the wires a flit came by, so one live direction is enough; a muxed
+    // port's output may lead elsewhere than its input comes from.)
+    auto live = [&](unsigned a, unsigned port) { return w_.Across(a, port, nullptr); };
+    std::vector<unsigned> d0(n_, kFar);
+    std::deque<unsigned> q{0};
+    d0[0] = 0;
+    while (!q.empty()) {
+      const unsigned c = q.front();
+      q.pop_front();
+      for (unsigned port = 1; port < ports; ++port) {
+        const auto to = live(c, port);
+        if (to && d0[to->node] == kFar) {
+          d0[to->node] = d0[c] + 1;
+          q.push_back(to->node);
+        }
+      }
+    }
+    auto up = [&](unsigned a, unsigned b) {  // the hop a -> b goes up
+      return d0[b] != d0[a] ? d0[b] < d0[a] : b < a;
+    };
+    // Breadth-first over (node, phase): phase 0 may still go up, phase 1 only down.
+    std::vector<std::optional<std::pair<unsigned, Hop>>> via(2 * n_);  // state -> (prev, hop)
+    std::vector<bool> seen(2 * n_, false);
+    std::deque<unsigned> sq{u};
+    seen[u] = true;
+    int found = -1;
+    while (!sq.empty() && found < 0) {
+      const unsigned st = sq.front();
+      sq.pop_front();
+      const unsigned c = st % n_, phase = st / n_;
+      for (unsigned port = 1; port < ports && found < 0; ++port) {
+        const auto to = live(c, port);
+        if (!to) continue;
+        const bool is_up = up(c, to->node);
+        if (phase == 1 && is_up) continue;
+        const unsigned ns = to->node + (is_up ? phase : 1) * n_;
+        if (seen[ns]) continue;
+        seen[ns] = true;
+        via[ns] = std::make_pair(st, Hop{c, port, 0});
+        if (to->node == v) found = static_cast<int>(ns);
+        sq.push_back(ns);
+      }
+    }
+    if (found < 0) {
+      // The muxes may leave the live links one-way (a port's output on a segment, its input
+      // on the mesh): without an up*/down* path, the fewest hops in any order, and the
+      // validator's check decides.
+      for (unsigned st = 0; st < 2 * n_; ++st) seen[st] = false;
+      sq = {u};
+      seen[u] = true;
+      while (!sq.empty() && found < 0) {
+        const unsigned c = sq.front();
+        sq.pop_front();
+        for (unsigned port = 1; port < ports && found < 0; ++port) {
+          const auto to = live(c, port);
+          if (!to || seen[to->node]) continue;
+          seen[to->node] = true;
+          via[to->node] = std::make_pair(c, Hop{c, port, 0});
+          if (to->node == v) found = static_cast<int>(to->node);
+          sq.push_back(to->node);
+        }
+      }
+    }
+    if (found < 0) {
+      return {};
+    }
+    std::vector<Hop> path;
+    for (unsigned st = static_cast<unsigned>(found); st != u; st = via[st]->first) {
+      path.push_back(via[st]->second);
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+
   // The smallest flow id whose table entries along `path` are free or equal.
   int AssignFlow(const Link& l, const std::vector<Hop>& path) {
     std::vector<std::tuple<unsigned, unsigned, uint32_t>> entries;  // node, in port, mask
@@ -305,6 +407,7 @@ class Embedder {
   unsigned k_, n_;
   bool aries_;
   Wiring w_;
+  FaultView faults_;  // what is dead: no hop, segment or port of a plan may use it
   unsigned ports_;
   std::vector<bool> used_out_, used_in_;  // [node * ports_ + port]
   struct Interval {
@@ -315,6 +418,7 @@ class Embedder {
       intervals_;  // (dimension, line, track) -> segments
   std::vector<std::map<std::pair<unsigned, unsigned>, uint32_t>> table_;  // (flow, in) -> mask
   std::set<unsigned> flows_used_;
+  std::set<Link> detour_;  // links routed around a fault, on DetourVc()
   EmbedReport r_;
 };
 

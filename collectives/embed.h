@@ -13,6 +13,12 @@
 //    still mesh, else the shortest x-then-y path over the links configured so far (segments
 //    and mesh; the greedy segmentation of IV-B1 when tracks run out), table-routed by a flow.
 // On mesh, torus and the flattened butterfly every link is dimension-order routed.
+// Around faults (Geometry::faults): a dead mesh link is no hop, a track whose span holds a dead
+// wire or switch gives no segment, a dead port takes no segment; a link whose dimension-order
+// path (reserved) and every monotone configured path cross something dead takes a detour: the
+// fewest-hop up*/down* path over the live links (collectives/fault_routes.h), table-routed on
+// a VC of its own (2), so detours depend neither on each other in a cycle nor on the monotone
+// paths; the validator's channel-dependency check confirms it.
 // Flow ids are shared between links whose table entries do not collide.
 #ifndef ARIES_COLLECTIVES_EMBED_H_
 #define ARIES_COLLECTIVES_EMBED_H_
@@ -30,6 +36,7 @@ struct EmbedReport {
   unsigned dor = 0;       // multi-hop dimension-order paths
   unsigned routed = 0;    // table-routed over shared links
   unsigned flows = 0;     // flow ids used
+  unsigned detours = 0;   // of the routed: paths that turn back around a dead link
   std::string Summary() const;
 };
 

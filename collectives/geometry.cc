@@ -33,6 +33,12 @@ unsigned LinkLatency(const Geometry& c, unsigned pitches) {
   return c.link_latency + (pitches > 1 ? (pitches - 1) * c.extra_per_pitch : 0);
 }
 
+std::string PortName(unsigned port, unsigned num_ports) {
+  static const char* kMesh[] = {"L", "XP", "XM", "YP", "YM"};
+  if (num_ports == 5 && port < 5) return kMesh[port];
+  return port == 0 ? "L" : fmt::format("P{}", port);
+}
+
 unsigned TapLink(unsigned model_tracks, unsigned d, unsigned t, unsigned s) {
   return 4 + d * 2 * model_tracks + 2 * t + s;
 }

@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "faults.h"
+
 namespace aries::coll {
 
 enum class Topology { kMesh, kTorus, kFbfly, kAries };
@@ -37,6 +39,7 @@ struct Geometry {
   unsigned tracks = 2;           // ARIES bypass tracks per row and per column
   unsigned link_latency = 10;    // wire cycles of a one-pitch link
   unsigned extra_per_pitch = 1;  // wire cycles added per further pitch a link spans
+  FaultSet faults;               // dead links, segments, switches and ports (faults.h)
 };
 
 // A bidirectional link between node a's link la and node b's link lb.
@@ -46,6 +49,8 @@ struct LinkSpec {
   std::string name;
 };
 
+// Port names "L", "XP", "XM", "YP", "YM" (or "P<n>" on a flattened butterfly).
+std::string PortName(unsigned port, unsigned num_ports);
 // Router radix a node needs.
 unsigned RouterPorts(Topology t, unsigned k);
 // Wire cycles of a link over `pitches` chiplet pitches.

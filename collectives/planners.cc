@@ -281,6 +281,12 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   const EmbedReport embedding = Embed(p, hw);
   if (embedding.links) p.summary += "; embedding: " + embedding.Summary();
   Validation v = Validate(p, hw);
+  if (!v.ok() && !req.geom.faults.empty()) {
+    // Around faults a refusal is an answer, not a planner bug: the detours the embedder found
+    // may depend on each other in a cycle, or a tree may lose its last live link.
+    throw PlanError(fmt::format("{} cannot be planned around the faults ({}): {}", req.algo,
+                                req.geom.faults.Names(req.geom), v.error));
+  }
   if (!v.ok()) {
     throw std::logic_error(
         fmt::format("planner {} produced a program its validator refuses: {}", req.algo, v.error));

@@ -85,10 +85,4 @@ Range Program::ResultRegion(unsigned node) const {
   }
 }
 
-std::string PortName(unsigned port, unsigned num_ports) {
-  static const char* kMesh[] = {"L", "XP", "XM", "YP", "YM"};
-  if (num_ports == 5 && port < 5) return kMesh[port];
-  return port == 0 ? "L" : fmt::format("P{}", port);
-}
-
 }  // namespace aries::coll

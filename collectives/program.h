@@ -152,9 +152,6 @@ struct Program {
   unsigned num_nodes() const { return static_cast<unsigned>(nodes.size()); }
 };
 
-// Port names "L", "XP", "XM", "YP", "YM" (or "P<n>" on a flattened butterfly).
-std::string PortName(unsigned port, unsigned num_ports);
-
 }  // namespace aries::coll
 
 #endif  // ARIES_COLLECTIVES_PROGRAM_H_

@@ -13,6 +13,34 @@ namespace aries::coll::steps {
 
 namespace hw = aries::hw;
 
+namespace {
+
+constexpr unsigned kFar = ~0u;
+
+// Hops from every node to `root` over links live both ways (kFar: cut off by faults).
+std::vector<unsigned> LiveDistances(const Wiring& w, unsigned root) {
+  const unsigned n = w.num_nodes();
+  std::vector<unsigned> dist(n, kFar);
+  dist[root] = 0;
+  for (unsigned level = 0, grew = 1; grew; ++level) {
+    grew = 0;
+    for (unsigned a = 0; a < n; ++a) {
+      if (dist[a] != kFar) continue;
+      for (unsigned q = 1; q < w.num_ports(); ++q) {
+        const auto to = w.Across(a, q, nullptr);
+        if (to && dist[to->node] == level && w.Across(to->node, to->port, nullptr)) {
+          dist[a] = level + 1;
+          grew = 1;
+          break;
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+}  // namespace
+
 // In-network tree (PIUMA): the union of dimension-order paths to a root of minimum
 // eccentricity; the engines reduce where paths meet and broadcast back on the inverse tree.
 // With E embeddings the vector is split in E segments, each on its own id and root, the ids
@@ -60,18 +88,36 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
   for (unsigned e = 0; e < emb; ++e) {
     if (seg[e].len == 0) continue;
     const unsigned root = rooted ? req.root : centres[e % centres.size()];
-    // Parent port of every node: the first hop of its dimension-order path to the root.
-    std::vector<unsigned> parent_port(n, 0);
+    // Parent port of every node: the first hop of its dimension-order path to the root (a
+    // shortest path on every topology here), or, where a fault breaks that path, a live link to
+    // a node one hop nearer the root over the live links.
+    std::vector<unsigned> parent_port(n, 0), dist;
     std::vector<uint32_t> children(n, 0);
+    const bool faults = !req.geom.faults.empty();
+    if (faults) dist = LiveDistances(w, root);
     for (unsigned a = 0; a < n; ++a) {
       if (a == root) continue;
       std::string why;
       const auto path = w.DorPath(a, root, 0, &why);
-      if (path.empty()) throw PlanError("tree: " + why);
-      parent_port[a] = path[0].port;
-      const auto to = w.Across(a, path[0].port, nullptr);
+      if (!path.empty()) {
+        parent_port[a] = path[0].port;
+        depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
+      } else if (!faults || dist[a] == kFar) {
+        throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
+                                             "links ({})",
+                                             w.NodeName(a), w.NodeName(root), why)
+                               : "tree: " + why);
+      } else {
+        for (unsigned q = 1; q < w.num_ports() && parent_port[a] == 0; ++q) {
+          const auto to = w.Across(a, q, nullptr);
+          if (to && dist[to->node] + 1 == dist[a] && w.Across(to->node, to->port, nullptr)) {
+            parent_port[a] = q;
+          }
+        }
+        depth_max = std::max(depth_max, dist[a]);
+      }
+      const auto to = w.Across(a, parent_port[a], nullptr);
       children[to->node] |= 1u << to->port;
-      depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
     }
     for (unsigned a = 0; a < n; ++a) {
       EngineId id;
@@ -152,11 +198,14 @@ std::vector<int> BtreeParents(unsigned n) {
   return up;
 }
 
-// Nodes next to `v` over the topology's fixed links (mesh, wraps, butterfly rows and columns).
+// Nodes next to `v` over the topology's live fixed links (mesh, wraps, butterfly rows and
+// columns; a dead link or a link on a dead port is left out).
 std::vector<std::vector<unsigned>> Neighbours(const Geometry& g) {
   const unsigned n = g.k * g.k;
   std::vector<std::vector<unsigned>> nb(n);
+  const FaultView dead(g, ~uint64_t{0});
   for (const LinkSpec& l : FixedLinks(g)) {
+    if (dead.Link(l.a, l.b) || dead.Port(l.a, l.la + 1) || dead.Port(l.b, l.lb + 1)) continue;
     nb[l.a].push_back(l.b);
     nb[l.b].push_back(l.a);
   }
@@ -202,6 +251,14 @@ std::vector<Tree> MultiTrees(const std::vector<unsigned>& members,
       grew = grew || !next[j].empty();
     }
     frontier = std::move(next);
+  }
+  for (size_t j = 0; j < m; ++j) {  // only faults cut a member off
+    for (size_t v = 0; v < m; ++v) {
+      if (!in[j][v]) {
+        throw PlanError(fmt::format("multi-tree: node {} cannot reach node {} over the live links",
+                                    members[v], members[j]));
+      }
+    }
   }
   std::vector<Tree> trees(m);
   for (size_t j = 0; j < m; ++j) {

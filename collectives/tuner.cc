@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -120,6 +121,10 @@ std::string GeometryLabel(const Geometry& g) {
   if (g.extra_per_pitch != d.extra_per_pitch) {
     s += fmt::format(", {} extra cycles per pitch", g.extra_per_pitch);
   }
+  if (!g.faults.empty()) {
+    s +=
+        fmt::format(", {} fault{}", g.faults.faults.size(), g.faults.faults.size() == 1 ? "" : "s");
+  }
   return s;
 }
 
@@ -219,7 +224,8 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
   return out;
 }
 
-Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, uint64_t bytes) {
+Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, uint64_t bytes,
+                       const std::function<std::string(const Candidate&)>& refuse) {
   Choice c;
   std::vector<std::string> have;
   for (const CostModel& m : models) {
@@ -228,12 +234,23 @@ Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, 
       if (std::find(have.begin(), have.end(), s) == have.end()) have.push_back(s);
       continue;
     }
+    if (refuse) {
+      const std::string why = refuse(m.cand);
+      if (!why.empty()) {
+        c.refused.push_back({m.cand.Label(), why});
+        continue;
+      }
+    }
     c.ranking.push_back({m.cand.Label(), m.Predict(bytes)});
     if (c.ranking.size() == 1 || c.ranking.back().second < c.predicted) {
       c.best = m.cand;
       c.predicted = c.ranking.back().second;
       c.fit_error = m.LeaveOneOutError();
     }
+  }
+  if (c.ranking.empty() && !c.refused.empty()) {
+    throw PlanError(fmt::format("--algo auto: no measured candidate can serve {}: {}",
+                                GeometryLabel(g), c.refused.front().second));
   }
   if (c.ranking.empty()) {
     std::string list;

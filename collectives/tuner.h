@@ -8,6 +8,7 @@
 #define ARIES_COLLECTIVES_TUNER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -87,11 +88,16 @@ struct Choice {
   double predicted = 0;
   double fit_error = 0;                                 // the best model's leave-one-out error
   std::vector<std::pair<std::string, double>> ranking;  // label, predicted cycles, cheapest first
+  std::vector<std::pair<std::string, std::string>> refused;  // label, why it cannot serve
 };
 // The cheapest candidate for (geometry, bytes); throws PlanError when the models have none
 // measured on that geometry (naming the ones they have): a cost model of another link latency
-// or track count says nothing about this package.
-Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, uint64_t bytes);
+// or track count says nothing about this package. `refuse`, when given, says why a candidate
+// cannot serve (empty: it can): the controller plans each one around the package's faults and
+// the cheapest surviving one wins. The costs are the fault-free package's (the models' geometry
+// has no faults); a detour's extra cycles are not in them.
+Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, uint64_t bytes,
+                       const std::function<std::string(const Candidate&)>& refuse = nullptr);
 
 }  // namespace aries::coll
 

@@ -35,7 +35,7 @@ class Validator {
   Validation Run() {
     if (!Shape() || !Muxes() || !Routes() || !Engine()) return v_;
     Wiring w(p_.req.geom, hw_, p_.nodes);
-    if (!Paths(w) || !Acyclic(w)) return v_;
+    if (!EngineLinks(w) || !Paths(w) || !Acyclic(w)) return v_;
     v_.symbolic = ExecuteSymbolically(p_, w);
     if (!v_.symbolic.error.empty()) v_.error = "symbolic execution: " + v_.symbolic.error;
     return v_;
@@ -234,6 +234,25 @@ class Validator {
               "moves {} (ID_COUNT x steps x passes must cover it, padding "
               "less than one count)",
               Node(n), j, ActName(o.act), need, o.id, rsp ? "response" : "request", have));
+        }
+      }
+    }
+    return true;
+  }
+
+  // Every port an engine id sends on reaches a node (a dead link, segment or port does not:
+  // Across names the fault).
+  bool EngineLinks(const Wiring& w) {
+    for (unsigned n = 0; n < n_; ++n) {
+      for (const EngineId& e : p_.nodes[n].ids) {
+        uint32_t out = e.rsp_out;
+        if (e.req_out != 0 && e.req_out < ports_) out |= 1u << e.req_out;
+        for (unsigned q = 1; q < ports_; ++q) {
+          std::string why;
+          if (((out >> q) & 1u) && !w.Across(n, q, &why)) {
+            return Fail(fmt::format("{} engine id {} sends on port {}: {}", Node(n), e.id,
+                                    w.PortName(q), why));
+          }
         }
       }
     }

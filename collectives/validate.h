@@ -9,8 +9,9 @@
 //  4. engine registers: ids below the engine's count (too many collective ids), operation,
 //     count, ports and program lengths in range, programs naming configured ids, the stream of
 //     every engine op covered by the node's program;
-//  5. paths: every message has a route that reaches its destination (dimension order over
-//     what the muxes select, or the flow's table entries) on a VC the router has;
+//  5. paths: every engine id's output ports and every message's route reach a node
+//     (dimension order over what the muxes select, or the flow's table entries) on a VC the
+//     router has; nothing dead (Geometry::faults) is on the way: the message names the fault;
 //  6. no cyclic channel dependency among the paths of all messages (per VC, dateline classes
 //     included);
 //  7. the symbolic execution (symbolic.h): every element of every node ends as the collective

@@ -15,7 +15,12 @@ bool UpperTap(unsigned port) { return port == hw::kPortXP || port == hw::kPortYP
 }  // namespace
 
 Wiring::Wiring(const Geometry& g, const Hardware& hwp, const std::vector<NodeProgram>& nodes)
-    : g_(g), hw_(hwp), nodes_(nodes), n_(g.k * g.k), ports_(RouterPorts(g.topology, g.k)) {
+    : g_(g),
+      hw_(hwp),
+      nodes_(nodes),
+      n_(g.k * g.k),
+      ports_(RouterPorts(g.topology, g.k)),
+      faults_(g_, ~uint64_t{0}) {
   fixed_.resize(static_cast<size_t>(n_) * ports_);
   for (const LinkSpec& l : FixedLinks(g)) {
     fixed_[l.a * ports_ + l.la + 1] = PortRef{l.b, l.lb + 1};
@@ -50,6 +55,16 @@ std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string*
     return std::nullopt;
   };
   if (port == 0 || port >= ports_) return fail("not an interposer port");
+  if (const Fault* f = faults_.Port(node, port)) {
+    return fail(fmt::format("the port is dead (fault '{}')", faults_.Name(*f)));
+  }
+  auto arrive = [&](const PortRef& to) -> std::optional<PortRef> {
+    if (const Fault* f = faults_.Port(to.node, to.port)) {
+      return fail(fmt::format("it arrives at {} port {}, which is dead (fault '{}')",
+                              NodeName(to.node), PortName(to.port), faults_.Name(*f)));
+    }
+    return to;
+  };
   const unsigned sel = ports_ == 5 ? nodes_[node].portsel[port].out : 0;
   if (sel == 0) {
     const auto& to = fixed_[node * ports_ + port];
@@ -60,7 +75,11 @@ std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string*
                       "track",
                       NodeName(to->node), PortName(to->port)));
     }
-    return to;
+    if (const Fault* f = faults_.Link(node, to->node)) {
+      return fail(
+          fmt::format("the link to {} is dead (fault '{}')", NodeName(to->node), faults_.Name(*f)));
+    }
+    return arrive(*to);
   }
   const unsigned T = hw_.tracks;
   const unsigned d = (sel - 1) / T, t = (sel - 1) % T;
@@ -87,10 +106,16 @@ std::optional<PortRef> Wiring::Across(unsigned node, unsigned port, std::string*
     return fail(fmt::format("{}-track {} has no cut {} this node: no segment", dim, t,
                             UpperTap(port) ? "after" : "before"));
   }
+  const unsigned far_pos = d == 0 ? *far % g_.k : *far / g_.k;
+  if (const Fault* f =
+          faults_.Segment(d, line, t, std::min(pos, far_pos), std::max(pos, far_pos))) {
+    return fail(fmt::format("the {}-track {} segment to {} is dead (fault '{}')", dim, t,
+                            NodeName(*far), faults_.Name(*f)));
+  }
   const unsigned lo = UpperTap(port) ? hw::kPortXM : hw::kPortXP;
   const unsigned hi = UpperTap(port) ? hw::kPortYM : hw::kPortYP;
   for (unsigned q : {lo, hi}) {
-    if (nodes_[*far].portsel[q].in == sel) return PortRef{*far, q};
+    if (nodes_[*far].portsel[q].in == sel) return arrive(PortRef{*far, q});
   }
   return fail(
       fmt::format("the {}-track {} segment reaches {}, where no port's input mux selects it", dim,

@@ -1,7 +1,9 @@
 // Where a program's packets go: the wiring of the package under a program's port-mux and
 // bypass settings (which input a node's output port reaches), dimension-order paths and
-// table-routed flow paths. Used by the validator and the symbolic execution; the SystemC
-// package builds the same wiring from the same geometry (collectives/geometry.h).
+// table-routed flow paths. Dead links, segments and ports (Geometry::faults, whatever their
+// cycle) reach nowhere, and Across names the fault. Used by the validator and the symbolic
+// execution; the SystemC package builds the same wiring from the same geometry
+// (collectives/geometry.h).
 #ifndef ARIES_COLLECTIVES_WIRING_H_
 #define ARIES_COLLECTIVES_WIRING_H_
 
@@ -58,6 +60,7 @@ class Wiring {
   Hardware hw_;
   const std::vector<NodeProgram>& nodes_;
   unsigned n_, ports_;
+  FaultView faults_;  // every fault of g_, whatever its cycle: the controller plans around it
   // Fixed links: fixed_[node * ports + port] = arrival (port 0 unused), when a link exists.
   std::vector<std::optional<PortRef>> fixed_;
 };

@@ -150,7 +150,34 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
           "element type)\n",
           path, o.type);
     }
-    const coll::Choice ch = coll::ChooseAlgorithm(models, pc, bytes);
+    // Around faults present from reset, the candidates the controller cannot plan are out.
+    coll::Geometry fault_free = pc;
+    fault_free.faults = {};
+    std::function<std::string(const coll::Candidate&)> refuse;
+    if (!pc.faults.empty()) {
+      refuse = [&](const coll::Candidate& cand) -> std::string {
+        coll::Request q = r;
+        q.collective = *c;
+        q.algo = cand.algo;
+        q.levels = cand.levels;
+        q.embeddings = cand.embeddings;
+        q.elements = (bytes + 3) / 4;
+        q.geom.faults = {};
+        for (const coll::Fault& f : pc.faults.faults) {
+          if (f.from == 0) q.geom.faults.faults.push_back(f);
+        }
+        try {
+          coll::Plan(q, coll::Hardware{});
+        } catch (const coll::PlanError& e) {
+          return e.what();
+        }
+        return {};
+      };
+    }
+    const coll::Choice ch = coll::ChooseAlgorithm(models, fault_free, bytes, refuse);
+    for (const auto& [label, why] : ch.refused) {
+      print("auto: {} cannot serve around the faults: {}\n", label, why);
+    }
     r.algo = ch.best.algo;
     r.levels = ch.best.levels;
     r.embeddings = ch.best.embeddings;
@@ -162,7 +189,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     print(
         "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between "
         "measured sizes in {}; this model's leave-one-out error {:.1f}%): {}{}\n",
-        ch.best.Label(), bytes, coll::GeometryLabel(pc), path, 100.0 * ch.fit_error, why,
+        ch.best.Label(), bytes, coll::GeometryLabel(fault_free), path, 100.0 * ch.fit_error, why,
         ch.ranking.size() > 5 ? ", ..." : "");
   }
   r.collective = *c;
@@ -173,33 +200,75 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const bool engine = !algo || algo->engine;
   // auto: the fast model (which also models the engine; coll --model check proves it equal).
   const std::string model = o.model == "auto" ? "fast" : o.model;
-  sysc::Package pkg(
-      pc,
-      sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
-                              sysc::ParseNodeImpl(model)),
-      o.seed);
+  // The controller plans around the faults present from reset (a link that does not train);
+  // faults from a later cycle strike the running package, which the watchdog stops, the
+  // links that lost flits name what broke, and the controller plans again around it and runs
+  // the collective again from the inputs on the package as it is now (at most kAttempts runs).
+  coll::FaultSet known;
+  for (const coll::Fault& f : pc.faults.faults) {
+    if (f.from == 0) known.faults.push_back(f);
+  }
+  sysc::PackageConfig run_pc = pc;  // the package of the next attempt (faults' cycles shifted)
   r.elements = (bytes + 3) / 4;
   r.root = o.root;
+  constexpr unsigned kAttempts = 4;
+  std::unique_ptr<sysc::Package> pkg_owner;
+  coll::Program p;
   coll::Validation v;
-  const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()), &v);
-  const unsigned n = p.num_nodes();
-  print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
-        coll::CollectiveName(o.collective), coll::OpName(r.op), bytes, p.elements, o.type,
-        coll::GeometryLabel(pc), model);
-  print("  plan: {}\n", p.summary);
-  print(
-      "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
-      "synchronization steps {}\n",
-      v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
-  const auto in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
-                                   : tb::ReadNodeVectors(o.inputs, o.type, n, p.elements);
-  print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
-                                           : tb::NodePath(o.inputs, 0) + " ...");
+  std::vector<std::vector<uint32_t>> in;
+  sysc::CollRunResult res;
+  uint64_t lost_cycles = 0;  // cycles of the runs a fault stopped
   const auto t0 = std::chrono::steady_clock::now();
-  ProgressMeter meter(o.progress && !quiet, "coll");
-  const auto res = sysc::RunProgram(
-      pkg, p, in, 200'000'000,
-      quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter));
+  for (unsigned attempt = 1;; ++attempt) {
+    pkg_owner = std::make_unique<sysc::Package>(
+        run_pc,
+        sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
+                                sysc::ParseNodeImpl(model)),
+        o.seed);
+    r.geom.faults = known;
+    p = coll::Plan(r, sysc::HardwareOf(pkg_owner->shape()), &v);
+    const unsigned nn = p.num_nodes();
+    if (attempt == 1) {
+      print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
+            coll::CollectiveName(o.collective), coll::OpName(r.op), bytes, p.elements, o.type,
+            coll::GeometryLabel(pc), model);
+      if (!pc.faults.empty()) print("  faults: {}\n", pc.faults.Names(pc));
+      in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
+                            : tb::ReadNodeVectors(o.inputs, o.type, nn, p.elements);
+    }
+    print("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "", p.summary);
+    if (!known.empty()) print("  planned around: {}\n", known.Names(pc));
+    print(
+        "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
+        "synchronization steps {}\n",
+        v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
+    if (attempt == 1) {
+      print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
+                                               : tb::NodePath(o.inputs, 0) + " ...");
+    }
+    ProgressMeter meter(o.progress && !quiet, "coll");
+    res = sysc::RunProgram(
+        *pkg_owner, p, in, 200'000'000,
+        quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter));
+    if (!res.stuck || res.lost.empty() || attempt == kAttempts) break;
+    // Recovery: what the links' ends disagree on joins the known faults; the package keeps
+    // every fault that has struck and the ones still to come, their cycles counted from now.
+    const uint64_t stop = pkg_owner->cycle();
+    print("  FAULT: the run stopped at cycle {} ({} cycles into the collective):\n",
+          pkg_owner->cycle(), res.stuck_cycle);
+    for (const auto& l : res.lost) print("    {}\n", l.Describe(*pkg_owner));
+    for (const auto& l : res.lost) {
+      const bool have = std::any_of(known.faults.begin(), known.faults.end(),
+                                    [&](const coll::Fault& f) { return f == l.fault; });
+      if (!have) known.faults.push_back(l.fault);
+    }
+    for (coll::Fault& f : run_pc.faults.faults) f.from = f.from <= stop ? 0 : f.from - stop;
+    lost_cycles += res.stuck_cycle;
+    print("  re-planning around {} and running the collective again from its inputs\n",
+          known.Names(pc));
+  }
+  sysc::Package& pkg = *pkg_owner;
+  const unsigned n = p.num_nodes();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double link_bytes = 4.0 * pkg.shape().lanes;  // per cycle per link direction
   const double algbw = static_cast<double>(p.elements) * 4.0 / static_cast<double>(res.cycles);
@@ -222,6 +291,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
       "({:.1f}% of it)   [{:.2f} s simulated]\n",
       res.cycles, algbw, algbw * factor, bound, 100.0 * bound / res.cycles, secs);
+  if (lost_cycles > 0) {
+    print("  recovered: {} cycles of stopped runs + {} of the repaired run = {} cycles in all\n",
+          lost_cycles, res.cycles, lost_cycles + res.cycles);
+  }
   if (predicted > 0) {
     print("  auto: predicted {:.0f} cycles, measured {} ({:+.1f}%)\n", predicted, res.cycles,
           100.0 * (static_cast<double>(res.cycles) - predicted) / predicted);

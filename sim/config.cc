@@ -32,7 +32,19 @@ SimSettings Validate(const Config& c) {
   s.package.dynamic_vcs = vc_alloc == "dynamic";
   s.node = c.Get("package.node");
   if (s.node != "auto" && !sysc::ShippedParams(s.node)) BadKey(c, "package.node");
+  s.fault_routing = KeyWord(c, "package.fault_routing");
+  if (!s.package.faults.empty() && s.package.k * s.package.k > 64 && s.fault_routing == "tables") {
+    throw ConfigError(fmt::format(
+        "package.faults with package.fault_routing = tables: one routing-table flow per "
+        "destination, at most 64 nodes (package.k = {}); set package.fault_routing = dor",
+        s.package.k));
+  }
   s.bypass = c.Get("package.bypass");
+  if (s.bypass == "random" && !s.package.faults.empty()) {
+    throw ConfigError(
+        "package.bypass = random with package.faults: the routes around faults use the mesh "
+        "links; set package.bypass = none");
+  }
   if (s.bypass != "none" && s.bypass != "random") BadKey(c, "package.bypass");
   if (s.bypass == "random" && *topo != coll::Topology::kAries) {
     throw ConfigError(fmt::format("package.bypass = random needs package.topology = aries (is {})",

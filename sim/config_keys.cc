@@ -21,6 +21,7 @@ constexpr const char* kRuns = "run sweep";                      // the point-to-
 constexpr const char* kGeometry = "run sweep coll coll-sweep";  // the package geometry
 constexpr const char* kModel = "run sweep coll coll-sweep train fig11";
 constexpr const char* kColl = "coll";
+constexpr const char* kFaults = "run sweep coll";  // one package's faults (not a sweep's list)
 
 }  // namespace
 
@@ -51,6 +52,19 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)", kGeometry},
       {"package.extra_per_pitch", "1", "0 .. 100",
        "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)", kGeometry},
+      {"package.faults", "none",
+       "none, or a comma-separated list of link:NAME|A-B, segment:xtrack<t>.<row>:A-B, "
+       "switch:xtrack<t>.<row>:P, port:NODE.PORT, each with an optional @CYCLE",
+       "dead interposer links, bypass wire spans, bypass switches and router ports, from reset or "
+       "from a cycle (collectives/faults.h); the controller plans around them",
+       kFaults},
+      {"package.fault_file", "", "a file: one fault a line as in package.faults, # comments",
+       "more faults, read from a file", kFaults},
+      {"package.fault_routing", "tables", "tables, dor",
+       "point-to-point routing with package.faults: routing tables around the faults present "
+       "from cycle 0 (up*/down*, flow = destination; collectives/fault_routes.h), or dimension "
+       "order regardless (packets into a dead link are lost and the watchdog names it)",
+       kRuns},
       {"package.vc_alloc", "static", "static, dynamic",
        "VC of a DOR packet at each hop: its own (static), or any free VC of its class (dynamic, "
        "as BookSim2 and Garnet; CTRL.DYN_VC)",
@@ -310,7 +324,45 @@ coll::Geometry GeometryOf(const Config& c, bool with_topology) {
   g.tracks = static_cast<unsigned>(KeyUint(c, "package.tracks", 0, 2));
   g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency", 1, 1000));
   g.extra_per_pitch = static_cast<unsigned>(KeyUint(c, "package.extra_per_pitch", 0, 100));
+  if (with_topology) g.faults = FaultsOf(c, g);
   return g;
+}
+
+coll::FaultSet FaultsOf(const Config& c, const coll::Geometry& g) {
+  coll::FaultSet set;
+  try {
+    set = coll::ParseFaults(c.Get("package.faults"), g);
+  } catch (const coll::FaultError& e) {
+    BadKey(c, "package.faults", e.what());
+  }
+  const std::string& path = c.Get("package.fault_file");
+  if (path.empty()) return set;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw ConfigError(fmt::format("package.fault_file = '{}': not a regular file", path));
+  }
+  if (std::filesystem::file_size(path, ec) > (1u << 20)) {
+    throw ConfigError(fmt::format("package.fault_file = '{}': larger than 1 MB", path));
+  }
+  std::ifstream f(path);
+  std::stringstream text;
+  text << f.rdbuf();
+  if (!f && !f.eof())
+    throw ConfigError(fmt::format("package.fault_file = '{}': cannot read", path));
+  try {
+    for (const coll::Fault& x : coll::ParseFaultLines(text.str(), g, path).faults) {
+      for (const coll::Fault& y : set.faults) {
+        if (x.Name(g) == y.Name(g)) {
+          throw ConfigError(
+              fmt::format("fault '{}' is given by package.faults and by {}", x.Name(g), path));
+        }
+      }
+      set.faults.push_back(x);
+    }
+  } catch (const coll::FaultError& e) {
+    throw ConfigError(fmt::format("package.fault_file: {}", e.what()));
+  }
+  return set;
 }
 
 std::vector<double> SweepRates(const Config& c) {

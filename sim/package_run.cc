@@ -12,6 +12,8 @@
 
 #include "aries_pkg.h"
 #include "cli_util.h"
+#include "coll_adapter.h"
+#include "fault_routes.h"
 #include "gtkw.h"
 #include "node_models.h"
 #include "package.h"
@@ -108,6 +110,25 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
   }
   tb::TrafficConfig tc = s.traffic;
+  if (!s.package.faults.empty() && s.fault_routing == "tables") {
+    // The controller knows the faults present from reset and routes around them; a fault of a
+    // later cycle strikes the running traffic (the watchdog's report names the link).
+    coll::Geometry known = s.package;
+    known.faults = {};
+    for (const coll::Fault& f : s.package.faults.faults) {
+      if (f.from == 0) known.faults.faults.push_back(f);
+    }
+    const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
+    std::vector<sysc::RegOp> ops;
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
+      for (const coll::RouteEntry& e : routes.tables[n]) {
+        ops.push_back({n, true, hw::RouteAddr(e.flow, e.in_port), e.mask});
+      }
+    }
+    pkg.Program(ops);
+    tc.flow_routed = true;
+    o.fault_routes = routes.Summary();
+  }
   if (tc.pattern == tb::Pattern::kTrace) {
     tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
     // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
@@ -184,6 +205,12 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
   if (s.bypass == "random") {
     fmt::print("  {:<28} random, {} mesh hops moved onto bypass segments\n", "bypass",
                o.moved_hops);
+  }
+  if (!s.package.faults.empty()) {
+    fmt::print("  {:<28} {}\n", "faults", s.package.faults.Names(s.package));
+    fmt::print(
+        "  {:<28} {}\n", "routing",
+        o.fault_routes.empty() ? "dimension order (package.fault_routing = dor)" : o.fault_routes);
   }
   fmt::print("  {:<28} {} at {} flits/node/cycle, {}-flit packets, seed {}\n", "traffic",
              c.Get("traffic.pattern"), s.traffic.rate, s.traffic.packet_len, s.seed);
@@ -264,6 +291,8 @@ std::string ToJson(const Config& c, const std::string& command,
     x["node_evaluations"] = r.node_evaluations;
     x["flit_hops"] = r.flit_hops;
     x["moved_hops"] = o.moved_hops;
+    x["faults"] = s.package.faults.Names(s.package);
+    if (!o.fault_routes.empty()) x["fault_routes"] = o.fault_routes;
     nlohmann::json links = nlohmann::json::object();
     for (const tb::LinkUse& l : r.links) links[l.name] = l.utilisation;
     x["link_utilisation"] = links;

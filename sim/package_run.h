@@ -42,6 +42,7 @@ const char* PacketLogHeader();
 struct RunOutput {
   tb::RunResult result;
   unsigned moved_hops = 0;             // package.bypass = random: mesh hops moved onto segments
+  std::string fault_routes;            // package.faults: the routes around them (empty: none)
   std::vector<PacketHop> packet_path;  // TraceRequest::packet: its head flit's hops
   long maxrss_kb = 0;                  // the largest over the ranks
   unsigned ranks = 1;                  // processes of a distributed run (mpirun)

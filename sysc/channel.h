@@ -54,6 +54,11 @@ class Channel {
   unsigned dst_link() const { return dst_link_; }
 
   void SendFlit(uint64_t cycle, const uint32_t* words) {
+    if (cycle >= dead_from_) {  // a dead wire: sent by one end, never seen by the other
+      ++flits_sent_;
+      ++flits_lost_;
+      return;
+    }
     const uint64_t at = cycle + lookahead();
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
@@ -66,6 +71,10 @@ class Channel {
     return flit_stamp_[s] == cycle ? &flits_[s * words_] : nullptr;
   }
   void SendCredit(uint64_t cycle, uint8_t vc_mask) {
+    if (cycle >= dead_from_) {
+      credits_lost_ += static_cast<uint64_t>(__builtin_popcount(vc_mask));
+      return;
+    }
     const uint64_t at = cycle + lookahead();
     const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
@@ -83,6 +92,15 @@ class Channel {
     }
     return false;
   }
+
+  // Faults (collectives/faults.h): from cycle `from` on the wires carry nothing either way;
+  // what the ends send is counted by the sender's PHY and never received by the other's
+  // (flits_lost, credits_lost: sent minus received, the gap a link layer's counters show).
+  static constexpr uint64_t kAlive = ~uint64_t{0};
+  void SetDeadFrom(uint64_t from) { dead_from_ = from; }
+  uint64_t dead_from() const { return dead_from_; }
+  uint64_t flits_lost() const { return flits_lost_; }
+  uint64_t credits_lost() const { return credits_lost_; }
 
   uint64_t flits_sent() const { return flits_sent_; }
   void set_flits_sent(uint64_t n) { flits_sent_ = n; }  // from the sender's rank
@@ -129,6 +147,8 @@ class Channel {
   std::vector<uint64_t> credit_stamp_;
   std::vector<uint8_t> credits_;
   uint64_t flits_sent_ = 0;
+  uint64_t dead_from_ = kAlive;
+  uint64_t flits_lost_ = 0, credits_lost_ = 0;
 };
 
 }  // namespace aries::sysc

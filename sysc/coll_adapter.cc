@@ -315,9 +315,15 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
   }
 }
 
+uint64_t CollWatchdog(const Package& pkg) {
+  uint64_t longest = 0;
+  for (const Channel* c : pkg.Channels()) longest = std::max<uint64_t>(longest, c->latency());
+  return std::max<uint64_t>(5000, 4 * longest);
+}
+
 CollRunResult RunProgram(Package& pkg, const coll::Program& p,
                          const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
-                         const std::function<void(uint64_t cycle)>& progress) {
+                         const std::function<void(uint64_t cycle)>& progress, uint64_t watchdog) {
   CollRunResult res;
   const unsigned n = pkg.num_nodes();
   if (p.num_nodes() != n || inputs.size() != n) {
@@ -338,9 +344,28 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   // Windows of the package's lookahead (at most 32 cycles; the endpoints note the cycle they
   // finish in, so running a few cycles past it changes no result).
   const uint64_t window = std::min<uint64_t>(pkg.lookahead(), 32);
+  if (watchdog == 0) watchdog = CollWatchdog(pkg);
+  uint64_t moved = 0, last_move = start;  // endpoint flits so far, and when they last changed
   while (!all_done() && pkg.endpoint_cycle() - start < limit) {
     pkg.Run(std::min(window, limit - (pkg.endpoint_cycle() - start)));
     if (progress) progress(pkg.endpoint_cycle() - start);
+    uint64_t now = 0;
+    for (const auto& e : eps) now += e->flits_sent() + e->flits_received();
+    if (now != moved) {
+      moved = now;
+      last_move = pkg.endpoint_cycle();
+    } else if (pkg.endpoint_cycle() - last_move >= watchdog && !pkg.WiresBusy()) {
+      res.stuck = true;
+      res.stuck_cycle = pkg.endpoint_cycle() - start;
+      res.lost = pkg.LostLinks();
+      std::string why = fmt::format(
+          "stuck at cycle {}: no endpoint sent or received a flit for {} cycles and nothing is "
+          "on the wires",
+          res.stuck_cycle, pkg.endpoint_cycle() - last_move);
+      for (const auto& l : res.lost) why += "\n    LOST: " + l.Describe(pkg);
+      res.errors.push_back(why);
+      break;
+    }
   }
   res.finished = all_done();
   uint64_t end = start;
@@ -352,8 +377,8 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
     res.flits_to_eject += e->flits_to_receive();
     for (const auto& s : e->errors()) res.errors.push_back(s);
   }
-  for (uint64_t c = 0; c < 10000 && !pkg.Quiet(); ++c) pkg.Step();
-  for (unsigned i = 0; i < n && !res.finished; ++i) {
+  for (uint64_t c = 0; c < 10000 && !res.stuck && !pkg.Quiet(); ++c) pkg.Step();
+  for (unsigned i = 0; i < n && !res.finished && !res.stuck; ++i) {
     if (!eps[i]->done()) {
       res.errors.push_back(fmt::format("did not finish in {} cycles: {} stops at {}", limit,
                                        pkg.NodeName(i), eps[i]->Where()));

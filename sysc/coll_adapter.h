@@ -141,14 +141,24 @@ struct CollRunResult {
   uint64_t flits_injected = 0, flits_ejected = 0;
   uint64_t flits_to_inject = 0, flits_to_eject = 0;
   std::vector<std::string> errors;  // endpoint and hardware errors, or the stall
+  // The watchdog: no endpoint sent or received a flit for `watchdog` cycles and nothing is on
+  // the wires. The run stops there; `lost` names the links whose ends disagree (a fault).
+  bool stuck = false;
+  uint64_t stuck_cycle = 0;  // cycles from the start to the stop
+  std::vector<Package::LostLink> lost;
 };
 
+// The collective watchdog's default: 5000 cycles, or 4 x the longest link's latency.
+uint64_t CollWatchdog(const Package& pkg);
+
 // Programs the package (which must be quiet, endpoints detached) and runs `p` on `inputs`
-// (one vector of p.elements words per node) until every node finished or `limit` cycles;
-// `progress`, when given, is called with the cycle after every window.
+// (one vector of p.elements words per node) until every node finished, `limit` cycles, or the
+// watchdog (0: CollWatchdog) finds it stuck; `progress`, when given, is called with the cycle
+// after every window.
 CollRunResult RunProgram(Package& pkg, const coll::Program& p,
                          const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
-                         const std::function<void(uint64_t cycle)>& progress = nullptr);
+                         const std::function<void(uint64_t cycle)>& progress = nullptr,
+                         uint64_t watchdog = 0);
 
 }  // namespace aries::sysc
 

@@ -124,6 +124,11 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   }
   for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
   UpdateLookahead();
+  if (!cfg_.faults.empty() && transport_ && transport_->ranks() > 1) {
+    throw std::invalid_argument(
+        "package.faults: faults run in one process (threads allowed), not on MPI ranks");
+  }
+  ApplyFaults();
 
   // Every router learns the topology and grid size.
   const hw::Topo topo = cfg.topology == Topology::kTorus   ? hw::kTopoTorus
@@ -262,6 +267,7 @@ void Package::RebuildSegments() {
     dst.in_links &= ~(uint64_t{1} << ch->dst_link());
   }
   segments_.clear();
+  segment_sites_.clear();
   const unsigned k = cfg_.k, tm = shape_.num_tracks;
   for (unsigned d = 0; d < 2; ++d) {
     for (unsigned line = 0; line < k; ++line) {
@@ -277,6 +283,15 @@ void Package::RebuildSegments() {
           Connect({na, coll::TapLink(tm, d, t, 1), nb, coll::TapLink(tm, d, t, 0), b - a,
                    fmt::format("{}track{}.{}:{}-{}", d == 0 ? "x" : "y", t, line, a, b)},
                   segments_);
+          coll::Fault site;
+          site.kind = coll::FaultKind::kSegment;
+          site.dim = d;
+          site.line = line;
+          site.track = t;
+          site.a = a;
+          site.b = b;
+          segment_sites_.push_back(site);
+          segment_sites_.push_back(site);
         }
       }
     }
@@ -679,7 +694,84 @@ std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
   }
   SyncBypass();
   RebuildSegments();
+  ApplyFaults();
   return res;
+}
+
+unsigned Package::PortLink(unsigned node, unsigned port, bool out) const {
+  if (port == 0 || port >= shape_.num_ports) return ~0u;
+  if (shape_.num_ports != 5 || shape_.num_tracks == 0) return port - 1;  // fixed: link p - 1
+  const uint32_t v = nodes_[node].portsel[port];
+  const unsigned c =
+      (v >> (out ? hw::kPortSelOutLsb : hw::kPortSelInLsb)) & ((1u << hw::kPortSelChoiceW) - 1);
+  if (c == 0) return port - 1;
+  const unsigned T = shape_.num_tracks, d = (c - 1) / T, t = (c - 1) % T;
+  const bool upper = port == hw::kPortXP || port == hw::kPortYP;
+  return coll::TapLink(T, d, t, upper ? 1 : 0);
+}
+
+void Package::ApplyFaults() {
+  if (cfg_.faults.empty()) return;
+  std::vector<Channel*> all;
+  for (const auto& c : fixed_) all.push_back(c.get());
+  for (const auto& c : segments_) all.push_back(c.get());
+  for (Channel* c : all) c->SetDeadFrom(Channel::kAlive);
+  auto kill = [](Channel* c, uint64_t from) {
+    if (c && from < c->dead_from()) c->SetDeadFrom(from);
+  };
+  for (const coll::Fault& f : cfg_.faults.faults) {
+    switch (f.kind) {
+      case coll::FaultKind::kLink:
+        for (const auto& c : fixed_) {
+          if (std::min(c->src(), c->dst()) == f.a && std::max(c->src(), c->dst()) == f.b) {
+            kill(c.get(), f.from);
+          }
+        }
+        break;
+      case coll::FaultKind::kSegment:
+      case coll::FaultKind::kSwitch:
+        for (size_t i = 0; i < segments_.size(); ++i) {
+          const coll::Fault& s = segment_sites_[i];
+          if (s.dim != f.dim || s.line != f.line || s.track != f.track) continue;
+          const bool hit = f.kind == coll::FaultKind::kSegment
+                               ? std::max(f.a, s.a) < std::min(f.b, s.b)
+                               : f.a >= s.a && f.a <= s.b;
+          if (hit) kill(segments_[i].get(), f.from);
+        }
+        break;
+      case coll::FaultKind::kPort: {
+        if (!IsLocal(f.node)) break;
+        const unsigned lo = PortLink(f.node, f.port, true), li = PortLink(f.node, f.port, false);
+        if (lo < shape_.num_links) kill(nodes_[f.node].out_ch[lo], f.from);
+        if (li < shape_.num_links) kill(nodes_[f.node].in_ch[li], f.from);
+        break;
+      }
+    }
+  }
+}
+
+std::vector<Package::LostLink> Package::LostLinks() const {
+  std::vector<LostLink> v;
+  for (const auto& c : fixed_) {
+    if (c->flits_lost() == 0 && c->credits_lost() == 0) continue;
+    coll::Fault f;
+    f.a = std::min(c->src(), c->dst());
+    f.b = std::max(c->src(), c->dst());
+    v.push_back({c.get(), f});
+  }
+  for (size_t i = 0; i < segments_.size(); ++i) {
+    const Channel* c = segments_[i].get();
+    if (c->flits_lost() != 0 || c->credits_lost() != 0) v.push_back({c, segment_sites_[i]});
+  }
+  return v;
+}
+
+std::string Package::LostLink::Describe(const Package& p) const {
+  return fmt::format(
+      "link {} ({} link {} -> {} link {}): {} flits sent and never received, {} credits sent "
+      "back and never received: the wires are dead (plan around '{}')",
+      channel->name(), p.NodeName(channel->src()), channel->src_link(), p.NodeName(channel->dst()),
+      channel->dst_link(), channel->flits_lost(), channel->credits_lost(), fault.Name(p.config()));
 }
 
 void Package::Program(const std::vector<RegOp>& ops) {

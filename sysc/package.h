@@ -172,6 +172,17 @@ class Package {
 
   // Channels and their counters (fixed links and current bypass segments).
   std::vector<const Channel*> Channels() const;
+  // Faults (config().faults, collectives/faults.h): a dead link, bypass wire span or switch
+  // kills the channels over it, a dead router port the channels its mux selects, each from the
+  // fault's cycle on (flits and credits sent there are lost). Detection: the channels whose two
+  // ends disagree (sent but never received), with the fault the controller should plan around:
+  // the fixed link, or the bypass segment's whole span (which piece of it broke is not seen).
+  struct LostLink {
+    const Channel* channel;
+    coll::Fault fault;  // what failed, as the controller sees it (from = 0)
+    std::string Describe(const Package& p) const;
+  };
+  std::vector<LostLink> LostLinks() const;
   const NodeCounters& counters(unsigned n) const { return nodes_[n].counters; }
   // Any flit or credit on the interposer wires.
   bool WiresBusy() const;
@@ -252,12 +263,17 @@ class Package {
   bool LocalWiresBusy() const;
   void Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into);
   void RebuildSegments();
+  // Sets every channel's first dead cycle from the faults and the muxes' current choices.
+  void ApplyFaults();
+  // The link a router port's mux selects (output or input side), or ~0u.
+  unsigned PortLink(unsigned node, unsigned port, bool out) const;
 
   PackageConfig cfg_;
   NodeShape shape_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<Channel>> fixed_, segments_;
+  std::vector<coll::Fault> segment_sites_;  // per segment channel: its span, as a fault
   uint64_t cycle_ = 0;
   std::vector<RegResult>* results_ = nullptr;
   const std::vector<RegOp>* ops_ = nullptr;

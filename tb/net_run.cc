@@ -101,6 +101,8 @@ std::string StuckReport(sysc::Package& pkg, const NetTraffic& t) {
   for (const sysc::Channel* c : pkg.Channels()) {
     if (c->InFlight(pkg.cycle() - 1)) s += fmt::format("  on the wires: {}\n", c->name());
   }
+  // The links whose ends disagree: what one end sent and the other never received.
+  for (const auto& lost : pkg.LostLinks()) s += fmt::format("  LOST: {}\n", lost.Describe(pkg));
   // Register reads: the configuration bus works even when the data path is stuck.
   std::vector<sysc::RegOp> ops;
   for (unsigned n = 0; n < pkg.num_nodes(); ++n) {

@@ -172,6 +172,8 @@ class TrafficEndpoint final : public sysc::Endpoint {
     f.head = idx_ == 0;
     f.tail = idx_ + 1 == p.len;
     f.vc = p.vc;
+    f.is_flow = t_.config().flow_routed;
+    f.flow = f.is_flow ? p.dst : 0;
     f.dst_x = p.dst % k_;
     f.dst_y = p.dst / k_;
     f.src_x = p.src % k_;

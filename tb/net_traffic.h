@@ -42,6 +42,9 @@ struct TrafficConfig {
                              // these: packets start in dateline class 0)
   double sink_accept = 1.0;  // probability per cycle that a sink frees a slot
   uint64_t seed = 1;
+  // Packets are table-routed by the flow of their destination (flow id = destination node;
+  // the tables route around faults, collectives/fault_routes.h) instead of dimension order.
+  bool flow_routed = false;
 };
 
 struct Packet {

@@ -1,0 +1,197 @@
+#include "fault_routes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "wiring.h"
+
+namespace aries::coll {
+
+namespace {
+
+constexpr unsigned kFar = ~0u;
+
+// Hops from `from` to every node over the wiring's links (kFar: unreachable).
+std::vector<unsigned> Hops(const Wiring& w, unsigned from) {
+  std::vector<unsigned> d(w.num_nodes(), kFar);
+  std::deque<unsigned> q{from};
+  d[from] = 0;
+  while (!q.empty()) {
+    const unsigned u = q.front();
+    q.pop_front();
+    for (unsigned p = 1; p < w.num_ports(); ++p) {
+      const auto to = w.Across(u, p, nullptr);
+      if (to && d[to->node] == kFar) {
+        d[to->node] = d[u] + 1;
+        q.push_back(to->node);
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+std::string FaultRoutes::Summary() const {
+  return fmt::format(
+      "up*/down* routing tables around the faults: {} pairs, {} of them {} hops longer in all "
+      "than without faults, longest route {} hops, {} channels, no cyclic channel dependency",
+      pairs, longer, extra_hops, max_hops, channels);
+}
+
+FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
+  const unsigned n = g.k * g.k;
+  if (n > hw.num_flows) {
+    throw PlanError(fmt::format(
+        "routing around faults takes one flow per destination: {} nodes, the routers have {} "
+        "flows (package.k <= {})",
+        n, hw.num_flows, g.k > 1 ? static_cast<unsigned>(std::sqrt(hw.num_flows)) : 1));
+  }
+  const std::vector<NodeProgram> plain(n);  // default muxes, no bypass segments
+  const Wiring w(g, hw, plain);
+  Geometry healthy = g;
+  healthy.faults = {};
+  const Wiring hw_free(healthy, hw, plain);
+  const unsigned ports = w.num_ports();
+  const std::vector<unsigned> dist0 = Hops(w, 0);
+  for (unsigned v = 0; v < n; ++v) {
+    if (dist0[v] == kFar) {
+      throw PlanError(fmt::format("the faults cut {} off from {}: no route around them",
+                                  w.NodeName(v), w.NodeName(0)));
+    }
+  }
+  auto rank_less = [&](unsigned a, unsigned b) {  // a is nearer node 0 than b
+    return dist0[a] != dist0[b] ? dist0[a] < dist0[b] : a < b;
+  };
+  // The live links, both ways: (u, port) -> v arriving at port q.
+  struct Out {
+    unsigned port, v, in_port;
+    bool up;
+  };
+  std::vector<std::vector<Out>> out(n);
+  for (unsigned u = 0; u < n; ++u) {
+    for (unsigned p = 1; p < ports; ++p) {
+      const auto to = w.Across(u, p, nullptr);
+      if (!to) continue;
+      // A link used one way only would leave credits without a way back: the routes take a
+      // link only where it is live both ways (a dead port kills both directions anyway).
+      if (!w.Across(to->node, to->port, nullptr)) continue;
+      out[u].push_back({p, to->node, to->port, rank_less(to->node, u)});
+    }
+  }
+  // The phase a packet is in at u after arriving on input port q (0: local, may still go up).
+  std::vector<std::vector<int>> phase_in(n, std::vector<int>(ports, -1));
+  for (unsigned u = 0; u < n; ++u) {
+    phase_in[u][0] = 0;
+    for (const Out& o : out[u]) phase_in[o.v][o.in_port] = o.up ? 0 : 1;
+  }
+  FaultRoutes r;
+  r.tables.resize(n);
+  std::set<std::pair<unsigned, unsigned>> used;  // channels (node, port)
+  std::map<std::pair<unsigned, unsigned>, std::set<std::pair<unsigned, unsigned>>> dep;
+  for (unsigned dst = 0; dst < n; ++dst) {
+    // D[s][u]: fewest hops from u in phase s (0 up allowed, 1 down only) to dst.
+    std::vector<std::vector<unsigned>> D(2, std::vector<unsigned>(n, kFar));
+    D[0][dst] = D[1][dst] = 0;
+    for (bool grew = true; grew;) {  // Bellman-Ford on a graph of 2n states: n rounds at most
+      grew = false;
+      for (unsigned u = 0; u < n; ++u) {
+        for (unsigned s = 0; s < 2; ++s) {
+          for (const Out& o : out[u]) {
+            if (s == 1 && o.up) continue;
+            const unsigned ns = o.up ? 0 : 1;
+            if (D[ns][o.v] != kFar && D[ns][o.v] + 1 < D[s][u]) {
+              D[s][u] = D[ns][o.v] + 1;
+              grew = true;
+            }
+          }
+        }
+      }
+    }
+    // The next hop of every (node, phase): the first port on a fewest-hop legal route.
+    std::vector<std::vector<int>> next(2, std::vector<int>(n, -1));
+    for (unsigned u = 0; u < n; ++u) {
+      if (u == dst) continue;
+      for (unsigned s = 0; s < 2; ++s) {
+        if (D[s][u] == kFar) continue;
+        for (const Out& o : out[u]) {
+          if (s == 1 && o.up) continue;
+          if (D[o.up ? 0 : 1][o.v] + 1 == D[s][u]) {
+            next[s][u] = static_cast<int>(o.port);
+            break;
+          }
+        }
+      }
+    }
+    for (unsigned u = 0; u < n; ++u) {
+      for (unsigned q = 0; q < ports; ++q) {
+        const int s = phase_in[u][q];
+        if (s < 0) continue;  // no live link arrives here
+        if (u == dst) {
+          r.tables[u].push_back({dst, q, 1u});
+        } else if (next[s][u] >= 0) {
+          r.tables[u].push_back({dst, q, 1u << next[s][u]});
+        }
+      }
+    }
+    // Trace every source's route through the entries just made.
+    for (unsigned src = 0; src < n; ++src) {
+      if (src == dst) continue;
+      if (D[0][src] == kFar) {
+        throw PlanError(fmt::format("the faults leave no up*/down* route from {} to {}",
+                                    w.NodeName(src), w.NodeName(dst)));
+      }
+      unsigned u = src, s = 0, hops = 0;
+      std::pair<unsigned, unsigned> prev{~0u, 0};
+      while (u != dst) {
+        const unsigned p = static_cast<unsigned>(next[s][u]);
+        const auto o =
+            std::find_if(out[u].begin(), out[u].end(), [&](const Out& x) { return x.port == p; });
+        const std::pair<unsigned, unsigned> ch{u, p};
+        used.insert(ch);
+        if (prev.first != ~0u) dep[prev].insert(ch);
+        prev = ch;
+        s = o->up ? s : 1;
+        u = o->v;
+        if (++hops > 4 * n) {
+          throw PlanError(
+              fmt::format("route from {} to {} loops", w.NodeName(src), w.NodeName(dst)));
+        }
+      }
+      ++r.pairs;
+      r.max_hops = std::max(r.max_hops, hops);
+      const unsigned shortest = Hops(hw_free, src)[dst];
+      if (hops > shortest) {
+        ++r.longer;
+        r.extra_hops += hops - shortest;
+      }
+    }
+  }
+  r.channels = used.size();
+  // The dependency graph must have no cycle (the argument in the header says why it has none).
+  std::map<std::pair<unsigned, unsigned>, int> state;
+  std::function<bool(const std::pair<unsigned, unsigned>&)> acyclic = [&](const auto& c) {
+    state[c] = 1;
+    for (const auto& d : dep[c]) {
+      if (state[d] == 1 || (state[d] == 0 && !acyclic(d))) return false;
+    }
+    state[c] = 2;
+    return true;
+  };
+  for (const auto& c : used) {
+    if (state[c] == 0 && !acyclic(c)) {
+      throw PlanError(
+          fmt::format("routes around the faults: cyclic channel dependency at {} port {}",
+                      w.NodeName(c.first), w.PortName(c.second)));
+    }
+  }
+  return r;
+}
+
+}  // namespace aries::coll
