@@ -294,7 +294,9 @@ class Embedder {
   }
 
   // The VC of the detours: apart from the monotone paths on VC 0 (even, so a torus keeps its
-  // dateline classes apart).
+  // dateline classes apart). A node model with fewer than 3 VCs puts them on its last VC (1:
+  // odd, which only table-routed packets may use on a torus; 0 with one VC, shared with the
+  // monotone paths), and the validator's cycle check decides.
   unsigned DetourVc() const { return hw_.num_vcs >= 3 ? 2 : hw_.num_vcs - 1; }
 
   // The way around a dead part when no monotone path is left: the fewest-hop up*/down* path

@@ -18,7 +18,8 @@
 // path (reserved) and every monotone configured path cross something dead takes a detour: the
 // fewest-hop up*/down* path over the live links (collectives/fault_routes.h), table-routed on
 // a VC of its own (2), so detours depend neither on each other in a cycle nor on the monotone
-// paths; the validator's channel-dependency check confirms it.
+// paths. Where the muxes leave links one-way and no up*/down* path exists, the detour is the
+// fewest hops in any order, and only the validator's channel-dependency check guards it.
 // Flow ids are shared between links whose table entries do not collide.
 #ifndef ARIES_COLLECTIVES_EMBED_H_
 #define ARIES_COLLECTIVES_EMBED_H_

@@ -61,10 +61,15 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
   const unsigned ports = w.num_ports();
   const std::vector<unsigned> dist0 = Hops(w, 0);
   for (unsigned v = 0; v < n; ++v) {
-    if (dist0[v] == kFar) {
-      throw PlanError(fmt::format("the faults cut {} off from {}: no route around them",
-                                  w.NodeName(v), w.NodeName(0)));
-    }
+    if (dist0[v] != kFar) continue;
+    // Name the node outside the larger part (node 0 itself may be the one cut off).
+    const std::vector<unsigned> dv = Hops(w, v);
+    const auto reach = [&](const std::vector<unsigned>& d) {
+      return std::count_if(d.begin(), d.end(), [](unsigned x) { return x != kFar; });
+    };
+    const unsigned off = reach(dv) > reach(dist0) ? 0 : v, rest = off == 0 ? v : 0;
+    throw PlanError(fmt::format("the faults cut {} off from {}: no route around them",
+                                w.NodeName(off), w.NodeName(rest)));
   }
   auto rank_less = [&](unsigned a, unsigned b) {  // a is nearer node 0 than b
     return dist0[a] != dist0[b] ? dist0[a] < dist0[b] : a < b;
@@ -79,8 +84,8 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
     for (unsigned p = 1; p < ports; ++p) {
       const auto to = w.Across(u, p, nullptr);
       if (!to) continue;
-      // A link used one way only would leave credits without a way back: the routes take a
-      // link only where it is live both ways (a dead port kills both directions anyway).
+      // Routes take a link only where it is live both ways (every fault kills both
+      // directions; this keeps up and down well defined on a symmetric graph).
       if (!w.Across(to->node, to->port, nullptr)) continue;
       out[u].push_back({p, to->node, to->port, rank_less(to->node, u)});
     }
@@ -91,6 +96,8 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
     phase_in[u][0] = 0;
     for (const Out& o : out[u]) phase_in[o.v][o.in_port] = o.up ? 0 : 1;
   }
+  std::vector<std::vector<unsigned>> free_hops(n);
+  for (unsigned v = 0; v < n; ++v) free_hops[v] = Hops(hw_free, v);
   FaultRoutes r;
   r.tables.resize(n);
   std::set<std::pair<unsigned, unsigned>> used;  // channels (node, port)
@@ -166,7 +173,7 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
       }
       ++r.pairs;
       r.max_hops = std::max(r.max_hops, hops);
-      const unsigned shortest = Hops(hw_free, src)[dst];
+      const unsigned shortest = free_hops[src][dst];
       if (hops > shortest) {
         ++r.longer;
         r.extra_hops += hops - shortest;

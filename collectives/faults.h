@@ -67,6 +67,9 @@ class FaultView {
  public:
   // Faults with from <= cycle are dead (cycle ~0: every fault).
   FaultView(const Geometry& g, uint64_t cycle);
+  // It points into g's faults: g must outlive it, and a copy would share g.
+  FaultView(const FaultView&) = delete;
+  FaultView& operator=(const FaultView&) = delete;
   // The fault killing the fixed link between nodes a and b (either direction), or nullptr.
   const Fault* Link(unsigned a, unsigned b) const;
   // The fault killing a segment of track (dim, line, track) between positions lo < hi, or

@@ -249,8 +249,13 @@ Choice ChooseAlgorithm(const std::vector<CostModel>& models, const Geometry& g, 
     }
   }
   if (c.ranking.empty() && !c.refused.empty()) {
-    throw PlanError(fmt::format("--algo auto: no measured candidate can serve {}: {}",
-                                GeometryLabel(g), c.refused.front().second));
+    std::string why;
+    for (const auto& [label, reason] : c.refused) {
+      why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", label, reason);
+    }
+    throw PlanError(
+        fmt::format("--algo auto: no measured candidate on {} can be planned around the faults: {}",
+                    GeometryLabel(g), why));
   }
   if (c.ranking.empty()) {
     std::string list;

@@ -29,6 +29,9 @@ struct Hop {
 class Wiring {
  public:
   Wiring(const Geometry& g, const Hardware& hw, const std::vector<NodeProgram>& nodes);
+  // faults_ points into g_: a copy would point into the original.
+  Wiring(const Wiring&) = delete;
+  Wiring& operator=(const Wiring&) = delete;
 
   unsigned num_ports() const { return ports_; }
   unsigned num_nodes() const { return n_; }

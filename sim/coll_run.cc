@@ -257,15 +257,25 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     print("  FAULT: the run stopped at cycle {} ({} cycles into the collective):\n",
           pkg_owner->cycle(), res.stuck_cycle);
     for (const auto& l : res.lost) print("    {}\n", l.Describe(*pkg_owner));
+    const size_t known_before = known.faults.size();
     for (const auto& l : res.lost) {
       const bool have = std::any_of(known.faults.begin(), known.faults.end(),
                                     [&](const coll::Fault& f) { return f == l.fault; });
       if (!have) known.faults.push_back(l.fault);
     }
+    if (known.faults.size() == known_before) {  // the same links again: re-planning won't help
+      res.errors.push_back(fmt::format(
+          "the links that lost flits ({}) were already planned around: a fault the controller "
+          "cannot see from the links (a dead port or switch) stops the repaired program too",
+          known.Names(pc)));
+      break;
+    }
     for (coll::Fault& f : run_pc.faults.faults) f.from = f.from <= stop ? 0 : f.from - stop;
     lost_cycles += res.stuck_cycle;
-    print("  re-planning around {} and running the collective again from its inputs\n",
-          known.Names(pc));
+    print(
+        "  re-planning around {} and running the collective again from its inputs on a fresh "
+        "package (what is dead stays dead; energy and counters below are the last run's)\n",
+        known.Names(pc));
   }
   sysc::Package& pkg = *pkg_owner;
   const unsigned n = p.num_nodes();

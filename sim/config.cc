@@ -40,7 +40,7 @@ SimSettings Validate(const Config& c) {
         s.package.k));
   }
   s.bypass = c.Get("package.bypass");
-  if (s.bypass == "random" && !s.package.faults.empty()) {
+  if (s.bypass == "random" && !s.package.faults.empty() && s.fault_routing == "tables") {
     throw ConfigError(
         "package.bypass = random with package.faults: the routes around faults use the mesh "
         "links; set package.bypass = none");

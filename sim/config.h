@@ -80,7 +80,7 @@ const std::string& KeyWord(const Config& c, const std::string& key);
 [[noreturn]] void BadKey(const Config& c, const std::string& key, const std::string& why = "");
 // The package geometry keys (package.topology, k, tracks, link_latency, extra_per_pitch);
 // without `with_topology` the topology is left at its default (a sweep sets it per run) and
-// the faults, which name the topology's links, are not read (FaultsOf, per topology).
+// the faults, which name the topology's links, are not read (a sweep does not take faults).
 coll::Geometry GeometryOf(const Config& c, bool with_topology = true);
 // package.faults and package.fault_file against the geometry `g` (ConfigError naming the fault).
 coll::FaultSet FaultsOf(const Config& c, const coll::Geometry& g);

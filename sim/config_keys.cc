@@ -352,7 +352,9 @@ coll::FaultSet FaultsOf(const Config& c, const coll::Geometry& g) {
   try {
     for (const coll::Fault& x : coll::ParseFaultLines(text.str(), g, path).faults) {
       for (const coll::Fault& y : set.faults) {
-        if (x.Name(g) == y.Name(g)) {
+        coll::Fault a = x, b = y;
+        a.from = b.from = 0;
+        if (a == b) {
           throw ConfigError(
               fmt::format("fault '{}' is given by package.faults and by {}", x.Name(g), path));
         }

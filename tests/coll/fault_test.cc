@@ -199,7 +199,7 @@ TEST(Faults, ALinkWithNoWayAroundIsRefusedByName) {
     RouteAroundFaults(Req(Topology::kMesh, 4, "ring", "port:0.XP, port:0.YP").geom, Hardware{});
     ADD_FAILURE() << "routed to a node cut off";
   } catch (const PlanError& e) {
-    EXPECT_TRUE(Has(e.what(), "off from node 0")) << e.what();
+    EXPECT_TRUE(Has(e.what(), "cut node 0 (0,0) off")) << e.what();
   }
 }
 

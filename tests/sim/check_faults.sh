@@ -29,8 +29,9 @@ grep -q "all flits delivered, checked *yes" "$dir/o" || fail "torus: not every f
   --set traffic.rate=0.3 > "$dir/o" 2>&1 || fail "lockstep around faults"
 grep -q "all flits delivered, checked *yes" "$dir/o" || fail "lockstep: not every flit delivered"
 "$aries" coll -k 4 --topology aries --algo tree --size 16K --verify --model check \
-  --set 'package.faults=link:x(1,1)@400' > "$dir/o" 2>&1 || fail "lockstep recovery"
+  --set 'package.faults=link:x(1,1)@250' > "$dir/o" 2>&1 || fail "lockstep recovery"
 grep -q "every element of every node matches" "$dir/o" || fail "lockstep recovery: not verified"
+grep -q "FAULT: the run stopped" "$dir/o" || fail "lockstep recovery: the fault never struck"
 
 # Dimension order into the dead link: flits are lost, the run fails, the report names the link.
 if "$aries" $short --set 'package.faults=link:x(1,1)' --set package.fault_routing=dor \
@@ -38,6 +39,14 @@ if "$aries" $short --set 'package.faults=link:x(1,1)' --set package.fault_routin
 grep -q "checked *NO" "$dir/o" || fail "lost flits not reported"
 grep -q "LOST: link x(1,1)+ (node5 link 0 -> node6 link 1): [1-9][0-9]* flits sent and never received" \
   "$dir/o" || fail "the dead link is not named"
+# A dead port and a dead switch kill what their muxes and segments carry.
+if "$aries" $short --set 'package.faults=port:6.XM' --set package.fault_routing=dor \
+  > "$dir/o" 2>&1; then fail "a run through a dead port passed"; fi
+grep -q "LOST: link x(1,1)- (node6 link 1 -> node5 link 0)" "$dir/o" || fail "dead port: link not named"
+if "$aries" $short --set package.bypass=random --set sim.model=fast --set package.fault_routing=dor \
+  --set 'package.faults=switch:xtrack0.1:1, switch:xtrack1.1:1, switch:ytrack0.1:1, switch:ytrack1.1:1' \
+  > "$dir/o" 2>&1; then fail "a run over dead switches passed"; fi
+grep -q "LOST: link [xy]track[01].1:" "$dir/o" || fail "dead switch: segment not named"
 # A fault from a later cycle: the first 800 cycles are clean, then the same.
 if "$aries" $short --set 'package.faults=link:y(2,2)@800' > "$dir/o" 2>&1; then
   fail "a run struck mid-way passed"
