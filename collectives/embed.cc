@@ -306,24 +306,10 @@ class Embedder {
   // cycle, nor on the monotone paths of VC 0; the validator's check confirms it.
   std::vector<Hop> Detour(unsigned u, unsigned v) const {
     const unsigned ports = w_.num_ports();
-    constexpr unsigned kFar = ~0u;
     // (Credits return on the wires a flit came by, so one live direction is enough; a muxed
     // port's output may lead elsewhere than its input comes from.)
     auto live = [&](unsigned a, unsigned port) { return w_.Across(a, port, nullptr); };
-    std::vector<unsigned> d0(n_, kFar);
-    std::deque<unsigned> q{0};
-    d0[0] = 0;
-    while (!q.empty()) {
-      const unsigned c = q.front();
-      q.pop_front();
-      for (unsigned port = 1; port < ports; ++port) {
-        const auto to = live(c, port);
-        if (to && d0[to->node] == kFar) {
-          d0[to->node] = d0[c] + 1;
-          q.push_back(to->node);
-        }
-      }
-    }
+    const std::vector<unsigned> d0 = w_.Hops(0, false);
     auto up = [&](unsigned a, unsigned b) {  // the hop a -> b goes up
       return d0[b] != d0[a] ? d0[b] < d0[a] : b < a;
     };

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -15,26 +14,7 @@ namespace aries::coll {
 
 namespace {
 
-constexpr unsigned kFar = ~0u;
-
-// Hops from `from` to every node over the wiring's links (kFar: unreachable).
-std::vector<unsigned> Hops(const Wiring& w, unsigned from) {
-  std::vector<unsigned> d(w.num_nodes(), kFar);
-  std::deque<unsigned> q{from};
-  d[from] = 0;
-  while (!q.empty()) {
-    const unsigned u = q.front();
-    q.pop_front();
-    for (unsigned p = 1; p < w.num_ports(); ++p) {
-      const auto to = w.Across(u, p, nullptr);
-      if (to && d[to->node] == kFar) {
-        d[to->node] = d[u] + 1;
-        q.push_back(to->node);
-      }
-    }
-  }
-  return d;
-}
+constexpr unsigned kFar = Wiring::kUnreachable;
 
 }  // namespace
 
@@ -59,11 +39,11 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
   healthy.faults = {};
   const Wiring hw_free(healthy, hw, plain);
   const unsigned ports = w.num_ports();
-  const std::vector<unsigned> dist0 = Hops(w, 0);
+  const std::vector<unsigned> dist0 = w.Hops(0, true);
   for (unsigned v = 0; v < n; ++v) {
     if (dist0[v] != kFar) continue;
     // Name the node outside the larger part (node 0 itself may be the one cut off).
-    const std::vector<unsigned> dv = Hops(w, v);
+    const std::vector<unsigned> dv = w.Hops(v, true);
     const auto reach = [&](const std::vector<unsigned>& d) {
       return std::count_if(d.begin(), d.end(), [](unsigned x) { return x != kFar; });
     };
@@ -97,7 +77,7 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
     for (const Out& o : out[u]) phase_in[o.v][o.in_port] = o.up ? 0 : 1;
   }
   std::vector<std::vector<unsigned>> free_hops(n);
-  for (unsigned v = 0; v < n; ++v) free_hops[v] = Hops(hw_free, v);
+  for (unsigned v = 0; v < n; ++v) free_hops[v] = hw_free.Hops(v, true);
   FaultRoutes r;
   r.tables.resize(n);
   std::set<std::pair<unsigned, unsigned>> used;  // channels (node, port)

@@ -193,9 +193,11 @@ std::string FaultSet::Names(const Geometry& g) const {
   return s;
 }
 
-FaultSet FaultSet::AllFromStart() const {
-  FaultSet s = *this;
-  for (Fault& f : s.faults) f.from = 0;
+FaultSet FaultSet::FromReset() const {
+  FaultSet s;
+  for (const Fault& f : faults) {
+    if (f.from == 0) s.faults.push_back(f);
+  }
   return s;
 }
 

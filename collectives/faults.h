@@ -51,8 +51,9 @@ struct FaultSet {
   bool empty() const { return faults.empty(); }
   // "none", or the faults' names joined by ", ".
   std::string Names(const Geometry& g) const;
-  // The same faults, every one dead from cycle 0 (what the controller plans around).
-  FaultSet AllFromStart() const;
+  // The faults present from reset (from = 0): what the controller knows before a run (a link
+  // that does not train); a later one it learns only when it strikes.
+  FaultSet FromReset() const;
   bool operator==(const FaultSet& o) const { return faults == o.faults; }
 };
 

@@ -13,34 +13,6 @@ namespace aries::coll::steps {
 
 namespace hw = aries::hw;
 
-namespace {
-
-constexpr unsigned kFar = ~0u;
-
-// Hops from every node to `root` over links live both ways (kFar: cut off by faults).
-std::vector<unsigned> LiveDistances(const Wiring& w, unsigned root) {
-  const unsigned n = w.num_nodes();
-  std::vector<unsigned> dist(n, kFar);
-  dist[root] = 0;
-  for (unsigned level = 0, grew = 1; grew; ++level) {
-    grew = 0;
-    for (unsigned a = 0; a < n; ++a) {
-      if (dist[a] != kFar) continue;
-      for (unsigned q = 1; q < w.num_ports(); ++q) {
-        const auto to = w.Across(a, q, nullptr);
-        if (to && dist[to->node] == level && w.Across(to->node, to->port, nullptr)) {
-          dist[a] = level + 1;
-          grew = 1;
-          break;
-        }
-      }
-    }
-  }
-  return dist;
-}
-
-}  // namespace
-
 // In-network tree (PIUMA): the union of dimension-order paths to a root of minimum
 // eccentricity; the engines reduce where paths meet and broadcast back on the inverse tree.
 // With E embeddings the vector is split in E segments, each on its own id and root, the ids
@@ -94,7 +66,7 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
     std::vector<unsigned> parent_port(n, 0), dist;
     std::vector<uint32_t> children(n, 0);
     const bool faults = !req.geom.faults.empty();
-    if (faults) dist = LiveDistances(w, root);
+    if (faults) dist = w.Hops(root, true);  // symmetric: hops to the root
     for (unsigned a = 0; a < n; ++a) {
       if (a == root) continue;
       std::string why;
@@ -102,7 +74,7 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
       if (!path.empty()) {
         parent_port[a] = path[0].port;
         depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
-      } else if (!faults || dist[a] == kFar) {
+      } else if (!faults || dist[a] == Wiring::kUnreachable) {
         throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
                                              "links ({})",
                                              w.NodeName(a), w.NodeName(root), why)

@@ -28,6 +28,23 @@ Wiring::Wiring(const Geometry& g, const Hardware& hwp, const std::vector<NodePro
   }
 }
 
+std::vector<unsigned> Wiring::Hops(unsigned from, bool both_ways) const {
+  std::vector<unsigned> d(n_, kUnreachable);
+  std::vector<unsigned> queue{from};
+  d[from] = 0;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const unsigned u = queue[i];
+    for (unsigned p = 1; p < ports_; ++p) {
+      const auto to = Across(u, p, nullptr);
+      if (!to || d[to->node] != kUnreachable) continue;
+      if (both_ways && !Across(to->node, to->port, nullptr)) continue;
+      d[to->node] = d[u] + 1;
+      queue.push_back(to->node);
+    }
+  }
+  return d;
+}
+
 std::string Wiring::NodeName(unsigned n) const {
   return fmt::format("node {} ({},{})", n, n % g_.k, n / g_.k);
 }

@@ -49,6 +49,12 @@ class Wiring {
   std::vector<Hop> FlowPath(unsigned src, unsigned dst, unsigned flow, unsigned vc,
                             std::string* why) const;
 
+  // Hops from `from` to every node over the links the settings make (kUnreachable where none
+  // leads); with `both_ways`, only over links whose arrival port also leads somewhere (every
+  // fault kills both directions, so on default muxes that is the link back).
+  static constexpr unsigned kUnreachable = ~0u;
+  std::vector<unsigned> Hops(unsigned from, bool both_ways) const;
+
   std::string NodeName(unsigned n) const;
   std::string PortName(unsigned port) const;
 

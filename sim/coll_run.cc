@@ -162,10 +162,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         q.levels = cand.levels;
         q.embeddings = cand.embeddings;
         q.elements = (bytes + 3) / 4;
-        q.geom.faults = {};
-        for (const coll::Fault& f : pc.faults.faults) {
-          if (f.from == 0) q.geom.faults.faults.push_back(f);
-        }
+        q.geom.faults = pc.faults.FromReset();
         try {
           coll::Plan(q, coll::Hardware{});
         } catch (const coll::PlanError& e) {
@@ -204,10 +201,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // faults from a later cycle strike the running package, which the watchdog stops, the
   // links that lost flits name what broke, and the controller plans again around it and runs
   // the collective again from the inputs on the package as it is now (at most kAttempts runs).
-  coll::FaultSet known;
-  for (const coll::Fault& f : pc.faults.faults) {
-    if (f.from == 0) known.faults.push_back(f);
-  }
+  coll::FaultSet known = pc.faults.FromReset();
   sysc::PackageConfig run_pc = pc;  // the package of the next attempt (faults' cycles shifted)
   r.elements = (bytes + 3) / 4;
   r.root = o.root;

@@ -114,10 +114,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     // The controller knows the faults present from reset and routes around them; a fault of a
     // later cycle strikes the running traffic (the watchdog's report names the link).
     coll::Geometry known = s.package;
-    known.faults = {};
-    for (const coll::Fault& f : s.package.faults.faults) {
-      if (f.from == 0) known.faults.faults.push_back(f);
-    }
+    known.faults = s.package.faults.FromReset();
     const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
     std::vector<sysc::RegOp> ops;
     for (unsigned n = 0; n < pkg.num_nodes(); ++n) {

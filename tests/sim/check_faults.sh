@@ -95,5 +95,6 @@ check_refused --set "package.fault_file=$dir"
 grep -q "not a regular file" "$dir/o" || fail "a directory as fault file"
 # The topology's links cut a node off: no plan, named.
 check_refused coll -k 4 --topology mesh --algo ring --size 4K --set 'package.faults=link:0-1, link:0-4'
-grep -q "node 0" "$dir/o" || fail "cut-off node not named"
+grep -q "no path from node 0 (0,0) to node 1 (1,0).*dead (fault 'link:x(0,0)')" "$dir/o" ||
+  fail "cut-off node not named"
 echo "faults: routed around, detected, recovered and refused as expected"
