@@ -98,8 +98,10 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   }
   // package.node names a built parameter set; auto takes the engine-less model unless
   // waveforms are asked for.
+  sysc::PackageConfig pc = s.package;
+  pc.count_toggles = false;  // no energy here: the data toggles are never read
   sysc::Package pkg(
-      s.package,
+      pc,
       s.node != "auto"
           ? sysc::NamedNodeModels(s.node, impl)
           : sysc::ShippedNodeModels(

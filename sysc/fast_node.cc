@@ -945,22 +945,14 @@ void FastNode::Edge(const NodeIn& in) {
     std::memcpy(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_ * sizeof(uint32_t));
   }
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
-  lnk_out_credit_any_ = 0;
-  const uint8_t* lc = in.link_credit.data();
   uint8_t* q = lnk_out_credit_q_.data();
-  for (unsigned l = 0; l < nl_; l += 8) {  // eight links at a time: most carry no credit
-    const unsigned n = nl_ - l < 8 ? nl_ - l : 8;
-    uint64_t eight = 0;
-    std::memcpy(&eight, lc + l, n);
-    if (eight == 0) {
-      std::memset(q + l, 0, n);
-      continue;
-    }
-    for (unsigned i = 0; i < n; ++i) {
-      const uint8_t cr = lc[l + i] & cmask;
-      q[l + i] = cr;
-      lnk_out_credit_any_ |= uint64_t{cr != 0} << (l + i);
-    }
+  for (uint64_t m = lnk_out_credit_any_; m != 0; m &= m - 1) q[__builtin_ctzll(m)] = 0;
+  lnk_out_credit_any_ = 0;
+  for (uint64_t m = in.link_credit_any & lmask; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    const uint8_t cr = in.link_credit[l] & cmask;
+    q[l] = cr;
+    lnk_out_credit_any_ |= uint64_t{cr != 0} << l;
   }
   ep_in_valid_q_ = in.ep_valid;
   if (in.ep_valid) std::memcpy(ep_in_flit_q_.data(), in.ep_flit.data(), w_ * sizeof(uint32_t));
@@ -979,11 +971,15 @@ void FastNode::Outputs(NodeOut& out) {
     }
     return cr;
   };
+  uint64_t ca = 0;
   if (muxed_) {
-    std::memset(out.link_credit.data(), 0, nl_);
+    for (uint64_t m = out.link_credit_any; m != 0; m &= m - 1)
+      out.link_credit[__builtin_ctzll(m)] = 0;
     for (unsigned p = 1; p <= 4; ++p) {
       if ((port_valid >> p) & 1u) lv |= uint64_t{1} << out_link_[p];
-      out.link_credit[in_link_[p]] |= PortCredit(p);
+      const uint8_t cr = PortCredit(p);
+      out.link_credit[in_link_[p]] |= cr;
+      ca |= uint64_t{cr != 0} << in_link_[p];
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
@@ -991,7 +987,9 @@ void FastNode::Outputs(NodeOut& out) {
     }
   } else {
     for (unsigned l = 0; l < nl_; ++l) {
-      out.link_credit[l] = PortCredit(l + 1);
+      const uint8_t cr = PortCredit(l + 1);
+      out.link_credit[l] = cr;
+      ca |= uint64_t{cr != 0} << l;
       if ((port_valid >> (l + 1)) & 1u) {
         lv |= uint64_t{1} << l;
         std::memcpy(&out.link_flit[l * w_], PortOutFlit(l + 1), w_ * sizeof(uint32_t));
@@ -999,6 +997,7 @@ void FastNode::Outputs(NodeOut& out) {
     }
   }
   out.link_valid = lv;
+  out.link_credit_any = ca;
   const bool eng_ep = eng_ && (eng_->claim() & 1u);
   out.ep_valid = (c_.send & 1u) || eng_ep;
   if (eng_ep)

@@ -31,6 +31,11 @@ std::string CompareNodeOut(const NodeShape& shape, const NodeOut& a, const NodeO
       return diff(fmt::format("lnk_in_credit_o[link {}]", l), a.link_credit[l], b.link_credit[l]);
     }
   }
+  // Not a pin: the summary of lnk_in_credit_o each model keeps beside it (Package::Scatter
+  // reads only the links it names).
+  if (a.link_credit_any != b.link_credit_any) {
+    return diff("link_credit_any", a.link_credit_any, b.link_credit_any);
+  }
   if (a.ep_valid != b.ep_valid) return diff("ep_out_valid_o", a.ep_valid, b.ep_valid);
   if (a.ep_valid && !std::equal(a.ep_flit.begin(), a.ep_flit.begin() + w, b.ep_flit.begin())) {
     return fmt::format("ep_out_flit_o: {} {} vs {} {}", an, Words(a.ep_flit.data(), w), bn,

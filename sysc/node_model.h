@@ -53,6 +53,7 @@ struct NodeIn {
   uint64_t link_valid = 0;           // bit per link
   std::vector<uint32_t> link_flit;   // num_links * words
   std::vector<uint8_t> link_credit;  // per link: VC mask of credits from its receiver
+  uint64_t link_credit_any = 0;      // bit per link whose link_credit is nonzero (kept equal)
   bool ep_valid = false;
   std::vector<uint32_t> ep_flit;  // words
   uint8_t ep_credit = 0;          // VC mask: the endpoint frees ejection buffer slots
@@ -65,6 +66,7 @@ struct NodeOut {
   uint64_t link_valid = 0;
   std::vector<uint32_t> link_flit;   // only valid links are written
   std::vector<uint8_t> link_credit;  // per link: VC mask of credits to the link's sender
+  uint64_t link_credit_any = 0;      // bit per link whose link_credit is nonzero
   bool ep_valid = false;
   std::vector<uint32_t> ep_flit;
   uint8_t ep_credit = 0;  // VC mask: injection buffer slots freed

@@ -321,7 +321,7 @@ void Package::CountArrival(NodeCounters& k, const uint32_t* flit, std::vector<ui
   const unsigned vc = (flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
   if (vc < shape_.num_vcs) {
     ++k.buffer_writes;
-    k.buffer_toggles += Toggles(last, at, flit);
+    if (cfg_.count_toggles) k.buffer_toggles += Toggles(last, at, flit);
   } else if (vc == shape_.num_vcs) {
     ++k.engine_requests;
   } else {
@@ -335,7 +335,6 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   NodeCounters& k = nd.counters;
   const unsigned w = shape_.words();
   in.link_valid = 0;
-  bool credits = false;
   // Only the links with wires (a link without stays empty: its credit entry is zero).
   for (uint64_t m = nd.in_links; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
@@ -345,12 +344,15 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
       CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
     }
   }
+  uint64_t credit_any = 0;
   for (uint64_t m = nd.out_links; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     const uint8_t c = nd.out_ch[l]->CreditAt(cycle);
     in.link_credit[l] = c;
-    credits = credits || c != 0;
+    credit_any |= uint64_t{c != 0} << l;
   }
+  in.link_credit_any = credit_any;
+  const bool credits = credit_any != 0;
   const uint64_t ep_cycle = cycle + shape_.ep_lead;
   in.ep_valid = nd.ep && nd.ep->Inject(ep_cycle, in.ep_flit.data());
   in.ep_credit = nd.ep ? nd.ep->EjectCredits(ep_cycle) : 0;
@@ -385,7 +387,6 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
   Node& nd = nodes_[n];
   const NodeOut& out = nd.out;
   const unsigned w = shape_.words();
-  const unsigned nl = shape_.num_links;
   NodeCounters& k = nd.counters;
   auto leave = [&](const uint32_t* f) {
     if (((f[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < shape_.num_vcs) {
@@ -400,7 +401,8 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
       leave(&out.link_flit[l * w]);
       ++k.link_flits[l];
-      k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
+      if (cfg_.count_toggles)
+        k.link_toggles[l] += Toggles(nd.last_out, l * w, &out.link_flit[l * w]);
       k.link_flit_pitches[l] += nd.out_pitches[l];  // the wire's length (LinkSpec::pitches)
       if (Channel* ch = nd.out_ch[l]) {
         ch->SendFlit(cycle, &out.link_flit[l * w]);
@@ -414,17 +416,8 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
       }
     }
   }
-  const uint8_t* cr = out.link_credit.data();
-  for (unsigned l = 0; l < nl; ++l) {
-    if (l % 8 == 0 && l + 8 <= nl) {  // eight links at a time: most carry no credit
-      uint64_t eight;
-      std::memcpy(&eight, cr + l, sizeof eight);
-      if (eight == 0) {
-        l += 7;
-        continue;
-      }
-    }
-    if (cr[l] == 0) continue;
+  for (uint64_t m = out.link_credit_any; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     if (Channel* ch = nd.in_ch[l]) {
       ch->SendCredit(cycle, out.link_credit[l]);
     } else {

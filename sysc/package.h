@@ -55,6 +55,9 @@ struct PackageConfig : coll::Geometry {
   bool skip_idle = true;     // do not evaluate nodes whose clock edge changes nothing
   bool dynamic_vcs = false;  // CTRL.DYN_VC: DOR packets take any free VC of their class per hop
   unsigned threads = 1;      // partitions, each stepped on its own thread in Run() (1: serial)
+  // Count the data toggles on buffer writes and links (NodeCounters::buffer_toggles and
+  // link_toggles, which only energy reads); off, both stay 0 and a flit costs no bit counting.
+  bool count_toggles = true;
 };
 
 // A register access that the hardware or the address map refused; what() names the node, the

@@ -93,6 +93,8 @@ class VerilatedNode final : public NodeModel {
       }
     }
     GetFields(m_->lnk_in_credit_o, out.link_credit, nl, shape_.num_link_vcs());
+    out.link_credit_any = 0;
+    for (unsigned l = 0; l < nl; ++l) out.link_credit_any |= uint64_t{out.link_credit[l] != 0} << l;
     out.ep_valid = m_->ep_out_valid_o;
     if (out.ep_valid) std::memcpy(out.ep_flit.data(), &m_->ep_out_flit_o[0], w * sizeof(uint32_t));
     out.ep_credit = static_cast<uint8_t>(m_->ep_in_credit_o);
