@@ -90,14 +90,12 @@ std::string StuckReport(sysc::Package& pkg, const NetTraffic& t) {
       "at cycle {}\n",
       t.outstanding(), pkg.endpoint_cycle());
   unsigned shown = 0;
-  for (const auto& [id, p] : t.scoreboard().packets()) {
-    if (shown++ == 10) {
-      s += "  ...\n";
-      break;
-    }
-    s += fmt::format("  packet {}: {} -> {} VC {}, {}/{} flits ejected, created cycle {}\n", id,
+  t.scoreboard().ForEachPacket([&](const Packet& p) {
+    if (shown++ == 10) s += "  ...\n";
+    if (shown > 10) return;
+    s += fmt::format("  packet {}: {} -> {} VC {}, {}/{} flits ejected, created cycle {}\n", p.id,
                      pkg.NodeName(p.src), pkg.NodeName(p.dst), p.vc, p.ejected, p.len, p.created);
-  }
+  });
   for (const sysc::Channel* c : pkg.Channels()) {
     if (c->InFlight(pkg.cycle() - 1)) s += fmt::format("  on the wires: {}\n", c->name());
   }

@@ -57,9 +57,41 @@ void NetScoreboard::Error(std::string e) {
 }
 
 Packet& NetScoreboard::OnCreate(Packet p) {
+  if (p.id < first_id_ + records_.size()) {
+    throw std::logic_error(
+        fmt::format("scoreboard: packet {} created after packet {} (ids must increase)", p.id,
+                    first_id_ + records_.size() - 1));
+  }
+  if (records_.empty()) first_id_ = p.id;
+  while (first_id_ + records_.size() < p.id) records_.push_back({Packet{}, false});
   if (ordered_) p.seq = streams_[StreamKey(p)].created++;
   flits_created_ += p.len;
-  return packets_.emplace(p.id, p).first->second;
+  ++live_;
+  records_.push_back({p, true});
+  return records_.back().p;
+}
+
+Packet* NetScoreboard::Find(uint64_t id) {
+  if (id < first_id_ || id - first_id_ >= records_.size()) return nullptr;
+  Record& r = records_[id - first_id_];
+  return r.live ? &r.p : nullptr;
+}
+
+Packet& NetScoreboard::Get(uint64_t id) {
+  if (Packet* p = Find(id)) return *p;
+  throw std::out_of_range(fmt::format("scoreboard: no open packet {}", id));
+}
+
+void NetScoreboard::Erase(uint64_t id) {
+  if (id < first_id_ || id - first_id_ >= records_.size()) return;
+  Record& r = records_[id - first_id_];
+  if (!r.live) return;
+  r.live = false;
+  --live_;
+  while (!records_.empty() && !records_.front().live) {
+    records_.pop_front();
+    ++first_id_;
+  }
 }
 
 std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
@@ -68,13 +100,13 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
   if (f.vc >= ejected_by_vc_.size()) ejected_by_vc_.resize(f.vc + 1, 0);
   ++ejected_by_vc_[f.vc];
   const uint64_t id = w[1];
-  auto it = packets_.find(id);
-  if (it == packets_.end()) {
+  Packet* pp = Find(id);
+  if (!pp) {
     Error(fmt::format("cycle {}: node {} ejected a flit of unknown or finished packet {}", cycle,
                       node, id));
     return std::nullopt;
   }
-  Packet& p = it->second;
+  Packet& p = *pp;
   const unsigned idx = p.ejected;
   if (p.dst != node) {
     Error(
@@ -90,7 +122,9 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
       break;
     }
   }
-  auto& open = open_[{node, f.vc}];
+  const size_t oi = size_t{node} * 8 + (f.vc & 7u);
+  if (oi >= open_.size()) open_.resize(oi + 1, {0, 0});
+  auto& open = open_[oi];
   if (idx == 0) {
     if (open.second != 0) {
       Error(fmt::format("cycle {}: node {} VC {}: packet {} starts inside packet {}", cycle, node,
@@ -116,7 +150,7 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
     open = {0, 0};
     p.tail_ejected = cycle;
     const Packet done = p;
-    packets_.erase(it);
+    Erase(id);
     return done;
   }
   return std::nullopt;
@@ -191,12 +225,13 @@ class TrafficEndpoint final : public sysc::Endpoint {
   }
 
   uint8_t EjectCredits(uint64_t) override {
-    uint8_t m = 0;
-    if (stalled_) return 0;
+    if (stalled_ || fill_mask_ == 0) return 0;
     const double acc = t_.config().sink_accept;
-    for (unsigned v = 0; v < sink_fill_.size(); ++v) {
-      if (sink_fill_[v] != 0 && (acc >= 1.0 || uni_(sink_rng_) < acc)) {
-        --sink_fill_[v];
+    uint8_t m = 0;
+    for (uint32_t f = fill_mask_; f != 0; f &= f - 1) {  // the VCs holding flits, in order
+      const unsigned v = static_cast<unsigned>(__builtin_ctz(f));
+      if (acc >= 1.0 || uni_(sink_rng_) < acc) {
+        if (--sink_fill_[v] == 0) fill_mask_ &= ~(1u << v);
         m |= static_cast<uint8_t>(1u << v);
       }
     }
@@ -208,6 +243,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
     if (ej) {
       const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1);
       ++sink_fill_[vc];
+      fill_mask_ |= 1u << vc;
       ejected_.push_back(cycle + 1);
       ejected_words_.insert(ejected_words_.end(), ej, ej + words_);
     }
@@ -241,6 +277,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
   NetTraffic& t_;
   unsigned node_, k_, lanes_, words_ = t_.package().shape().words();
   std::vector<unsigned> credits_, sink_fill_, vcs_;
+  uint32_t fill_mask_ = 0;  // VCs whose sink_fill_ is nonzero
   // The source's stream (packets are made between windows) and the sink's (slots freed in the
   // node's step): two streams, so that neither depends on how cycles are grouped into windows.
   std::mt19937_64 rng_, sink_rng_;
@@ -324,20 +361,32 @@ void NetTraffic::AfterWindow(bool last) {
   cycles_unchecked_ = 0;
   // A tail leaves before it arrives: the head cycles of the windows come first.
   if (pkg_.transport()) SendHeadCycles();
-  // In (cycle, node) order, as a serial run checks them: each sink's list is in cycle order.
-  struct Ejection {
-    uint64_t cycle;
-    unsigned node;
-    size_t i;
-  };
-  std::vector<Ejection> all;
-  for (unsigned n = 0; n < eps_.size(); ++n) {
-    const auto& ej = eps_[n]->ejected();
-    for (size_t i = 0; i < ej.size(); ++i) all.push_back({ej[i], n, i});
+  // In (cycle, node) order, as a serial run checks them: each sink's list is in cycle order, so
+  // a counting sort by cycle over the sinks in node order gives it.
+  uint64_t lo = ~uint64_t{0}, hi = 0;
+  size_t total = 0;
+  for (const auto& ep : eps_) {
+    const auto& ej = ep->ejected();
+    if (ej.empty()) continue;
+    lo = std::min(lo, ej.front());
+    hi = std::max(hi, ej.back());
+    total += ej.size();
   }
-  std::stable_sort(all.begin(), all.end(),
-                   [](const Ejection& a, const Ejection& b) { return a.cycle < b.cycle; });
-  for (const Ejection& e : all) Ejected(e.node, e.cycle, eps_[e.node]->ejected_words(e.i));
+  if (total != 0) {
+    std::vector<size_t>& at = sort_start_;
+    at.assign(hi - lo + 2, 0);
+    for (const auto& ep : eps_) {
+      for (uint64_t c : ep->ejected()) ++at[c - lo + 1];
+    }
+    for (size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+    std::vector<std::pair<unsigned, size_t>>& order = sort_order_;  // (node, index in its list)
+    order.resize(total);
+    for (unsigned n = 0; n < eps_.size(); ++n) {
+      const auto& ej = eps_[n]->ejected();
+      for (size_t i = 0; i < ej.size(); ++i) order[at[ej[i] - lo]++] = {n, i};
+    }
+    for (const auto& [n, i] : order) Ejected(n, eps_[n]->ejected()[i], eps_[n]->ejected_words(i));
+  }
   for (auto& ep : eps_) ep->ClearEjected();
 }
 
@@ -395,13 +444,13 @@ uint64_t NetTraffic::outstanding() const {
   sysc::Transport* net = pkg_.transport();
   if (!net) return sb_.outstanding();
   uint64_t n = 0;
-  for (const auto& [id, p] : sb_.packets()) n += pkg_.IsLocal(p.dst) ? 1 : 0;
+  sb_.ForEachPacket([&](const Packet& p) { n += pkg_.IsLocal(p.dst) ? 1 : 0; });
   return net->Sum(n);
 }
 
 uint64_t NetTraffic::measured_outstanding() const {
   uint64_t n = 0;
-  for (const auto& [id, p] : sb_.packets()) n += p.measured && pkg_.IsLocal(p.dst) ? 1 : 0;
+  sb_.ForEachPacket([&](const Packet& p) { n += p.measured && pkg_.IsLocal(p.dst) ? 1 : 0; });
   sysc::Transport* net = pkg_.transport();
   return net ? net->Sum(n) : n;
 }

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -64,14 +63,23 @@ class NetScoreboard {
  public:
   NetScoreboard(unsigned lanes, bool ordered) : lanes_(lanes), ordered_(ordered) {}
   // Records a new packet; the record stays at this address until its tail arrives (or Erase).
+  // Ids increase from one packet to the next (gaps allowed: a rank records only the packets
+  // with an end on it); std::logic_error otherwise.
   Packet& OnCreate(Packet p);
-  void Erase(uint64_t id) { packets_.erase(id); }
-  Packet& Get(uint64_t id) { return packets_.at(id); }
+  void Erase(uint64_t id);
+  // The record of a packet not yet finished; std::out_of_range otherwise.
+  Packet& Get(uint64_t id);
   // Checks one ejected flit; returns the completed packet when it was its tail.
   std::optional<Packet> OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
   static uint32_t Check(uint64_t id, unsigned idx, unsigned lane);
-  size_t outstanding() const { return packets_.size(); }
-  const std::map<uint64_t, Packet>& packets() const { return packets_; }
+  size_t outstanding() const { return live_; }
+  // The packets not yet finished, oldest (lowest id) first.
+  template <typename Fn>
+  void ForEachPacket(Fn fn) const {
+    for (const Record& r : records_) {
+      if (r.live) fn(r.p);
+    }
+  }
   const std::vector<std::string>& errors() const { return errors_; }
   uint64_t flits_created() const { return flits_created_; }
   uint64_t flits_ejected() const { return flits_ejected_; }
@@ -82,7 +90,16 @@ class NetScoreboard {
   void Error(std::string e);
   unsigned lanes_;
   bool ordered_;
-  std::map<uint64_t, Packet> packets_;
+  // The records of ids first_id_, first_id_ + 1, ... (a deque: records do not move as it grows
+  // or as finished ones leave its front); a finished or never-recorded id is not live.
+  struct Record {
+    Packet p;
+    bool live;
+  };
+  Packet* Find(uint64_t id);
+  std::deque<Record> records_;
+  uint64_t first_id_ = 0;
+  size_t live_ = 0;
   // Per (source, destination, VC): packets made, and 1 + the highest number that arrived (a
   // packet numbered below it was overtaken). Two counters per stream, not a queue of ids: a
   // 16 x 16 package has 260k streams.
@@ -93,7 +110,9 @@ class NetScoreboard {
     return (uint64_t{p.src} << 40) | (uint64_t{p.dst} << 16) | p.vc;
   }
   std::unordered_map<uint64_t, Stream> streams_;
-  std::map<std::pair<unsigned, unsigned>, std::pair<uint64_t, unsigned>> open_;  // (node, vc)
+  // Per (node, ejection VC), index node * 8 + VC: the packet being ejected there and whether one
+  // is (its head arrived, its tail not yet).
+  std::vector<std::pair<uint64_t, unsigned>> open_;
   std::vector<std::string> errors_;
   uint64_t flits_created_ = 0, flits_ejected_ = 0;
   std::vector<uint64_t> ejected_by_vc_;
@@ -178,7 +197,9 @@ class NetTraffic : public sysc::WindowObserver {
   uint64_t win_created_ = 0, win_ejected_ = 0;
   uint64_t last_eject_ = 0;
   uint64_t flits_created_ = 0;
-  uint64_t cycles_unchecked_ = 0;  // cycles whose ejections wait to be checked
+  uint64_t cycles_unchecked_ = 0;   // cycles whose ejections wait to be checked
+  std::vector<size_t> sort_start_;  // AfterWindow's counting sort (kept: no allocation per batch)
+  std::vector<std::pair<unsigned, size_t>> sort_order_;
   std::vector<double> lat_, net_lat_;
   std::vector<std::string> errors_;  // the scoreboard's (GatherResults: every rank's)
   uint64_t other_ejected_ = 0;       // GatherResults: flits ejected on other ranks
