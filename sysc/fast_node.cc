@@ -126,9 +126,12 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
     eng_ = std::make_unique<FastEngine>(ep);
   }
   c_.rin_flit.assign(np_, nullptr);
+  c_.rin_flit[0] = ep_in_flit_q_.data();
+  if (!muxed_) {
+    for (unsigned p = 1; p < np_; ++p) c_.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
+  }
   c_.rout_credit.assign(np_, 0);
   c_.sel.assign(np_, 0);
-  c_.req.assign(np_, 0);
   c_.gnt.assign(np_, 0);
   c_.rem.assign(np_, 0);
   c_.sel_ovc.assign(np_, 0);
@@ -171,6 +174,7 @@ void FastNode::Reset(unsigned x, unsigned y) {
   std::fill(rd_.begin(), rd_.end(), 0);
   std::fill(wr_.begin(), wr_.end(), 0);
   std::fill(nonempty_.begin(), nonempty_.end(), 0);
+  ne_ports_ = 0;
   std::fill(served_.begin(), served_.end(), 0);
   std::fill(pkt_ovc_.begin(), pkt_ovc_.end(), 0);
   std::fill(pkt_dyn_.begin(), pkt_dyn_.end(), 0);
@@ -246,19 +250,25 @@ void FastNode::ComputeComb() {
   c.rin_valid = ep_in_valid_q_ ? 1u : 0u;
   c.rin_flit[0] = ep_in_flit_q_.data();
   c.rout_credit[0] = ep_out_credit_q_;
+  uint32_t rca = ep_out_credit_q_ != 0 ? 1u : 0u;
   if (muxed_) {
     for (unsigned p = 1; p <= 4; ++p) {
       const unsigned li = in_link_[p];
       if (((lnk_in_valid_q_ >> li) & 1u) && in_owner_[li] == p) c.rin_valid |= 1u << p;
       c.rin_flit[p] = &lnk_in_flit_q_[li * w_];
       const unsigned lo = out_link_[p];
-      c.rout_credit[p] = out_owner_[lo] == p ? lnk_out_credit_q_[lo] : 0;
+      const uint8_t cr = out_owner_[lo] == p ? lnk_out_credit_q_[lo] : 0;
+      c.rout_credit[p] = cr;
+      rca |= uint32_t{cr != 0} << p;
     }
   } else {
-    for (unsigned p = 1; p < np_; ++p) {
-      if ((lnk_in_valid_q_ >> (p - 1)) & 1u) c.rin_valid |= 1u << p;
-      c.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
-      c.rout_credit[p] = lnk_out_credit_q_[p - 1];
+    // The input flits' words stay where the constructor pointed rin_flit (one link per port).
+    c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ << 1);
+    for (unsigned p = 1; p < np_; ++p) c.rout_credit[p] = 0;
+    for (uint64_t m = lnk_out_credit_any_; m != 0; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+      c.rout_credit[l + 1] = lnk_out_credit_q_[l];
+      rca |= 1u << (l + 1);
     }
   }
   if (eng_) {
@@ -275,11 +285,11 @@ void FastNode::ComputeComb() {
       eng_cr_req_ |= ((cr >> nv_) & 1u) << p;
       eng_cr_rsp_ |= ((cr >> (nv_ + 1)) & 1u) << p;
       c.rout_credit[p] = cr & static_cast<uint8_t>((1u << nv_) - 1u);
+      if (c.rout_credit[p] == 0) rca &= ~(1u << p);
     }
     eng_->Comb(eng_in_, c.rin_flit.data(), eng_cr_req_, eng_cr_rsp_);
   }
-  c.rout_credit_any = 0;
-  for (unsigned p = 0; p < np_; ++p) c.rout_credit_any |= uint32_t{c.rout_credit[p] != 0} << p;
+  c.rout_credit_any = rca;
   c.stray_flit = (lnk_in_valid_q_ & ~in_owned_) != 0;
   c.stray_credit = (lnk_out_credit_any_ & ~out_owned_) != 0;
 
@@ -308,15 +318,11 @@ void FastNode::ComputeComb() {
   c.in_empty = 0;
   uint32_t sel_tail = 0;
   uint32_t ok_sel[32];
-  for (unsigned p = 0; p < np_; ++p) {
-    c.req[p] = 0;
-    c.gnt[p] = 0;
+  // Only the inputs holding flits (sel, gnt and rem of the others are never read).
+  c.in_empty = all_ports_ & ~ne_ports_;
+  for (uint32_t pm = ne_ports_; pm != 0; pm &= pm - 1) {
+    const unsigned p = Ctz(pm);
     const uint32_t ne = nonempty_[p];
-    if (ne == 0) {
-      c.in_empty |= 1u << p;
-      c.sel[p] = 0;
-      continue;
-    }
     uint32_t vc_req = 0;
     uint32_t rem_v[hw::kMaxVCs], ok_v[hw::kMaxVCs];
     uint8_t eff_v[hw::kMaxVCs];
@@ -362,11 +368,9 @@ void FastNode::ComputeComb() {
       if (dyn) dyn_m |= 1u << v;
       if ((rem == 0 || (rem & ok) != 0) && (!mc_head || mc_free || mc_mine)) vc_req |= 1u << v;
     }
-    if (vc_req == 0) {
-      c.sel[p] = 0;
-      continue;
-    }
+    if (vc_req == 0) continue;
     const unsigned sel = RrPick(vc_req, vc_last_[p]);
+    c.gnt[p] = 0;
     c.sel[p] = static_cast<uint8_t>(sel);
     c.sel_valid |= 1u << p;
     c.rem[p] = rem_v[sel];
@@ -387,13 +391,11 @@ void FastNode::ComputeComb() {
     c.mc_gate = 1u << c.mc_win_idx;
   }
   uint32_t req_any = 0;
-  uint32_t* req_by_out = req_by_out_.data();
-  std::memset(req_by_out, 0, np_ * sizeof(uint32_t));
+  uint32_t* req_by_out = req_by_out_.data();  // all zero between cycles
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     if (((c.mc_start >> p) & 1u) && !((c.mc_gate >> p) & 1u)) continue;
     const uint32_t r = c.rem[p] & ok_sel[p];
-    c.req[p] = r;
     req_any |= r;
     for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
   }
@@ -405,13 +407,15 @@ void FastNode::ComputeComb() {
   for (uint32_t m = req_any & ~c.pt_out_en; m != 0; m &= m - 1) {
     const unsigned o = Ctz(m);
     const unsigned p = RrPick(req_by_out[o], sw_last_[o]);
+    req_by_out[o] = 0;
     c.gnt_idx[o] = static_cast<uint8_t>(p);
     c.gnt_valid |= 1u << o;
     c.send |= 1u << o;
     c.gnt[p] |= 1u << o;
   }
+  for (uint32_t m = req_any & c.pt_out_en; m != 0; m &= m - 1) req_by_out[Ctz(m)] = 0;
   // Inputs: done, pops, credits upstream.
-  std::memset(c.in_credit_d.data(), 0, np_);
+  for (uint32_t m = c.in_credit_any; m != 0; m &= m - 1) c.in_credit_d[Ctz(m)] = 0;
   c.in_credit_any = 0;
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
@@ -749,7 +753,7 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned q = p * nv_ + v;
     if ((c.sel_done >> p) & 1u) {
       rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == depth_ ? 0 : rd_[q] + 1u);
-      if (--count_[q] == 0) nonempty_[p] &= ~(1u << v);
+      if (--count_[q] == 0 && (nonempty_[p] &= ~(1u << v)) == 0) ne_ports_ &= ~(1u << p);
       served_[q] = 0;
       if ((c.sel_is_head >> p) & 1u) {
         pkt_ovc_[q] = c.sel_ovc[p];
@@ -880,8 +884,13 @@ void FastNode::Edge(const NodeIn& in) {
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth_ ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;
+    ne_ports_ |= 1u << p;
   }
-  std::memcpy(in_credit_q_.data(), c.in_credit_d.data(), np_);
+  for (uint32_t m = in_credit_any_; m != 0; m &= m - 1) in_credit_q_[Ctz(m)] = 0;
+  for (uint32_t m = c.in_credit_any; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    in_credit_q_[p] = c.in_credit_d[p];
+  }
   in_credit_any_ = c.in_credit_any;
   if (eng_) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
 

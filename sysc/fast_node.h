@@ -55,7 +55,6 @@ class FastNode final : public NodeModel {
     // Inputs.
     std::vector<uint8_t> sel;  // per input: the selected VC
     uint32_t sel_valid = 0, sel_drop = 0, mc_start = 0, sel_done = 0, pop_tail = 0;
-    std::vector<uint32_t> req;     // per input: outputs requested
     std::vector<uint32_t> gnt;     // per input: outputs granted
     std::vector<uint32_t> rem;     // per input: head_rem of the selected VC
     std::vector<uint8_t> sel_ovc;  // per input: the output VC of the selected head
@@ -133,6 +132,7 @@ class FastNode final : public NodeModel {
   // Inputs: per (port, VC) FIFO of slots.
   std::vector<uint8_t> count_, rd_, wr_;  // np * nv
   std::vector<uint32_t> nonempty_;        // per port: VCs holding a flit
+  uint32_t ne_ports_ = 0;                 // ports whose nonempty_ is not 0
   std::vector<uint32_t> served_;          // np * nv
   std::vector<uint8_t> pkt_ovc_;          // np * nv
   std::vector<uint8_t> pkt_dyn_;          // np * nv
