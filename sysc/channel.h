@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "node_model.h"
+
 namespace aries::sysc {
 
 class Channel {
@@ -62,7 +64,7 @@ class Channel {
     const uint64_t at = cycle + lookahead();
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
-    std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
+    CopyFlit(&flits_[s * words_], words, words_);
     ++flits_sent_;
   }
   // The flit arriving in `cycle`, or nullptr.
@@ -122,7 +124,7 @@ class Channel {
   void PutFlit(uint64_t at, const uint32_t* words) {
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
-    std::memcpy(&flits_[s * words_], words, words_ * sizeof(uint32_t));
+    CopyFlit(&flits_[s * words_], words, words_);
   }
   void PutCredit(uint64_t at, uint8_t vc_mask) {
     const unsigned s = static_cast<unsigned>(at & mask_);

@@ -5,6 +5,7 @@
 #include "aries_pkg.h"
 #include "aries_regs.h"
 #include "arith.h"
+#include "node_model.h"
 
 namespace aries::sysc {
 
@@ -181,7 +182,7 @@ void FastEngine::LocNextFlit(uint32_t* dst) const {
   const unsigned last = levels_ - 1;
   const unsigned rs = (rd_pos_ + last) % levels_;
   if (((rd_mask_ >> last) & 1u) && (rd_outs_[rs] & 1u)) {
-    std::memcpy(dst, &rd_flit_[rs * w_], w_ * sizeof(uint32_t));
+    CopyFlit(dst, &rd_flit_[rs * w_], w_);
   } else {
     ReqFlit(dst);
   }
@@ -323,7 +324,7 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
   for (uint32_t m = claim_; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     if (rd_last && ((rd_outs_[rs] >> p) & 1u)) {
-      std::memcpy(&out_f_[p * w_], &rd_flit_[rs * w_], w_ * sizeof(uint32_t));
+      CopyFlit(&out_f_[p * w_], &rd_flit_[rs * w_], w_);
     } else {
       ReqFlit(&out_f_[p * w_]);
     }
@@ -341,7 +342,7 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
   const unsigned new_rd = (rd_pos_ + levels_ - 1) % levels_;
   if (rsp_issue_) {
     const uint32_t* src = rsp_from_turn_ ? &turn_mem_[turn_rd_ * w_] : QHead(np_ + rsp_src_);
-    std::memcpy(&rd_flit_[new_rd * w_], src, w_ * sizeof(uint32_t));
+    CopyFlit(&rd_flit_[new_rd * w_], src, w_);
     rd_outs_[new_rd] = rsp_outs_;
   }
   rd_mask_ = ((rd_mask_ << 1) | (rsp_issue_ ? 1u : 0u)) & ((1u << levels_) - 1u);
@@ -421,7 +422,7 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     else
       continue;
     if (qcnt_[q] == depth_) continue;
-    std::memcpy(QSlot(q, qwr_[q]), f, w_ * sizeof(uint32_t));
+    CopyFlit(QSlot(q, qwr_[q]), f, w_);
     qwr_[q] = static_cast<uint16_t>(qwr_[q] + 1u == depth_ ? 0 : qwr_[q] + 1u);
     ++qcnt_[q];
   }

@@ -453,12 +453,12 @@ uint32_t FastNode::OutQuiet() const { return c_.out_idle & ~c_.req_any & ~c_.pt_
 
 void FastNode::SendFlit(unsigned o, uint32_t* dst) const {
   if ((c_.pt_out_en >> o) & 1u) {
-    std::memcpy(dst, c_.rin_flit[c_.pt_src[o]], w_ * sizeof(uint32_t));
+    CopyFlit(dst, c_.rin_flit[c_.pt_src[o]], w_);
     return;
   }
   const unsigned p = c_.gnt_idx[o];
   const unsigned v = c_.sel[p];
-  std::memcpy(dst, &slot_flit_[Slot(p, v, rd_[p * nv_ + v]) * w_], w_ * sizeof(uint32_t));
+  CopyFlit(dst, &slot_flit_[Slot(p, v, rd_[p * nv_ + v]) * w_], w_);
   dst[0] = (dst[0] & ~(kVcMask << hw::kHdrVcLsb)) | (uint32_t{c_.sel_ovc[p]} << hw::kHdrVcLsb);
 }
 
@@ -877,7 +877,7 @@ void FastNode::Edge(const NodeIn& in) {
       continue;
     }
     const size_t s = Slot(p, vc, wr_[q]);
-    std::memcpy(&slot_flit_[s * w_], f, w_ * sizeof(uint32_t));
+    CopyFlit(&slot_flit_[s * w_], f, w_);
     slot_route_[s] = route;
     slot_ovc_[s] = static_cast<uint8_t>(ovc);
     slot_hdr_[s] = hdr;
@@ -951,7 +951,7 @@ void FastNode::Edge(const NodeIn& in) {
   lnk_in_valid_q_ = in.link_valid & lmask;
   for (uint64_t m = lnk_in_valid_q_; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-    std::memcpy(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_ * sizeof(uint32_t));
+    CopyFlit(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_);
   }
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
@@ -964,7 +964,7 @@ void FastNode::Edge(const NodeIn& in) {
     lnk_out_credit_any_ |= uint64_t{cr != 0} << l;
   }
   ep_in_valid_q_ = in.ep_valid;
-  if (in.ep_valid) std::memcpy(ep_in_flit_q_.data(), in.ep_flit.data(), w_ * sizeof(uint32_t));
+  if (in.ep_valid) CopyFlit(ep_in_flit_q_.data(), in.ep_flit.data(), w_);
   ep_out_credit_q_ = in.ep_credit & cmask;
   if (owners_changed) Owners();
 }
@@ -992,7 +992,7 @@ void FastNode::Outputs(NodeOut& out) {
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      std::memcpy(&out.link_flit[l * w_], PortOutFlit(out_owner_[l]), w_ * sizeof(uint32_t));
+      CopyFlit(&out.link_flit[l * w_], PortOutFlit(out_owner_[l]), w_);
     }
   } else {
     for (unsigned l = 0; l < nl_; ++l) {
@@ -1001,7 +1001,7 @@ void FastNode::Outputs(NodeOut& out) {
       ca |= uint64_t{cr != 0} << l;
       if ((port_valid >> (l + 1)) & 1u) {
         lv |= uint64_t{1} << l;
-        std::memcpy(&out.link_flit[l * w_], PortOutFlit(l + 1), w_ * sizeof(uint32_t));
+        CopyFlit(&out.link_flit[l * w_], PortOutFlit(l + 1), w_);
       }
     }
   }

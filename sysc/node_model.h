@@ -8,6 +8,7 @@
 #define ARIES_SYSC_NODE_MODEL_H_
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -47,6 +48,17 @@ struct NodeShape {
 
 // The shape of an aries_node verilated with `p` (its links: the muxed node's track taps).
 NodeShape ShapeOf(const hw::NodeParams& p);
+
+// Copies one flit of `words` 32-bit words. The shipped word count is copied with a size known
+// at compile time (a few vector moves, no library call): flits are copied on every hop.
+inline void CopyFlit(uint32_t* dst, const uint32_t* src, unsigned words) {
+  constexpr unsigned kShipped = 1 + hw::kVaries_nodeParams.Lanes;
+  if (words == kShipped) {
+    std::memcpy(dst, src, kShipped * sizeof(uint32_t));
+  } else {
+    std::memcpy(dst, src, words * sizeof(uint32_t));
+  }
+}
 
 // Inputs of one cycle. Flit words of link l live at flit[l * words]; only valid ones are read.
 struct NodeIn {

@@ -312,7 +312,7 @@ uint64_t Package::Toggles(std::vector<uint32_t>& last, size_t at, const uint32_t
     t += static_cast<uint64_t>(__builtin_popcountll(a ^ b));
   }
   if (i < w) t += static_cast<uint64_t>(__builtin_popcount(prev[i] ^ flit[i]));
-  std::memcpy(prev, flit, w * sizeof(uint32_t));
+  CopyFlit(prev, flit, w);
   return t;
 }
 
@@ -339,7 +339,7 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   for (uint64_t m = nd.in_links; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     if (const uint32_t* f = nd.in_ch[l]->FlitAt(cycle)) {
-      std::copy(f, f + w, &in.link_flit[l * w]);
+      CopyFlit(&in.link_flit[l * w], f, w);
       in.link_valid |= uint64_t{1} << l;
       CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
     }
