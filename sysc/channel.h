@@ -84,7 +84,9 @@ class Channel {
   }
   uint8_t CreditAt(uint64_t cycle) const {
     const unsigned s = static_cast<unsigned>(cycle & mask_);
-    return credit_stamp_[s] == cycle ? credits_[s] : 0;
+    // A mask, not a branch: whether a credit arrives is as good as random.
+    const auto here = static_cast<uint8_t>(0u - static_cast<unsigned>(credit_stamp_[s] == cycle));
+    return credits_[s] & here;
   }
   // Something is on the wires after `cycle` (sent, not yet arrived).
   bool InFlight(uint64_t cycle) const {

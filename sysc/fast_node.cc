@@ -415,7 +415,7 @@ void FastNode::ComputeComb() {
   }
   for (uint32_t m = req_any & c.pt_out_en; m != 0; m &= m - 1) req_by_out[Ctz(m)] = 0;
   // Inputs: done, pops, credits upstream.
-  for (uint32_t m = c.in_credit_any; m != 0; m &= m - 1) c.in_credit_d[Ctz(m)] = 0;
+  for (unsigned p = 0; p < np_; ++p) c.in_credit_d[p] = 0;
   c.in_credit_any = 0;
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
@@ -743,7 +743,7 @@ void FastNode::Edge(const NodeIn& in) {
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
   // Event counters (out_fire: the output register before this edge).
-  for (uint32_t m = out_valid_q_; m != 0; m &= m - 1) ++out_cnt_[Ctz(m)];
+  for (unsigned o = 0; o < np_; ++o) out_cnt_[o] += (out_valid_q_ >> o) & 1u;
   out_valid_q_ = c.send;
 
   // Inputs: pops and progress of the selected VCs.
@@ -886,11 +886,9 @@ void FastNode::Edge(const NodeIn& in) {
     nonempty_[p] |= 1u << vc;
     ne_ports_ |= 1u << p;
   }
-  for (uint32_t m = in_credit_any_; m != 0; m &= m - 1) in_credit_q_[Ctz(m)] = 0;
-  for (uint32_t m = c.in_credit_any; m != 0; m &= m - 1) {
-    const unsigned p = Ctz(m);
-    in_credit_q_[p] = c.in_credit_d[p];
-  }
+  // Loops over every port here and below, not over a mask's bits: a loop of a fixed count
+  // costs less than the mispredicted exits of one of varying count.
+  for (unsigned p = 0; p < np_; ++p) in_credit_q_[p] = c.in_credit_d[p];
   in_credit_any_ = c.in_credit_any;
   if (eng_) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
 
@@ -955,14 +953,14 @@ void FastNode::Edge(const NodeIn& in) {
   }
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
-  for (uint64_t m = lnk_out_credit_any_; m != 0; m &= m - 1) q[__builtin_ctzll(m)] = 0;
-  lnk_out_credit_any_ = 0;
-  for (uint64_t m = in.link_credit_any & lmask; m != 0; m &= m - 1) {
-    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-    const uint8_t cr = in.link_credit[l] & cmask;
+  const uint8_t* lc = in.link_credit.data();
+  uint64_t credit_any = 0;
+  for (unsigned l = 0; l < nl_; ++l) {
+    const uint8_t cr = lc[l] & cmask;
     q[l] = cr;
-    lnk_out_credit_any_ |= uint64_t{cr != 0} << l;
+    credit_any |= uint64_t{cr != 0} << l;
   }
+  lnk_out_credit_any_ = credit_any;
   ep_in_valid_q_ = in.ep_valid;
   if (in.ep_valid) CopyFlit(ep_in_flit_q_.data(), in.ep_flit.data(), w_);
   ep_out_credit_q_ = in.ep_credit & cmask;
@@ -982,10 +980,9 @@ void FastNode::Outputs(NodeOut& out) {
   };
   uint64_t ca = 0;
   if (muxed_) {
-    for (uint64_t m = out.link_credit_any; m != 0; m &= m - 1)
-      out.link_credit[__builtin_ctzll(m)] = 0;
+    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
     for (unsigned p = 1; p <= 4; ++p) {
-      if ((port_valid >> p) & 1u) lv |= uint64_t{1} << out_link_[p];
+      lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
       const uint8_t cr = PortCredit(p);
       out.link_credit[in_link_[p]] |= cr;
       ca |= uint64_t{cr != 0} << in_link_[p];
