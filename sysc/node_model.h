@@ -65,7 +65,6 @@ struct NodeIn {
   uint64_t link_valid = 0;           // bit per link
   std::vector<uint32_t> link_flit;   // num_links * words
   std::vector<uint8_t> link_credit;  // per link: VC mask of credits from its receiver
-  uint64_t link_credit_any = 0;      // bit per link whose link_credit is nonzero (kept equal)
   bool ep_valid = false;
   std::vector<uint32_t> ep_flit;  // words
   uint8_t ep_credit = 0;          // VC mask: the endpoint frees ejection buffer slots

@@ -242,6 +242,11 @@ class TrafficEndpoint final : public sysc::Endpoint {
     for (unsigned v = 0; inj_credits != 0; ++v, inj_credits >>= 1) credits_[v] += inj_credits & 1u;
     if (ej) {
       const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1);
+      if (vc >= sink_fill_.size()) {  // the router ejects on its own VCs only
+        throw std::logic_error(
+            fmt::format("cycle {}: node {} ejected a flit on VC {} (the sink has {})", cycle, node_,
+                        vc, sink_fill_.size()));
+      }
       ++sink_fill_[vc];
       fill_mask_ |= 1u << vc;
       ejected_.push_back(cycle + 1);
@@ -282,8 +287,8 @@ class TrafficEndpoint final : public sysc::Endpoint {
   // node's step): two streams, so that neither depends on how cycles are grouped into windows.
   std::mt19937_64 rng_, sink_rng_;
   std::uniform_real_distribution<double> uni_{0.0, 1.0};
-  // Packets made and not yet fully injected (records in the scoreboard's map, whose nodes do not
-  // move), in the order made; those made later in the window wait for their cycle.
+  // Packets made and not yet fully injected (records in the scoreboard, which do not move), in
+  // the order made; those made later in the window wait for their cycle.
   std::deque<Packet*> queue_;
   Packet* cur_ = nullptr;
   std::vector<uint64_t> ejected_;
@@ -366,11 +371,11 @@ void NetTraffic::AfterWindow(bool last) {
   uint64_t lo = ~uint64_t{0}, hi = 0;
   size_t total = 0;
   for (const auto& ep : eps_) {
-    const auto& ej = ep->ejected();
-    if (ej.empty()) continue;
-    lo = std::min(lo, ej.front());
-    hi = std::max(hi, ej.back());
-    total += ej.size();
+    for (uint64_t c : ep->ejected()) {
+      lo = std::min(lo, c);
+      hi = std::max(hi, c);
+    }
+    total += ep->ejected().size();
   }
   if (total != 0) {
     std::vector<size_t>& at = sort_start_;
@@ -426,6 +431,10 @@ Packet* NetTraffic::Created(const Packet& p0) {
   if (p.measured) win_created_ += p.len;
   flits_created_ += p.len;
   if (!pkg_.IsLocal(p.src) && !pkg_.IsLocal(p.dst)) return nullptr;
+  if (pkg_.IsLocal(p.dst)) {
+    ++local_live_;
+    measured_live_ += p.measured ? 1 : 0;
+  }
   return &sb_.OnCreate(p);
 }
 
@@ -433,6 +442,8 @@ void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
   last_eject_ = cycle;
   if (cycle >= win_from_ && cycle < win_to_) ++win_ejected_;
   if (const std::optional<Packet> p = sb_.OnEject(node, cycle, w)) {
+    --local_live_;  // its tail arrived here, at its destination
+    measured_live_ -= p->measured ? 1 : 0;
     if (p->measured) {
       lat_.push_back(static_cast<double>(p->tail_ejected - p->created));
       net_lat_.push_back(static_cast<double>(p->tail_ejected - p->head_injected));
@@ -442,17 +453,12 @@ void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
 
 uint64_t NetTraffic::outstanding() const {
   sysc::Transport* net = pkg_.transport();
-  if (!net) return sb_.outstanding();
-  uint64_t n = 0;
-  sb_.ForEachPacket([&](const Packet& p) { n += pkg_.IsLocal(p.dst) ? 1 : 0; });
-  return net->Sum(n);
+  return net ? net->Sum(local_live_) : sb_.outstanding();
 }
 
 uint64_t NetTraffic::measured_outstanding() const {
-  uint64_t n = 0;
-  sb_.ForEachPacket([&](const Packet& p) { n += p.measured && pkg_.IsLocal(p.dst) ? 1 : 0; });
   sysc::Transport* net = pkg_.transport();
-  return net ? net->Sum(n) : n;
+  return net ? net->Sum(measured_live_) : measured_live_;
 }
 
 uint64_t NetTraffic::last_ejection() const {

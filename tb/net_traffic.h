@@ -197,6 +197,9 @@ class NetTraffic : public sysc::WindowObserver {
   uint64_t win_created_ = 0, win_ejected_ = 0;
   uint64_t last_eject_ = 0;
   uint64_t flits_created_ = 0;
+  // Packets not yet finished whose destination is on this rank (counted, not scanned: the
+  // scoreboard's records span every id since the oldest open packet), and the measured ones.
+  uint64_t local_live_ = 0, measured_live_ = 0;
   uint64_t cycles_unchecked_ = 0;   // cycles whose ejections wait to be checked
   std::vector<size_t> sort_start_;  // AfterWindow's counting sort (kept: no allocation per batch)
   std::vector<std::pair<unsigned, size_t>> sort_order_;

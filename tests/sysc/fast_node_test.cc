@@ -114,15 +114,10 @@ class Stimulus {
         }
       }
       if (m_.hostile && U() < 0.002) cr |= static_cast<uint8_t>(1u << (rng_() % nvl));
-      if (ch < s_.num_links) {
+      if (ch < s_.num_links)
         in_.link_credit[ch] = cr;
-        if (cr != 0)
-          in_.link_credit_any |= uint64_t{1} << ch;
-        else
-          in_.link_credit_any &= ~(uint64_t{1} << ch);
-      } else {
+      else
         in_.ep_credit = cr;
-      }
     }
     if (writes && !eng_writes_.empty()) {  // the planned engine program, one write a cycle
       in_.cfg_req = in_.cfg_we = true;
