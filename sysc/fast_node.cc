@@ -247,8 +247,7 @@ bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owne
 void FastNode::ComputeComb() {
   Comb& c = c_;
   // Port side: the endpoint, then the muxes (or fixed wiring).
-  c.rin_valid = ep_in_valid_q_ ? 1u : 0u;
-  c.rin_flit[0] = ep_in_flit_q_.data();
+  c.rin_valid = ep_in_valid_q_ ? 1u : 0u;  // (rin_flit[0] is the endpoint register, set once)
   c.rout_credit[0] = ep_out_credit_q_;
   uint32_t rca = ep_out_credit_q_ != 0 ? 1u : 0u;
   if (muxed_) {
@@ -264,11 +263,10 @@ void FastNode::ComputeComb() {
   } else {
     // The input flits' words stay where the constructor pointed rin_flit (one link per port).
     c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ << 1);
-    for (unsigned p = 1; p < np_; ++p) c.rout_credit[p] = 0;
-    for (uint64_t m = lnk_out_credit_any_; m != 0; m &= m - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      c.rout_credit[l + 1] = lnk_out_credit_q_[l];
-      rca |= 1u << (l + 1);
+    for (unsigned p = 1; p < np_; ++p) {
+      const uint8_t cr = lnk_out_credit_q_[p - 1];
+      c.rout_credit[p] = cr;
+      rca |= uint32_t{cr != 0} << p;
     }
   }
   if (eng_) {
@@ -315,7 +313,6 @@ void FastNode::ComputeComb() {
   const uint32_t blocked = c.pt_out_en | (eng_ ? eng_->claim() : 0u);  // out_hold_i
   c.sel_valid = c.sel_drop = c.mc_start = c.sel_done = c.pop_tail = 0;
   c.sel_is_head = c.sel_dyn = 0;
-  c.in_empty = 0;
   uint32_t sel_tail = 0;
   uint32_t ok_sel[32];
   // Only the inputs holding flits (sel, gnt and rem of the others are never read).
