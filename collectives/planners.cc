@@ -88,7 +88,8 @@ const std::vector<Entry>& Registry() {
         "ring",
         AlgoVariant::kNone,
         {true, 0, false, "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)"},
-        &kRingRow},
+        &kRingRow,
+        true},
        PlanRing},
       {{"aries_bw",
         "ARIES_BW: the ring over the mesh link and a bypass segment beside it, ARIES IV-A1",
@@ -265,6 +266,19 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
       names += std::string(names.empty() ? "" : ", ") + TopologyName(t);
     throw PlanError(fmt::format("algorithm {} does not apply to topology {}; it applies to {}",
                                 req.algo, TopologyName(req.geom.topology), names));
+  }
+  if (req.ring_dirs < 1 || req.ring_dirs > 2) {
+    throw PlanError(fmt::format("coll.ring_dirs = {}: allowed 1, 2", req.ring_dirs));
+  }
+  if (!entry->info.ring_layout && (req.ring_map != RingMap::kSnake || req.ring_dirs != 1)) {
+    std::string names;
+    for (const Entry& e : Registry()) {
+      if (e.info.ring_layout) names += std::string(names.empty() ? "" : ", ") + e.info.name;
+    }
+    throw PlanError(fmt::format(
+        "coll.ring_map = {}, coll.ring_dirs = {}: algorithm {} lays out its own links; a ring map "
+        "other than snake and two directions apply to: {}",
+        RingMapName(req.ring_map), req.ring_dirs, req.algo, names));
   }
   const unsigned n = req.geom.k * req.geom.k;
   if (req.collective != Collective::kBarrier && req.elements == 0) {

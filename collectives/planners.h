@@ -48,6 +48,7 @@ struct AlgorithmInfo {
   AlgoVariant variant = AlgoVariant::kNone;
   PaperRole paper = {};
   const TableIRow* table1 = nullptr;  // its row of Table I, if it has one
+  bool ring_layout = false;           // takes coll.ring_map and coll.ring_dirs (Request::ring_map)
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };
@@ -75,8 +76,9 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation = nu
 // The level counts L that aries_lt accepts for K (K = b^L for an integer b >= 2), increasing.
 std::vector<unsigned> AriesLtLevels(unsigned k);
 
-// The ring order (a Hamiltonian cycle where the grid has one: K even) used by the ring planner.
-std::vector<unsigned> RingOrder(unsigned k);
+// The ring order the ring planner lays over the K x K grid: snake, a Hamiltonian cycle where the
+// grid has one (K even); rank, 0 .. N-1 (see RingMap).
+std::vector<unsigned> RingOrder(unsigned k, RingMap map = RingMap::kSnake);
 
 }  // namespace aries::coll
 

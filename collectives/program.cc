@@ -39,6 +39,15 @@ const char* CollectiveNames() {
   return "allreduce, reducescatter, allgather, reduce, broadcast, barrier";
 }
 
+const char* RingMapName(RingMap m) { return m == RingMap::kRank ? "rank" : "snake"; }
+
+std::optional<RingMap> ParseRingMap(std::string_view name) {
+  for (RingMap m : {RingMap::kSnake, RingMap::kRank}) {
+    if (name == RingMapName(m)) return m;
+  }
+  return std::nullopt;
+}
+
 const char* ActName(Act a) {
   switch (a) {
     case Act::kSend:

@@ -44,6 +44,15 @@ std::optional<Collective> ParseCollective(std::string_view name);
 // "allreduce, reducescatter, allgather, reduce, broadcast, barrier"
 const char* CollectiveNames();
 
+// How the ring algorithm lays its ring over the K x K grid (coll.ring_map):
+// * snake: a Hamiltonian cycle of neighbours (RingOrder; odd K closes with one long hop);
+// * rank: ranks 0, 1, ..., N-1 in row-major order, the logical ring ASTRA-sim maps onto a
+//   Garnet mesh; a row's last node reaches the next row's first over K-1 hops back along the
+//   row and one down (dimension order), and N-1 closes the ring back to 0.
+enum class RingMap { kSnake, kRank };
+const char* RingMapName(RingMap m);
+std::optional<RingMap> ParseRingMap(std::string_view name);
+
 // What the nodes offer (the node model's parameters): the validator's limits.
 // A default Hardware is the shipped node's (hw::kVaries_nodeParams, declared once in
 // rtl/CMakeLists.txt); sysc::HardwareOf gives the one of any node model.
@@ -62,11 +71,14 @@ struct Request {
   Geometry geom;
   Collective collective = Collective::kAllReduce;
   std::string algo = "ring";
-  unsigned op = 0;            // engine opcode (hw::kOp*)
-  uint64_t elements = 0;      // per-node buffer size (all-gather: the gathered size)
-  unsigned root = 0;          // reduce and broadcast
-  unsigned levels = 2;        // ARIES_LT: ring levels
-  unsigned embeddings = 1;    // in-network tree: trees over disjoint parts of the vector
+  unsigned op = 0;                     // engine opcode (hw::kOp*)
+  uint64_t elements = 0;               // per-node buffer size (all-gather: the gathered size)
+  unsigned root = 0;                   // reduce and broadcast
+  unsigned levels = 2;                 // ARIES_LT: ring levels
+  unsigned embeddings = 1;             // in-network tree: trees over disjoint parts of the vector
+  RingMap ring_map = RingMap::kSnake;  // ring: the ring's order over the grid
+  unsigned ring_dirs = 1;     // ring: 1, or 2 rings in opposite directions, each on half of every
+                              // node's shard (every link carries traffic both ways)
   unsigned packet_flits = 8;  // point-to-point packet length
 };
 

@@ -31,34 +31,51 @@ std::vector<unsigned> ChainTo(const std::vector<unsigned>& ring, unsigned root, 
 Program PlanRing(const Request& req, const Hardware&) {
   Program p = Empty(req);
   Builder b(p);
-  const unsigned n = p.num_nodes();
-  const auto ring = RingOrder(req.geom.k);
+  const unsigned n = p.num_nodes(), dirs = req.ring_dirs;
   const Range all{0, p.elements};
-  const auto own = OwnShards(ring, all, n, true);
-  switch (req.collective) {
-    case Collective::kAllReduce:
-    case Collective::kBarrier:
-      RingReduceScatter(b, ring, own);
-      RingAllGather(b, ring, own);
-      break;
-    case Collective::kReduceScatter:
-      RingReduceScatter(b, ring, own);
-      break;
-    case Collective::kAllGather:
-      RingAllGather(b, ring, own);
-      break;
-    case Collective::kReduce:
-      Chain(b, ChainTo(ring, req.root, true), all, true);
-      break;
-    case Collective::kBroadcast:
-      Chain(b, ChainTo(ring, req.root, false), all, false);
-      break;
+  // Direction d runs ring d (the second the first reversed) on part d of every region: of each
+  // node's shard for the ring phases (so a reduce-scatter still leaves each node its shard), of
+  // the whole buffer for the chains.
+  std::vector<std::vector<unsigned>> rings{RingOrder(req.geom.k, req.ring_map)};
+  if (dirs == 2) rings.emplace_back(rings[0].rbegin(), rings[0].rend());
+  auto part = [&](Range r, unsigned d) {
+    Range h = Shard(r.len, dirs, d);
+    h.off += r.off;
+    return h;
+  };
+  for (unsigned d = 0; d < dirs; ++d) {
+    const auto& ring = rings[d];
+    std::vector<Range> own = OwnShards(ring, all, n, true);
+    for (Range& r : own) r = part(r, d);
+    switch (req.collective) {
+      case Collective::kAllReduce:
+      case Collective::kBarrier:
+        RingReduceScatter(b, ring, own);
+        RingAllGather(b, ring, own);
+        break;
+      case Collective::kReduceScatter:
+        RingReduceScatter(b, ring, own);
+        break;
+      case Collective::kAllGather:
+        RingAllGather(b, ring, own);
+        break;
+      case Collective::kReduce:
+        Chain(b, ChainTo(ring, req.root, true), part(all, d), true);
+        break;
+      case Collective::kBroadcast:
+        Chain(b, ChainTo(ring, req.root, false), part(all, d), false);
+        break;
+    }
   }
   p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
-  p.summary = fmt::format(
-      "one ring over the {} nodes (a Hamiltonian cycle of the grid{}), {} "
-      "chunks, dimension-order hops",
-      n, req.geom.k % 2 ? " is impossible for odd K: one long hop" : "", n);
+  const char* order = req.ring_map == RingMap::kRank
+                          ? "ranks in row-major order, row ends and the closing link long hops"
+                      : req.geom.k % 2
+                          ? "a snake; a Hamiltonian cycle is impossible for odd K: one long hop"
+                          : "a Hamiltonian cycle of the grid";
+  p.summary = fmt::format("{} over the {} nodes ({}), {} chunks{}, dimension-order hops",
+                          dirs == 2 ? "two rings in opposite directions" : "one ring", n, order, n,
+                          dirs == 2 ? " per direction on half of each shard" : "");
   return p;
 }
 
@@ -195,8 +212,12 @@ std::vector<unsigned> AriesLtLevels(unsigned k) {
   return v;
 }
 
-std::vector<unsigned> RingOrder(unsigned k) {
+std::vector<unsigned> RingOrder(unsigned k, RingMap map) {
   std::vector<unsigned> r;
+  if (map == RingMap::kRank) {
+    for (unsigned i = 0; i < k * k; ++i) r.push_back(i);
+    return r;
+  }
   if (k % 2 == 1 || k == 1) {
     for (unsigned y = 0; y < k; ++y) {
       for (unsigned i = 0; i < k; ++i) r.push_back(y * k + (y % 2 ? k - 1 - i : i));

@@ -17,7 +17,10 @@ std::string Candidate::Label() const {
   if (v == AlgoVariant::kLevels) return fmt::format("{} L={}", algo, levels);
   if (v == AlgoVariant::kEmbeddings && embeddings > 1)
     return fmt::format("{} E={}", algo, embeddings);
-  return algo;
+  std::string label = algo;
+  if (ring_map != RingMap::kSnake) label += fmt::format(" {}", RingMapName(ring_map));
+  if (ring_dirs != 1) label += fmt::format(" x{}", ring_dirs);
+  return label;
 }
 
 namespace {

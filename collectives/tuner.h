@@ -20,9 +20,13 @@ namespace aries::coll {
 // An algorithm with its embedding parameters.
 struct Candidate {
   std::string algo;
-  unsigned levels = 2;        // aries_lt
-  unsigned embeddings = 1;    // tree
-  std::string Label() const;  // "ring", "aries_lt L=3", "tree E=4"
+  unsigned levels = 2;                 // aries_lt
+  unsigned embeddings = 1;             // tree
+  RingMap ring_map = RingMap::kSnake;  // ring
+  unsigned ring_dirs = 1;              // ring
+  // "ring", "aries_lt L=3", "tree E=4", "ring rank x2" (a ring map other than the snake, two
+  // directions)
+  std::string Label() const;
 };
 
 struct CostPoint {

@@ -98,6 +98,13 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
   o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
+  o.ring_map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
+  o.ring_dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
+  if (algo == "auto" && (o.ring_map != coll::RingMap::kSnake || o.ring_dirs != 1)) {
+    BadKey(c, o.ring_dirs != 1 ? "coll.ring_dirs" : "coll.ring_map",
+           "the default with --algo auto (the measured costs are of the snake ring in one "
+           "direction); name --algo ring to lay the ring out otherwise");
+  }
   o.verify = KeyBool(c, "coll.verify");
   o.costs = c.Get("coll.costs");
   o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
@@ -129,6 +136,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   r.algo = o.algo;
   r.levels = o.levels;
   r.embeddings = o.embeddings;
+  r.ring_map = o.ring_map;
+  r.ring_dirs = o.ring_dirs;
   double predicted = 0;
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
@@ -402,7 +411,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   m.busbw = algbw * factor;
   m.bound = bound;
   m.sync_steps = p.sync_steps;
-  m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings}.Label();
+  m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings, r.ring_map, r.ring_dirs}.Label();
   m.op = coll::OpName(r.op);
   m.model = model;
   m.plan = p.summary;

@@ -123,6 +123,14 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"coll.levels", "2", "1 .. 5", "aries_lt: ring levels L (K = b^L)", "coll train"},
       {"coll.embeddings", "1", "1 .. 4", "tree: in-network trees over disjoint segments",
        "coll train"},
+      {"coll.ring_map", "snake", "snake, rank",
+       "ring: snake (a Hamiltonian cycle of neighbours) or rank (0, 1, .., N-1 row-major, as "
+       "ASTRA-sim maps a ring onto a mesh)",
+       "coll"},
+      {"coll.ring_dirs", "1", "1, 2",
+       "ring: one ring, or two in opposite directions on half of "
+       "every shard each",
+       "coll"},
       {"coll.verify", "false", "true, false", "compare every element with the golden reduction",
        kColl},
       {"coll.costs", "", "a sweep CSV",

@@ -121,6 +121,61 @@ TEST(Plan, RingOrderIsAHamiltonianCycleForEvenK) {
   }
 }
 
+TEST(Plan, RankOrderRingIsRowMajor) {
+  const auto r = RingOrder(4, RingMap::kRank);
+  ASSERT_EQ(r.size(), 16u);
+  for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(r[i], i);
+}
+
+// Every ring map and direction count of the ring, on every collective, topology and K, through
+// the validator and the symbolic execution (every element exactly once, complete).
+TEST(Plan, RingMapsAndDirectionsValidate) {
+  const Collective colls[] = {Collective::kAllReduce, Collective::kReduceScatter,
+                              Collective::kAllGather, Collective::kReduce,
+                              Collective::kBroadcast, Collective::kBarrier};
+  for (RingMap map : {RingMap::kSnake, RingMap::kRank}) {
+    for (unsigned dirs : {1u, 2u}) {
+      for (Collective c : colls) {
+        for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
+          for (unsigned k : {2u, 3u, 4u, 8u}) {
+            for (uint64_t m : {uint64_t{1}, uint64_t{2 * k * k - 1}, uint64_t{1000003}}) {
+              SCOPED_TRACE(fmt::format("{} x{} {} {} {}x{} {} elements", RingMapName(map), dirs,
+                                       CollectiveName(c), TopologyName(t), k, k, m));
+              Request r = Req(t, k, "ring", c, m);
+              r.ring_map = map;
+              r.ring_dirs = dirs;
+              Validation v;
+              const Program p = Plan(r, Hw(t), &v);
+              EXPECT_EQ(p.sync_steps, k * k - 1);
+              EXPECT_GT(v.symbolic.messages, 0u);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Two directions: every node sends to both ring neighbours, each direction carrying half of
+// every shard, so each neighbour pair's links carry the same traffic both ways.
+TEST(Plan, TwoRingDirectionsSplitEveryShard) {
+  Request r = Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 16 * 64);
+  r.ring_map = RingMap::kRank;
+  r.ring_dirs = 2;
+  const Program p = Plan(r, Hw(Topology::kMesh));
+  for (unsigned n = 0; n < 16; ++n) {
+    uint64_t to_next = 0, to_prev = 0;
+    for (const Op& o : p.nodes[n].ops) {
+      if (o.act != Act::kSend) continue;
+      ASSERT_TRUE(o.peer == (n + 1) % 16 || o.peer == (n + 15) % 16) << n << " -> " << o.peer;
+      (o.peer == (n + 1) % 16 ? to_next : to_prev) += o.region.len;
+    }
+    // 2 (N-1) chunks of a 32-element half shard in each direction.
+    EXPECT_EQ(to_next, 2u * 15 * 32) << n;
+    EXPECT_EQ(to_prev, 2u * 15 * 32) << n;
+  }
+}
+
 TEST(Plan, BadRequestsNameTheItem) {
   auto err = [](Request r, Hardware h = Hardware{}) -> std::string {
     try {
@@ -157,6 +212,15 @@ TEST(Plan, BadRequestsNameTheItem) {
   EXPECT_NE(err(lt).find("coll.levels = 3: K = 4 must be b^levels for an integer b >= 2; allowed "
                          "levels for K = 4: 1, 2"),
             std::string::npos);
+  Request dirs = Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 10);
+  dirs.ring_dirs = 3;
+  EXPECT_NE(err(dirs).find("coll.ring_dirs = 3: allowed 1, 2"), std::string::npos);
+  Request lay = Req(Topology::kMesh, 4, "dbt", Collective::kAllReduce, 10);
+  lay.ring_map = RingMap::kRank;
+  EXPECT_NE(
+      err(lay).find("coll.ring_map = rank, coll.ring_dirs = 1: algorithm dbt lays out its "
+                    "own links; a ring map other than snake and two directions apply to: ring"),
+      std::string::npos);
   EXPECT_NE(err(Req(Topology::kMesh, 3, "cmtree", Collective::kAllReduce, 10))
                 .find("cmtree concentrates 2x2 groups: K even; K = 3"),
             std::string::npos);

@@ -166,6 +166,20 @@ TEST(CollRequest, CarriesTypedKeysAndRefusesWhatCannotRun) {
   EXPECT_NE(refused("coll.root", "1").find("only with reduce and broadcast"), std::string::npos);
   EXPECT_NE(refused("coll.algo", "nccl").find("auto or one of ring"), std::string::npos);
   EXPECT_NE(refused("coll.collective", "gather").find("allowed allreduce"), std::string::npos);
+  EXPECT_NE(refused("coll.ring_map", "hilbert").find("coll.ring_map = 'hilbert'"),
+            std::string::npos);
+  EXPECT_NE(refused("coll.ring_dirs", "3").find("coll.ring_dirs = '3'"), std::string::npos);
+  Config r;
+  r.Set("coll.ring_map", "rank");
+  r.Set("coll.ring_dirs", "2");
+  const CollOptions ro = CollRequest(r, kNoColl);
+  EXPECT_EQ(ro.ring_map, coll::RingMap::kRank);
+  EXPECT_EQ(ro.ring_dirs, 2u);
+  Config a;
+  a.Set("coll.algo", "auto");
+  a.Set("coll.ring_dirs", "2");
+  EXPECT_NE(ErrorOf([&] { CollRequest(a, kNoColl); }).find("the default with --algo auto"),
+            std::string::npos);
 }
 
 TEST(TrainRequest, TypedSizesAndStrategy) {

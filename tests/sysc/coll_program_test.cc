@@ -26,12 +26,17 @@ struct Case {
   Collective coll;
   unsigned op;
   uint64_t elements;
-  unsigned levels = 2;  // aries_lt
+  unsigned levels = 2;                             // aries_lt
+  coll::RingMap ring_map = coll::RingMap::kSnake;  // ring
+  unsigned ring_dirs = 1;
 };
 
 std::string Name(const Case& c) {
-  return fmt::format("{} {} {} {}x{} op {} {} elements", c.algo, coll::CollectiveName(c.coll),
-                     coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements);
+  return fmt::format("{} {} {} {}x{} op {} {} elements{}", c.algo, coll::CollectiveName(c.coll),
+                     coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements,
+                     c.ring_map != coll::RingMap::kSnake || c.ring_dirs != 1
+                         ? fmt::format(" ({} x{})", coll::RingMapName(c.ring_map), c.ring_dirs)
+                         : "");
 }
 
 // What one run did: cycles, flit counts and every node's activity counters, and the results.
@@ -57,6 +62,8 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
   r.elements = c.elements;
   r.root = c.k * c.k - 2;
   r.levels = c.levels;
+  r.ring_map = c.ring_map;
+  r.ring_dirs = c.ring_dirs;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
   const auto in = tb::MakeCollInputs(p, seed);
   const auto res = sysc::RunProgram(pkg, p, in, 2'000'000);
@@ -150,6 +157,33 @@ TEST(CollProgram, PointToPointAlgorithmsGiveTheSameRunWithoutTheEngine) {
     EXPECT_EQ(full.fp, p2p.fp) << Name(c);
     EXPECT_EQ(full.out, p2p.out) << Name(c);
   }
+}
+
+// The ring in rank order (ASTRA-sim's ring on a mesh) and in two directions: every collective
+// on the 4x4 mesh, the all-reduce on every topology and on an 8x8 mesh, every element checked.
+TEST(CollProgram, RingMapsAndDirections) {
+  const uint64_t seed = aries::test::TestSeed(16);
+  unsigned runs = 0;
+  for (auto [map, dirs] :
+       {std::pair{coll::RingMap::kRank, 1u}, std::pair{coll::RingMap::kSnake, 2u},
+        std::pair{coll::RingMap::kRank, 2u}}) {
+    for (Collective c : kAll) {
+      Case cs{Topology::kMesh, 4, "ring", c, hw::kOpAddI32, 1000};
+      cs.ring_map = map;
+      cs.ring_dirs = dirs;
+      RunCase(cs, seed + runs++);
+    }
+    for (Topology t : {Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
+      Case cs{t, 4, "ring", Collective::kAllReduce, hw::kOpAddF32, 999};
+      cs.ring_map = map;
+      cs.ring_dirs = dirs;
+      RunCase(cs, seed + runs++);
+    }
+  }
+  Case big{Topology::kMesh, 8, "ring", Collective::kAllReduce, hw::kOpAddI32, 3001};
+  big.ring_map = coll::RingMap::kRank;
+  big.ring_dirs = 2;
+  RunCase(big, seed + runs);
 }
 
 TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
