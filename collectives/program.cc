@@ -83,6 +83,14 @@ const EngineId* NodeProgram::FindId(unsigned id) const {
   return nullptr;
 }
 
+unsigned Program::SegmentLinks() const {
+  unsigned n = 0;
+  for (const NodeProgram& np : nodes) {
+    for (const PortSel& ps : np.portsel) n += ps.out != 0 ? 1 : 0;
+  }
+  return n;
+}
+
 Range Program::ResultRegion(unsigned node) const {
   switch (req.collective) {
     case Collective::kReduceScatter:

@@ -161,6 +161,8 @@ struct Program {
   std::string summary;
   // The result region every node must hold (reduce-scatter: its shard; all-reduce: all).
   Range ResultRegion(unsigned node) const;
+  // Links the program wires onto bypass segments: port outputs whose mux selects a track.
+  unsigned SegmentLinks() const;
   unsigned num_nodes() const { return static_cast<unsigned>(nodes.size()); }
 };
 

@@ -20,6 +20,7 @@
 #include "planners.h"
 #include "plot.h"
 #include "provenance.h"
+#include "tour.h"
 #include "train_run.h"
 
 namespace aries::sim {
@@ -445,6 +446,10 @@ int RunCommandLine(int argc, char** argv) {
   CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
   app.set_version_flag("--version", VersionText(), "print the version, commit and tool versions");
   app.require_subcommand(0, 1);
+  app.footer(
+      "With no arguments: all-reduce on 4x4 ARIES beside a 4x4 mesh (every element verified), "
+      "then the point-to-point run. Options without a subcommand: the point-to-point run (aries "
+      "run).");
   // --help shows every option's default (the key aliases say theirs in their text).
   app.option_defaults()->always_capture_default();
   // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
@@ -505,7 +510,14 @@ int RunCommandLine(int argc, char** argv) {
       }
       return s.run(top_keys);
     }
-    // No subcommand: the default run with the options given.
+    // No arguments at all: the tour (the collectives on ARIES beside the mesh, then the
+    // point-to-point run); with options and no subcommand: the point-to-point run alone.
+    if (argc == 1 && !net) {
+      const TourResult tour = RunCollectiveTour(4, {1024, 64 * 1024});
+      PrintPointToPointIntro();
+      const int rc = RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
+      return tour.ok ? rc : 1;
+    }
     return RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
   } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
     if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());

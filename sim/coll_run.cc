@@ -411,6 +411,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   m.busbw = algbw * factor;
   m.bound = bound;
   m.sync_steps = p.sync_steps;
+  m.segment_links = p.SegmentLinks();
   m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings, r.ring_map, r.ring_dirs}.Label();
   m.op = coll::OpName(r.op);
   m.model = model;
@@ -455,6 +456,7 @@ std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
       {"bound_cycles", m.bound},
       {"fraction_of_bound", m.cycles ? m.bound / static_cast<double>(m.cycles) : 0.0},
       {"sync_steps", m.sync_steps},
+      {"segment_links", m.segment_links},
       {"flits_injected", m.flits_injected},
       {"flits_ejected", m.flits_ejected},
       {"verified", m.verified},

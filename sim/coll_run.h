@@ -65,10 +65,11 @@ struct CollMeasurement {
   double algbw = 0, busbw = 0;  // bytes per cycle (nccl-tests definitions)
   double bound = 0;             // cycles of the bandwidth bound
   unsigned sync_steps = 0;
-  std::string algorithm;  // the algorithm run (auto's choice), with its levels or embeddings
-  std::string op;         // the engine operation: "add.i32", "max.f32", ...
-  std::string model;      // the node model: rtl, fast, check
-  std::string plan;       // the plan's summary
+  unsigned segment_links = 0;  // links the plan wires onto bypass segments
+  std::string algorithm;       // the algorithm run (auto's choice), with its levels or embeddings
+  std::string op;              // the engine operation: "add.i32", "max.f32", ...
+  std::string model;           // the node model: rtl, fast, check
+  std::string plan;            // the plan's summary
   uint64_t flits_injected = 0, flits_ejected = 0;
   double predicted = 0;   // --algo auto: the cost model's cycles
   double seconds = 0;     // simulation wall time
