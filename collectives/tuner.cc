@@ -93,27 +93,35 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
     case AlgoVariant::kNone:
       break;
   }
+  if (a.ring_layout) {  // the snake, and the rank-order ring the baselines use in the paper
+    return {{name, 2, 1}, {name, 2, 1, RingMap::kRank, 1}};
+  }
   return {{name, 2, 1}};
 }
 
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok) {
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{}",
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{}",
                      TopologyName(g.topology), g.k, c.algo, c.levels, c.embeddings,
                      CollectiveName(coll), type, bytes, cycles, busbw, bound_fraction, ok ? 1 : 0,
-                     g.tracks, g.link_latency, g.extra_per_pitch);
+                     g.tracks, g.link_latency, g.extra_per_pitch, RingMapName(c.ring_map),
+                     c.ring_dirs);
 }
 
 namespace {
-// The header before the geometry columns existed (rows measured on the default geometry).
+// The headers before the geometry columns existed (rows measured on the default geometry) and
+// before the ring layout columns (rows of the snake ring in one direction).
 constexpr const char* kLegacyCostHeader =
     "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
+constexpr const char* kGeometryCostHeader =
+    "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
+    "tracks,link_latency,extra_per_pitch";
 }  // namespace
 
 const char* CostCsvHeader() {
   return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
-         "tracks,link_latency,extra_per_pitch";
+         "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs";
 }
 
 std::string GeometryLabel(const Geometry& g) {
@@ -149,10 +157,10 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
         fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
   std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned, unsigned,
-                      unsigned>,
+                      unsigned, std::string, unsigned>,
            CostModel>
       by_key;
-  size_t fields = 15;
+  size_t fields = kCostCsvFields;
   bool header = true;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     if (!line.empty() && line[0] == '#') continue;  // provenance comments (sim/provenance.h)
@@ -160,6 +168,8 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       header = false;
       if (line == kLegacyCostHeader) {
         fields = 12;
+      } else if (line == kGeometryCostHeader) {
+        fields = 15;
       } else if (line != CostCsvHeader()) {
         throw PlanError(
             fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
@@ -194,15 +204,25 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       m.k = static_cast<unsigned>(std::stoul(c[1]));
       m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])),
                 static_cast<unsigned>(std::stoul(c[4]))};
-      if (fields == 15) {
+      if (fields >= 15) {
         m.tracks = static_cast<unsigned>(std::stoul(c[12]));
         m.link_latency = static_cast<unsigned>(std::stoul(c[13]));
         m.extra_per_pitch = static_cast<unsigned>(std::stoul(c[14]));
       }
+      if (fields >= 17) {
+        const auto map = ParseRingMap(c[15]);
+        if (!map) {
+          throw PlanError(
+              fmt::format("{}:{}: ring_map '{}': allowed snake, rank", path, ln, c[15]));
+        }
+        m.cand.ring_map = *map;
+        m.cand.ring_dirs = static_cast<unsigned>(std::stoul(c[16]));
+      }
       const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
-      auto [it, fresh] = by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings,
-                                             m.tracks, m.link_latency, m.extra_per_pitch},
-                                            m);
+      auto [it, fresh] = by_key.try_emplace(
+          {c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks, m.link_latency,
+           m.extra_per_pitch, RingMapName(m.cand.ring_map), m.cand.ring_dirs},
+          m);
       it->second.points.push_back(pt);
     } catch (const std::logic_error&) {
       throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));

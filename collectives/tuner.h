@@ -69,13 +69,14 @@ struct AlphaBeta {
 AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
 
 // The candidates a sweep measures for algorithm `a` on K x K: aries_lt at every level count K
-// allows above 1 (L = 1 is the ring), the in-network tree with one and four embeddings, every
-// other algorithm as it is.
+// allows above 1 (L = 1 is the ring), the in-network tree with one and four embeddings, the
+// ring as the snake and in rank order (ring maps), every other algorithm as it is.
 std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k);
 
 // The CSV header `aries coll-sweep` writes and LoadCostModels reads (the geometry's tracks,
 // link latency and extra cycles per pitch at the end), and one measured row.
 const char* CostCsvHeader();
+inline constexpr size_t kCostCsvFields = 17;  // the columns of CostCsvHeader
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok);

@@ -308,6 +308,7 @@ Subcommand Fig10(CLI::App& app) {
   s.keys->Alias("--batch", "train.batch");
   s.keys->Alias("--utilization", "train.utilization");
   s.keys->Alias("--costs", "coll.costs");
+  s.keys->Alias("--preset", "eval.preset");
   s.app->add_option("--csv", fo->csv, "write every iteration as CSV");
   s.app->add_option("--plot", fo->plot,
                     "draw the speedups (matplotlib): STEM.svg, STEM.pdf, STEM.png");

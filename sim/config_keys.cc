@@ -136,6 +136,10 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"coll.costs", "", "a sweep CSV",
        "measured cost file (aries coll-sweep --csv; empty: collectives/data/collective_costs.csv)",
        "coll train fig9 fig10 coll-models"},
+      {"eval.preset", "default", "default, paper",
+       "assumptions of the evaluation figures: ours, or the paper's (baseline rings in rank "
+       "order as ASTRA-sim lays them on a mesh) with the decomposition of its speedups",
+       "fig10"},
       {"train.workload", "resnet50", "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV",
        "the model trained", "train"},
       {"train.strategy", "ddp", "ddp, fsdp, tp",

@@ -76,6 +76,7 @@ Fig10Options Fig10Request(const Config& c, Fig10Options o) {
   o.utilization = KeyReal(c, "train.utilization", 0, 1);
   if (!(o.utilization > 0)) BadKey(c, "train.utilization");
   o.costs = c.Get("coll.costs");
+  o.preset = KeyWord(c, "eval.preset");
   return o;
 }
 
@@ -223,34 +224,44 @@ const char* kTopos[] = {"mesh", "torus", "fbfly", "aries"};
 
 }  // namespace
 
-int RunFig10Command(const Fig10Options& o) {
+namespace {
+
+// The geometric-mean speedups of ARIES over mesh, torus and fbfly of one family on K x K.
+struct Fig10Mean {
+  std::string family;
+  unsigned k = 0;
+  double speedup[3] = {0, 0, 0};
+};
+
+// Whether the assumption set admits a measured candidate: the ring's layout is the snake
+// (ARIES II-C's ring) everywhere under ours; under the paper's the baselines' ring is the
+// rank-order ring ASTRA-sim lays onto Garnet's mesh (ARIES V: "we extended ASTRA-SIM").
+bool PresetAdmits(const coll::Candidate& c, bool baseline, bool paper) {
+  const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
+  if (!a || !a->ring_layout) return true;
+  if (c.ring_dirs != 1) return false;
+  const bool rank = c.ring_map == coll::RingMap::kRank;
+  return baseline && paper ? rank : !rank;
+}
+
+// One assumption set's tables (printed unless `quiet`; rows appended to `csv`); returns the
+// geometric means per family and K.
+std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<train::Workload>& ws,
+                                   const train::CostTable& table, bool paper_preset, bool quiet,
+                                   std::string* csv) {
+  auto print = [&](auto&&... a) {
+    if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
+  };
   const train::Chiplet chip = ChipletWith(o.utilization);
   const std::vector<unsigned>& ks = o.ks;
-  std::vector<train::Workload> ws;
-  for (const auto& name : o.workloads) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
-  if (ws.empty()) {
-    throw std::invalid_argument(fmt::format("--workloads: name at least one of {}",
-                                            fmt::join(train::ShippedWorkloads(), ", ")));
-  }
-  const train::CostTable table(CostPath(o.costs));
-  std::string csv =
-      "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_"
-      "speedup,"
-      "comm_reduction,paper_speedup\n";
-  fmt::print(
-      "ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per "
-      "layer, "
-      "overlapped with back-propagation), ARIES speedup over each topology; collective times from "
-      "{} "
-      "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
-      table.path());
+  std::vector<Fig10Mean> means;
   for (const Family& fam : Families()) {
     for (unsigned k : ks) {
       const PaperSpeedup* paper = nullptr;
       for (const PaperSpeedup& p : kPaper) {
         if (p.family == std::string(fam.name) && p.k == k) paper = &p;
       }
-      fmt::print(
+      print(
           "\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | ARIES us (algorithm) | "
           "speedup vs mesh / torus / fbfly | communication reduced vs mesh / torus / fbfly |\n"
           "|---|---|---|---|---|---|---|\n",
@@ -271,7 +282,8 @@ int RunFig10Command(const Fig10Options& o) {
           std::vector<coll::Candidate> cands;
           for (const coll::Candidate& cand :
                table.Candidates(coll::Collective::kAllReduce, topo, k)) {
-            if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end())
+            if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
+                PresetAdmits(cand, std::string(t) != "aries", paper_preset))
               cands.push_back(cand);
           }
           std::stable_sort(
@@ -309,35 +321,105 @@ int RunFig10Command(const Fig10Options& o) {
           sp += fmt::format("{}{:.2f}", i ? " / " : "", s);
           red += fmt::format("{}{:.0f}%", i ? " / " : "", 100 * r);
         }
-        fmt::print("| {} | {} | {} | {} | {} ({}) | {} | {} |\n", w.name, Us(best["mesh"].it.time),
-                   Us(best["torus"].it.time), Us(best["fbfly"].it.time), Us(a.it.time), a.algo, sp,
-                   red);
+        print("| {} | {} | {} | {} | {} ({}) | {} | {} |\n", w.name, Us(best["mesh"].it.time),
+              Us(best["torus"].it.time), Us(best["fbfly"].it.time), Us(a.it.time), a.algo, sp, red);
         for (int i = 0; i < 4; ++i) {
           const Best& b = best[kTopos[i]];
           const double pv = i == 3 || !paper ? 0
                                              : (i == 0   ? paper->mesh
                                                 : i == 1 ? paper->torus
                                                          : paper->fbfly);
-          csv += fmt::format(
-              "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{}\n", k, fam.name, w.name,
-              kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000, b.it.comm_busy / 1000,
-              b.it.exposed_comm / 1000, b.it.time / a.it.time,
-              1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "");
+          *csv += fmt::format(
+              "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{}\n", k, fam.name,
+              w.name, kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000,
+              b.it.comm_busy / 1000, b.it.exposed_comm / 1000, b.it.time / a.it.time,
+              1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "",
+              paper_preset ? "paper" : "default");
         }
       }
       const double n = static_cast<double>(ws.size());
-      fmt::print(
+      Fig10Mean mean{fam.name, k};
+      for (int i = 0; i < 3; ++i) mean.speedup[i] = std::exp(logsum[i] / n);
+      means.push_back(mean);
+      print(
           "| geometric mean (ours) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.0f}% / {:.0f}% / "
           "{:.0f}% (mean) |\n",
           std::exp(logsum[0] / n), std::exp(logsum[1] / n), std::exp(logsum[2] / n),
           100 * comm_red[0] / n, 100 * comm_red[1] / n, 100 * comm_red[2] / n);
       if (paper) {
-        fmt::print(
+        print(
             "| paper (V-B) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.1f}% (average over the "
             "networks) |\n",
             paper->mesh, paper->torus, paper->fbfly, 100 * PaperCommReduction(fam.name));
       }
     }
+  }
+  return means;
+}
+
+}  // namespace
+
+int RunFig10Command(const Fig10Options& o) {
+  std::vector<train::Workload> ws;
+  for (const auto& name : o.workloads) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  if (ws.empty()) {
+    throw std::invalid_argument(fmt::format("--workloads: name at least one of {}",
+                                            fmt::join(train::ShippedWorkloads(), ", ")));
+  }
+  const bool paper = o.preset == "paper";
+  const train::CostTable table(CostPath(o.costs));
+  std::string csv =
+      "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_"
+      "speedup,"
+      "comm_reduction,paper_speedup,preset\n";
+  fmt::print(
+      "ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per "
+      "layer, "
+      "overlapped with back-propagation), ARIES speedup over each topology; collective times from "
+      "{} "
+      "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
+      table.path());
+  fmt::print(
+      "Assumptions ({} preset): 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle "
+      "links, as the paper's (V: 10 ns hops, 68 GB/s at 1 GHz); {}; one local port per chiplet "
+      "(one flit per cycle in and out: node.local_ports is not built yet, so the "
+      "endpoint bandwidth the paper's ARIES_BW needs is not modelled)\n",
+      paper ? "paper" : "default",
+      paper ? "baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's ring on Garnet's mesh), "
+              "ARIES's ring the snake"
+            : "every ring the snake, a Hamiltonian cycle of neighbours (ARIES II-C)");
+  const auto means = Fig10Tables(o, ws, table, paper, false, &csv);
+  if (paper) {
+    // What each assumption explains: the same tables under ours, and the ratios.
+    std::string unused;
+    const auto ours = Fig10Tables(o, ws, table, false, true, &unused);
+    fmt::print(
+        "\nDecomposition of the paper's speedups over mesh / torus / fbfly (geometric means over "
+        "the workloads): ours under our assumptions, the factor the paper's baseline ring mapping "
+        "adds (paper preset / ours), and what remains unexplained (paper / paper preset; the "
+        "endpoint bandwidth and Adapt-NoC are not modelled yet)\n\n"
+        "| family | K | ours | x baseline ring mapping | = paper preset | paper (V-B) | "
+        "unexplained |\n|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < means.size(); ++i) {
+      const Fig10Mean& p = means[i];
+      const Fig10Mean& d = ours[i];
+      const PaperSpeedup* ref = nullptr;
+      for (const PaperSpeedup& x : kPaper) {
+        if (x.family == p.family && x.k == p.k) ref = &x;
+      }
+      auto three = [](const double* v) {
+        return fmt::format("{:.2f} / {:.2f} / {:.2f}", v[0], v[1], v[2]);
+      };
+      double map[3], rest[3];
+      const double pv[3] = {ref ? ref->mesh : 0, ref ? ref->torus : 0, ref ? ref->fbfly : 0};
+      for (int t = 0; t < 3; ++t) {
+        map[t] = p.speedup[t] / d.speedup[t];
+        rest[t] = ref ? pv[t] / p.speedup[t] : 0;
+      }
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k, three(d.speedup),
+                 three(map), three(p.speedup), ref ? three(pv) : "-", ref ? three(rest) : "-");
+    }
+    fmt::print("\n");
   }
   fmt::print("\n");
   WriteCsv(o.csv, csv, "--csv", "csv");

@@ -41,8 +41,10 @@ struct Fig10Options {
   std::string costs, csv, plot;  // plot: STEM of STEM.svg, .pdf, .png
   unsigned batch = 0;            // 0: each workload's
   double utilization = 0.7;
+  std::string preset = "default";  // eval.preset: default (ours) or paper (the paper's setup)
 };
-// `aries fig10`'s request: `o` with train.batch, train.utilization and coll.costs from `c`.
+// `aries fig10`'s request: `o` with train.batch, train.utilization, coll.costs and eval.preset
+// from `c`.
 Fig10Options Fig10Request(const Config& c, Fig10Options o);
 int RunFig10Command(const Fig10Options& o);
 

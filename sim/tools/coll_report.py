@@ -22,7 +22,12 @@ def label(row):
         return f"aries_lt L={row['levels']}"
     if row["algo"] == "tree" and row["embeddings"] != "1":
         return f"tree E={row['embeddings']}"
-    return row["algo"]
+    name = row["algo"]
+    if row.get("ring_map", "snake") not in ("", "snake"):
+        name += f" {row['ring_map']}"
+    if row.get("ring_dirs", "1") not in ("", "1"):
+        name += f" x{row['ring_dirs']}"
+    return name
 
 
 def main():

@@ -193,7 +193,7 @@ TEST(Tuner, BadCostFilesNameTheLine) {
       std::string::npos);
   EXPECT_NE(Refusal(Write("g.csv", std::string(CostCsvHeader()) +
                                        "\nmesh,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
-                .find("tuner_g.csv:2: 12 fields; expected 15"),
+                .find("tuner_g.csv:2: 12 fields; expected 17"),
             std::string::npos);
   EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
                 .find("tuner_t.csv:2: topology 'ring': allowed mesh"),

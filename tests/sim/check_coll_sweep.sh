@@ -10,6 +10,7 @@ trap 'rm -rf "$dir"' EXIT
 "$aries" coll-sweep -k 2 --sizes 64,1K --csv "$dir/c.csv" > "$dir/t.md" 2> "$dir/err"
 grep -q "^| ring | mesh | [0-9]* (" "$dir/t.md"
 grep -q "^| aries_bw | aries | " "$dir/t.md"
+grep -q "^| ring rank | mesh | [0-9]* (" "$dir/t.md"  # the baseline's rank-order ring
 if grep -q "^| aries_bw | mesh" "$dir/t.md"; then echo "aries_bw ran on mesh"; exit 1; fi
 if grep -q "FAILED\|ERROR" "$dir/t.md"; then cat "$dir/t.md"; exit 1; fi
 rows=$(($(grep -vc '^#' "$dir/c.csv") - 1))
@@ -32,19 +33,20 @@ grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 
 # The same sweep split into jobs: on two local processes (parts merged into the CSV), and as a
 # job file whose lines run anywhere, merged by coll-merge; both give the sequential rows.
 "$aries" coll-sweep -k 2 --sizes 64,1K --algos ring,tree --topologies mesh,fbfly --jobs 2 --csv "$dir/p.csv" > "$dir/pt.md" 2> /dev/null
-[ "$(($(grep -vc '^#' "$dir/p.csv") - 1))" -eq 12 ] || { cat "$dir/p.csv"; exit 1; }
+# ring (snake and rank order) and tree (one and four embeddings) x 2 topologies x 2 sizes
+[ "$(($(grep -vc '^#' "$dir/p.csv") - 1))" -eq 16 ] || { cat "$dir/p.csv"; exit 1; }
 grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
-for a in "ring,mesh,64" "tree,fbfly,1K"; do
+for a in "ring,mesh,64" "tree,fbfly,1K" "ring,fbfly,1K"; do
   IFS=, read -r al to sz <<< "$a"
   b=$(grep "^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 )," "$dir/p.csv" | cut -d, -f9)
   c=$(grep "^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 )," "$dir/c.csv" | cut -d, -f9)
   [ -n "$b" ] && [ "$b" = "$c" ] || { echo "$a: parallel $b vs sequential $c cycles"; exit 1; }
 done
 "$aries" coll-sweep -k 2 --sizes 64,1K --algos ring --job-file "$dir/jobs.txt" > "$dir/jo"
-[ "$(wc -l < "$dir/jobs.txt")" -eq 8 ]  # ring x 4 topologies x 2 sizes
+[ "$(wc -l < "$dir/jobs.txt")" -eq 8 ]  # ring x 4 topologies x 2 sizes (each job both maps)
 grep -q "sbatch --array=1-8" "$dir/jo"
 bash "$dir/jobs.txt"
-"$aries" coll-merge "$dir"/jobs.txt.parts/part-*.csv --csv "$dir/m.csv" | grep -q "8 rows from 8 files"
+"$aries" coll-merge "$dir"/jobs.txt.parts/part-*.csv --csv "$dir/m.csv" | grep -q "16 rows from 8 files"
 "$aries" coll -k 2 --algo auto --size 512 --costs "$dir/m.csv" > /dev/null
 if "$aries" coll-merge "$dir/jobs.txt" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged a job file"; exit 1; fi
 grep -q "jobs.txt: not a sweep CSV" "$dir/o"

@@ -25,8 +25,19 @@ grep -q "largest model error" "$dir/c"
 [ "$(($(grep -vc '^#' "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
 grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
-# Every row has the header's 12 fields (a mixed ARIES choice is joined without commas).
-awk -F, '/^#/ { next } NF != 12 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
+# Every row has the header's 13 fields (a mixed ARIES choice is joined without commas).
+awk -F, '/^#/ { next } NF != 13 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
+grep -q "every ring the snake" "$dir/g"
+if grep -q ",ring rank x" "$dir/f10.csv"; then echo "the default preset ran the rank ring"; exit 1; fi
+# The paper's assumptions: the baselines' ring in rank order, and the decomposition table.
+"$aries" fig10 -k 4 --workloads dlrm,resnet50 --preset paper --csv "$dir/p10.csv" > "$dir/p"
+grep -q "baseline rings in rank order" "$dir/p"
+grep -q "^4,ring,dlrm,mesh,ring rank x[0-9]*,.*,paper$" "$dir/p10.csv" || { cat "$dir/p10.csv"; exit 1; }
+grep -q "^4,ring,dlrm,aries,.*,paper$" "$dir/p10.csv"
+if grep -q "^4,ring,dlrm,aries,[^,]*rank" "$dir/p10.csv"; then echo "ARIES ran the rank ring"; exit 1; fi
+for fam in ring dbt mtree; do
+  grep -qE "^\| $fam \| 4 \| [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / " "$dir/p" || { cat "$dir/p"; exit 1; }
+done
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
@@ -54,6 +65,7 @@ refused train --topology mesh --algo dbt --strategy fsdp "no measured allgather 
 refused fig10 -k 5 "-k 5: allowed 4, 8"
 refused fig9 -k 2 "-k 2: allowed 4, 8"
 refused fig10 -k , "-k ',': allowed 4, 8"
+refused fig10 --preset astra "--preset astra: allowed default, paper (key eval.preset)"
 refused fig10 --workloads , "--workloads: name at least one of resnet50"
 refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are ddp's"
 refused train --check-max 1Q "--check-max 1Q: allowed a byte count"
