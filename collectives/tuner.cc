@@ -19,7 +19,7 @@ std::string Candidate::Label() const {
     return fmt::format("{} E={}", algo, embeddings);
   std::string label = algo;
   if (ring_map != RingMap::kSnake) label += fmt::format(" {}", RingMapName(ring_map));
-  if (ring_dirs != 1) label += fmt::format(" x{}", ring_dirs);
+  if (ring_dirs == 2) label += " bidir";
   return label;
 }
 

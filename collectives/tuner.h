@@ -24,7 +24,7 @@ struct Candidate {
   unsigned embeddings = 1;             // tree
   RingMap ring_map = RingMap::kSnake;  // ring
   unsigned ring_dirs = 1;              // ring
-  // "ring", "aries_lt L=3", "tree E=4", "ring rank x2" (a ring map other than the snake, two
+  // "ring", "aries_lt L=3", "tree E=4", "ring rank bidir" (a ring map other than the snake, two
   // directions)
   std::string Label() const;
 };
@@ -73,8 +73,9 @@ AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
 // ring as the snake and in rank order (ring maps), every other algorithm as it is.
 std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k);
 
-// The CSV header `aries coll-sweep` writes and LoadCostModels reads (the geometry's tracks,
-// link latency and extra cycles per pitch at the end), and one measured row.
+// The CSV header `aries coll-sweep` writes and LoadCostModels reads (after the measurement the
+// geometry's tracks, link latency and extra cycles per pitch, then the ring's layout: ring_map,
+// ring_dirs), and one measured row.
 const char* CostCsvHeader();
 inline constexpr size_t kCostCsvFields = 17;  // the columns of CostCsvHeader
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,

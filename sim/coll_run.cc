@@ -102,8 +102,8 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   o.ring_dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
   if (algo == "auto" && (o.ring_map != coll::RingMap::kSnake || o.ring_dirs != 1)) {
     BadKey(c, o.ring_dirs != 1 ? "coll.ring_dirs" : "coll.ring_map",
-           "the default with --algo auto (the measured costs are of the snake ring in one "
-           "direction); name --algo ring to lay the ring out otherwise");
+           "the default with --algo auto (auto chooses among the measured layouts); name --algo "
+           "ring to pick one");
   }
   o.verify = KeyBool(c, "coll.verify");
   o.costs = c.Get("coll.costs");
@@ -170,6 +170,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         q.algo = cand.algo;
         q.levels = cand.levels;
         q.embeddings = cand.embeddings;
+        q.ring_map = cand.ring_map;
+        q.ring_dirs = cand.ring_dirs;
         q.elements = (bytes + 3) / 4;
         q.geom.faults = pc.faults.FromReset();
         try {
@@ -187,6 +189,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     r.algo = ch.best.algo;
     r.levels = ch.best.levels;
     r.embeddings = ch.best.embeddings;
+    r.ring_map = ch.best.ring_map;
+    r.ring_dirs = ch.best.ring_dirs;
     predicted = ch.predicted;
     std::string why;
     for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {

@@ -292,8 +292,15 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                        std::find(algos.begin(), algos.end(), y.algo);
               });  // ties go to the family's first algorithm (the plain ring, the plain multi-tree)
           if (cands.empty()) {
-            throw std::invalid_argument(fmt::format("{}: no all-reduce costs of {} on {} {}x{}",
-                                                    table.path(), fmt::join(algos, "/"), t, k, k));
+            const bool rank = paper_preset && std::string(t) != "aries";
+            throw std::invalid_argument(fmt::format(
+                "{}: no all-reduce costs of {}{} on {} {}x{}{}", table.path(),
+                fmt::join(algos, "/"), rank ? " (the rank-order ring the paper preset needs)" : "",
+                t, k, k,
+                rank ? fmt::format("; measure them with aries coll-sweep -k {} --algos {} "
+                                   "--topologies {} --csv FILE",
+                                   k, fmt::join(algos, ","), t)
+                     : ""));
           }
           auto used = std::make_shared<std::map<std::string, unsigned>>();
           const auto cost =

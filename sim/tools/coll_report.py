@@ -25,8 +25,8 @@ def label(row):
     name = row["algo"]
     if row.get("ring_map", "snake") not in ("", "snake"):
         name += f" {row['ring_map']}"
-    if row.get("ring_dirs", "1") not in ("", "1"):
-        name += f" x{row['ring_dirs']}"
+    if row.get("ring_dirs", "1") == "2":
+        name += " bidir"
     return name
 
 

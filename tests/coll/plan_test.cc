@@ -139,7 +139,7 @@ TEST(Plan, RingMapsAndDirectionsValidate) {
         for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
           for (unsigned k : {2u, 3u, 4u, 8u}) {
             for (uint64_t m : {uint64_t{1}, uint64_t{2 * k * k - 1}, uint64_t{1000003}}) {
-              SCOPED_TRACE(fmt::format("{} x{} {} {} {}x{} {} elements", RingMapName(map), dirs,
+              SCOPED_TRACE(fmt::format("{} {} dirs {} {} {}x{} {} elements", RingMapName(map), dirs,
                                        CollectiveName(c), TopologyName(t), k, k, m));
               Request r = Req(t, k, "ring", c, m);
               r.ring_map = map;

@@ -36,10 +36,11 @@ grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 
 # ring (snake and rank order) and tree (one and four embeddings) x 2 topologies x 2 sizes
 [ "$(($(grep -vc '^#' "$dir/p.csv") - 1))" -eq 16 ] || { cat "$dir/p.csv"; exit 1; }
 grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
-for a in "ring,mesh,64" "tree,fbfly,1K" "ring,fbfly,1K"; do
-  IFS=, read -r al to sz <<< "$a"
-  b=$(grep "^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 )," "$dir/p.csv" | cut -d, -f9)
-  c=$(grep "^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 )," "$dir/c.csv" | cut -d, -f9)
+for a in "ring,mesh,64,snake" "tree,fbfly,1K,snake" "ring,fbfly,1K,snake" "ring,fbfly,1K,rank"; do
+  IFS=, read -r al to sz map <<< "$a"
+  row="^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 ),.*,$map,1\$"
+  b=$(grep "$row" "$dir/p.csv" | cut -d, -f9)
+  c=$(grep "$row" "$dir/c.csv" | cut -d, -f9)
   [ -n "$b" ] && [ "$b" = "$c" ] || { echo "$a: parallel $b vs sequential $c cycles"; exit 1; }
 done
 "$aries" coll-sweep -k 2 --sizes 64,1K --algos ring --job-file "$dir/jobs.txt" > "$dir/jo"

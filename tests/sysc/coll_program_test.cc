@@ -32,11 +32,12 @@ struct Case {
 };
 
 std::string Name(const Case& c) {
-  return fmt::format("{} {} {} {}x{} op {} {} elements{}", c.algo, coll::CollectiveName(c.coll),
-                     coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements,
-                     c.ring_map != coll::RingMap::kSnake || c.ring_dirs != 1
-                         ? fmt::format(" ({} x{})", coll::RingMapName(c.ring_map), c.ring_dirs)
-                         : "");
+  return fmt::format(
+      "{} {} {} {}x{} op {} {} elements{}", c.algo, coll::CollectiveName(c.coll),
+      coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements,
+      c.ring_map != coll::RingMap::kSnake || c.ring_dirs != 1
+          ? fmt::format(" ({}, {} directions)", coll::RingMapName(c.ring_map), c.ring_dirs)
+          : "");
 }
 
 // What one run did: cycles, flit counts and every node's activity counters, and the results.

@@ -286,10 +286,10 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
   const std::string path =
       Write("costs.csv", std::string(coll::CostCsvHeader()) +
                              "\n"
-                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
-                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
-                             "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1\n"
-                             "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1\n");
+                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1\n"
+                             "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1,snake,1\n"
+                             "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1,snake,1\n");
   const CostTable table(path);
   Chiplet chip;
   chip.clock_ghz = 2.0;
@@ -319,10 +319,10 @@ TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
   const std::string path =
       Write("cheap.csv", std::string(coll::CostCsvHeader()) +
                              "\n"
-                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1\n"
-                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1\n"
-                             "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1\n"
-                             "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1\n");
+                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1\n"
+                             "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1\n"
+                             "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
   const CommCost c = table.CheapestOf(coll::Topology::kMesh, 4, {{"ring", 2, 1}, {"tree", 2, 1}},
