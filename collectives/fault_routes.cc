@@ -22,7 +22,7 @@ std::string FaultRoutes::Summary() const {
   return fmt::format(
       "up*/down* routing tables around the faults: {} pairs, {} of them {} hops longer in all "
       "than without faults, longest route {} hops, {} channels, no cyclic channel dependency",
-      pairs, longer, extra_hops, max_hops, channels);
+      tables.size() * (tables.size() - 1), longer, extra_hops, max_hops, channels);
 }
 
 FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
@@ -151,7 +151,6 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
               fmt::format("route from {} to {} loops", w.NodeName(src), w.NodeName(dst)));
         }
       }
-      ++r.pairs;
       r.max_hops = std::max(r.max_hops, hops);
       const unsigned shortest = free_hops[src][dst];
       if (hops > shortest) {

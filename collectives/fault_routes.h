@@ -31,7 +31,7 @@ namespace aries::coll {
 
 struct FaultRoutes {
   std::vector<std::vector<RouteEntry>> tables;  // per node: (flow = destination, input) -> port
-  uint64_t pairs = 0;                           // source-destination pairs routed
+  // (Every source-destination pair is routed, or RouteAroundFaults throws.)
   uint64_t longer = 0;      // pairs whose route is longer than the fault-free shortest path
   uint64_t extra_hops = 0;  // hops those routes add, in all
   unsigned max_hops = 0;    // longest route

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace aries::coll {
 
 const char* TopologyName(Topology t) {
@@ -31,6 +33,12 @@ unsigned RouterPorts(Topology t, unsigned k) { return t == Topology::kFbfly ? 1 
 
 unsigned LinkLatency(const Geometry& c, unsigned pitches) {
   return c.link_latency + (pitches > 1 ? (pitches - 1) * c.extra_per_pitch : 0);
+}
+
+unsigned LongestLinkLatency(const Geometry& c) { return LinkLatency(c, c.k - 1); }
+
+uint64_t DefaultWatchdog(const Geometry& c) {
+  return std::max<uint64_t>(5000, 4 * uint64_t{LongestLinkLatency(c)});
 }
 
 std::string PortName(unsigned port, unsigned num_ports) {

@@ -55,6 +55,12 @@ std::string PortName(unsigned port, unsigned num_ports);
 unsigned RouterPorts(Topology t, unsigned k);
 // Wire cycles of a link over `pitches` chiplet pitches.
 unsigned LinkLatency(const Geometry& c, unsigned pitches);
+// The longest link's wire cycles: a wrap, a butterfly link or a bypass segment spans up to K - 1
+// pitches.
+unsigned LongestLinkLatency(const Geometry& c);
+// Cycles without any flit moving after which a run is declared stalled (sim.watchdog = auto):
+// well beyond a round trip over the longest link.
+uint64_t DefaultWatchdog(const Geometry& c);
 // Mesh, wrap and flattened-butterfly links (everything but bypass segments).
 std::vector<LinkSpec> FixedLinks(const Geometry& c);
 // Link index of the tap of track t, dimension d (0 x, 1 y), side s (0 lower, 1 upper) on a

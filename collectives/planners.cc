@@ -267,10 +267,10 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
     throw PlanError(fmt::format("algorithm {} does not apply to topology {}; it applies to {}",
                                 req.algo, TopologyName(req.geom.topology), names));
   }
-  if (req.ring_dirs < 1 || req.ring_dirs > 2) {
-    throw PlanError(fmt::format("coll.ring_dirs = {}: allowed 1, 2", req.ring_dirs));
+  if (req.ring.dirs < 1 || req.ring.dirs > 2) {
+    throw PlanError(fmt::format("coll.ring_dirs = {}: allowed 1, 2", req.ring.dirs));
   }
-  if (!entry->info.ring_layout && (req.ring_map != RingMap::kSnake || req.ring_dirs != 1)) {
+  if (!entry->info.ring_layout && !req.ring.Plain()) {
     std::string names;
     for (const Entry& e : Registry()) {
       if (e.info.ring_layout) names += std::string(names.empty() ? "" : ", ") + e.info.name;
@@ -278,7 +278,7 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
     throw PlanError(fmt::format(
         "coll.ring_map = {}, coll.ring_dirs = {}: algorithm {} lays out its own links; a ring map "
         "other than snake and two directions apply to: {}",
-        RingMapName(req.ring_map), req.ring_dirs, req.algo, names));
+        RingMapName(req.ring.map), req.ring.dirs, req.algo, names));
   }
   const unsigned n = req.geom.k * req.geom.k;
   if (req.collective != Collective::kBarrier && req.elements == 0) {

@@ -48,7 +48,7 @@ struct AlgorithmInfo {
   AlgoVariant variant = AlgoVariant::kNone;
   PaperRole paper = {};
   const TableIRow* table1 = nullptr;  // its row of Table I, if it has one
-  bool ring_layout = false;           // takes coll.ring_map and coll.ring_dirs (Request::ring_map)
+  bool ring_layout = false;           // takes coll.ring_map and coll.ring_dirs (Request::ring)
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };

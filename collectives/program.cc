@@ -48,6 +48,13 @@ std::optional<RingMap> ParseRingMap(std::string_view name) {
   return std::nullopt;
 }
 
+std::string RingLayout::Suffix() const {
+  std::string s;
+  if (map != RingMap::kSnake) s += fmt::format(" {}", RingMapName(map));
+  if (dirs == 2) s += " bidir";
+  return s;
+}
+
 const char* ActName(Act a) {
   switch (a) {
     case Act::kSend:

@@ -53,6 +53,15 @@ enum class RingMap { kSnake, kRank };
 const char* RingMapName(RingMap m);
 std::optional<RingMap> ParseRingMap(std::string_view name);
 
+// The ring's layout: its map, and 1 ring or 2 in opposite directions, each on half of every
+// node's shard (every link then carries traffic both ways).
+struct RingLayout {
+  RingMap map = RingMap::kSnake;
+  unsigned dirs = 1;
+  bool Plain() const { return map == RingMap::kSnake && dirs == 1; }  // the snake, one way
+  std::string Suffix() const;  // "" for Plain, else " rank", " bidir", " rank bidir"
+};
+
 // What the nodes offer (the node model's parameters): the validator's limits.
 // A default Hardware is the shipped node's (hw::kVaries_nodeParams, declared once in
 // rtl/CMakeLists.txt); sysc::HardwareOf gives the one of any node model.
@@ -71,14 +80,12 @@ struct Request {
   Geometry geom;
   Collective collective = Collective::kAllReduce;
   std::string algo = "ring";
-  unsigned op = 0;                     // engine opcode (hw::kOp*)
-  uint64_t elements = 0;               // per-node buffer size (all-gather: the gathered size)
-  unsigned root = 0;                   // reduce and broadcast
-  unsigned levels = 2;                 // ARIES_LT: ring levels
-  unsigned embeddings = 1;             // in-network tree: trees over disjoint parts of the vector
-  RingMap ring_map = RingMap::kSnake;  // ring: the ring's order over the grid
-  unsigned ring_dirs = 1;     // ring: 1, or 2 rings in opposite directions, each on half of every
-                              // node's shard (every link carries traffic both ways)
+  unsigned op = 0;            // engine opcode (hw::kOp*)
+  uint64_t elements = 0;      // per-node buffer size (all-gather: the gathered size)
+  unsigned root = 0;          // reduce and broadcast
+  unsigned levels = 2;        // ARIES_LT: ring levels
+  unsigned embeddings = 1;    // in-network tree: trees over disjoint parts of the vector
+  RingLayout ring;            // ring: coll.ring_map and coll.ring_dirs
   unsigned packet_flits = 8;  // point-to-point packet length
 };
 

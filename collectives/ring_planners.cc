@@ -31,12 +31,12 @@ std::vector<unsigned> ChainTo(const std::vector<unsigned>& ring, unsigned root, 
 Program PlanRing(const Request& req, const Hardware&) {
   Program p = Empty(req);
   Builder b(p);
-  const unsigned n = p.num_nodes(), dirs = req.ring_dirs;
+  const unsigned n = p.num_nodes(), dirs = req.ring.dirs;
   const Range all{0, p.elements};
   // Direction d runs ring d (the second the first reversed) on part d of every region: of each
   // node's shard for the ring phases (so a reduce-scatter still leaves each node its shard), of
   // the whole buffer for the chains.
-  std::vector<std::vector<unsigned>> rings{RingOrder(req.geom.k, req.ring_map)};
+  std::vector<std::vector<unsigned>> rings{RingOrder(req.geom.k, req.ring.map)};
   if (dirs == 2) rings.emplace_back(rings[0].rbegin(), rings[0].rend());
   auto part = [&](Range r, unsigned d) {
     Range h = Shard(r.len, dirs, d);
@@ -68,7 +68,7 @@ Program PlanRing(const Request& req, const Hardware&) {
     }
   }
   p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
-  const char* order = req.ring_map == RingMap::kRank
+  const char* order = req.ring.map == RingMap::kRank
                           ? "ranks in row-major order, row ends and the closing link long hops"
                       : req.geom.k % 2
                           ? "a snake; a Hamiltonian cycle is impossible for odd K: one long hop"

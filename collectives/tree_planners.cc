@@ -239,7 +239,6 @@ std::vector<Tree> MultiTrees(const std::vector<unsigned>& members,
     t.parent.assign(num_nodes, -1);
     std::vector<bool> member(num_nodes, false);
     for (size_t v = 0; v < m; ++v) {
-      if (!in[j][v]) throw PlanError("multi-tree: the topology graph is not connected");
       if (par[j][v] >= 0) t.parent[members[v]] = static_cast<int>(members[par[j][v]]);
     }
     SetDepths(t);

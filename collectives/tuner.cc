@@ -17,10 +17,7 @@ std::string Candidate::Label() const {
   if (v == AlgoVariant::kLevels) return fmt::format("{} L={}", algo, levels);
   if (v == AlgoVariant::kEmbeddings && embeddings > 1)
     return fmt::format("{} E={}", algo, embeddings);
-  std::string label = algo;
-  if (ring_map != RingMap::kSnake) label += fmt::format(" {}", RingMapName(ring_map));
-  if (ring_dirs == 2) label += " bidir";
-  return label;
+  return algo + ring.Suffix();
 }
 
 namespace {
@@ -94,7 +91,7 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
       break;
   }
   if (a.ring_layout) {  // the snake, and the rank-order ring the baselines use in the paper
-    return {{name, 2, 1}, {name, 2, 1, RingMap::kRank, 1}};
+    return {{name, 2, 1}, {name, 2, 1, {RingMap::kRank, 1}}};
   }
   return {{name, 2, 1}};
 }
@@ -105,8 +102,8 @@ std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
   return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{}",
                      TopologyName(g.topology), g.k, c.algo, c.levels, c.embeddings,
                      CollectiveName(coll), type, bytes, cycles, busbw, bound_fraction, ok ? 1 : 0,
-                     g.tracks, g.link_latency, g.extra_per_pitch, RingMapName(c.ring_map),
-                     c.ring_dirs);
+                     g.tracks, g.link_latency, g.extra_per_pitch, RingMapName(c.ring.map),
+                     c.ring.dirs);
 }
 
 namespace {
@@ -215,13 +212,12 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
           throw PlanError(
               fmt::format("{}:{}: ring_map '{}': allowed snake, rank", path, ln, c[15]));
         }
-        m.cand.ring_map = *map;
-        m.cand.ring_dirs = static_cast<unsigned>(std::stoul(c[16]));
+        m.cand.ring = {*map, static_cast<unsigned>(std::stoul(c[16]))};
       }
       const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
       auto [it, fresh] = by_key.try_emplace(
           {c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks, m.link_latency,
-           m.extra_per_pitch, RingMapName(m.cand.ring_map), m.cand.ring_dirs},
+           m.extra_per_pitch, RingMapName(m.cand.ring.map), m.cand.ring.dirs},
           m);
       it->second.points.push_back(pt);
     } catch (const std::logic_error&) {

@@ -20,10 +20,9 @@ namespace aries::coll {
 // An algorithm with its embedding parameters.
 struct Candidate {
   std::string algo;
-  unsigned levels = 2;                 // aries_lt
-  unsigned embeddings = 1;             // tree
-  RingMap ring_map = RingMap::kSnake;  // ring
-  unsigned ring_dirs = 1;              // ring
+  unsigned levels = 2;      // aries_lt
+  unsigned embeddings = 1;  // tree
+  RingLayout ring;          // ring
   // "ring", "aries_lt L=3", "tree E=4", "ring rank bidir" (a ring map other than the snake, two
   // directions)
   std::string Label() const;

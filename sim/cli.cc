@@ -514,10 +514,10 @@ int RunCommandLine(int argc, char** argv) {
     // No arguments at all: the tour (the collectives on ARIES beside the mesh, then the
     // point-to-point run); with options and no subcommand: the point-to-point run alone.
     if (argc == 1 && !net) {
-      const TourResult tour = RunCollectiveTour(4, {1024, 64 * 1024});
+      const bool tour_ok = RunCollectiveTour(4, {1024, 64 * 1024});
       PrintPointToPointIntro();
       const int rc = RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
-      return tour.ok ? rc : 1;
+      return tour_ok ? rc : 1;
     }
     return RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
   } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here

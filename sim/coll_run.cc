@@ -98,10 +98,10 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
   o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
-  o.ring_map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
-  o.ring_dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
-  if (algo == "auto" && (o.ring_map != coll::RingMap::kSnake || o.ring_dirs != 1)) {
-    BadKey(c, o.ring_dirs != 1 ? "coll.ring_dirs" : "coll.ring_map",
+  o.ring.map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
+  o.ring.dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
+  if (algo == "auto" && !o.ring.Plain()) {
+    BadKey(c, o.ring.dirs != 1 ? "coll.ring_dirs" : "coll.ring_map",
            "the default with --algo auto (auto chooses among the measured layouts); name --algo "
            "ring to pick one");
   }
@@ -130,14 +130,14 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   }
   sysc::PackageConfig pc;
   static_cast<coll::Geometry&>(pc) = o.geometry;
+  pc.count_toggles = with_energy;  // only energy reads the data toggles
   const uint64_t bytes = o.bytes;
   if (bytes == 0) throw std::invalid_argument("--size: a positive byte count");
   r.geom = pc;
   r.algo = o.algo;
   r.levels = o.levels;
   r.embeddings = o.embeddings;
-  r.ring_map = o.ring_map;
-  r.ring_dirs = o.ring_dirs;
+  r.ring = o.ring;
   double predicted = 0;
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
@@ -170,8 +170,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         q.algo = cand.algo;
         q.levels = cand.levels;
         q.embeddings = cand.embeddings;
-        q.ring_map = cand.ring_map;
-        q.ring_dirs = cand.ring_dirs;
+        q.ring = cand.ring;
         q.elements = (bytes + 3) / 4;
         q.geom.faults = pc.faults.FromReset();
         try {
@@ -189,8 +188,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     r.algo = ch.best.algo;
     r.levels = ch.best.levels;
     r.embeddings = ch.best.embeddings;
-    r.ring_map = ch.best.ring_map;
-    r.ring_dirs = ch.best.ring_dirs;
+    r.ring = ch.best.ring;
     predicted = ch.predicted;
     std::string why;
     for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
@@ -416,7 +414,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   m.bound = bound;
   m.sync_steps = p.sync_steps;
   m.segment_links = p.SegmentLinks();
-  m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings, r.ring_map, r.ring_dirs}.Label();
+  m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings, r.ring}.Label();
   m.op = coll::OpName(r.op);
   m.model = model;
   m.plan = p.summary;

@@ -25,8 +25,7 @@ struct CollOptions {
   std::string op = "sum";      // coll.op: sum, prod, min, max, and, or, xor (ReductionOpcode)
   uint64_t bytes = 64 * 1024;  // coll.size: per node
   unsigned root = 0, embeddings = 1, levels = 2;
-  coll::RingMap ring_map = coll::RingMap::kSnake;  // coll.ring_map, coll.ring_dirs: ring only
-  unsigned ring_dirs = 1;
+  coll::RingLayout ring;        // coll.ring_map, coll.ring_dirs: the ring algorithm only
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;

@@ -47,10 +47,11 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<u
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
     if (c.size() != coll::kCostCsvFields || c[0] == "topology") continue;
-    const coll::Candidate cand{c[2], static_cast<unsigned>(std::stoul(c[3])),
+    const coll::Candidate cand{c[2],
+                               static_cast<unsigned>(std::stoul(c[3])),
                                static_cast<unsigned>(std::stoul(c[4])),
-                               coll::ParseRingMap(c[15]).value_or(coll::RingMap::kSnake),
-                               static_cast<unsigned>(std::stoul(c[16]))};
+                               {coll::ParseRingMap(c[15]).value_or(coll::RingMap::kSnake),
+                                static_cast<unsigned>(std::stoul(c[16]))}};
     const std::string key = fmt::format("| {} | {} |", cand.Label(), c[0]);
     if (!cells.count(key)) order.push_back(key);
     cells[key][std::stoull(c[7])] =
@@ -308,8 +309,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           co.collective = o.collective;
           co.levels = cand.levels;
           co.embeddings = cand.embeddings;
-          co.ring_map = cand.ring_map;
-          co.ring_dirs = cand.ring_dirs;
+          co.ring = cand.ring;
           co.type = o.type;
           co.bytes = s;
           co.seed = o.seed;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "node_models.h"
+#include "program.h"
 
 namespace aries::sim {
 
@@ -33,11 +34,13 @@ SimSettings Validate(const Config& c) {
   s.node = c.Get("package.node");
   if (s.node != "auto" && !sysc::ShippedParams(s.node)) BadKey(c, "package.node");
   s.fault_routing = KeyWord(c, "package.fault_routing");
-  if (!s.package.faults.empty() && s.package.k * s.package.k > 64 && s.fault_routing == "tables") {
+  const unsigned flows = coll::Hardware{}.num_flows;  // the shipped nodes' routing-table flows
+  if (!s.package.faults.empty() && s.package.k * s.package.k > flows &&
+      s.fault_routing == "tables") {
     throw ConfigError(fmt::format(
         "package.faults with package.fault_routing = tables: one routing-table flow per "
-        "destination, at most 64 nodes (package.k = {}); set package.fault_routing = dor",
-        s.package.k));
+        "destination, at most {} nodes (package.k = {}); set package.fault_routing = dor",
+        flows, s.package.k));
   }
   s.bypass = c.Get("package.bypass");
   if (s.bypass == "random" && !s.package.faults.empty() && s.fault_routing == "tables") {
@@ -66,10 +69,9 @@ SimSettings Validate(const Config& c) {
   s.run.warmup = KeyUint(c, "sim.warmup", 0, 1ull << 40);
   s.run.measure = KeyUint(c, "sim.measure", 1, 1ull << 40);
   s.run.drain_limit = KeyUint(c, "sim.drain_limit", 0, 1ull << 40);
-  // The longest link: a wrap, a butterfly link or a bypass segment spans up to K - 1 pitches.
-  const uint64_t longest = coll::LinkLatency(s.package, s.package.k - 1);
+  const uint64_t longest = coll::LongestLinkLatency(s.package);
   if (c.Get("sim.watchdog") == "auto") {
-    s.run.watchdog = std::max<uint64_t>(5000, 4 * longest);
+    s.run.watchdog = coll::DefaultWatchdog(s.package);
   } else {
     s.run.watchdog = KeyUint(c, "sim.watchdog", 1, 1ull << 40);
     if (s.run.watchdog < 2 * longest) {

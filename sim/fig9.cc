@@ -73,7 +73,7 @@ int RunFig9Command(const Fig9Options& o) {
           g.k = k;
           if (!m.On(g) || m.cand.algo != f.algo) continue;
           // Our assumptions: every ring the snake (fig10 --preset paper has the rank order).
-          if (m.cand.ring_map != coll::RingMap::kSnake || m.cand.ring_dirs != 1) continue;
+          if (!m.cand.ring.Plain()) continue;
           const std::string name = fmt::format("{} on {}", m.cand.Label(), f.topology);
           std::map<uint64_t, double> bw;
           for (const coll::CostPoint& p : m.points) {

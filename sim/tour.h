@@ -6,32 +6,13 @@
 #define ARIES_SIM_TOUR_H_
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace aries::sim {
 
-// One row of part 1: a family's baseline on the mesh against the fastest of its ARIES
-// algorithms on ARIES, at one size.
-struct TourRow {
-  uint64_t bytes = 0;
-  std::string family;
-  std::string mesh_algo, aries_algo;  // labels ("aries_lt L=2")
-  uint64_t mesh_cycles = 0, aries_cycles = 0;
-  double mesh_bound = 0, aries_bound = 0;  // bound cycles
-  unsigned aries_segments = 0;             // links the ARIES plan wires onto bypass segments
-  bool verified = false;                   // every run of the row verified
-};
-
-struct TourResult {
-  std::vector<TourRow> rows;
-  unsigned runs = 0;
-  bool ok = false;  // every run finished, accounted and verified
-};
-
-// Runs part 1 on K x K (the default 4) for the given sizes and prints its table; quiet: no
-// printing (tests).
-TourResult RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes, bool quiet = false);
+// Runs part 1 on K x K (the default run: 4) for the given sizes and prints its table; true when
+// every run finished with every flit accounted and every element verified.
+bool RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes);
 
 // The text that introduces part 2 (the point-to-point run on the default package).
 void PrintPointToPointIntro();

@@ -239,8 +239,8 @@ struct Fig10Mean {
 bool PresetAdmits(const coll::Candidate& c, bool baseline, bool paper) {
   const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
   if (!a || !a->ring_layout) return true;
-  if (c.ring_dirs != 1) return false;
-  const bool rank = c.ring_map == coll::RingMap::kRank;
+  if (c.ring.dirs != 1) return false;
+  const bool rank = c.ring.map == coll::RingMap::kRank;
   return baseline && paper ? rank : !rank;
 }
 

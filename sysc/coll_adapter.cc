@@ -315,12 +315,6 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
   }
 }
 
-uint64_t CollWatchdog(const Package& pkg) {
-  uint64_t longest = 0;
-  for (const Channel* c : pkg.Channels()) longest = std::max<uint64_t>(longest, c->latency());
-  return std::max<uint64_t>(5000, 4 * longest);
-}
-
 CollRunResult RunProgram(Package& pkg, const coll::Program& p,
                          const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
                          const std::function<void(uint64_t cycle)>& progress, uint64_t watchdog) {
@@ -344,7 +338,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   // Windows of the package's lookahead (at most 32 cycles; the endpoints note the cycle they
   // finish in, so running a few cycles past it changes no result).
   const uint64_t window = std::min<uint64_t>(pkg.lookahead(), 32);
-  if (watchdog == 0) watchdog = CollWatchdog(pkg);
+  if (watchdog == 0) watchdog = coll::DefaultWatchdog(pkg.config());
   uint64_t moved = 0, last_move = start;  // endpoint flits so far, and when they last changed
   while (!all_done() && pkg.endpoint_cycle() - start < limit) {
     pkg.Run(std::min(window, limit - (pkg.endpoint_cycle() - start)));

@@ -148,13 +148,10 @@ struct CollRunResult {
   std::vector<Package::LostLink> lost;
 };
 
-// The collective watchdog's default: 5000 cycles, or 4 x the longest link's latency.
-uint64_t CollWatchdog(const Package& pkg);
-
 // Programs the package (which must be quiet, endpoints detached) and runs `p` on `inputs`
 // (one vector of p.elements words per node) until every node finished, `limit` cycles, or the
-// watchdog (0: CollWatchdog) finds it stuck; `progress`, when given, is called with the cycle
-// after every window.
+// watchdog (0: coll::DefaultWatchdog of the package) finds it stuck; `progress`, when given, is
+// called with the cycle after every window.
 CollRunResult RunProgram(Package& pkg, const coll::Program& p,
                          const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
                          const std::function<void(uint64_t cycle)>& progress = nullptr,

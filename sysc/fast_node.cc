@@ -126,10 +126,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
     eng_ = std::make_unique<FastEngine>(ep);
   }
   c_.rin_flit.assign(np_, nullptr);
-  c_.rin_flit[0] = ep_in_flit_q_.data();
-  if (!muxed_) {
-    for (unsigned p = 1; p < np_; ++p) c_.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
-  }
+  c_.rin_flit[0] = ep_in_flit_q_.data();  // the ports' input pointers: Owners()
   c_.rout_credit.assign(np_, 0);
   c_.sel.assign(np_, 0);
   c_.gnt.assign(np_, 0);
@@ -213,8 +210,9 @@ void FastNode::Owners() {
   std::fill(in_owner_.begin(), in_owner_.end(), 0);
   std::fill(out_owner_.begin(), out_owner_.end(), 0);
   const uint64_t all = nl_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << nl_) - 1;
-  if (!muxed_) {
+  if (!muxed_) {  // fixed wiring: port p on link p - 1
     in_owned_ = out_owned_ = all;
+    for (unsigned p = 1; p < np_; ++p) c_.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
     return;
   }
   for (unsigned p = 1; p <= 4; ++p) {
@@ -229,6 +227,13 @@ void FastNode::Owners() {
   for (unsigned l = 0; l < nl_; ++l) {
     if (in_owner_[l] != 0) in_owned_ |= uint64_t{1} << l;
     if (out_owner_[l] != 0) out_owned_ |= uint64_t{1} << l;
+  }
+  // What the cycle reads through the muxes, fixed until the muxes or cuts change again.
+  port_owns_in_ = port_owns_out_ = 0;
+  for (unsigned p = 1; p <= 4; ++p) {
+    c_.rin_flit[p] = &lnk_in_flit_q_[in_link_[p] * w_];
+    port_owns_in_ |= uint32_t{in_owner_[in_link_[p]] == p} << p;
+    port_owns_out_ |= uint32_t{out_owner_[out_link_[p]] == p} << p;
   }
 }
 
@@ -247,21 +252,20 @@ bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owne
 void FastNode::ComputeComb() {
   Comb& c = c_;
   // Port side: the endpoint, then the muxes (or fixed wiring).
-  c.rin_valid = ep_in_valid_q_ ? 1u : 0u;  // (rin_flit[0] is the endpoint register, set once)
+  c.rin_valid = ep_in_valid_q_ ? 1u : 0u;  // (rin_flit: set by the constructor and Owners())
   c.rout_credit[0] = ep_out_credit_q_;
   uint32_t rca = ep_out_credit_q_ != 0 ? 1u : 0u;
   if (muxed_) {
+    uint32_t valid = 0;
     for (unsigned p = 1; p <= 4; ++p) {
-      const unsigned li = in_link_[p];
-      if (((lnk_in_valid_q_ >> li) & 1u) && in_owner_[li] == p) c.rin_valid |= 1u << p;
-      c.rin_flit[p] = &lnk_in_flit_q_[li * w_];
-      const unsigned lo = out_link_[p];
-      const uint8_t cr = out_owner_[lo] == p ? lnk_out_credit_q_[lo] : 0;
+      valid |= static_cast<uint32_t>((lnk_in_valid_q_ >> in_link_[p]) & 1u) << p;
+      const uint8_t cr = (port_owns_out_ >> p) & 1u ? lnk_out_credit_q_[out_link_[p]] : 0;
       c.rout_credit[p] = cr;
       rca |= uint32_t{cr != 0} << p;
     }
+    c.rin_valid |= valid & port_owns_in_;
   } else {
-    // The input flits' words stay where the constructor pointed rin_flit (one link per port).
+    // The input flits' words stay where Owners() pointed rin_flit (one link per port).
     c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ << 1);
     for (unsigned p = 1; p < np_; ++p) {
       const uint8_t cr = lnk_out_credit_q_[p - 1];

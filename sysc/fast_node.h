@@ -117,6 +117,8 @@ class FastNode final : public NodeModel {
   std::vector<uint8_t> in_owner_, out_owner_;
   uint8_t in_link_[5] = {0, 0, 0, 0, 0}, out_link_[5] = {0, 0, 0, 0, 0};  // per muxed port
   uint64_t in_owned_ = 0, out_owned_ = 0;
+  // Muxed ports whose selected input (output) link they own (Owners(): bit p for port p).
+  uint32_t port_owns_in_ = 0, port_owns_out_ = 0;
 
   // --- router registers ---
   std::vector<uint32_t> table_;  // flow * np + inport -> output mask

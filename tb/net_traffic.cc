@@ -122,7 +122,8 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
       break;
     }
   }
-  const size_t oi = size_t{node} * 8 + (f.vc & 7u);
+  static_assert((1u << hw::kVcIdW) <= hw::kMaxVCs, "a header VC indexes the open packets");
+  const size_t oi = size_t{node} * hw::kMaxVCs + f.vc;
   if (oi >= open_.size()) open_.resize(oi + 1, {0, 0});
   auto& open = open_[oi];
   if (idx == 0) {
@@ -453,7 +454,7 @@ void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
 
 uint64_t NetTraffic::outstanding() const {
   sysc::Transport* net = pkg_.transport();
-  return net ? net->Sum(local_live_) : sb_.outstanding();
+  return net ? net->Sum(local_live_) : local_live_;
 }
 
 uint64_t NetTraffic::measured_outstanding() const {

@@ -142,8 +142,7 @@ TEST(Plan, RingMapsAndDirectionsValidate) {
               SCOPED_TRACE(fmt::format("{} {} dirs {} {} {}x{} {} elements", RingMapName(map), dirs,
                                        CollectiveName(c), TopologyName(t), k, k, m));
               Request r = Req(t, k, "ring", c, m);
-              r.ring_map = map;
-              r.ring_dirs = dirs;
+              r.ring = {map, dirs};
               Validation v;
               const Program p = Plan(r, Hw(t), &v);
               EXPECT_EQ(p.sync_steps, k * k - 1);
@@ -160,8 +159,7 @@ TEST(Plan, RingMapsAndDirectionsValidate) {
 // every shard, so each neighbour pair's links carry the same traffic both ways.
 TEST(Plan, TwoRingDirectionsSplitEveryShard) {
   Request r = Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 16 * 64);
-  r.ring_map = RingMap::kRank;
-  r.ring_dirs = 2;
+  r.ring = {RingMap::kRank, 2};
   const Program p = Plan(r, Hw(Topology::kMesh));
   for (unsigned n = 0; n < 16; ++n) {
     uint64_t to_next = 0, to_prev = 0;
@@ -213,10 +211,10 @@ TEST(Plan, BadRequestsNameTheItem) {
                          "levels for K = 4: 1, 2"),
             std::string::npos);
   Request dirs = Req(Topology::kMesh, 4, "ring", Collective::kAllReduce, 10);
-  dirs.ring_dirs = 3;
+  dirs.ring.dirs = 3;
   EXPECT_NE(err(dirs).find("coll.ring_dirs = 3: allowed 1, 2"), std::string::npos);
   Request lay = Req(Topology::kMesh, 4, "dbt", Collective::kAllReduce, 10);
-  lay.ring_map = RingMap::kRank;
+  lay.ring.map = RingMap::kRank;
   EXPECT_NE(
       err(lay).find("coll.ring_map = rank, coll.ring_dirs = 1: algorithm dbt lays out its "
                     "own links; a ring map other than snake and two directions apply to: ring"),

@@ -173,8 +173,8 @@ TEST(CollRequest, CarriesTypedKeysAndRefusesWhatCannotRun) {
   r.Set("coll.ring_map", "rank");
   r.Set("coll.ring_dirs", "2");
   const CollOptions ro = CollRequest(r, kNoColl);
-  EXPECT_EQ(ro.ring_map, coll::RingMap::kRank);
-  EXPECT_EQ(ro.ring_dirs, 2u);
+  EXPECT_EQ(ro.ring.map, coll::RingMap::kRank);
+  EXPECT_EQ(ro.ring.dirs, 2u);
   Config a;
   a.Set("coll.algo", "auto");
   a.Set("coll.ring_dirs", "2");

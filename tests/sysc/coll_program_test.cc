@@ -26,18 +26,14 @@ struct Case {
   Collective coll;
   unsigned op;
   uint64_t elements;
-  unsigned levels = 2;                             // aries_lt
-  coll::RingMap ring_map = coll::RingMap::kSnake;  // ring
-  unsigned ring_dirs = 1;
+  unsigned levels = 2;    // aries_lt
+  coll::RingLayout ring;  // ring
 };
 
 std::string Name(const Case& c) {
-  return fmt::format(
-      "{} {} {} {}x{} op {} {} elements{}", c.algo, coll::CollectiveName(c.coll),
-      coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements,
-      c.ring_map != coll::RingMap::kSnake || c.ring_dirs != 1
-          ? fmt::format(" ({}, {} directions)", coll::RingMapName(c.ring_map), c.ring_dirs)
-          : "");
+  return fmt::format("{} {} {} {}x{} op {} {} elements{}", c.algo, coll::CollectiveName(c.coll),
+                     coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements,
+                     c.ring.Plain() ? "" : fmt::format(" (ring{})", c.ring.Suffix()));
 }
 
 // What one run did: cycles, flit counts and every node's activity counters, and the results.
@@ -63,8 +59,7 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
   r.elements = c.elements;
   r.root = c.k * c.k - 2;
   r.levels = c.levels;
-  r.ring_map = c.ring_map;
-  r.ring_dirs = c.ring_dirs;
+  r.ring = c.ring;
   const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
   const auto in = tb::MakeCollInputs(p, seed);
   const auto res = sysc::RunProgram(pkg, p, in, 2'000'000);
@@ -170,20 +165,17 @@ TEST(CollProgram, RingMapsAndDirections) {
         std::pair{coll::RingMap::kRank, 2u}}) {
     for (Collective c : kAll) {
       Case cs{Topology::kMesh, 4, "ring", c, hw::kOpAddI32, 1000};
-      cs.ring_map = map;
-      cs.ring_dirs = dirs;
+      cs.ring = {map, dirs};
       RunCase(cs, seed + runs++);
     }
     for (Topology t : {Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
       Case cs{t, 4, "ring", Collective::kAllReduce, hw::kOpAddF32, 999};
-      cs.ring_map = map;
-      cs.ring_dirs = dirs;
+      cs.ring = {map, dirs};
       RunCase(cs, seed + runs++);
     }
   }
   Case big{Topology::kMesh, 8, "ring", Collective::kAllReduce, hw::kOpAddI32, 3001};
-  big.ring_map = coll::RingMap::kRank;
-  big.ring_dirs = 2;
+  big.ring = {coll::RingMap::kRank, 2};
   RunCase(big, seed + runs);
 }
 

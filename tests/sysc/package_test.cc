@@ -722,9 +722,11 @@ struct RunKnobs {
   uint64_t seed = 3;
   unsigned k = 4;
   unsigned link_latency = 0;  // 0: the package's default
+  bool count_toggles = true;
 };
 struct RunPrint {
   std::vector<uint64_t> fp, evaluated;
+  std::vector<size_t> toggles_at;  // where fp holds the buffer and link toggles
 };
 RunPrint Fingerprint(const RunKnobs& kn, aries::sysc::Transport* net = nullptr) {
   PackageConfig c = Cfg(kn.topo, kn.k);
@@ -732,6 +734,7 @@ RunPrint Fingerprint(const RunKnobs& kn, aries::sysc::Transport* net = nullptr) 
   c.skip_idle = kn.skip;
   c.threads = kn.threads;
   c.dynamic_vcs = kn.dynamic_vcs;
+  c.count_toggles = kn.count_toggles;
   Package pkg(c, aries::sysc::ShippedNodeModels(kn.use), kn.seed, net);
   EXPECT_EQ(pkg.shape().coll_engine, kn.use == aries::sysc::NodeUse::kAny);
   if (net) {  // this rank's rows only
@@ -778,8 +781,12 @@ RunPrint Fingerprint(const RunKnobs& kn, aries::sysc::Transport* net = nullptr) 
     EXPECT_EQ(k.engine_requests + k.engine_responses + k.engine_out, 0u) << n;
     p.fp.insert(p.fp.end(), {k.injected, k.ejected, k.buffer_writes, k.xbar_traversals, k.va_grants,
                              k.buffer_toggles, k.portsel_changes, k.bypass_changes});
+    p.toggles_at.push_back(p.fp.size() - 3);
     p.fp.insert(p.fp.end(), k.link_flits.begin(), k.link_flits.end());
-    p.fp.insert(p.fp.end(), k.link_toggles.begin(), k.link_toggles.end());
+    for (uint64_t t : k.link_toggles) {
+      p.toggles_at.push_back(p.fp.size());
+      p.fp.push_back(t);
+    }
     p.evaluated.push_back(k.evaluated);
   }
   return p;
@@ -793,6 +800,27 @@ TEST(PackageKernels, SystemCSchedulerEqualsPlainLoop) {
   const RunPrint a = Fingerprint(sc), b = Fingerprint({});
   EXPECT_EQ(a.fp, b.fp);
   EXPECT_EQ(a.evaluated, b.evaluated);
+}
+
+// Without toggle counting (run and sweep, where no energy is computed) the run is the same and
+// only the toggle counters, which only energy reads, stay 0.
+TEST(PackageKernels, ToggleCountingOffChangesOnlyTheToggles) {
+  RunKnobs off;
+  off.count_toggles = false;
+  off.rate = 0.2;
+  RunKnobs on = off;
+  on.count_toggles = true;
+  RunPrint a = Fingerprint(on), b = Fingerprint(off);
+  EXPECT_EQ(a.evaluated, b.evaluated);
+  ASSERT_EQ(a.toggles_at, b.toggles_at);
+  uint64_t counted = 0;
+  for (size_t i : a.toggles_at) {
+    counted += a.fp[i];
+    EXPECT_EQ(b.fp[i], 0u) << i;
+    a.fp[i] = 0;  // every other counter must be equal
+  }
+  EXPECT_GT(counted, 0u);
+  EXPECT_EQ(a.fp, b.fp);
 }
 
 TEST(PackageKernels, SkippingIdleNodesChangesNothing) {
