@@ -26,9 +26,9 @@ std::string EmbedReport::Summary() const {
 namespace {
 
 struct Link {
-  unsigned from, to, lane;
+  unsigned from, to, lane, port;  // port: the local port it is injected on and ejected by
   bool operator<(const Link& o) const {
-    return std::tie(from, to, lane) < std::tie(o.from, o.to, o.lane);
+    return std::tie(from, to, lane, port) < std::tie(o.from, o.to, o.lane, o.port);
   }
 };
 
@@ -53,7 +53,7 @@ class Embedder {
     for (unsigned n = 0; n < n_; ++n) {
       for (const Op& o : p_.nodes[n].ops) {
         if (o.act != Act::kSend || o.flow >= 0) continue;
-        const Link l{n, o.peer, o.lane};
+        const Link l{n, o.peer, o.lane, o.port};
         if (flow_of.emplace(l, -1).second) links.push_back(l);
       }
     }
@@ -73,7 +73,8 @@ class Embedder {
     for (unsigned n = 0; n < n_; ++n) {
       for (Op& o : p_.nodes[n].ops) {
         if (o.flow >= 0 || !(o.act == Act::kSend || o.IsRecv())) continue;
-        const Link l = o.act == Act::kSend ? Link{n, o.peer, o.lane} : Link{o.peer, n, o.lane};
+        const Link l =
+            o.act == Act::kSend ? Link{n, o.peer, o.lane, o.port} : Link{o.peer, n, o.lane, o.port};
         const auto it = flow_of.find(l);  // a receive without its send: the validator names it
         if (it != flow_of.end()) o.flow = it->second;
         if (detour_.count(l)) o.vc = DetourVc();
@@ -98,6 +99,7 @@ class Embedder {
     intervals_.clear();
     detour_.clear();
     flows_used_.clear();
+    pair_flows_.clear();
     for (unsigned n = 0; n < n_; ++n) {
       table_[n].clear();
       for (const RouteEntry& r : p_.nodes[n].routes) table_[n][{r.flow, r.in_port}] = r.mask;
@@ -106,11 +108,17 @@ class Embedder {
     // 1. Mesh neighbours on lane 0 keep their mesh hop; forced links and links that share no
     //    row or column (no segment can serve them) reserve their dimension-order paths.
     std::vector<Link> rest, fallback;
+    std::vector<std::pair<Link, unsigned>> mesh_hops;  // table-routed (several local ports)
     for (const Link& l : links) {
       const int port = MeshPort(l.from, l.to);
       // A dead mesh link (or port) is not a hop: the link looks for a segment or a path.
       if (l.lane == 0 && port > 0 && w_.Across(l.from, static_cast<unsigned>(port), nullptr)) {
         used_out_[l.from * ports_ + port] = used_in_[l.to * ports_ + hw::OppositePort(port)] = true;
+        // With several local ports the hop is table-routed, so that it leaves by its own local
+        // port (dimension order ejects by the input port).
+        if (hw_.local_ports > 1) {
+          mesh_hops.push_back({l, static_cast<unsigned>(port)});
+        }
         ++r_.mesh;
       } else if (forced.count(l) || (l.lane == 0 && !Aligned(l))) {
         for (const Hop& h : w_.DorPath(l.from, l.to, 0, nullptr)) {
@@ -154,11 +162,13 @@ class Embedder {
       }
     }
     // 3. Dimension order where it is intact, else the shortest x-then-y configured path.
+    for (const auto& [l, port] : mesh_hops) (*flow_of)[l] = AssignFlow(l, {Hop{l.from, port, 0}});
     for (const Link& l : fallback) {
       std::string why;
       const auto dor = w_.DorPath(l.from, l.to, 0, &why);
       if (!dor.empty()) {
         ++(dor.size() == 1 ? r_.mesh : r_.dor);
+        if (hw_.local_ports > 1) (*flow_of)[l] = AssignFlow(l, dor);  // (as the mesh hops)
         continue;
       }
       auto path = Shortest(l.from, l.to);
@@ -367,16 +377,21 @@ class Embedder {
     return path;
   }
 
-  // The smallest flow id whose table entries along `path` are free or equal.
+  // The smallest flow id whose table entries along `path` are free or equal, from and to the
+  // link's local port, and that no other link between the same two nodes uses (the receiver
+  // tells messages apart by source, flow and VC).
   int AssignFlow(const Link& l, const std::vector<Hop>& path) {
     std::vector<std::tuple<unsigned, unsigned, uint32_t>> entries;  // node, in port, mask
-    unsigned in = 0;
+    const unsigned local = hw::LocalPort(l.port, ports_);
+    unsigned in = local;
     for (const Hop& h : path) {
       entries.emplace_back(h.node, in, 1u << h.port);
       in = w_.Across(h.node, h.port, nullptr)->port;
     }
-    entries.emplace_back(l.to, in, 1u);
+    entries.emplace_back(l.to, in, 1u << local);
+    std::set<unsigned>& pair_flows = pair_flows_[{l.from, l.to}];
     for (unsigned f = 0; f < hw_.num_flows; ++f) {
+      if (pair_flows.count(f)) continue;
       const bool fits = std::all_of(entries.begin(), entries.end(), [&](const auto& e) {
         const auto it = table_[std::get<0>(e)].find({f, std::get<1>(e)});
         return it == table_[std::get<0>(e)].end() || it->second == std::get<2>(e);
@@ -384,6 +399,7 @@ class Embedder {
       if (!fits) continue;
       for (const auto& [node, port, mask] : entries) table_[node][{f, port}] = mask;
       flows_used_.insert(f);
+      pair_flows.insert(f);
       return static_cast<int>(f);
     }
     throw PlanError(fmt::format("the routing tables' {} flows are all taken at the link {} -> {}",
@@ -406,6 +422,7 @@ class Embedder {
       intervals_;  // (dimension, line, track) -> segments
   std::vector<std::map<std::pair<unsigned, unsigned>, uint32_t>> table_;  // (flow, in) -> mask
   std::set<unsigned> flows_used_;
+  std::map<std::pair<unsigned, unsigned>, std::set<unsigned>> pair_flows_;  // (from, to) -> flows
   std::set<Link> detour_;  // links routed around a fault, on DetourVc()
   EmbedReport r_;
 };

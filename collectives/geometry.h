@@ -39,7 +39,10 @@ struct Geometry {
   unsigned tracks = 2;           // ARIES bypass tracks per row and per column
   unsigned link_latency = 10;    // wire cycles of a one-pitch link
   unsigned extra_per_pitch = 1;  // wire cycles added per further pitch a link spans
-  FaultSet faults;               // dead links, segments, switches and ports (faults.h)
+  // Local (endpoint) ports per chiplet (node.local_ports: 1, 2, 4): flits a chiplet injects and
+  // ejects per cycle; the package takes the node model built with as many (Hardware).
+  unsigned local_ports = 1;
+  FaultSet faults;  // dead links, segments, switches and ports (faults.h)
 };
 
 // A bidirectional link between node a's link la and node b's link lb.

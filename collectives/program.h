@@ -73,6 +73,9 @@ struct Hardware {
   bool engine = hw::kVaries_nodeParams.CollEngine != 0;  // a collective engine per node
   unsigned coll_ids = hw::kVaries_nodeParams.CollIds;    // its ids
   unsigned coll_prog = hw::kVaries_nodeParams.CollProg;  // its program steps
+  // Local (endpoint) ports per node (node.local_ports): a send injects on local port Op::port
+  // (hw::LocalPort), and a table-routed message leaves at its destination by the same port.
+  unsigned local_ports = hw::kVaries_nodeParams.LocalPorts;
 };
 
 // What is asked.
@@ -137,6 +140,8 @@ struct Op {
   unsigned id = 0;   // engine ops
   uint8_t lane = 0;  // sends and receives: 1 = a second link between the same two
                      // nodes, disjoint from lane 0 (ARIES_BW; see embed.h)
+  uint8_t port = 0;  // sends and receives: the local port the message is injected on and
+                     // (table-routed) ejected by, < Hardware::local_ports; engine ops use 0
   bool IsWrite() const {
     return act == Act::kRecvReduce || act == Act::kRecvCopy || act == Act::kEngRecv;
   }

@@ -28,7 +28,7 @@ std::vector<unsigned> ChainTo(const std::vector<unsigned>& ring, unsigned root, 
 
 }  // namespace
 
-Program PlanRing(const Request& req, const Hardware&) {
+Program PlanRing(const Request& req, const Hardware& hwp) {
   Program p = Empty(req);
   Builder b(p);
   const unsigned n = p.num_nodes(), dirs = req.ring.dirs;
@@ -44,6 +44,10 @@ Program PlanRing(const Request& req, const Hardware&) {
     return h;
   };
   for (unsigned d = 0; d < dirs; ++d) {
+    // Direction d's messages take local port d mod local_ports (with two ports, one each).
+    std::vector<size_t> first(n);
+    for (unsigned i = 0; i < n; ++i) first[i] = p.nodes[i].ops.size();
+    const auto ring_port = static_cast<uint8_t>(d % std::max(1u, hwp.local_ports));
     const auto& ring = rings[d];
     std::vector<Range> own = OwnShards(ring, all, n, true);
     for (Range& r : own) r = part(r, d);
@@ -65,6 +69,9 @@ Program PlanRing(const Request& req, const Hardware&) {
       case Collective::kBroadcast:
         Chain(b, ChainTo(ring, req.root, false), part(all, d), false);
         break;
+    }
+    for (unsigned i = 0; i < n; ++i) {
+      for (size_t j = first[i]; j < p.nodes[i].ops.size(); ++j) p.nodes[i].ops[j].port = ring_port;
     }
   }
   p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
@@ -131,13 +138,15 @@ Program PlanAriesBw(const Request& req, const Hardware& hwp) {
       Op second = o;
       second.region = {o.region.off + first, o.region.len - first};
       second.lane = 1;
+      second.port = static_cast<uint8_t>(1 % std::max(1u, hwp.local_ports));  // a port of its own
       split.push_back(second);
     }
     np.ops = std::move(split);
   }
   p.summary = fmt::format(
       "ARIES_BW: the ring of algorithm ring, every message halved on a flit "
-      "boundary over the mesh link and a bypass segment beside it");
+      "boundary over the mesh link and a bypass segment beside it{}",
+      hwp.local_ports > 1 ? ", each half on a local port of its own" : "");
   return p;
 }
 

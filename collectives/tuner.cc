@@ -129,6 +129,7 @@ std::string GeometryLabel(const Geometry& g) {
   if (g.extra_per_pitch != d.extra_per_pitch) {
     s += fmt::format(", {} extra cycles per pitch", g.extra_per_pitch);
   }
+  if (g.local_ports != d.local_ports) s += fmt::format(", {} local ports", g.local_ports);
   if (!g.faults.empty()) {
     s +=
         fmt::format(", {} fault{}", g.faults.faults.size(), g.faults.faults.size() == 1 ? "" : "s");

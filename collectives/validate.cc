@@ -141,12 +141,14 @@ class Validator {
   bool Routes() {
     for (unsigned n = 0; n < n_; ++n) {
       std::set<std::pair<unsigned, unsigned>> seen;
+      // The router's ports: the topology's and the extra local ports.
+      const unsigned rports = ports_ + hw_.local_ports - 1;
       for (const RouteEntry& r : p_.nodes[n].routes) {
-        if (r.flow >= hw_.num_flows || r.in_port >= ports_ || r.mask >= (1u << ports_)) {
+        if (r.flow >= hw_.num_flows || r.in_port >= rports || r.mask >= (1u << rports)) {
           return Fail(
               fmt::format("{}: ROUTE[flow {}][in {}] = {:#x} out of range (flows < {}, "
                           "ports < {}, mask < {:#x})",
-                          Node(n), r.flow, r.in_port, r.mask, hw_.num_flows, ports_, 1u << ports_));
+                          Node(n), r.flow, r.in_port, r.mask, hw_.num_flows, rports, 1u << rports));
         }
         if (!seen.insert({r.flow, r.in_port}).second) {
           return Fail(fmt::format("{}: ROUTE[flow {}][in {}] written twice", Node(n), r.flow,
@@ -277,11 +279,23 @@ class Validator {
           return Fail(fmt::format("{} op {}: flow {} (allowed 0..{})", Node(n), j, o.flow,
                                   hw_.num_flows - 1));
         }
+        if (o.port >= hw_.local_ports) {
+          return Fail(fmt::format("{} op {} (send to {}): local port {} (the node has {})", Node(n),
+                                  j, Node(o.peer), o.port, hw_.local_ports));
+        }
         const auto key = std::make_tuple(n, o.peer, o.flow, o.vc);
+        if (const auto it = ports_of_.find(key); it != ports_of_.end() && it->second != o.port) {
+          return Fail(fmt::format(
+              "{} op {} (send to {}): local port {}, but an earlier send of its channel "
+              "(flow {}, VC {}) takes port {}: a channel's messages keep their order on one port",
+              Node(n), j, Node(o.peer), o.port, o.flow, o.vc, it->second));
+        }
+        ports_of_[key] = o.port;
         if (paths_.count(key)) continue;
         std::string why;
-        auto path = o.flow < 0 ? w.DorPath(n, o.peer, o.vc, &why)
-                               : w.FlowPath(n, o.peer, static_cast<unsigned>(o.flow), o.vc, &why);
+        auto path = o.flow < 0
+                        ? w.DorPath(n, o.peer, o.vc, &why)
+                        : w.FlowPath(n, o.peer, static_cast<unsigned>(o.flow), o.vc, &why, o.port);
         if (path.empty()) {
           return Fail(
               fmt::format("{} op {} (send to {}): no route: {}", Node(n), j, Node(o.peer), why));
@@ -345,6 +359,7 @@ class Validator {
   unsigned n_, ports_;
   Validation v_;
   std::map<std::tuple<unsigned, unsigned, int, unsigned>, std::vector<Hop>> paths_;
+  std::map<std::tuple<unsigned, unsigned, int, unsigned>, unsigned> ports_of_;  // local port
 };
 
 }  // namespace

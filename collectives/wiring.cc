@@ -206,9 +206,9 @@ std::optional<unsigned> Wiring::Mask(unsigned node, unsigned flow, unsigned in_p
 }
 
 std::vector<Hop> Wiring::FlowPath(unsigned src, unsigned dst, unsigned flow, unsigned vc,
-                                  std::string* why) const {
+                                  std::string* why, unsigned local) const {
   std::vector<Hop> path;
-  unsigned cur = src, in = 0;
+  unsigned cur = src, in = hw::LocalPort(local, ports_);
   for (unsigned guard = 0;; ++guard) {
     if (guard > 5 * n_) {
       if (why) *why = fmt::format("flow {} from {} loops", flow, NodeName(src));
@@ -233,11 +233,13 @@ std::vector<Hop> Wiring::FlowPath(unsigned src, unsigned dst, unsigned flow, uns
     }
     unsigned port = 0;
     while (!((*m >> port) & 1u)) ++port;
-    if (port == 0) {
-      if (cur == dst) return path;
+    if (const int li = hw::LocalIndex(port, ports_); li >= 0) {
+      if (cur == dst && static_cast<unsigned>(li) == local) return path;
       if (why) {
-        *why = fmt::format("flow {} from {} is delivered at {}, not at {}", flow, NodeName(src),
-                           NodeName(cur), NodeName(dst));
+        *why = cur != dst ? fmt::format("flow {} from {} is delivered at {}, not at {}", flow,
+                                        NodeName(src), NodeName(cur), NodeName(dst))
+                          : fmt::format("flow {} from {} is delivered by local port {}, not {}",
+                                        flow, NodeName(src), li, local);
       }
       return {};
     }

@@ -33,7 +33,10 @@ class Wiring {
   Wiring(const Wiring&) = delete;
   Wiring& operator=(const Wiring&) = delete;
 
+  // The topology's router ports (local port 0 and the interposer ports); the extra local ports
+  // (Hardware::local_ports > 1) follow them (hw::LocalPort).
   unsigned num_ports() const { return ports_; }
+  unsigned local_ports() const { return hw_.local_ports; }
   unsigned num_nodes() const { return n_; }
   // Where a packet leaving (node, port) arrives, or nullopt with the reason in *why (an edge
   // port, a track not cut here, a segment whose far end no port listens to).
@@ -43,11 +46,12 @@ class Wiring {
   // VC bit 0), checked against the wiring: empty and *why set if a hop does not arrive where
   // dimension order expects (for example a mesh port whose mux selects a track).
   std::vector<Hop> DorPath(unsigned src, unsigned dst, unsigned vc, std::string* why) const;
-  // Path of `flow` from src's local port through the routing tables until it is delivered
-  // locally at dst (unicast). Empty and *why set on a missing entry, a multicast entry, a
-  // delivery elsewhere or a loop.
+  // Path of `flow` from src's local port `local` (an index, hw::LocalPort) through the routing
+  // tables until it is delivered at dst by local port `local` (unicast). Empty and *why set on
+  // a missing entry, a multicast entry, a delivery elsewhere or by another local port, or a
+  // loop.
   std::vector<Hop> FlowPath(unsigned src, unsigned dst, unsigned flow, unsigned vc,
-                            std::string* why) const;
+                            std::string* why, unsigned local = 0) const;
 
   // Hops from `from` to every node over the links the settings make (kUnreachable where none
   // leads); with `both_ways`, only over links whose arrival port also leads somewhere (every

@@ -139,6 +139,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   r.embeddings = o.embeddings;
   r.ring = o.ring;
   double predicted = 0;
+  if (o.algo == "auto" && pc.local_ports != 1) {
+    throw std::invalid_argument(fmt::format(
+        "--algo auto with node.local_ports = {}: the cost file measures one local port; name "
+        "one of {}",
+        pc.local_ports, coll::AlgorithmNames()));
+  }
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
         *c != coll::Collective::kAllGather) {
@@ -299,9 +305,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     default:
       factor = 1.0;
   }
-  // Bound: point-to-point algorithms move factor * M through each node's link; the in-network
-  // tree M (nccl-tests bus bandwidth / link bandwidth).
-  const double bound = static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / link_bytes;
+  // Bound: point-to-point algorithms move factor * M through each node's p local ports (one
+  // link's bandwidth each: 2(N-1)/N M/(p B) for all-reduce); the in-network tree M through the
+  // engine's one port (nccl-tests bus bandwidth / link bandwidth).
+  const double ports = engine ? 1.0 : static_cast<double>(pkg.shape().local_ports);
+  const double bound =
+      static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / (link_bytes * ports);
   print(
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
       "({:.1f}% of it)   [{:.2f} s simulated]\n",

@@ -124,6 +124,9 @@ std::vector<std::string> ParseAlgoList(const std::string& list, const char* opti
 CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   o.geometry = GeometryOf(c, false);  // the topologies are the sweep's list
   if (o.geometry.k > 16) BadKey(c, "package.k", "2 .. 16 for a sweep");
+  if (o.geometry.local_ports != 1) {
+    BadKey(c, "node.local_ports", "1 for a sweep (the cost file has no local-ports column)");
+  }
   const auto col = coll::ParseCollective(c.Get("coll.collective"));
   if (!col || (*col != coll::Collective::kAllReduce && *col != coll::Collective::kReduceScatter &&
                *col != coll::Collective::kAllGather)) {

@@ -52,6 +52,10 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)", kGeometry},
       {"package.extra_per_pitch", "1", "0 .. 100",
        "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)", kGeometry},
+      {"node.local_ports", "1", "1, 2, 4",
+       "local (endpoint) ports per chiplet: flits it injects and ejects per cycle (the node "
+       "RTL's LocalPorts; 2 and 4: the Varies_node_l2 / _l4 models)",
+       kGeometry},
       {"package.faults", "none",
        "none, or a comma-separated list of link:NAME|A-B, segment:xtrack<t>.<row>:A-B, "
        "switch:xtrack<t>.<row>:P, port:NODE.PORT, each with an optional @CYCLE",
@@ -336,6 +340,8 @@ coll::Geometry GeometryOf(const Config& c, bool with_topology) {
   g.tracks = static_cast<unsigned>(KeyUint(c, "package.tracks", 0, 2));
   g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency", 1, 1000));
   g.extra_per_pitch = static_cast<unsigned>(KeyUint(c, "package.extra_per_pitch", 0, 100));
+  g.local_ports = static_cast<unsigned>(KeyUint(c, "node.local_ports", 1, 4));
+  if (g.local_ports == 3) BadKey(c, "node.local_ports");
   if (with_topology) g.faults = FaultsOf(c, g);
   return g;
 }

@@ -22,6 +22,7 @@ coll::Hardware HardwareOf(const NodeShape& s) {
   h.engine = s.coll_engine;
   h.coll_ids = s.coll_ids;
   h.coll_prog = s.coll_prog;
+  h.local_ports = s.local_ports;
   return h;
 }
 
@@ -87,6 +88,7 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       const Key key = KeyOf(o.peer, o.flow, o.vc);
       if (!tx_.count(key)) tx_keys_.push_back(key);
       tx_[key].ops.push_back(j);
+      tx_[key].port = o.port;
     } else if (o.IsRecv()) {
       rx_[KeyOf(o.peer, o.flow, o.vc)].ops.push_back(j);
     } else if (o.act == Act::kEngRecv) {
@@ -97,7 +99,18 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       rx.total = coll::EngineFlits(p.nodes[node], o.id, rsp);
     }
   }
-  for (const Key& key : tx_keys_) tx_chans_.push_back(&tx_[key]);
+  ports_.resize(shape.local_ports);
+  for (PortTx& pt : ports_) pt.credits.assign(shape.num_vcs, shape.buffer_depth);
+  for (const Key& key : tx_keys_) {
+    TxChannel& ch = tx_[key];
+    if (ch.port >= ports_.size()) {
+      errors_.push_back(fmt::format("sends to node {} on local port {}: the node has {}",
+                                    std::get<0>(key), ch.port, ports_.size()));
+      ch.port = 0;
+    }
+    ports_[ch.port].chans.push_back(tx_chans_.size());
+    tx_chans_.push_back(&ch);
+  }
   for (auto& [key, ch] : rx_) rx_chans_.push_back(&ch);
   for (auto& [id, rx] : eng_rx_) eng_rx_list_.push_back({id, &rx});
   // Engine request flits in the order of the node's request program.
@@ -122,7 +135,6 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
     if (o.IsRecv()) to_receive_ += flits;
   }
   for (const auto& [id, rx] : eng_rx_) to_receive_ += rx.total;
-  credits_.assign(shape.num_vcs, shape.buffer_depth);
 }
 
 bool ScheduleEndpoint::Ready(size_t j, uint64_t from, uint64_t to) const {
@@ -168,11 +180,11 @@ bool ScheduleEndpoint::InjectEngine(uint64_t cycle, uint32_t* w) {
   return true;
 }
 
-bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
+bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
   const unsigned lanes = shape_.lanes;
-  if (!in_packet_) {
-    for (size_t t = 0; t < tx_keys_.size() && !in_packet_; ++t) {
-      const size_t c = (tx_rr_ + t) % tx_keys_.size();
+  if (!pt.in_packet) {
+    for (size_t t = 0; t < pt.chans.size() && !pt.in_packet; ++t) {
+      const size_t c = pt.chans[(pt.rr + t) % pt.chans.size()];
       TxChannel& ch = *tx_chans_[c];
       if (ch.next >= ch.ops.size()) continue;
       const size_t j = ch.ops[ch.next];
@@ -181,21 +193,21 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
       const uint64_t flits = std::min<uint64_t>(packet_flits_, (left + lanes - 1) / lanes);
       const uint64_t from = o.region.off + st_[j].progress;
       const uint64_t to = std::min(from + flits * lanes, o.region.end());
-      if (credits_[o.vc] == 0 || !Ready(j, from, to)) continue;
-      in_packet_ = true;
-      pkt_op_ = j;
-      pkt_chan_ = c;
-      pkt_flits_ = pkt_left_ = static_cast<unsigned>(flits);
-      tx_rr_ = c + 1;
+      if (pt.credits[o.vc] == 0 || !Ready(j, from, to)) continue;
+      pt.in_packet = true;
+      pt.pkt_op = j;
+      pt.pkt_chan = c;
+      pt.pkt_flits = pt.pkt_left = static_cast<unsigned>(flits);
+      pt.rr = (pt.rr + t + 1) % pt.chans.size();
     }
-    if (!in_packet_) return false;
+    if (!pt.in_packet) return false;
   }
-  const size_t j = pkt_op_;
+  const size_t j = pt.pkt_op;
   const coll::Op& o = ops_[j];
-  if (credits_[o.vc] == 0) return false;
+  if (pt.credits[o.vc] == 0) return false;
   hw::Flit f;
-  f.head = pkt_left_ == pkt_flits_;
-  f.tail = pkt_left_ == 1;
+  f.head = pt.pkt_left == pt.pkt_flits;
+  f.tail = pt.pkt_left == 1;
   f.vc = o.vc;
   f.is_flow = o.flow >= 0;
   f.flow = o.flow >= 0 ? static_cast<unsigned>(o.flow) : 0u;
@@ -208,36 +220,43 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, uint32_t* w) {
   const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
   for (unsigned l = 0; l < lanes; ++l) w[1 + l] = l < n ? buf_[from + l] : 0u;
   Advance(j, n, cycle);
-  --credits_[o.vc];
-  if (--pkt_left_ == 0) {
-    in_packet_ = false;
-    if (st_[j].progress >= o.region.len) ++tx_chans_[pkt_chan_]->next;
+  --pt.credits[o.vc];
+  if (--pt.pkt_left == 0) {
+    pt.in_packet = false;
+    if (st_[j].progress >= o.region.len) ++tx_chans_[pt.pkt_chan]->next;
   }
   return true;
 }
 
-bool ScheduleEndpoint::Inject(uint64_t cycle, uint32_t* w) {
+bool ScheduleEndpoint::Inject(uint64_t cycle, unsigned port, uint32_t* w) {
   if (!started_) return false;
-  const bool sent = InjectEngine(cycle, w) || InjectP2p(cycle, w);
+  const bool sent = (port == 0 && InjectEngine(cycle, w)) || InjectP2p(cycle, ports_[port], w);
   if (sent) ++flits_sent_;
   return sent;
 }
 
-uint8_t ScheduleEndpoint::EjectCredits(uint64_t) {
-  const uint8_t m = free_next_;
-  free_next_ = 0;
+uint8_t ScheduleEndpoint::EjectCredits(uint64_t, unsigned port) {
+  const uint8_t m = free_next_[port];
+  free_next_[port] = 0;
   return m;
 }
 
-void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  for (unsigned v = 0; v < shape_.num_vcs; ++v) {
-    if ((inject_credits >> v) & 1u) ++credits_[v];
+void ScheduleEndpoint::AfterEdge(uint64_t cycle, const EndpointEdge& edge) {
+  for (unsigned i = 0; i < edge.ports; ++i) {
+    for (unsigned v = 0; v < shape_.num_vcs; ++v) {
+      if ((edge.credits[i] >> v) & 1u) ++ports_[i].credits[v];
+    }
+    if (edge.ejected[i]) Eject(cycle, i, edge.ejected[i]);
   }
-  engine_.Returned(inject_credits);
-  if (ej) {
+  engine_.Returned(edge.credits[0]);
+  if (rx_pending_ > 0) Process(cycle);  // (nothing waiting: Process would change nothing)
+}
+
+void ScheduleEndpoint::Eject(uint64_t cycle, unsigned port, const uint32_t* ej) {
+  {
     ++flits_received_;
     const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
-    free_next_ = static_cast<uint8_t>(free_next_ | (1u << vc));
+    free_next_[port] = static_cast<uint8_t>(free_next_[port] | (1u << vc));
     std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
     if (engine_.IsEngineVc(vc)) {
       const auto h = hw::UnpackCollHeader(ej[0]);
@@ -264,11 +283,10 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const u
       }
     }
   }
-  if (rx_pending_ > 0) Process(cycle);  // (nothing waiting: Process would change nothing)
 }
 
 void ScheduleEndpoint::Process(uint64_t cycle) {
-  unsigned budget = reduce_flits_;
+  unsigned budget = reduce_flits_ * shape_.local_ports;
   const unsigned lanes = shape_.lanes;
   for (bool progress = true; progress && budget > 0;) {
     progress = false;

@@ -6,15 +6,17 @@
 // ScheduleEndpoint models the chiplet's side of a collective (its DMA and reduction unit): it
 // executes the node's op list with the semantics of collectives/program.h. Sends are cut into
 // packets of `packet_flits` flits (`lanes` elements each; a region the flit does not divide
-// ends with a partial flit) and injected, one flit per cycle, as soon as the elements they
-// carry are final (all earlier ops on them done); receives are applied flit by flit, up to
-// `reduce_flits` flits per cycle, in program order per element. The ejection side always
+// ends with a partial flit) and injected, one flit per cycle on each local port (a send on
+// its Op::port; engine streams on port 0), as soon as the elements they carry are final (all
+// earlier ops on them done); receives are applied flit by flit, up to `reduce_flits` flits per
+// cycle and local port, in program order per element. The ejection side always
 // accepts (arrivals wait in the chiplet's memory), so the endpoints never block the network.
 // Engine streams follow the node's engine program (ids interleaved in its step order), padded
 // to the program's flit count.
 #ifndef ARIES_SYSC_COLL_ADAPTER_H_
 #define ARIES_SYSC_COLL_ADAPTER_H_
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -55,9 +57,9 @@ class ScheduleEndpoint final : public Endpoint {
   // "op 12 (recv-reduce from 5): 3 of 40 flits" for the first unfinished op.
   std::string Where() const;
 
-  bool Inject(uint64_t cycle, uint32_t* words) override;
-  uint8_t EjectCredits(uint64_t cycle) override;
-  void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
+  bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override;
+  uint8_t EjectCredits(uint64_t cycle, unsigned port) override;
+  void AfterEdge(uint64_t cycle, const EndpointEdge& edge) override;
 
  private:
   using Key = std::tuple<unsigned, int, unsigned>;  // peer, flow, vc
@@ -73,6 +75,17 @@ class ScheduleEndpoint final : public Endpoint {
   struct TxChannel {
     std::vector<size_t> ops;
     size_t next = 0;
+    unsigned port = 0;  // the local port of its sends (one per channel: the validator)
+  };
+  // One local port's injection: its channels, the packet being injected (its op, channel,
+  // length and the flits left), round-robin pointer and credits per point-to-point VC.
+  struct PortTx {
+    std::vector<size_t> chans;  // indices into tx_chans_
+    size_t rr = 0;
+    bool in_packet = false;
+    size_t pkt_op = 0, pkt_chan = 0;
+    unsigned pkt_flits = 0, pkt_left = 0;
+    std::vector<unsigned> credits;
   };
   struct EngFlit {
     size_t op;  // the engine op it belongs to
@@ -95,7 +108,8 @@ class ScheduleEndpoint final : public Endpoint {
   bool Ready(size_t j, uint64_t from, uint64_t to) const;
   void Advance(size_t j, uint64_t elements, uint64_t cycle);
   void Process(uint64_t cycle);
-  bool InjectP2p(uint64_t cycle, uint32_t* w);
+  bool InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w);
+  void Eject(uint64_t cycle, unsigned port, const uint32_t* ej);
   bool InjectEngine(uint64_t cycle, uint32_t* w);
 
   NodeShape shape_;
@@ -112,19 +126,14 @@ class ScheduleEndpoint final : public Endpoint {
   std::vector<TxChannel*> tx_chans_;                      // tx_[tx_keys_[c]] (map nodes stay put)
   std::vector<RxChannel*> rx_chans_;                      // rx_ in key order
   std::vector<std::pair<unsigned, EngRx*>> eng_rx_list_;  // eng_rx_ in id order
-  size_t tx_rr_ = 0;
-  size_t rx_pending_ = 0;  // flits waiting in rx_ and eng_rx_ queues
-  // The packet being injected: its op, its length and the flits left.
-  bool in_packet_ = false;
-  size_t pkt_op_ = 0, pkt_chan_ = 0;
-  unsigned pkt_flits_ = 0, pkt_left_ = 0;
+  size_t rx_pending_ = 0;                                 // flits waiting in rx_ and eng_rx_ queues
+  std::vector<PortTx> ports_;                             // per local port
   // Engine streams: request flits to inject in program order, results expected per id.
   std::vector<EngFlit> eng_tx_;
   size_t eng_tx_next_ = 0;
-  std::map<unsigned, EngRx> eng_rx_;  // by id
-  EnginePort engine_;                 // engine request flits and their credits
-  std::vector<unsigned> credits_;     // per point-to-point VC
-  uint8_t free_next_ = 0;
+  std::map<unsigned, EngRx> eng_rx_;                 // by id
+  EnginePort engine_;                                // engine request flits and their credits
+  std::array<uint8_t, kMaxLocalPorts> free_next_{};  // per port: ejection slots freed next
   bool started_ = false;
   size_t done_ops_ = 0;
   uint64_t done_cycle_ = 0, flits_sent_ = 0, flits_received_ = 0, to_send_ = 0, to_receive_ = 0;

@@ -35,8 +35,8 @@ size_t DmaEndpoint::ElementsOf(size_t flit) const {
   return std::min<size_t>(shape_.lanes, job_.elements - first);
 }
 
-bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
-  if (!active_) return false;
+bool DmaEndpoint::Inject(uint64_t cycle, unsigned port, uint32_t* w) {
+  if (!active_ || port != 0) return false;
   if (!sc_is_running()) {
     throw std::logic_error(fmt::format(
         "{}: the DMA endpoint's memory is a SystemC process: run the package with the SystemC "
@@ -61,7 +61,8 @@ bool DmaEndpoint::Inject(uint64_t cycle, uint32_t* w) {
   return true;
 }
 
-uint8_t DmaEndpoint::EjectCredits(uint64_t) {
+uint8_t DmaEndpoint::EjectCredits(uint64_t, unsigned port) {
+  if (port != 0) return 0;
   // A slot is freed once its flit's data is in memory.
   while (!writes_.empty() && writes_.front()->done) {
     ++freed_[writes_.front()->vc];
@@ -85,8 +86,15 @@ void DmaEndpoint::Finish(uint64_t cycle) {
   done_event_.notify(SC_ZERO_TIME);
 }
 
-void DmaEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  port_.Returned(inject_credits);
+void DmaEndpoint::AfterEdge(uint64_t cycle, const EndpointEdge& edge) {
+  port_.Returned(edge.credits[0]);
+  for (unsigned i = 1; i < edge.ports; ++i) {
+    if (edge.ejected[i]) {
+      errors_.push_back(
+          fmt::format("cycle {}: a flit on local port {} (the engine's is 0)", cycle, i));
+    }
+  }
+  const uint32_t* ej = edge.ejected[0];
   if (ej) {
     const hw::CollHeader h = hw::UnpackCollHeader(ej[0]);
     auto b = std::make_unique<Buf>();

@@ -50,9 +50,10 @@ class DmaEndpoint final : public sc_module, public Endpoint {
   uint64_t done_cycle() const { return done_cycle_; }
   const std::vector<std::string>& errors() const { return errors_; }
 
-  bool Inject(uint64_t cycle, uint32_t* words) override;
-  uint8_t EjectCredits(uint64_t cycle) override;
-  void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
+  // Local port 0 only (the engine's port).
+  bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override;
+  uint8_t EjectCredits(uint64_t cycle, unsigned port) override;
+  void AfterEdge(uint64_t cycle, const EndpointEdge& edge) override;
 
  private:
   struct Buf {

@@ -4,21 +4,44 @@
 #ifndef ARIES_SYSC_ENDPOINT_H_
 #define ARIES_SYSC_ENDPOINT_H_
 
+#include <array>
 #include <cstdint>
 
 namespace aries::sysc {
 
+// Most local ports a node has (aries_node LocalPorts: 1, 2 or 4; node.local_ports).
+inline constexpr unsigned kMaxLocalPorts = 4;
+
+// What the node gave its endpoint in one cycle, per local port 0 .. ports-1.
+struct EndpointEdge {
+  unsigned ports = 1;
+  std::array<uint8_t, kMaxLocalPorts> credits{};          // injection credits returned (VC mask)
+  std::array<const uint32_t*, kMaxLocalPorts> ejected{};  // the flit ejected there, or nullptr
+  bool Quiet() const {
+    for (unsigned i = 0; i < ports; ++i) {
+      if (credits[i] || ejected[i]) return false;
+    }
+    return true;
+  }
+};
+
+// An endpoint meets its node through the node's local ports (router port 0 and, with
+// node.local_ports > 1, the router's last ports): one flit in and one out per port and cycle.
+// An endpoint that uses port 0 only injects nothing on the others; the router ejects a
+// dimension-order packet on local port (its input port mod local_ports), a table-routed one
+// where its route says.
 class Endpoint {
  public:
   virtual ~Endpoint() = default;
-  // Before the edge of `cycle`: write a flit to inject into `words` and return true, or return
-  // false. The endpoint keeps its own injection credits (it starts with buffer_depth per VC).
-  virtual bool Inject(uint64_t cycle, uint32_t* words) = 0;
-  // Before the edge: VC mask of ejection-buffer slots the endpoint frees this cycle (credits to
-  // the router's local output).
-  virtual uint8_t EjectCredits(uint64_t cycle) = 0;
-  // After the edge: injection credits returned (VC mask) and the flit ejected (or nullptr).
-  virtual void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) = 0;
+  // Before the edge of `cycle`, for each local port in order: write a flit to inject on `port`
+  // into `words` and return true, or return false. The endpoint keeps its own injection
+  // credits per port (it starts with buffer_depth per VC and port).
+  virtual bool Inject(uint64_t cycle, unsigned port, uint32_t* words) = 0;
+  // Before the edge, for each local port: VC mask of the port's ejection-buffer slots the
+  // endpoint frees this cycle (credits to the router's local output).
+  virtual uint8_t EjectCredits(uint64_t cycle, unsigned port) = 0;
+  // After the edge, once: the injection credits returned and the flits ejected, per port.
+  virtual void AfterEdge(uint64_t cycle, const EndpointEdge& edge) = 0;
 };
 
 // Endpoints that share state (a traffic generator's packet table and random stream, a

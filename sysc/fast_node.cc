@@ -62,7 +62,14 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
     throw std::invalid_argument(
         fmt::format("FastNode: {} flows (allowed: 1 to {})", shape.num_flows, 1u << hw::kFlowIdW));
   }
-  np_ = shape.num_ports;
+  nn_ = shape.num_ports;
+  lp_ = shape.local_ports;
+  if (lp_ != 1 && lp_ != 2 && lp_ != 4) {
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} local ports (allowed: 1, 2, 4)", shape.local_ports));
+  }
+  np_ = nn_ + lp_ - 1;
+  net_mask_ = (1u << nn_) - 1u;
   nv_ = shape.num_vcs;
   depth_ = shape.buffer_depth;
   w_ = shape.words();
@@ -70,18 +77,18 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   all_ports_ = np_ >= 32 ? ~0u : (1u << np_) - 1u;
   vc_sel_mask_ = (1u << SelBits(shape.num_vcs)) - 1u;
   port_sel_mask_ = (1u << SelBits(np_)) - 1u;
-  muxed_ = np_ == hw::kNumMeshPorts && nt_ > 0;
-  nl_ = np_ - 1 + (muxed_ ? 4 * nt_ : 0);
+  muxed_ = nn_ == hw::kNumMeshPorts && nt_ > 0;
+  nl_ = nn_ - 1 + (muxed_ ? 4 * nt_ : 0);
   if (nl_ != shape.num_links || nl_ > 64 || nt_ > hw::kMaxTracks) {
     throw std::invalid_argument(fmt::format(
         "FastNode: {} links with {} ports and {} tracks (aries_node has {}; at most 64 links "
         "and {} tracks)",
-        shape.num_links, np_, nt_, nl_, hw::kMaxTracks));
+        shape.num_links, nn_, nt_, nl_, hw::kMaxTracks));
   }
   const size_t slots = static_cast<size_t>(np_) * nv_ * depth_;
   lnk_in_flit_q_.assign(static_cast<size_t>(nl_) * w_, 0);
   lnk_out_credit_q_.assign(nl_, 0);
-  ep_in_flit_q_.assign(w_, 0);
+  ep_in_flit_q_.assign(static_cast<size_t>(lp_) * w_, 0);
   in_owner_.assign(nl_, 0);
   out_owner_.assign(nl_, 0);
   table_.assign(static_cast<size_t>(shape.num_flows) * np_, 0);
@@ -115,7 +122,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   tmp_flit_.assign(w_, 0);
   if (shape.coll_engine) {
     FastEngine::Params ep;
-    ep.ports = np_;
+    ep.ports = nn_;  // the engine meets the port side only (local port 0, the interposer)
     ep.lanes = shape.lanes;
     ep.ids = shape.coll_ids;
     ep.prog = shape.coll_prog;
@@ -126,7 +133,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
     eng_ = std::make_unique<FastEngine>(ep);
   }
   c_.rin_flit.assign(np_, nullptr);
-  c_.rin_flit[0] = ep_in_flit_q_.data();  // the ports' input pointers: Owners()
+  // The local ports' input pointers here, the interposer ports' in Owners().
+  for (unsigned i = 0; i < lp_; ++i) c_.rin_flit[LocalPort(i)] = &ep_in_flit_q_[i * w_];
   c_.rout_credit.assign(np_, 0);
   c_.sel.assign(np_, 0);
   c_.gnt.assign(np_, 0);
@@ -149,8 +157,9 @@ void FastNode::Reset(unsigned x, unsigned y) {
   lnk_in_valid_q_ = 0;
   std::fill(lnk_out_credit_q_.begin(), lnk_out_credit_q_.end(), 0);
   lnk_out_credit_any_ = 0;
-  ep_in_valid_q_ = false;
-  ep_out_credit_q_ = 0;
+  ep_in_valid_q_ = 0;
+  ep_out_credit_q_.fill(0);
+  ep_out_credit_any_ = 0;
   for (unsigned q = 0; q < 4; ++q) sel_in_q_[q] = sel_out_q_[q] = 0;
   cut_x_q_ = cut_y_q_ = 0;
   nstatus_q_ = 0;
@@ -212,7 +221,7 @@ void FastNode::Owners() {
   const uint64_t all = nl_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << nl_) - 1;
   if (!muxed_) {  // fixed wiring: port p on link p - 1
     in_owned_ = out_owned_ = all;
-    for (unsigned p = 1; p < np_; ++p) c_.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
+    for (unsigned p = 1; p < nn_; ++p) c_.rin_flit[p] = &lnk_in_flit_q_[(p - 1) * w_];
     return;
   }
   for (unsigned p = 1; p <= 4; ++p) {
@@ -252,9 +261,17 @@ bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owne
 void FastNode::ComputeComb() {
   Comb& c = c_;
   // Port side: the endpoint, then the muxes (or fixed wiring).
-  c.rin_valid = ep_in_valid_q_ ? 1u : 0u;  // (rin_flit: set by the constructor and Owners())
-  c.rout_credit[0] = ep_out_credit_q_;
-  uint32_t rca = ep_out_credit_q_ != 0 ? 1u : 0u;
+  // (rin_flit: set by the constructor and Owners())
+  c.rin_valid = ep_in_valid_q_ & 1u;
+  c.rout_credit[0] = ep_out_credit_q_[0];
+  uint32_t rca = ep_out_credit_q_[0] != 0 ? 1u : 0u;
+  for (unsigned i = 1; i < lp_; ++i) {  // extra local ports: router VCs only, no engine
+    const unsigned p = LocalPort(i);
+    c.rin_valid |= ((ep_in_valid_q_ >> i) & 1u) << p;
+    const auto cr = static_cast<uint8_t>(ep_out_credit_q_[i] & ((1u << nv_) - 1u));
+    c.rout_credit[p] = cr;
+    rca |= uint32_t{cr != 0} << p;
+  }
   if (muxed_) {
     uint32_t valid = 0;
     for (unsigned p = 1; p <= 4; ++p) {
@@ -267,7 +284,7 @@ void FastNode::ComputeComb() {
   } else {
     // The input flits' words stay where Owners() pointed rin_flit (one link per port).
     c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ << 1);
-    for (unsigned p = 1; p < np_; ++p) {
+    for (unsigned p = 1; p < nn_; ++p) {
       const uint8_t cr = lnk_out_credit_q_[p - 1];
       c.rout_credit[p] = cr;
       rca |= uint32_t{cr != 0} << p;
@@ -277,12 +294,12 @@ void FastNode::ComputeComb() {
     // By VC: the router's VCs to the router, the two collective VCs to the engine; credits of
     // the collective VCs to the engine.
     eng_in_ = eng_cr_req_ = eng_cr_rsp_ = 0;
-    for (uint32_t m = c.rin_valid; m != 0; m &= m - 1) {
+    for (uint32_t m = c.rin_valid & net_mask_; m != 0; m &= m - 1) {
       const unsigned p = Ctz(m);
       if (((c.rin_flit[p][0] >> hw::kHdrVcLsb) & kVcMask) >= nv_) eng_in_ |= 1u << p;
     }
     c.rin_valid &= ~eng_in_;
-    for (unsigned p = 0; p < np_; ++p) {
+    for (unsigned p = 0; p < nn_; ++p) {
       const uint8_t cr = c.rout_credit[p];
       eng_cr_req_ |= ((cr >> nv_) & 1u) << p;
       eng_cr_rsp_ |= ((cr >> (nv_ + 1)) & 1u) << p;
@@ -611,6 +628,10 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
           ok = !we;
           rdata = shape_.lanes;
           break;
+        case hw::kRegLocalPorts:
+          ok = !we;
+          rdata = lp_;
+          break;
         case hw::kRegCtrl:
           if (we) {
             const unsigned topo = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
@@ -618,11 +639,11 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
             const unsigned sy = (wd >> hw::kCtrlSizeYLsb) & kCoordMask;
             bool k = (wd & ~hw::kCtrlMask) == 0 && topo < hw::kNumTopos && x_ <= sx && y_ <= sy;
             if (topo == hw::kTopoMesh) {
-              k = k && np_ >= hw::kNumMeshPorts;
+              k = k && nn_ >= hw::kNumMeshPorts;
             } else if (topo == hw::kTopoTorus) {
-              k = k && np_ >= hw::kNumMeshPorts && nv_ >= 2 && nv_ % 2 == 0;
+              k = k && nn_ >= hw::kNumMeshPorts && nv_ >= 2 && nv_ % 2 == 0;
             } else if (topo == hw::kTopoFbfly) {
-              k = k && 1 + sx + sy <= np_;
+              k = k && 1 + sx + sy <= nn_;
             } else {
               k = false;
             }
@@ -849,7 +870,9 @@ void FastNode::Edge(const NodeIn& in) {
         else if (dy < y_)
           port = hw::kPortYM;
       }
-      if (port >= np_) bad = true;
+      if (port >= nn_) bad = true;
+      // Arrived: the local port of this input (hw::DorLocalIndex).
+      if (port == hw::kPortLocal) port = LocalPort(hw::DorLocalIndex(p, lp_));
       if (bad) {
         miss = true;
       } else {
@@ -962,9 +985,16 @@ void FastNode::Edge(const NodeIn& in) {
     credit_any |= uint64_t{cr != 0} << l;
   }
   lnk_out_credit_any_ = credit_any;
-  ep_in_valid_q_ = in.ep_valid;
-  if (in.ep_valid) CopyFlit(ep_in_flit_q_.data(), in.ep_flit.data(), w_);
-  ep_out_credit_q_ = in.ep_credit & cmask;
+  ep_in_valid_q_ = in.ep_valid & ((1u << lp_) - 1u);
+  for (uint32_t m = ep_in_valid_q_; m != 0; m &= m - 1) {
+    const unsigned i = Ctz(m);
+    CopyFlit(&ep_in_flit_q_[i * w_], &in.ep_flit[i * w_], w_);
+  }
+  ep_out_credit_any_ = 0;
+  for (unsigned i = 0; i < lp_; ++i) {
+    ep_out_credit_q_[i] = in.ep_credit[i] & cmask;
+    ep_out_credit_any_ |= uint32_t{ep_out_credit_q_[i] != 0} << i;
+  }
   if (owners_changed) Owners();
 }
 
@@ -1006,26 +1036,34 @@ void FastNode::Outputs(NodeOut& out) {
   out.link_valid = lv;
   out.link_credit_any = ca;
   const bool eng_ep = eng_ && (eng_->claim() & 1u);
-  out.ep_valid = (c_.send & 1u) || eng_ep;
+  out.ep_valid = ((c_.send & 1u) || eng_ep) ? 1u : 0u;
   if (eng_ep)
     eng_->LocNextFlit(out.ep_flit.data());
   else if (out.ep_valid)
     SendFlit(0, out.ep_flit.data());
-  out.ep_credit = c_.in_credit_d[0];
+  out.ep_credit[0] = c_.in_credit_d[0];
+  for (unsigned i = 1; i < lp_; ++i) {  // extra local ports: the router's alone
+    const unsigned p = LocalPort(i);
+    if ((c_.send >> p) & 1u) {
+      out.ep_valid |= static_cast<uint8_t>(1u << i);
+      SendFlit(p, &out.ep_flit[i * w_]);
+    }
+    out.ep_credit[i] = c_.in_credit_d[p];
+  }
   out.cfg_rsp = nd_rsp_q_ || rtr_rsp_;
   out.cfg_err = nd_err_q_ || rtr_err_;
   out.cfg_rdata = nd_rdata_q_ | rtr_rdata_;
   out.err = status_ != 0 || nstatus_q_ != 0;
   if (eng_) {
-    out.ep_credit |= static_cast<uint8_t>(eng_->loc_next_credit() << nv_);
+    out.ep_credit[0] |= static_cast<uint8_t>(eng_->loc_next_credit() << nv_);
     out.cfg_rsp = out.cfg_rsp || eng_->cfg_rsp();
     out.cfg_err = out.cfg_err || eng_->cfg_err();
     out.cfg_rdata |= eng_->cfg_rdata();
     out.err = out.err || eng_->err();
   }
   out.idle = c_.in_empty == all_ports_ && out_valid_q_ == 0 && in_credit_any_ == 0 &&
-             !out.cfg_rsp && lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 && !ep_in_valid_q_ &&
-             ep_out_credit_q_ == 0 && (!eng_ || eng_->idle());
+             !out.cfg_rsp && lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 &&
+             ep_in_valid_q_ == 0 && ep_out_credit_any_ == 0 && (!eng_ || eng_->idle());
   out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
 }
 

@@ -25,6 +25,7 @@
 #ifndef ARIES_SYSC_FAST_NODE_H_
 #define ARIES_SYSC_FAST_NODE_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -85,6 +86,8 @@ class FastNode final : public NodeModel {
   unsigned LinkOf(unsigned p, unsigned c) const;
   void Owners();
   bool ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const;
+  // Router port of local port i.
+  unsigned LocalPort(unsigned i) const { return i == 0 ? 0u : nn_ + i - 1; }
   // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
   void SendFlit(unsigned o, uint32_t* dst) const;
 
@@ -94,7 +97,10 @@ class FastNode final : public NodeModel {
   }
 
   NodeShape shape_;
-  unsigned np_, nv_, depth_, w_, nl_, nt_;
+  // np_: the router's radix; nn_: its ports without the extra local ports (the port side: the
+  // endpoint's port 0 and the interposer ports, the engine's ports); lp_: local ports.
+  unsigned np_, nn_, lp_, nv_, depth_, w_, nl_, nt_;
+  uint32_t net_mask_ = 0;  // ports 0 .. nn_-1
   bool muxed_;
   uint32_t all_ports_;
   uint32_t vc_sel_mask_, port_sel_mask_;  // an RTL index truncated to $clog2(N) bits
@@ -102,12 +108,13 @@ class FastNode final : public NodeModel {
 
   // --- node registers ---
   uint64_t lnk_in_valid_q_ = 0;
-  std::vector<uint32_t> lnk_in_flit_q_;    // nl * w
-  std::vector<uint8_t> lnk_out_credit_q_;  // nl
-  uint64_t lnk_out_credit_any_ = 0;        // links with a nonzero lnk_out_credit_q_
-  bool ep_in_valid_q_ = false;
-  std::vector<uint32_t> ep_in_flit_q_;
-  uint8_t ep_out_credit_q_ = 0;
+  std::vector<uint32_t> lnk_in_flit_q_;                    // nl * w
+  std::vector<uint8_t> lnk_out_credit_q_;                  // nl
+  uint64_t lnk_out_credit_any_ = 0;                        // links with a nonzero lnk_out_credit_q_
+  uint32_t ep_in_valid_q_ = 0;                             // bit per local port
+  std::vector<uint32_t> ep_in_flit_q_;                     // lp * w
+  std::array<uint8_t, kMaxLocalPorts> ep_out_credit_q_{};  // per local port: link VC mask
+  uint32_t ep_out_credit_any_ = 0;                         // local ports with credits
   uint8_t sel_in_q_[4] = {0, 0, 0, 0}, sel_out_q_[4] = {0, 0, 0, 0};
   uint32_t cut_x_q_ = 0, cut_y_q_ = 0;
   uint32_t nstatus_q_ = 0;

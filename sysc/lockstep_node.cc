@@ -37,11 +37,16 @@ std::string CompareNodeOut(const NodeShape& shape, const NodeOut& a, const NodeO
     return diff("link_credit_any", a.link_credit_any, b.link_credit_any);
   }
   if (a.ep_valid != b.ep_valid) return diff("ep_out_valid_o", a.ep_valid, b.ep_valid);
-  if (a.ep_valid && !std::equal(a.ep_flit.begin(), a.ep_flit.begin() + w, b.ep_flit.begin())) {
-    return fmt::format("ep_out_flit_o: {} {} vs {} {}", an, Words(a.ep_flit.data(), w), bn,
-                       Words(b.ep_flit.data(), w));
+  for (unsigned i = 0; i < shape.local_ports; ++i) {
+    if (((a.ep_valid >> i) & 1u) &&
+        !std::equal(&a.ep_flit[i * w], &a.ep_flit[i * w] + w, &b.ep_flit[i * w])) {
+      return fmt::format("ep_out_flit_o[local port {}]: {} {} vs {} {}", i, an,
+                         Words(&a.ep_flit[i * w], w), bn, Words(&b.ep_flit[i * w], w));
+    }
+    if (a.ep_credit[i] != b.ep_credit[i]) {
+      return diff(fmt::format("ep_in_credit_o[local port {}]", i), a.ep_credit[i], b.ep_credit[i]);
+    }
   }
-  if (a.ep_credit != b.ep_credit) return diff("ep_in_credit_o", a.ep_credit, b.ep_credit);
   if (a.cfg_rsp != b.cfg_rsp) return diff("cfg_rsp_o", a.cfg_rsp, b.cfg_rsp);
   if (a.cfg_err != b.cfg_err) return diff("cfg_err_o", a.cfg_err, b.cfg_err);
   if (a.cfg_rdata != b.cfg_rdata) return diff("cfg_rdata_o", a.cfg_rdata, b.cfg_rdata);
@@ -57,7 +62,7 @@ LockstepNode::LockstepNode(std::unique_ptr<NodeModel> reference,
   const NodeShape& s = ref_->shape();
   cand_out_.link_flit.assign(s.num_links * s.words(), 0);
   cand_out_.link_credit.assign(s.num_links, 0);
-  cand_out_.ep_flit.assign(s.words(), 0);
+  cand_out_.ep_flit.assign(s.local_ports * s.words(), 0);
 }
 
 void LockstepNode::Reset(unsigned x, unsigned y) {

@@ -7,6 +7,7 @@ namespace aries::sysc {
 NodeShape ShapeOf(const hw::NodeParams& p) {
   NodeShape s;
   s.num_ports = p.NumPorts;
+  s.local_ports = p.LocalPorts;
   s.num_vcs = p.NumVCs;
   s.coll_engine = p.CollEngine != 0;
   s.coll_depth = p.CollDepth;

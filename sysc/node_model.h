@@ -7,6 +7,7 @@
 #ifndef ARIES_SYSC_NODE_MODEL_H_
 #define ARIES_SYSC_NODE_MODEL_H_
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "aries_node_params.h"
+#include "endpoint.h"
 
 class VerilatedContext;
 class VerilatedFstC;
@@ -26,7 +28,10 @@ namespace aries::sysc {
 // comes from its build parameters (ShapeOf, below; the parameters are declared once in
 // rtl/CMakeLists.txt); a default NodeShape is the shipped 5-port model's.
 struct NodeShape {
-  unsigned num_ports = hw::kVaries_nodeParams.NumPorts;
+  unsigned num_ports = hw::kVaries_nodeParams.NumPorts;  // without the extra local ports
+  // Local (endpoint) ports: router port 0 and the router's last local_ports - 1 ports
+  // (num_ports .. num_ports + local_ports - 2); only port 0 meets the collective engine.
+  unsigned local_ports = hw::kVaries_nodeParams.LocalPorts;
   unsigned num_vcs = hw::kVaries_nodeParams.NumVCs;           // router (point-to-point) VCs
   bool coll_engine = hw::kVaries_nodeParams.CollEngine != 0;  // an engine beside the router
   unsigned coll_depth = hw::kVaries_nodeParams.CollDepth;  // its queue depth (collective credits)
@@ -41,6 +46,8 @@ struct NodeShape {
   unsigned ep_lead = 1;       // cycles the endpoint runs ahead of the node (aries_node registers
                               // what the endpoint drives and answers it a cycle ahead)
   unsigned words() const { return 1 + lanes; }
+  // The router's radix with the extra local ports (its NUM_PORTS register).
+  unsigned router_ports() const { return num_ports + local_ports - 1; }
   // VCs on the links: the router's, plus the engine's request and response VCs (aries_node
   // LinkVCs).
   unsigned num_link_vcs() const { return num_vcs + (coll_engine ? 2 : 0); }
@@ -60,14 +67,16 @@ inline void CopyFlit(uint32_t* dst, const uint32_t* src, unsigned words) {
   }
 }
 
-// Inputs of one cycle. Flit words of link l live at flit[l * words]; only valid ones are read.
+// Inputs of one cycle. Flit words of link l live at flit[l * words], of local port i at
+// ep_flit[i * words]; only valid ones are read.
 struct NodeIn {
   uint64_t link_valid = 0;           // bit per link
   std::vector<uint32_t> link_flit;   // num_links * words
   std::vector<uint8_t> link_credit;  // per link: VC mask of credits from its receiver
-  bool ep_valid = false;
-  std::vector<uint32_t> ep_flit;  // words
-  uint8_t ep_credit = 0;          // VC mask: the endpoint frees ejection buffer slots
+  uint8_t ep_valid = 0;              // bit per local port: the endpoint injects a flit
+  std::vector<uint32_t> ep_flit;     // local_ports * words
+  // Per local port: VC mask of ejection buffer slots the endpoint frees.
+  std::array<uint8_t, kMaxLocalPorts> ep_credit{};
   bool cfg_req = false, cfg_we = false;
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
@@ -78,9 +87,10 @@ struct NodeOut {
   std::vector<uint32_t> link_flit;   // only valid links are written
   std::vector<uint8_t> link_credit;  // per link: VC mask of credits to the link's sender
   uint64_t link_credit_any = 0;      // bit per link whose link_credit is nonzero
-  bool ep_valid = false;
-  std::vector<uint32_t> ep_flit;
-  uint8_t ep_credit = 0;  // VC mask: injection buffer slots freed
+  uint8_t ep_valid = 0;              // bit per local port: a flit to the endpoint
+  std::vector<uint32_t> ep_flit;     // local_ports * words
+  // Per local port: VC mask of injection buffer slots freed.
+  std::array<uint8_t, kMaxLocalPorts> ep_credit{};
   bool cfg_rsp = false, cfg_err = false;
   uint32_t cfg_rdata = 0;
   bool err = false;
@@ -103,10 +113,10 @@ class NodeModel {
 };
 
 // Makes the model of a node with `num_ports` router ports (5, or 1 + 2(K-1) for a K x K
-// flattened butterfly) in the package's Verilator context, named `name` (its trace scope), or
-// throws std::invalid_argument naming the radixes that exist.
+// flattened butterfly) and `local_ports` local ports in the package's Verilator context, named
+// `name` (its trace scope), or throws std::invalid_argument naming the models that exist.
 using NodeModelFactory = std::function<std::unique_ptr<NodeModel>(
-    unsigned num_ports, VerilatedContext* ctx, const std::string& name)>;
+    unsigned num_ports, unsigned local_ports, VerilatedContext* ctx, const std::string& name)>;
 
 }  // namespace aries::sysc
 

@@ -8,6 +8,10 @@
 #include "Varies_node___024root.h"
 #include "Varies_node_fb.h"
 #include "Varies_node_fb___024root.h"
+#include "Varies_node_l2.h"
+#include "Varies_node_l2___024root.h"
+#include "Varies_node_l4.h"
+#include "Varies_node_l4___024root.h"
 #include "Varies_node_p2p.h"
 #include "Varies_node_p2p___024root.h"
 #include "aries_pkg.h"
@@ -36,9 +40,22 @@ const char* NodeImplName(NodeImpl impl) {
 
 namespace {
 
-// The set a run with `use` takes for a node of `num_ports` ports; throws std::invalid_argument
-// naming the radixes that exist.
-const hw::NodeParams& ParamsFor(NodeUse use, unsigned num_ports) {
+// The set a run with `use` takes for a node of `num_ports` ports and `local_ports` local
+// ports; throws std::invalid_argument naming the models that exist.
+const hw::NodeParams& ParamsFor(NodeUse use, unsigned num_ports, unsigned local_ports) {
+  if (local_ports != 1) {
+    if (local_ports != 2 && local_ports != 4) {
+      throw std::invalid_argument(
+          fmt::format("node.local_ports = {}: allowed 1, 2, 4", local_ports));
+    }
+    if (num_ports > hw::kVaries_nodeParams.NumPorts) {
+      throw std::invalid_argument(fmt::format(
+          "node.local_ports = {} with {}-port routers: the nodes with more local ports are "
+          "built with {} ports (mesh, torus, ARIES); the flattened butterfly has 1 local port",
+          local_ports, num_ports, hw::kVaries_nodeParams.NumPorts));
+    }
+    return local_ports == 2 ? hw::kVaries_node_l2Params : hw::kVaries_node_l4Params;
+  }
   if (num_ports <= hw::kVaries_nodeParams.NumPorts) {
     return use == NodeUse::kPointToPoint ? hw::kVaries_node_p2pParams : hw::kVaries_nodeParams;
   }
@@ -59,6 +76,12 @@ std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* c
   if (&p == &hw::kVaries_node_fbParams) {
     return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(p), ctx, name);
   }
+  if (&p == &hw::kVaries_node_l2Params) {
+    return std::make_unique<VerilatedNode<Varies_node_l2, true>>(ShapeOf(p), ctx, name);
+  }
+  if (&p == &hw::kVaries_node_l4Params) {
+    return std::make_unique<VerilatedNode<Varies_node_l4, true>>(ShapeOf(p), ctx, name);
+  }
   return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(p), ctx, name);
 }
 
@@ -77,10 +100,14 @@ const hw::NodeParams* ShippedParams(const std::string& name) {
   if (name == "Varies_node") return &hw::kVaries_nodeParams;
   if (name == "Varies_node_p2p") return &hw::kVaries_node_p2pParams;
   if (name == "Varies_node_fb") return &hw::kVaries_node_fbParams;
+  if (name == "Varies_node_l2") return &hw::kVaries_node_l2Params;
+  if (name == "Varies_node_l4") return &hw::kVaries_node_l4Params;
   return nullptr;
 }
 
-std::string ShippedParamNames() { return "Varies_node, Varies_node_p2p, Varies_node_fb"; }
+std::string ShippedParamNames() {
+  return "Varies_node, Varies_node_p2p, Varies_node_fb, Varies_node_l2, Varies_node_l4";
+}
 
 NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {
   const hw::NodeParams* params = ShippedParams(set);
@@ -88,20 +115,26 @@ NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {
     throw std::invalid_argument(
         fmt::format("node parameter set '{}' was not built (built: {})", set, ShippedParamNames()));
   }
-  return [set, params, impl](unsigned num_ports, VerilatedContext* ctx,
+  return [set, params, impl](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
                              const std::string& name) -> std::unique_ptr<NodeModel> {
     if (num_ports > params->NumPorts) {
       throw std::invalid_argument(
           fmt::format("node parameter set {} has {} router ports; this package needs {}", set,
                       params->NumPorts, num_ports));
     }
+    if (local_ports != params->LocalPorts) {
+      throw std::invalid_argument(
+          fmt::format("node parameter set {} has {} local ports; node.local_ports = {}", set,
+                      params->LocalPorts, local_ports));
+    }
     return MakeNode(*params, impl, ctx, name);
   };
 }
 
 NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
-  return [use, impl](unsigned num_ports, VerilatedContext* ctx, const std::string& name) {
-    return MakeNode(ParamsFor(use, num_ports), impl, ctx, name);
+  return [use, impl](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
+                     const std::string& name) {
+    return MakeNode(ParamsFor(use, num_ports, local_ports), impl, ctx, name);
   };
 }
 

@@ -7,8 +7,10 @@
 //                   would cost about a quarter of every node step
 //   Varies_node_fb  15 ports, otherwise the same, no tracks and no collective engine
 //                   (flattened butterfly K <= 8)
-// All are built without assertions (-O2, --x-assign fast); all but Varies_node_p2p have FST
-// tracing compiled in.
+//   Varies_node_l2, Varies_node_l4
+//                   Varies_node with 2 and 4 local ports (node.local_ports), without tracing
+// All are built without assertions (-O2, --x-assign fast); Varies_node and Varies_node_fb have
+// FST tracing compiled in.
 #ifndef ARIES_SYSC_NODE_MODELS_H_
 #define ARIES_SYSC_NODE_MODELS_H_
 
@@ -18,8 +20,9 @@
 
 namespace aries::sysc {
 
-// The smallest shipped model with at least `num_ports` ports; throws std::invalid_argument
-// naming the radixes that exist. kPointToPoint picks the 5-port model without the collective
+// The smallest shipped model with at least `num_ports` ports and exactly the local ports asked
+// (more than one: Varies_node_l2 / _l4, whatever the use); throws std::invalid_argument naming
+// the models that exist. kPointToPoint picks the 5-port model without the collective
 // engine and without tracing (runs without collectives or waveforms: same cycles, fewer
 // instructions; tests/sysc compares the two on the same traffic).
 enum class NodeUse { kAny, kPointToPoint };

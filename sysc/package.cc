@@ -62,11 +62,18 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.rank = y * ranks / cfg.k;
     const unsigned first = first_row(nd.rank), rows = first_row(nd.rank + 1) - first;
     nd.part = nd.rank * cfg.threads + (y - first) * parts_of_rank[nd.rank] / rows;
-    if (nd.rank == my_rank) nd.model = factory(want_ports, ctx_.get(), NodeName(n));
+    if (nd.rank == my_rank) {
+      nd.model = factory(want_ports, cfg.local_ports, ctx_.get(), NodeName(n));
+    }
   }
   const auto first_local = std::find_if(nodes_.begin(), nodes_.end(),
                                         [](const Node& nd) { return nd.model != nullptr; });
   shape_ = first_local->model->shape();
+  if (shape_.local_ports != cfg.local_ports) {
+    throw std::invalid_argument(
+        fmt::format("node.local_ports = {}: the node model has {} local ports", cfg.local_ports,
+                    shape_.local_ports));
+  }
   if (shape_.num_ports < want_ports) {
     throw std::invalid_argument(fmt::format(
         "package.topology = {} with package.k = {} needs {}-port routers; the model has {}",
@@ -107,16 +114,16 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     Node& nd = nodes_[n];
     nd.in.link_flit.assign(shape_.num_links * w, 0);
     nd.in.link_credit.assign(shape_.num_links, 0);
-    nd.in.ep_flit.assign(w, 0);
+    nd.in.ep_flit.assign(shape_.local_ports * w, 0);
     nd.out.link_flit.assign(shape_.num_links * w, 0);
     nd.out.link_credit.assign(shape_.num_links, 0);
-    nd.out.ep_flit.assign(w, 0);
+    nd.out.ep_flit.assign(shape_.local_ports * w, 0);
     nd.in_ch.assign(shape_.num_links, nullptr);
     nd.out_ch.assign(shape_.num_links, nullptr);
     nd.out_pitches.assign(shape_.num_links, 0);
     nd.last_in.assign(shape_.num_links * w, 0);
     nd.last_out.assign(shape_.num_links * w, 0);
-    nd.last_ep.assign(w, 0);
+    nd.last_ep.assign(shape_.local_ports * w, 0);
     nd.counters.link_flits.assign(shape_.num_links, 0);
     nd.counters.link_toggles.assign(shape_.num_links, 0);
     nd.counters.link_flit_pitches.assign(shape_.num_links, 0);
@@ -151,7 +158,8 @@ void Package::CheckShape() {
     const char* field;
   };
   std::vector<Expect> ex = {
-      {hw::kRegNumPorts, shape_.num_ports, "num_ports"},
+      {hw::kRegNumPorts, shape_.router_ports(), "num_ports + local_ports - 1"},
+      {hw::kRegLocalPorts, shape_.local_ports, "local_ports"},
       {hw::kRegNumVcs, shape_.num_vcs, "num_vcs"},
       {hw::kRegBufferDepth, shape_.buffer_depth, "buffer_depth"},
       {hw::kRegNumFlows, shape_.num_flows, "num_flows"},
@@ -353,8 +361,15 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   }
   const bool credits = credit_or != 0;
   const uint64_t ep_cycle = cycle + shape_.ep_lead;
-  in.ep_valid = nd.ep && nd.ep->Inject(ep_cycle, in.ep_flit.data());
-  in.ep_credit = nd.ep ? nd.ep->EjectCredits(ep_cycle) : 0;
+  in.ep_valid = 0;
+  uint8_t ep_credit_or = 0;
+  if (nd.ep) {
+    for (unsigned i = 0; i < shape_.local_ports; ++i) {
+      if (nd.ep->Inject(ep_cycle, i, &in.ep_flit[i * w])) in.ep_valid |= 1u << i;
+      in.ep_credit[i] = nd.ep->EjectCredits(ep_cycle, i);
+      ep_credit_or |= in.ep_credit[i];
+    }
+  }
   in.cfg_req = false;
   if (!nd.waiting && nd.next < nd.queue.size()) {
     const RegOp& op = (*ops_)[nd.queue[nd.next]];
@@ -366,17 +381,22 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
     nd.waiting_op = nd.queue[nd.next];
   }
   const bool quiet_inputs =
-      in.link_valid == 0 && !credits && !in.ep_valid && in.ep_credit == 0 && !in.cfg_req;
+      in.link_valid == 0 && !credits && in.ep_valid == 0 && ep_credit_or == 0 && !in.cfg_req;
   if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
-    if (nd.ep) nd.ep->AfterEdge(ep_cycle, 0, nullptr);
+    if (nd.ep) {
+      EndpointEdge e;
+      e.ports = shape_.local_ports;
+      nd.ep->AfterEdge(ep_cycle, e);
+    }
     return false;
   }
   ++k.evaluated;
-  if (in.ep_valid) {
+  for (unsigned m = in.ep_valid; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
     ++k.injected;
-    CountArrival(k, in.ep_flit.data(), nd.last_ep, 0);
+    CountArrival(k, &in.ep_flit[i * w], nd.last_ep, i * w);
     if (flit_observer_) {
-      flit_observer_({FlitEvent::kInject, cycle, n, 0, nullptr, in.ep_flit.data()});
+      flit_observer_({FlitEvent::kInject, cycle, n, i, nullptr, &in.ep_flit[i * w]});
     }
   }
   return true;
@@ -425,17 +445,18 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
           NodeName(n), l));
     }
   }
-  if (out.ep_valid) {
+  EndpointEdge edge;
+  edge.ports = shape_.local_ports;
+  for (unsigned i = 0; i < shape_.local_ports; ++i) {
+    edge.credits[i] = out.ep_credit[i];
+    if (!((out.ep_valid >> i) & 1u)) continue;
+    const uint32_t* f = &out.ep_flit[i * w];
+    edge.ejected[i] = f;
     ++k.ejected;
-    leave(out.ep_flit.data());
-    if (flit_observer_) {
-      flit_observer_({FlitEvent::kEject, cycle, n, 0, nullptr, out.ep_flit.data()});
-    }
+    leave(f);
+    if (flit_observer_) flit_observer_({FlitEvent::kEject, cycle, n, i, nullptr, f});
   }
-  if (nd.ep) {
-    nd.ep->AfterEdge(cycle + shape_.ep_lead, out.ep_credit,
-                     out.ep_valid ? out.ep_flit.data() : nullptr);
-  }
+  if (nd.ep) nd.ep->AfterEdge(cycle + shape_.ep_lead, edge);
   if (out.cfg_rsp && nd.waiting) {
     const RegOp& op = (*ops_)[nd.waiting_op];
     if (op.write && !out.cfg_err) {  // an accepted write: count the muxes and switches it moved

@@ -89,7 +89,7 @@ struct RegResult {
 // alike; wires start at 0 and hold their value between flits.
 struct NodeCounters {
   uint64_t evaluated = 0;         // cycles the model was stepped
-  uint64_t injected = 0;          // flits from the endpoint
+  uint64_t injected = 0;          // flits from the endpoint (every local port)
   uint64_t ejected = 0;           // flits to the endpoint
   uint64_t buffer_writes = 0;     // router input-buffer writes (= reads, once drained)
   uint64_t xbar_traversals = 0;   // = switch-allocator grants
@@ -200,7 +200,7 @@ class Package {
   struct FlitEvent {
     enum Kind { kInject, kHop, kEject } kind;
     uint64_t cycle;
-    unsigned node, link;     // link: the node's link of a hop
+    unsigned node, link;     // link: the node's link of a hop, or the local port (inject, eject)
     const Channel* channel;  // of a hop
     const uint32_t* flit;    // header word, then the lanes
   };

@@ -47,7 +47,7 @@ class VerilatedNode final : public NodeModel {
     SetBits(m_->lnk_in_valid_i, 0);
     SetBits(m_->lnk_out_credit_i, 0);
     m_->ep_in_valid_i = 0;
-    m_->ep_out_credit_i = 0;
+    m_->ep_out_credit_i = 0;  // (at most 4 ports x 6 VCs: an integer)
     m_->cfg_req_i = 0;
     m_->cfg_we_i = 0;
     m_->eval();
@@ -77,9 +77,19 @@ class VerilatedNode final : public NodeModel {
       }
     }
     SetFields(m_->lnk_out_credit_i, in.link_credit, nl, shape_.num_link_vcs());
+    const unsigned lp = shape_.local_ports;
     m_->ep_in_valid_i = in.ep_valid;
-    if (in.ep_valid) std::memcpy(&m_->ep_in_flit_i[0], in.ep_flit.data(), w * sizeof(uint32_t));
-    m_->ep_out_credit_i = in.ep_credit;
+    for (unsigned i = 0; i < lp; ++i) {
+      if ((in.ep_valid >> i) & 1u) {
+        std::memcpy(&m_->ep_in_flit_i[i * w], &in.ep_flit[i * w], w * sizeof(uint32_t));
+      }
+    }
+    {
+      uint64_t c = 0;
+      for (unsigned i = 0; i < lp; ++i)
+        c |= uint64_t{in.ep_credit[i]} << (i * shape_.num_link_vcs());
+      SetBits(m_->ep_out_credit_i, c);
+    }
     m_->cfg_req_i = in.cfg_req;
     m_->cfg_we_i = in.cfg_we;
     m_->cfg_addr_i = in.cfg_addr;
@@ -95,9 +105,19 @@ class VerilatedNode final : public NodeModel {
     GetFields(m_->lnk_in_credit_o, out.link_credit, nl, shape_.num_link_vcs());
     out.link_credit_any = 0;
     for (unsigned l = 0; l < nl; ++l) out.link_credit_any |= uint64_t{out.link_credit[l] != 0} << l;
-    out.ep_valid = m_->ep_out_valid_o;
-    if (out.ep_valid) std::memcpy(out.ep_flit.data(), &m_->ep_out_flit_o[0], w * sizeof(uint32_t));
-    out.ep_credit = static_cast<uint8_t>(m_->ep_in_credit_o);
+    out.ep_valid = static_cast<uint8_t>(m_->ep_out_valid_o);
+    for (unsigned i = 0; i < lp; ++i) {
+      if ((out.ep_valid >> i) & 1u) {
+        std::memcpy(&out.ep_flit[i * w], &m_->ep_out_flit_o[i * w], w * sizeof(uint32_t));
+      }
+    }
+    {
+      const uint64_t c = static_cast<uint64_t>(m_->ep_in_credit_o);
+      const unsigned nvl = shape_.num_link_vcs();
+      for (unsigned i = 0; i < lp; ++i) {
+        out.ep_credit[i] = static_cast<uint8_t>((c >> (i * nvl)) & ((1u << nvl) - 1u));
+      }
+    }
     out.cfg_rsp = m_->cfg_rsp_o;
     out.cfg_err = m_->cfg_err_o;
     out.cfg_rdata = m_->cfg_rdata_o;

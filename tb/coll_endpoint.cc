@@ -37,8 +37,8 @@ CollEndpoint::CollEndpoint(const sysc::NodeShape& shape, std::vector<Coll> colls
   }
 }
 
-bool CollEndpoint::Inject(uint64_t /*cycle*/, uint32_t* w) {
-  if (!started_ || sent_ == flits_ || !port_.CanSend()) return false;
+bool CollEndpoint::Inject(uint64_t /*cycle*/, unsigned port, uint32_t* w) {
+  if (port != 0 || !started_ || sent_ == flits_ || !port_.CanSend()) return false;
   State& c = colls_[CollOf(sent_)];
   const size_t first = c.sent * shape_.lanes;
   const size_t n = first < c.vec.size() ? std::min<size_t>(shape_.lanes, c.vec.size() - first) : 0;
@@ -48,8 +48,9 @@ bool CollEndpoint::Inject(uint64_t /*cycle*/, uint32_t* w) {
   return true;
 }
 
-uint8_t CollEndpoint::EjectCredits(uint64_t) {
+uint8_t CollEndpoint::EjectCredits(uint64_t, unsigned port) {
   uint8_t m = 0;
+  if (port != 0) return m;
   for (unsigned c = 0; c < 2; ++c) {
     if (fill_[c] != 0 &&
         (accept_ >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng_) < accept_)) {
@@ -60,8 +61,13 @@ uint8_t CollEndpoint::EjectCredits(uint64_t) {
   return m;
 }
 
-void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ej) {
-  port_.Returned(inject_credits);
+void CollEndpoint::AfterEdge(uint64_t cycle, const sysc::EndpointEdge& edge) {
+  port_.Returned(edge.credits[0]);
+  for (unsigned i = 1; i < edge.ports; ++i) {
+    if (edge.ejected[i])
+      errors_.push_back(fmt::format("cycle {}: a flit on local port {}", cycle, i));
+  }
+  const uint32_t* ej = edge.ejected[0];
   if (!ej) return;
   const hw::CollHeader h = hw::UnpackCollHeader(ej[0]);
   if (!port_.IsEngineVc(h.vc)) {
@@ -84,19 +90,29 @@ void CollEndpoint::AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint3
   last_rx_ = cycle;
 }
 
-bool SharedPort::Inject(uint64_t cycle, uint32_t* words) {
-  return a_->Inject(cycle, words) || b_->Inject(cycle, words);
+bool SharedPort::Inject(uint64_t cycle, unsigned port, uint32_t* words) {
+  return a_->Inject(cycle, port, words) || b_->Inject(cycle, port, words);
 }
 
-uint8_t SharedPort::EjectCredits(uint64_t cycle) {
-  return static_cast<uint8_t>((a_->EjectCredits(cycle) & a_vcs_) |
-                              (b_->EjectCredits(cycle) & ~a_vcs_));
+uint8_t SharedPort::EjectCredits(uint64_t cycle, unsigned port) {
+  return static_cast<uint8_t>((a_->EjectCredits(cycle, port) & a_vcs_) |
+                              (b_->EjectCredits(cycle, port) & ~a_vcs_));
 }
 
-void SharedPort::AfterEdge(uint64_t cycle, uint8_t credits, const uint32_t* ej) {
-  const bool to_a = ej && ((a_vcs_ >> hw::UnpackCollHeader(ej[0]).vc) & 1u);
-  a_->AfterEdge(cycle, static_cast<uint8_t>(credits & a_vcs_), to_a ? ej : nullptr);
-  b_->AfterEdge(cycle, static_cast<uint8_t>(credits & ~a_vcs_), to_a ? nullptr : ej);
+void SharedPort::AfterEdge(uint64_t cycle, const sysc::EndpointEdge& edge) {
+  // Each side gets its VCs' credits and flits, port by port.
+  sysc::EndpointEdge a, b;
+  a.ports = b.ports = edge.ports;
+  for (unsigned i = 0; i < edge.ports; ++i) {
+    const uint32_t* ej = edge.ejected[i];
+    const bool to_a = ej && ((a_vcs_ >> hw::UnpackCollHeader(ej[0]).vc) & 1u);
+    a.credits[i] = static_cast<uint8_t>(edge.credits[i] & a_vcs_);
+    b.credits[i] = static_cast<uint8_t>(edge.credits[i] & ~a_vcs_);
+    a.ejected[i] = to_a ? ej : nullptr;
+    b.ejected[i] = to_a ? nullptr : ej;
+  }
+  a_->AfterEdge(cycle, a);
+  b_->AfterEdge(cycle, b);
 }
 
 }  // namespace aries::tb

@@ -39,9 +39,10 @@ class CollEndpoint final : public sysc::Endpoint {
   // Start injecting (after the engines are programmed and started).
   void Start() { started_ = true; }
 
-  bool Inject(uint64_t cycle, uint32_t* words) override;
-  uint8_t EjectCredits(uint64_t cycle) override;
-  void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
+  // Local port 0 only (the engine's port).
+  bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override;
+  uint8_t EjectCredits(uint64_t cycle, unsigned port) override;
+  void AfterEdge(uint64_t cycle, const sysc::EndpointEdge& edge) override;
 
   size_t flits() const { return flits_; }  // of every collective together
   size_t sent() const { return sent_; }
@@ -75,17 +76,17 @@ class CollEndpoint final : public sysc::Endpoint {
   uint64_t last_rx_ = 0;
 };
 
-// Two endpoints on one local port, on disjoint VCs (a collective endpoint and point-to-point
-// traffic): the first injects when it has a flit, else the second; credits and ejected flits
-// are split by VC.
+// Two endpoints on the same local ports, on disjoint VCs (a collective endpoint and
+// point-to-point traffic): on each port the first injects when it has a flit, else the second;
+// credits and ejected flits are split by VC.
 class SharedPort final : public sysc::Endpoint {
  public:
   // `first_vcs`: VC mask of the first endpoint (ejected flits on these VCs go to it).
   SharedPort(sysc::Endpoint* first, sysc::Endpoint* second, uint8_t first_vcs)
       : a_(first), b_(second), a_vcs_(first_vcs) {}
-  bool Inject(uint64_t cycle, uint32_t* words) override;
-  uint8_t EjectCredits(uint64_t cycle) override;
-  void AfterEdge(uint64_t cycle, uint8_t inject_credits, const uint32_t* ejected) override;
+  bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override;
+  uint8_t EjectCredits(uint64_t cycle, unsigned port) override;
+  void AfterEdge(uint64_t cycle, const sysc::EndpointEdge& edge) override;
 
  private:
   sysc::Endpoint *a_, *b_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -94,7 +95,8 @@ void NetScoreboard::Erase(uint64_t id) {
   }
 }
 
-std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w) {
+std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, const uint32_t* w,
+                                             unsigned port) {
   ++flits_ejected_;
   const hw::Flit f = hw::UnpackFlit(w, 0);
   if (f.vc >= ejected_by_vc_.size()) ejected_by_vc_.resize(f.vc + 1, 0);
@@ -123,7 +125,7 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
     }
   }
   static_assert((1u << hw::kVcIdW) <= hw::kMaxVCs, "a header VC indexes the open packets");
-  const size_t oi = size_t{node} * hw::kMaxVCs + f.vc;
+  const size_t oi = (size_t{node} * sysc::kMaxLocalPorts + port) * hw::kMaxVCs + f.vc;
   if (oi >= open_.size()) open_.resize(oi + 1, {0, 0});
   auto& open = open_[oi];
   if (idx == 0) {
@@ -143,8 +145,9 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
     }
     open = {id, 1};
   } else if (open.first != id || open.second == 0) {
-    Error(fmt::format("cycle {}: node {} VC {}: flit {} of packet {} interleaved with packet {}",
-                      cycle, node, f.vc, idx, id, open.first));
+    Error(fmt::format("cycle {}: node {}{} VC {}: flit {} of packet {} interleaved with packet {}",
+                      cycle, node, port ? fmt::format(" local port {}", port) : std::string(), f.vc,
+                      idx, id, open.first));
   }
   ++p.ejected;
   if (p.ejected == p.len) {
@@ -166,15 +169,26 @@ class TrafficEndpoint final : public sysc::Endpoint {
         node_(node),
         k_(t.package().k()),
         lanes_(t.package().shape().lanes),
-        credits_(t.package().shape().num_vcs, t.package().shape().buffer_depth),
-        sink_fill_(t.package().shape().num_vcs, 0),
+        nv_(t.package().shape().num_vcs),
+        ports_(t.package().shape().local_ports),
+        credits_(ports_ * nv_, t.package().shape().buffer_depth),
+        sink_fill_(ports_ * nv_, 0),
+        vc_port_(nv_, 0),
         rng_(t.config().seed * 7919 + node),
-        sink_rng_((t.config().seed * 7919 + node) ^ 0x5851F42D4C957F2Dull) {
+        sink_rng_((t.config().seed * 7919 + node) ^ 0x5851F42D4C957F2Dull),
+        queue_(ports_),
+        cur_(ports_, nullptr),
+        idx_(ports_, 0) {
     for (const TraceEntry& e : t.config().trace) {
       if (e.src == node) trace_.push_back(e);
     }
-    for (unsigned v = 0; v < credits_.size(); ++v) {
-      if ((t.config().vc_mask >> v) & 1u) vcs_.push_back(v);
+    for (unsigned v = 0; v < nv_; ++v) {
+      if ((t.config().vc_mask >> v) & 1u) {
+        // The usable VCs in turn over the local ports: a VC's packets all take one port, so
+        // the packets of one source, destination and VC stay in order.
+        vc_port_[v] = static_cast<unsigned>(vcs_.size()) % ports_;
+        vcs_.push_back(v);
+      }
     }
   }
 
@@ -194,18 +208,22 @@ class TrafficEndpoint final : public sysc::Endpoint {
     }
   }
 
-  bool Inject(uint64_t cycle, uint32_t* w) override {
-    if (!cur_ && !queue_.empty() && queue_.front()->created <= cycle) {
-      cur_ = queue_.front();
-      queue_.pop_front();
-      idx_ = 0;
+  bool Inject(uint64_t cycle, unsigned port, uint32_t* w) override {
+    Packet*& cur = cur_[port];
+    unsigned& idx = idx_[port];
+    std::deque<Packet*>& queue = queue_[port];
+    if (!cur && !queue.empty() && queue.front()->created <= cycle) {
+      cur = queue.front();
+      queue.pop_front();
+      idx = 0;
     }
-    if (!cur_) return false;
-    Packet& p = *cur_;  // its scoreboard record: erased only when the tail has arrived
-    if (credits_[p.vc] == 0) return false;
+    if (!cur) return false;
+    Packet& p = *cur;  // its scoreboard record: erased only when the tail has arrived
+    unsigned& credits = credits_[port * nv_ + p.vc];
+    if (credits == 0) return false;
     hw::Flit f;
-    f.head = idx_ == 0;
-    f.tail = idx_ + 1 == p.len;
+    f.head = idx == 0;
+    f.tail = idx + 1 == p.len;
     f.vc = p.vc;
     f.is_flow = t_.config().flow_routed;
     f.flow = f.is_flow ? p.dst : 0;
@@ -215,52 +233,62 @@ class TrafficEndpoint final : public sysc::Endpoint {
     f.src_y = p.src / k_;
     w[0] = hw::PackHeader(f);
     w[1] = static_cast<uint32_t>(p.id);
-    for (unsigned l = 1; l < lanes_; ++l) w[1 + l] = NetScoreboard::Check(p.id, idx_, l);
-    --credits_[p.vc];
-    if (idx_ == 0) p.head_injected = cycle;
-    if (++idx_ == p.len) {
-      if (!t_.package().IsLocal(p.dst)) sent_away_.push_back(cur_);
-      cur_ = nullptr;
+    for (unsigned l = 1; l < lanes_; ++l) w[1 + l] = NetScoreboard::Check(p.id, idx, l);
+    --credits;
+    if (idx == 0) p.head_injected = cycle;
+    if (++idx == p.len) {
+      if (!t_.package().IsLocal(p.dst)) sent_away_.push_back(cur);
+      cur = nullptr;
     }
     return true;
   }
 
-  uint8_t EjectCredits(uint64_t) override {
-    if (stalled_ || fill_mask_ == 0) return 0;
+  uint8_t EjectCredits(uint64_t, unsigned port) override {
+    uint32_t& fill_mask = fill_mask_[port];
+    if (stalled_ || fill_mask == 0) return 0;
     const double acc = t_.config().sink_accept;
     uint8_t m = 0;
-    for (uint32_t f = fill_mask_; f != 0; f &= f - 1) {  // the VCs holding flits, in order
+    for (uint32_t f = fill_mask; f != 0; f &= f - 1) {  // the VCs holding flits, in order
       const unsigned v = static_cast<unsigned>(__builtin_ctz(f));
       if (acc >= 1.0 || uni_(sink_rng_) < acc) {
-        if (--sink_fill_[v] == 0) fill_mask_ &= ~(1u << v);
+        if (--sink_fill_[port * nv_ + v] == 0) fill_mask &= ~(1u << v);
         m |= static_cast<uint8_t>(1u << v);
       }
     }
     return m;
   }
 
-  void AfterEdge(uint64_t cycle, uint8_t inj_credits, const uint32_t* ej) override {
-    for (unsigned v = 0; inj_credits != 0; ++v, inj_credits >>= 1) credits_[v] += inj_credits & 1u;
-    if (ej) {
+  void AfterEdge(uint64_t cycle, const sysc::EndpointEdge& edge) override {
+    for (unsigned i = 0; i < ports_; ++i) {
+      for (uint8_t c = edge.credits[i], v = 0; c != 0; ++v, c >>= 1)
+        credits_[i * nv_ + v] += c & 1u;
+      const uint32_t* ej = edge.ejected[i];
+      if (!ej) continue;
       const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1);
-      if (vc >= sink_fill_.size()) {  // the router ejects on its own VCs only
-        throw std::logic_error(
-            fmt::format("cycle {}: node {} ejected a flit on VC {} (the sink has {})", cycle, node_,
-                        vc, sink_fill_.size()));
+      if (vc >= nv_) {  // the router ejects on its own VCs only
+        throw std::logic_error(fmt::format(
+            "cycle {}: node {} ejected a flit on VC {} (the sink has {})", cycle, node_, vc, nv_));
       }
-      ++sink_fill_[vc];
-      fill_mask_ |= 1u << vc;
+      ++sink_fill_[i * nv_ + vc];
+      fill_mask_[i] |= 1u << vc;
       ejected_.push_back(cycle + 1);
+      ejected_ports_.push_back(i);
       ejected_words_.insert(ejected_words_.end(), ej, ej + words_);
     }
   }
 
-  size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+  size_t queued() const {
+    size_t n = 0;
+    for (unsigned i = 0; i < ports_; ++i) n += queue_[i].size() + (cur_[i] ? 1 : 0);
+    return n;
+  }
 
   // Flits ejected in the window, for the scoreboard (between windows): their cycles and words.
   const std::vector<uint64_t>& ejected() const { return ejected_; }
   const uint32_t* ejected_words(size_t i) const { return &ejected_words_[i * words_]; }
+  unsigned ejected_port(size_t i) const { return ejected_ports_[i]; }
   void ClearEjected() {
+    ejected_ports_.clear();
     ejected_.clear();
     ejected_words_.clear();
   }
@@ -277,25 +305,30 @@ class TrafficEndpoint final : public sysc::Endpoint {
     p.len = len;
     p.created = cycle;
     Packet* rec = t_.Created(p);
-    if (rec && t_.package().IsLocal(node_)) queue_.push_back(rec);
+    if (rec && t_.package().IsLocal(node_)) queue_[vc_port_[p.vc]].push_back(rec);
   }
 
   NetTraffic& t_;
-  unsigned node_, k_, lanes_, words_ = t_.package().shape().words();
+  unsigned node_, k_, lanes_, nv_, ports_, words_ = t_.package().shape().words();
+  // Per local port and VC ([port * nv_ + v]): injection credits, sink slots taken.
   std::vector<unsigned> credits_, sink_fill_, vcs_;
-  uint32_t fill_mask_ = 0;  // VCs whose sink_fill_ is nonzero
+  std::vector<unsigned> vc_port_;                           // the local port a VC's packets take
+  std::array<uint32_t, sysc::kMaxLocalPorts> fill_mask_{};  // per port: VCs holding sink flits
   // The source's stream (packets are made between windows) and the sink's (slots freed in the
   // node's step): two streams, so that neither depends on how cycles are grouped into windows.
   std::mt19937_64 rng_, sink_rng_;
   std::uniform_real_distribution<double> uni_{0.0, 1.0};
-  // Packets made and not yet fully injected (records in the scoreboard, which do not move), in
-  // the order made; those made later in the window wait for their cycle.
-  std::deque<Packet*> queue_;
-  Packet* cur_ = nullptr;
+  // Per local port: packets made and not yet fully injected (records in the scoreboard, which
+  // do not move), in the order made (those made later in the window wait for their cycle), the
+  // packet being injected and its next flit.
+  std::vector<std::deque<Packet*>> queue_;
+  std::vector<Packet*> cur_;
+  std::vector<unsigned> idx_;
   std::vector<uint64_t> ejected_;
+  std::vector<unsigned> ejected_ports_;
   std::vector<uint32_t> ejected_words_;
   std::vector<Packet*> sent_away_;
-  unsigned idx_ = 0, next_vc_ = 0;
+  unsigned next_vc_ = 0;
   std::vector<TraceEntry> trace_;
   size_t next_trace_ = 0;
   bool stalled_ = false;
@@ -391,7 +424,9 @@ void NetTraffic::AfterWindow(bool last) {
       const auto& ej = eps_[n]->ejected();
       for (size_t i = 0; i < ej.size(); ++i) order[at[ej[i] - lo]++] = {n, i};
     }
-    for (const auto& [n, i] : order) Ejected(n, eps_[n]->ejected()[i], eps_[n]->ejected_words(i));
+    for (const auto& [n, i] : order) {
+      Ejected(n, eps_[n]->ejected()[i], eps_[n]->ejected_words(i), eps_[n]->ejected_port(i));
+    }
   }
   for (auto& ep : eps_) ep->ClearEjected();
 }
@@ -439,10 +474,10 @@ Packet* NetTraffic::Created(const Packet& p0) {
   return &sb_.OnCreate(p);
 }
 
-void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w) {
+void NetTraffic::Ejected(unsigned node, uint64_t cycle, const uint32_t* w, unsigned port) {
   last_eject_ = cycle;
   if (cycle >= win_from_ && cycle < win_to_) ++win_ejected_;
-  if (const std::optional<Packet> p = sb_.OnEject(node, cycle, w)) {
+  if (const std::optional<Packet> p = sb_.OnEject(node, cycle, w, port)) {
     --local_live_;  // its tail arrived here, at its destination
     measured_live_ -= p->measured ? 1 : 0;
     if (p->measured) {

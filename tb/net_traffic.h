@@ -56,7 +56,8 @@ struct Packet {
 };
 
 // Shared bookkeeping of all endpoints: every flit arrives once, at its destination, uncorrupted,
-// its packet's flits in order and not interleaved with another packet on the ejection VC. With
+// its packet's flits in order and not interleaved with another packet on the ejection VC of
+// its local port (node.local_ports: each port has its own ejection VCs). With
 // `ordered`, packets of one (source, destination, VC) also arrive in the order they were made
 // (a packet keeps its VC); dynamic VC allocation lets them overtake each other.
 class NetScoreboard {
@@ -70,7 +71,9 @@ class NetScoreboard {
   // The record of a packet not yet finished; std::out_of_range otherwise.
   Packet& Get(uint64_t id);
   // Checks one ejected flit; returns the completed packet when it was its tail.
-  std::optional<Packet> OnEject(unsigned node, uint64_t cycle, const uint32_t* words);
+  // `port`: the local port it left the router by.
+  std::optional<Packet> OnEject(unsigned node, uint64_t cycle, const uint32_t* words,
+                                unsigned port = 0);
   static uint32_t Check(uint64_t id, unsigned idx, unsigned lane);
   size_t outstanding() const { return live_; }
   // The packets not yet finished, oldest (lowest id) first.
@@ -182,7 +185,7 @@ class NetTraffic : public sysc::WindowObserver {
   unsigned Destination(unsigned src);
 
  private:
-  void Ejected(unsigned node, uint64_t cycle, const uint32_t* words);
+  void Ejected(unsigned node, uint64_t cycle, const uint32_t* words, unsigned port);
   // Distributed: sources tell the destinations' ranks when their packets' heads left.
   void SendHeadCycles();
 

@@ -16,6 +16,7 @@
   localparam int unsigned RegBufferDepth = 32'h0003;  ///< RO: BufferDepth parameter
   localparam int unsigned RegNumFlows = 32'h0004;  ///< RO: NumFlows parameter
   localparam int unsigned RegLanes = 32'h0005;  ///< RO: Lanes parameter
+  localparam int unsigned RegLocalPorts = 32'h0006;  ///< RO: LocalPorts parameter
   localparam int unsigned RegCtrl = 32'h0008;  ///< RW: topology and grid size
   localparam int unsigned RegStatus = 32'h0009;  ///< RO, write 1 to clear: sticky errors
   localparam int unsigned RegErrInfo = 32'h000A;  ///< RO: flow and port of the last miss

@@ -10,7 +10,13 @@
 //     link, x-track t or y-track t, where a + port (XP, YP) taps the upper side and a - port
 //     (XM, YM) the lower side of the track at this node (so the + ports share the upper taps).
 //   * otherwise (flattened butterfly, or no tracks): link l is router port l+1, fixed.
-// Port 0 of the router is the endpoint (ep_*).
+// Local ports (LocalPorts = 1, 2 or 4): the endpoint meets the node through LocalPorts ports
+// (ep_*, port i at bit i / [i*FlitW +: FlitW] / [i*LinkVCs +: LinkVCs]): router port 0 and the
+// router's last LocalPorts - 1 ports (NumPorts .. NumPorts + LocalPorts - 2), so a chiplet can
+// inject and eject LocalPorts flits per cycle. Only local port 0 meets the collective engine:
+// the engine issues one reduction and one response per cycle, which one port already carries,
+// so the extra local ports carry the router's VCs only (their collective VCs get no credits; a
+// flit on one reaches the router as a VC overflow).
 //
 // Collective engine (CollEngine = 1, rtl/coll_engine): links carry LinkVCs = NumVCs + 2 VCs;
 // VCs 0..NumVCs-1 are the router's (point-to-point), VC NumVCs carries collective requests and
@@ -39,8 +45,11 @@
 `include "aries_assert.svh"
 
 module aries_node #(
-  /// Router radix (5: mesh, torus, ARIES; 1 + 2(K-1): flattened butterfly).
+  /// Router radix without the extra local ports (5: mesh, torus, ARIES; 1 + 2(K-1): flattened
+  /// butterfly).
   parameter int unsigned NumPorts = 5,
+  /// Local (endpoint) ports: 1, 2 or 4 (the router gets LocalPorts - 1 more ports).
+  parameter int unsigned LocalPorts = 1,
   /// Virtual channels per port.
   parameter int unsigned NumVCs = 4,
   /// Flits per VC buffer.
@@ -66,7 +75,9 @@ module aries_node #(
   /// Interposer links of the node (derived; do not override).
   parameter int unsigned NumLinks = NumPorts - 1 + ((Muxed != 0) ? 4 * NumTracks : 0),
   /// VCs on the links (derived; do not override).
-  parameter int unsigned LinkVCs = NumVCs + ((CollEngine != 0) ? 2 : 0)
+  parameter int unsigned LinkVCs = NumVCs + ((CollEngine != 0) ? 2 : 0),
+  /// Router radix with the extra local ports (derived; do not override).
+  parameter int unsigned RPorts = NumPorts + LocalPorts - 1
 ) (
   /// Clock.
   input  logic                           clk_i,
@@ -76,19 +87,19 @@ module aries_node #(
   input  logic [aries_pkg::CoordW-1:0]   node_x_i,
   /// Row of this node.
   input  logic [aries_pkg::CoordW-1:0]   node_y_i,
-  // Endpoint (router port 0).
-  /// Endpoint -> router: a flit.
-  input  logic                           ep_in_valid_i,
-  /// Endpoint -> router: the flit.
-  input  logic [FlitW-1:0]               ep_in_flit_i,
-  /// Router -> endpoint: credits per link VC of the injection port.
-  output logic [LinkVCs-1:0]             ep_in_credit_o,
-  /// Router -> endpoint: a flit.
-  output logic                           ep_out_valid_o,
-  /// Router -> endpoint: the flit.
-  output logic [FlitW-1:0]               ep_out_flit_o,
-  /// Endpoint -> router: credits per link VC of the ejection port.
-  input  logic [LinkVCs-1:0]             ep_out_credit_i,
+  // Endpoint (the local ports, i = 0 .. LocalPorts-1).
+  /// Endpoint -> router: a flit on local port i.
+  input  logic [LocalPorts-1:0]          ep_in_valid_i,
+  /// Endpoint -> router: the flit of local port i ([i*FlitW +: FlitW]).
+  input  logic [LocalPorts*FlitW-1:0]    ep_in_flit_i,
+  /// Router -> endpoint: credits per link VC of injection port i ([i*LinkVCs + v]).
+  output logic [LocalPorts*LinkVCs-1:0]  ep_in_credit_o,
+  /// Router -> endpoint: a flit on local port i.
+  output logic [LocalPorts-1:0]          ep_out_valid_o,
+  /// Router -> endpoint: the flit of local port i.
+  output logic [LocalPorts*FlitW-1:0]    ep_out_flit_o,
+  /// Endpoint -> router: credits per link VC of ejection port i.
+  input  logic [LocalPorts*LinkVCs-1:0]  ep_out_credit_i,
   // Interposer links.
   /// Per link: a flit arrives.
   input  logic [NumLinks-1:0]            lnk_in_valid_i,
@@ -162,15 +173,21 @@ module aries_node #(
   // ---------------------------------------------------------------------------------------------
   // Router
   // ---------------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] rtr_in_valid, rtr_out_valid;
-  logic [NumPorts*FlitW-1:0] rtr_in_flit, rtr_out_flit;
-  logic [NumPorts*NumVCs-1:0] rtr_in_credit, rtr_out_credit;
-  logic [NumPorts-1:0] rtr_in_quiet, rtr_out_quiet, rtr_in_empty;
+  // rtr_*: the router's pins (RPorts); net_*: what the port side drives into router ports
+  // 0 .. NumPorts-1 (the extra local ports come straight from the endpoint registers).
+  logic [RPorts-1:0] rtr_in_valid, rtr_out_valid, rtr_hold;
+  logic [RPorts*FlitW-1:0] rtr_in_flit, rtr_out_flit;
+  logic [RPorts*NumVCs-1:0] rtr_in_credit, rtr_out_credit;
+  logic [RPorts-1:0] rtr_in_quiet, rtr_out_quiet, rtr_in_empty;
+  logic [NumPorts-1:0] net_in_valid;
+  logic [NumPorts*FlitW-1:0] net_in_flit;
+  logic [NumPorts*NumVCs-1:0] net_out_credit;
   logic rtr_cfg_req, rtr_cfg_rsp, rtr_cfg_err, rtr_err;
   logic [aries_pkg::CfgDataW-1:0] rtr_cfg_rdata;
 
   aries_router #(
-    .NumPorts   (NumPorts),
+    .NumPorts   (RPorts),
+    .LocalPorts (LocalPorts),
     .NumVCs     (NumVCs),
     .BufferDepth(BufferDepth),
     .Lanes      (Lanes),
@@ -186,7 +203,7 @@ module aries_node #(
     .out_valid_o (rtr_out_valid),
     .out_flit_o  (rtr_out_flit),
     .out_credit_i(rtr_out_credit),
-    .out_hold_i  (eng_claim),
+    .out_hold_i  (rtr_hold),
     .cfg_req_i   (rtr_cfg_req),
     .cfg_we_i,
     .cfg_addr_i,
@@ -222,27 +239,29 @@ module aries_node #(
   // drives towards it is taken one cycle ahead as well (the inputs of the router's and the
   // engine's local output and credit registers), so the endpoint sees every flit and credit in
   // the same cycle of its own as without the register.
-  logic ep_in_valid_q;
-  logic [FlitW-1:0] ep_in_flit_q;
-  logic [LinkVCs-1:0] ep_out_credit_q;
+  logic [LocalPorts-1:0] ep_in_valid_q;
+  logic [LocalPorts*FlitW-1:0] ep_in_flit_q;
+  logic [LocalPorts*LinkVCs-1:0] ep_out_credit_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_ep_in
     if (!rst_ni) begin
-      ep_in_valid_q <= 1'b0;
+      ep_in_valid_q <= '0;
       ep_out_credit_q <= '0;
     end else begin
       ep_in_valid_q <= ep_in_valid_i;
       ep_out_credit_q <= ep_out_credit_i;
     end
   end
-  always_ff @(posedge clk_i) begin : p_ep_flit
-    if (ep_in_valid_i) ep_in_flit_q <= ep_in_flit_i;
+  for (genvar i = 0; i < LocalPorts; i++) begin : gen_ep_flit
+    always_ff @(posedge clk_i) begin : p_ep_flit
+      if (ep_in_valid_i[i]) ep_in_flit_q[i*FlitW +: FlitW] <= ep_in_flit_i[i*FlitW +: FlitW];
+    end
   end
-  assign prt_in_valid[0] = ep_in_valid_q;
-  assign prt_in_flit[0 +: FlitW] = ep_in_flit_q;
-  assign prt_out_credit[0 +: LinkVCs] = ep_out_credit_q;
-  logic rtr_loc_next_valid;
-  logic [FlitW-1:0] rtr_loc_next_flit;
-  logic [NumVCs-1:0] rtr_loc_next_credit;
+  assign prt_in_valid[0] = ep_in_valid_q[0];
+  assign prt_in_flit[0 +: FlitW] = ep_in_flit_q[0 +: FlitW];
+  assign prt_out_credit[0 +: LinkVCs] = ep_out_credit_q[0 +: LinkVCs];
+  logic [LocalPorts-1:0] rtr_loc_next_valid;
+  logic [LocalPorts*FlitW-1:0] rtr_loc_next_flit;
+  logic [LocalPorts*NumVCs-1:0] rtr_loc_next_credit;
   // The registered local outputs are not used (the endpoint takes them a cycle ahead).
   logic unused_loc_out_valid;
   logic [FlitW-1:0] unused_loc_out_flit;
@@ -250,6 +269,34 @@ module aries_node #(
   assign unused_loc_out_valid = prt_out_valid[0];
   assign unused_loc_out_flit = prt_out_flit[0 +: FlitW];
   assign unused_loc_in_credit = prt_in_credit[0 +: LinkVCs];
+
+  // The router's pins: ports 0 .. NumPorts-1 from the port side (the engine's claims hold the
+  // router off them), the extra local ports straight from and to the endpoint registers.
+  always_comb begin : p_rtr_pins
+    rtr_in_valid = '0;
+    rtr_in_flit = '0;
+    rtr_out_credit = '0;
+    rtr_hold = '0;
+    rtr_in_valid[NumPorts-1:0] = net_in_valid;
+    rtr_in_flit[NumPorts*FlitW-1:0] = net_in_flit;
+    rtr_out_credit[NumPorts*NumVCs-1:0] = net_out_credit;
+    rtr_hold[NumPorts-1:0] = eng_claim;
+    for (int unsigned i = 1; i < LocalPorts; i++) begin
+      rtr_in_valid[NumPorts - 1 + i] = ep_in_valid_q[i];
+      rtr_in_flit[(NumPorts - 1 + i)*FlitW +: FlitW] = ep_in_flit_q[i*FlitW +: FlitW];
+      rtr_out_credit[(NumPorts - 1 + i)*NumVCs +: NumVCs] = ep_out_credit_q[i*LinkVCs +: NumVCs];
+    end
+  end
+  // Extra local ports: the router's next outputs and credits; no collective VC credits. Their
+  // registered outputs (out_flit_o, in_credit_o) are not used, as for port 0.
+  logic [RPorts*FlitW-1:0] unused_rtr_out_flit;
+  assign unused_rtr_out_flit = rtr_out_flit;
+  for (genvar i = 1; i < LocalPorts; i++) begin : gen_ep_extra
+    assign ep_out_valid_o[i] = rtr_loc_next_valid[i];
+    assign ep_out_flit_o[i*FlitW +: FlitW] = rtr_loc_next_flit[i*FlitW +: FlitW];
+    assign ep_in_credit_o[i*LinkVCs +: LinkVCs] =
+        LinkVCs'(rtr_loc_next_credit[i*NumVCs +: NumVCs]);
+  end
 
   if (CollEngine != 0) begin : gen_coll
     logic [NumPorts-1:0] eng_in_valid, eng_out_valid;
@@ -263,19 +310,19 @@ module aries_node #(
         // By VC: the router's VCs to the router, the two collective VCs to the engine.
         eng_in_valid[p] = prt_in_valid[p] &&
                           (32'(prt_in_flit[p*FlitW + aries_pkg::HdrVcLsb +: VW]) >= NumVCs);
-        rtr_in_valid[p] = prt_in_valid[p] && !eng_in_valid[p];
+        net_in_valid[p] = prt_in_valid[p] && !eng_in_valid[p];
         prt_in_credit[p*LinkVCs +: LinkVCs] = {eng_in_credit[NumPorts + p], eng_in_credit[p],
                                                rtr_in_credit[p*NumVCs +: NumVCs]};
         // The engine's result wins the output (the router was held off it).
         prt_out_valid[p] = rtr_out_valid[p] || eng_out_valid[p];
         prt_out_flit[p*FlitW +: FlitW] = eng_out_valid[p] ? eng_out_flit[p*FlitW +: FlitW] :
                                                             rtr_out_flit[p*FlitW +: FlitW];
-        rtr_out_credit[p*NumVCs +: NumVCs] = prt_out_credit[p*LinkVCs +: NumVCs];
+        net_out_credit[p*NumVCs +: NumVCs] = prt_out_credit[p*LinkVCs +: NumVCs];
         eng_out_credit[p] = prt_out_credit[p*LinkVCs + NumVCs];
         eng_out_credit[NumPorts + p] = prt_out_credit[p*LinkVCs + NumVCs + 1];
       end
     end
-    assign rtr_in_flit = prt_in_flit;
+    assign net_in_flit = prt_in_flit;
 
     aries_coll_engine #(
       .NumPorts  (NumPorts),
@@ -309,29 +356,30 @@ module aries_node #(
       .loc_next_flit_o  (eng_loc_next_flit),
       .loc_next_credit_o(eng_loc_next_credit)
     );
-    assign ep_out_valid_o = rtr_loc_next_valid || eng_loc_next_valid;
-    assign ep_out_flit_o = eng_loc_next_valid ? eng_loc_next_flit : rtr_loc_next_flit;
-    assign ep_in_credit_o = {eng_loc_next_credit, rtr_loc_next_credit};
+    assign ep_out_valid_o[0] = rtr_loc_next_valid[0] || eng_loc_next_valid;
+    assign ep_out_flit_o[0 +: FlitW] = eng_loc_next_valid ? eng_loc_next_flit
+                                                          : rtr_loc_next_flit[0 +: FlitW];
+    assign ep_in_credit_o[0 +: LinkVCs] = {eng_loc_next_credit, rtr_loc_next_credit[0 +: NumVCs]};
     // A flit on a collective VC must not collide with a router flit on the same output.
     logic [NumPorts-1:0] out_clash;
-    assign out_clash = rtr_out_valid & eng_out_valid;
+    assign out_clash = rtr_out_valid[NumPorts-1:0] & eng_out_valid;
     `ARIES_ASSERT(EngineHoldsRouterOff_A, out_clash == '0)
   end else begin : gen_no_coll
-    assign rtr_in_valid = prt_in_valid;
-    assign rtr_in_flit = prt_in_flit;
-    assign prt_in_credit = rtr_in_credit;
-    assign prt_out_valid = rtr_out_valid;
-    assign prt_out_flit = rtr_out_flit;
-    assign rtr_out_credit = prt_out_credit;
+    assign net_in_valid = prt_in_valid;
+    assign net_in_flit = prt_in_flit;
+    assign prt_in_credit = rtr_in_credit[NumPorts*NumVCs-1:0];
+    assign prt_out_valid = rtr_out_valid[NumPorts-1:0];
+    assign prt_out_flit = rtr_out_flit[NumPorts*FlitW-1:0];
+    assign net_out_credit = prt_out_credit;
     assign eng_claim = '0;
     assign eng_cfg_rsp = 1'b0;
     assign eng_cfg_err = 1'b0;
     assign eng_cfg_rdata = '0;
     assign eng_err = 1'b0;
     assign eng_idle = 1'b1;
-    assign ep_out_valid_o = rtr_loc_next_valid;
-    assign ep_out_flit_o = rtr_loc_next_flit;
-    assign ep_in_credit_o = rtr_loc_next_credit;
+    assign ep_out_valid_o[0] = rtr_loc_next_valid[0];
+    assign ep_out_flit_o[0 +: FlitW] = rtr_loc_next_flit[0 +: FlitW];
+    assign ep_in_credit_o[0 +: LinkVCs] = rtr_loc_next_credit[0 +: NumVCs];
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -646,13 +694,14 @@ module aries_node #(
   assign err_o = rtr_err || (nstatus_q != '0) || eng_err;
   assign idle_o = (rtr_in_empty == '1) && (rtr_out_valid == '0) && (rtr_in_credit == '0) &&
                   eng_idle && !cfg_rsp_o && (lnk_in_valid_q == '0) && (lnk_out_credit_q == '0) &&
-                  !ep_in_valid_q && (ep_out_credit_q == '0);
+                  (ep_in_valid_q == '0) && (ep_out_credit_q == '0);
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------------------------
   `ARIES_ASSERT_INIT(TracksLegal_A, NumTracks <= aries_pkg::MaxTracks)
   `ARIES_ASSERT_INIT(PortsLegal_A, NumPorts >= 2)
+  `ARIES_ASSERT_INIT(LocalPortsLegal_A, LocalPorts == 1 || LocalPorts == 2 || LocalPorts == 4)
   `ARIES_ASSERT(OneResponder_A, $onehot0({nd_rsp, rtr_cfg_rsp, eng_cfg_rsp}))
   `ARIES_ASSERT(NoStrayFlit_A, !stray_flit)
   `ARIES_ASSERT(NoStrayCredit_A, !stray_credit)

@@ -47,6 +47,20 @@ inline constexpr unsigned OppositePort(unsigned port) {
                            : kPortYP;
 }
 inline constexpr unsigned kNumMeshPorts = 5;
+// Local ports (aries_router LocalPorts): local port i is router port 0 for i = 0, else the
+// router's port net_ports + i - 1, after the net_ports ports of the topology (5, or 1 + 2(K-1)).
+inline constexpr unsigned LocalPort(unsigned i, unsigned net_ports) {
+  return i == 0 ? 0u : net_ports + i - 1;
+}
+// The local port index of router port `port`, or -1 for a network port.
+inline constexpr int LocalIndex(unsigned port, unsigned net_ports) {
+  return port == 0 ? 0 : port >= net_ports ? static_cast<int>(port - net_ports + 1) : -1;
+}
+// The local port a dimension-order packet arriving on input `in_port` leaves by at its
+// destination (aries_route_compute): in_port mod local_ports (1, 2 or 4).
+inline constexpr unsigned DorLocalIndex(unsigned in_port, unsigned local_ports) {
+  return in_port & (local_ports - 1);
+}
 
 // Topologies of the dimension-order routing function.
 enum Topo : unsigned { kTopoMesh = 0, kTopoTorus = 1, kTopoFbfly = 2 };

@@ -19,6 +19,7 @@ inline constexpr uint32_t kRegNumVcs = 0x0002;
 inline constexpr uint32_t kRegBufferDepth = 0x0003;
 inline constexpr uint32_t kRegNumFlows = 0x0004;
 inline constexpr uint32_t kRegLanes = 0x0005;
+inline constexpr uint32_t kRegLocalPorts = 0x0006;
 inline constexpr uint32_t kRegCtrl = 0x0008;
 inline constexpr uint32_t kRegStatus = 0x0009;
 inline constexpr uint32_t kRegErrInfo = 0x000A;
@@ -156,6 +157,9 @@ inline constexpr RegDesc kRegisters[] = {
     {"router", "LANES", 0x0005, 0, RegAccess::kReadOnly, RegWindow::kSingle,
      "Lanes",
      ""},
+    {"router", "LOCAL_PORTS", 0x0006, 0, RegAccess::kReadOnly, RegWindow::kSingle,
+     "LocalPorts: local (endpoint) ports, router port 0 and the last LocalPorts - 1",
+     ""},
     {"router", "CTRL", 0x0008, 0, RegAccess::kReadWrite, RegWindow::kSingle,
      "[1:0] topology (0 mesh, 1 torus, 2 flattened butterfly), [4] DYN_VC (dynamic VC allocation of DOR heads), [12:8] columns-1, [20:16] rows-1; reset: mesh 32x32, static VCs",
      "allowed: topology 0..{topos_max} in [1:0], dynamic VCs in [{dyn_vc_bit}], size-1 in [{x_hi}:{x_lo}] and [{y_hi}:{y_lo}] matching the node's coordinates, no other bits (mask 0x{ctrl_mask:08x})"},
@@ -274,6 +278,7 @@ inline constexpr RegConstant kRegConstants[] = {
     {"RegBufferDepth", kRegBufferDepth},
     {"RegNumFlows", kRegNumFlows},
     {"RegLanes", kRegLanes},
+    {"RegLocalPorts", kRegLocalPorts},
     {"RegCtrl", kRegCtrl},
     {"RegStatus", kRegStatus},
     {"RegErrInfo", kRegErrInfo},

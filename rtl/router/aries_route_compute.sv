@@ -11,12 +11,17 @@
 //               when the hop uses a wrap link and kept while the packet stays in the dimension,
 //               cleared when it turns into the other dimension; ejection keeps the VC;
 //       fbfly - one hop straight to the destination column, then to the destination row.
-//     A destination outside the configured grid is a miss.
+//     A destination outside the configured grid is a miss. A packet at its destination leaves
+//     by local port (input port mod LocalPorts): local port 0 is router port 0, local port
+//     i > 0 router port NumPorts - LocalPorts + i, so the packets arriving from different
+//     directions are ejected on different local ports (LocalPorts 1, 2 or 4).
 // Outputs are zero while valid_i is low: the whole function sits under that condition, so a
 // simulator evaluates it only for arriving flits (a port is idle in most cycles).
 module aries_route_compute #(
-  /// Router radix.
-  parameter int unsigned NumPorts = 5
+  /// Router radix (the local ports included).
+  parameter int unsigned NumPorts = 5,
+  /// Local (endpoint) ports: router port 0 and the last LocalPorts - 1 ports (1, 2 or 4).
+  parameter int unsigned LocalPorts = 1
 ) (
   /// A flit is present (outputs are zero otherwise).
   input  logic                                valid_i,
@@ -45,6 +50,8 @@ module aries_route_compute #(
 );
   localparam int unsigned CW = aries_pkg::CoordW;
   localparam int unsigned PW = aries_pkg::PortIdW;
+  /// Router port 0 and the network ports 1 .. NetPorts-1; the extra local ports follow.
+  localparam int unsigned NetPorts = NumPorts - LocalPorts + 1;
 
   logic is_flow;
   logic [aries_pkg::VcIdW-1:0] vc;
@@ -59,7 +66,7 @@ module aries_route_compute #(
   logic in_x_dim, in_y_dim;
   // Flattened butterfly: index of the destination among the other K-1 columns / rows.
   logic [CW-1:0] fb_col, fb_row;
-  logic [PW-1:0] dor_port;
+  logic [PW-1:0] dor_port, loc_idx;
   logic dor_bad, wrap, out_x, out_y, dateline;
 
   always_comb begin : p_route
@@ -72,6 +79,7 @@ module aries_route_compute #(
     fb_col = '0;
     fb_row = '0;
     dor_port = PW'(aries_pkg::PortLocal);
+    loc_idx = '0;
     wrap = 1'b0;
     out_x = 1'b0;
     out_y = 1'b0;
@@ -130,7 +138,12 @@ module aries_route_compute #(
           else if (dst_y < node_y_i) dor_port = PW'(aries_pkg::PortYM);
         end
       endcase
-      if (dor_port >= PW'(NumPorts)) dor_bad = 1'b1;
+      if (dor_port >= PW'(NetPorts)) dor_bad = 1'b1;
+      // Arrived: the local port of this input (LocalPorts is a power of two).
+      loc_idx = inport_i & PW'(LocalPorts - 1);
+      if (dor_port == PW'(aries_pkg::PortLocal) && loc_idx != '0) begin
+        dor_port = PW'(NetPorts - 1) + loc_idx;
+      end
       dateline = (out_x && (wrap || (in_x_dim && vc[0]))) ||
                  (out_y && (wrap || (in_y_dim && vc[0])));
       ovc_o = vc;

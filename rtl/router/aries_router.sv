@@ -31,8 +31,13 @@
 `include "aries_assert.svh"
 
 module aries_router #(
-  /// Router radix (5 for mesh/torus/ARIES; 1 + 2(K-1) for a K x K flattened butterfly).
+  /// Router radix: 5 for mesh/torus/ARIES, 1 + 2(K-1) for a K x K flattened butterfly, plus
+  /// LocalPorts - 1 extra local ports.
   parameter int unsigned NumPorts = 5,
+  /// Local (endpoint) ports: port 0 and the last LocalPorts - 1 ports (1, 2 or 4). A packet
+  /// routed by dimension order leaves at its destination by local port (input port mod
+  /// LocalPorts); table routes name any of them.
+  parameter int unsigned LocalPorts = 1,
   /// Virtual channels per port (<= aries_pkg::MaxVCs).
   parameter int unsigned NumVCs = 4,
   /// Flits per VC buffer (and credits per output VC).
@@ -90,18 +95,21 @@ module aries_router #(
   /// Per input: every VC buffer empty (with no flit or credit pending on the outputs, a clock
   /// edge without inputs changes no state: the package skips evaluating such a node).
   output logic [NumPorts-1:0]                 in_empty_o,
-  /// Port 0 one cycle ahead: out_valid_o[0], out_flit_o[0] and in_credit_o[0] of the next
-  /// cycle (the inputs of their registers), for a node that registers what its endpoint drives
-  /// and so lets its endpoint run one cycle ahead (aries_node).
-  output logic                                loc_next_valid_o,
-  /// out_flit_o of port 0 in the next cycle (when loc_next_valid_o).
-  output logic [FlitW-1:0]                    loc_next_flit_o,
-  /// in_credit_o of port 0 in the next cycle.
-  output logic [NumVCs-1:0]                   loc_next_credit_o
+  /// Local port i (router port 0, or NumPorts - LocalPorts + i) one cycle ahead: out_valid_o,
+  /// out_flit_o and in_credit_o of that port in the next cycle (the inputs of their
+  /// registers), for a node that registers what its endpoint drives and so lets its endpoint
+  /// run one cycle ahead (aries_node).
+  output logic [LocalPorts-1:0]               loc_next_valid_o,
+  /// out_flit_o of local port i in the next cycle ([i*FlitW +: FlitW], when valid).
+  output logic [LocalPorts*FlitW-1:0]         loc_next_flit_o,
+  /// in_credit_o of local port i in the next cycle ([i*NumVCs +: NumVCs]).
+  output logic [LocalPorts*NumVCs-1:0]        loc_next_credit_o
 );
   localparam int unsigned PW = aries_pkg::PortIdW;
   localparam int unsigned FW = aries_pkg::FlowIdW;
   localparam int unsigned OwnW = $clog2(NumPorts);
+  /// Port 0 and the network ports; the extra local ports are NetPorts .. NumPorts-1.
+  localparam int unsigned NetPorts = NumPorts - LocalPorts + 1;
 
   // Configuration
   logic [aries_pkg::CtrlTopoW-1:0] topo;
@@ -146,6 +154,7 @@ module aries_router #(
 
   aries_router_regs #(
     .NumPorts   (NumPorts),
+    .LocalPorts (LocalPorts),
     .NumVCs     (NumVCs),
     .BufferDepth(BufferDepth),
     .NumFlows   (NumFlows),
@@ -205,6 +214,7 @@ module aries_router #(
   for (genvar p = 0; p < NumPorts; p++) begin : gen_in
     aries_router_input #(
       .NumPorts   (NumPorts),
+      .LocalPorts (LocalPorts),
       .NumVCs     (NumVCs),
       .BufferDepth(BufferDepth),
       .FlitW      (FlitW)
@@ -357,12 +367,17 @@ module aries_router #(
       .next_flit_o (next_flit[o*FlitW +: FlitW])
     );
   end
-  assign loc_next_valid_o = next_valid[0];
-  assign loc_next_flit_o = next_flit[0 +: FlitW];
-  logic [NumPorts-1:0] unused_next_valid;  // only the local port's is used
-  logic [(NumPorts-1)*FlitW-1:0] unused_next_flit;
-  assign unused_next_valid = next_valid;
-  assign unused_next_flit = next_flit[NumPorts*FlitW-1:FlitW];
+  // Only the local ports' next outputs leave the router.
+  assign loc_next_valid_o[0] = next_valid[0];
+  assign loc_next_flit_o[0 +: FlitW] = next_flit[0 +: FlitW];
+  for (genvar i = 1; i < LocalPorts; i++) begin : gen_loc_next
+    assign loc_next_valid_o[i] = next_valid[NetPorts - 1 + i];
+    assign loc_next_flit_o[i*FlitW +: FlitW] = next_flit[(NetPorts - 1 + i)*FlitW +: FlitW];
+  end
+  logic [NetPorts-1:0] unused_next_valid;
+  logic [(NetPorts-1)*FlitW-1:0] unused_next_flit;
+  assign unused_next_valid = next_valid[NetPorts-1:0];
+  assign unused_next_flit = next_flit[NetPorts*FlitW-1:FlitW];
 
   // Credits upstream: buffer pops, or for a pass-through input the downstream's credits.
   logic [NumPorts*NumVCs-1:0] in_credit_d, in_credit_q;
@@ -380,7 +395,10 @@ module aries_router #(
     else in_credit_q <= in_credit_d;
   end
   assign in_credit_o = in_credit_q;
-  assign loc_next_credit_o = in_credit_d[0 +: NumVCs];
+  assign loc_next_credit_o[0 +: NumVCs] = in_credit_d[0 +: NumVCs];
+  for (genvar i = 1; i < LocalPorts; i++) begin : gen_loc_credit
+    assign loc_next_credit_o[i*NumVCs +: NumVCs] = in_credit_d[(NetPorts - 1 + i)*NumVCs +: NumVCs];
+  end
 
   // Packets open through a circuit: a head that is not a tail opens its VC, the tail closes it.
   always_comb begin : p_pt_open
@@ -428,6 +446,8 @@ module aries_router #(
   // ---------------------------------------------------------------------------------------------
   `ARIES_ASSERT_INIT(FlitWLegal_A, FlitW == aries_pkg::HdrW + aries_pkg::LaneW * Lanes)
   `ARIES_ASSERT_INIT(LanesLegal_A, Lanes >= 1)
+  `ARIES_ASSERT_INIT(LocalPortsLegal_A,
+                     (LocalPorts == 1 || LocalPorts == 2 || LocalPorts == 4) && NetPorts >= 2)
   `ARIES_ASSERT(NoCreditError_A, out_credit_err == '0)
   `ARIES_ASSERT(PassthruOutputsDistinct_A, $countones(pt_out_en) == $countones(pt_en))
 endmodule

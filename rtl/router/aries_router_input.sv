@@ -19,8 +19,10 @@
 `include "aries_assert.svh"
 
 module aries_router_input #(
-  /// Router radix.
+  /// Router radix (the local ports included).
   parameter int unsigned NumPorts = 5,
+  /// Local ports (aries_route_compute).
+  parameter int unsigned LocalPorts = 1,
   /// Virtual channels per port.
   parameter int unsigned NumVCs = 4,
   /// Flits per VC buffer.
@@ -119,7 +121,8 @@ module aries_router_input #(
   assign in_vc = in_flit_i[aries_pkg::HdrVcLsb +: VW];
 
   aries_route_compute #(
-    .NumPorts(NumPorts)
+    .NumPorts  (NumPorts),
+    .LocalPorts(LocalPorts)
   ) u_route (
     .valid_i     (in_valid_i),
     .hdr_i       (in_flit_i[HW-1:0]),

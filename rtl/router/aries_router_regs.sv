@@ -12,8 +12,10 @@
 `include "aries_assert.svh"
 
 module aries_router_regs #(
-  /// Router radix.
+  /// Router radix (the local ports included).
   parameter int unsigned NumPorts = 5,
+  /// Local ports (port 0 and the last LocalPorts - 1).
+  parameter int unsigned LocalPorts = 1,
   /// Virtual channels per port.
   parameter int unsigned NumVCs = 4,
   /// Flits per VC buffer.
@@ -90,6 +92,8 @@ module aries_router_regs #(
   localparam int unsigned PW = aries_pkg::PortIdW;
   localparam int unsigned CW = aries_pkg::CoordW;
   localparam int unsigned NumEntries = NumFlows * NumPorts;
+  /// Port 0 and the network ports (what CTRL's topology may use).
+  localparam int unsigned NetPorts = NumPorts - LocalPorts + 1;
   localparam int unsigned EntryIdxW = $clog2(NumEntries);
   localparam int unsigned PortSelW = $clog2(NumPorts);
   localparam logic [DW-1:0] PortMask = DW'((64'(1) << NumPorts) - 1);
@@ -153,11 +157,11 @@ module aries_router_regs #(
       ctrl_ok = ((cfg_wdata_i & ~DW'(aries_pkg::CtrlMask)) == '0) &&
                 (32'(w_topo) < aries_pkg::NumTopos) && (node_x_i <= w_sx) && (node_y_i <= w_sy);
       unique case (32'(w_topo))
-        aries_pkg::TopoMesh: ctrl_ok = ctrl_ok && (NumPorts >= aries_pkg::NumMeshPorts);
+        aries_pkg::TopoMesh: ctrl_ok = ctrl_ok && (NetPorts >= aries_pkg::NumMeshPorts);
         aries_pkg::TopoTorus:
-          ctrl_ok = ctrl_ok && (NumPorts >= aries_pkg::NumMeshPorts) && (NumVCs >= 2) &&
+          ctrl_ok = ctrl_ok && (NetPorts >= aries_pkg::NumMeshPorts) && (NumVCs >= 2) &&
                     (NumVCs % 2 == 0);
-        aries_pkg::TopoFbfly: ctrl_ok = ctrl_ok && (1 + 32'(w_sx) + 32'(w_sy) <= NumPorts);
+        aries_pkg::TopoFbfly: ctrl_ok = ctrl_ok && (1 + 32'(w_sx) + 32'(w_sy) <= NetPorts);
         default: ctrl_ok = 1'b0;
       endcase
     end
@@ -237,6 +241,7 @@ module aries_router_regs #(
           aries_pkg::RegBufferDepth: begin acc_ok = !cfg_we_i; rdata = DW'(BufferDepth); end
           aries_pkg::RegNumFlows: begin acc_ok = !cfg_we_i; rdata = DW'(NumFlows); end
           aries_pkg::RegLanes: begin acc_ok = !cfg_we_i; rdata = DW'(Lanes); end
+          aries_pkg::RegLocalPorts: begin acc_ok = !cfg_we_i; rdata = DW'(LocalPorts); end
           aries_pkg::RegCtrl: begin
             if (cfg_we_i) begin
               acc_ok = ctrl_ok;

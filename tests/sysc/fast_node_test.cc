@@ -37,12 +37,13 @@ using aries::sysc::NodeUse;
 namespace hw = aries::hw;
 
 struct Mode {
-  unsigned ports = 5;      // 5: Varies_node_p2p; 15: Varies_node_fb
-  double load = 0.4;       // per link and cycle: a flit is offered
-  double cfg_rate = 0.03;  // per cycle: a register request
-  double accept = 0.5;     // per cycle and VC: a receiver returns one credit it owes
-  bool hostile = false;    // ignore credits, stray links, random VCs
-  bool engine = false;     // the node with the collective engine (Varies_node)
+  unsigned ports = 5;        // 5: Varies_node_p2p; 15: Varies_node_fb
+  double load = 0.4;         // per link and cycle: a flit is offered
+  double cfg_rate = 0.03;    // per cycle: a register request
+  double accept = 0.5;       // per cycle and VC: a receiver returns one credit it owes
+  bool hostile = false;      // ignore credits, stray links, random VCs
+  bool engine = false;       // the node with the collective engine (Varies_node)
+  unsigned local_ports = 1;  // 2, 4: Varies_node_l2, Varies_node_l4 (with the engine)
 };
 
 // Drives one node's pins like its neighbours, its endpoint and its controller would.
@@ -50,14 +51,14 @@ class Stimulus {
  public:
   Stimulus(const NodeShape& s, const Mode& m, uint64_t seed, unsigned x, unsigned y)
       : s_(s), m_(m), rng_(seed), x_(x), y_(y) {
-    const unsigned ch = s.num_links + 1;  // links, then the endpoint
+    const unsigned ch = s.num_links + s.local_ports;  // links, then the local ports
     credits_.assign(ch * s.num_link_vcs(), s.buffer_depth);
     open_.assign(ch * s.num_link_vcs(), 0);
     hdr_.assign(ch * s.num_link_vcs(), 0);
     owed_.assign(ch * s.num_link_vcs(), 0);
     in_.link_flit.assign(s.num_links * s.words(), 0);
     in_.link_credit.assign(s.num_links, 0);
-    in_.ep_flit.assign(s.words(), 0);
+    in_.ep_flit.assign(s.local_ports * s.words(), 0);
     grid_ = 4;
   }
 
@@ -95,14 +96,17 @@ class Stimulus {
     eng_pending_ = eng_last_write_ = false;
     const unsigned nvl = s_.num_link_vcs();
     in_.link_valid = 0;
-    for (unsigned ch = 0; ch <= s_.num_links; ++ch) {
-      uint32_t* f = ch < s_.num_links ? &in_.link_flit[ch * s_.words()] : in_.ep_flit.data();
-      const bool listened = ch == s_.num_links || m_.hostile || Selected(ch);
+    in_.ep_valid = 0;
+    for (unsigned ch = 0; ch < s_.num_links + s_.local_ports; ++ch) {
+      const unsigned lp = ch - s_.num_links;  // the local port of an endpoint channel
+      uint32_t* f =
+          ch < s_.num_links ? &in_.link_flit[ch * s_.words()] : &in_.ep_flit[lp * s_.words()];
+      const bool listened = ch >= s_.num_links || m_.hostile || Selected(ch);
       bool sent = listened && phase_ != 2 && U() < m_.load && Flit(ch, f, new_packets);
       if (ch < s_.num_links) {
         if (sent) in_.link_valid |= uint64_t{1} << ch;
-      } else {
-        in_.ep_valid = sent;
+      } else if (sent) {
+        in_.ep_valid |= static_cast<uint8_t>(1u << lp);
       }
       // Receivers return credits they owe.
       uint8_t cr = 0;
@@ -117,7 +121,7 @@ class Stimulus {
       if (ch < s_.num_links)
         in_.link_credit[ch] = cr;
       else
-        in_.ep_credit = cr;
+        in_.ep_credit[lp] = cr;
     }
     if (writes && !eng_writes_.empty()) {  // the planned engine program, one write a cycle
       in_.cfg_req = in_.cfg_we = true;
@@ -136,9 +140,10 @@ class Stimulus {
  private:
   // Link l feeds a router input under the selects the node accepted (aries_node link_of).
   bool Selected(unsigned l) const { return PortOf(l) >= 0; }
-  // The router port a channel feeds under the accepted selects (the endpoint is port 0), or -1.
+  // The router port a channel feeds under the accepted selects (the endpoint's local port i is
+  // router port 0 or num_ports + i - 1), or -1.
   int PortOf(unsigned ch) const {
-    if (ch == s_.num_links) return 0;
+    if (ch >= s_.num_links) return static_cast<int>(hw::LocalPort(ch - s_.num_links, s_.num_ports));
     const bool muxed = s_.num_ports == hw::kNumMeshPorts && s_.num_tracks > 0;
     if (!muxed) return static_cast<int>(ch) + 1;
     const unsigned t = s_.num_tracks;
@@ -222,9 +227,11 @@ class Stimulus {
         if ((o.link_credit[l] >> v) & 1u) ++credits_[l * nvl + v];
       }
     }
-    if (o.ep_valid) take(s_.num_links, o.ep_flit.data());
-    for (unsigned v = 0; v < nvl; ++v) {
-      if ((o.ep_credit >> v) & 1u) ++credits_[s_.num_links * nvl + v];
+    for (unsigned i = 0; i < s_.local_ports; ++i) {
+      if ((o.ep_valid >> i) & 1u) take(s_.num_links + i, &o.ep_flit[i * s_.words()]);
+      for (unsigned v = 0; v < nvl; ++v) {
+        if ((o.ep_credit[i] >> v) & 1u) ++credits_[(s_.num_links + i) * nvl + v];
+      }
     }
   }
 
@@ -233,7 +240,8 @@ class Stimulus {
     const unsigned nvl = s_.num_link_vcs();
     const unsigned nv = s_.num_vcs;
     unsigned vc = R(m_.hostile ? 8 : nv);
-    if (s_.coll_engine && U() < 0.4) vc = nv + R(2);  // a collective flit
+    // A collective flit (not on an extra local port, which the engine does not serve).
+    if (s_.coll_engine && U() < 0.4 && (m_.hostile || ch <= s_.num_links)) vc = nv + R(2);
     if (eng_feed_ && vc >= nv && vc < nvl) {
       // Under a planned program: the port's next flit of its program stream, or nothing.
       const int port = PortOf(ch);
@@ -284,14 +292,14 @@ class Stimulus {
   }
 
   void Register(bool writes) {
-    const unsigned np = s_.num_ports;
+    const unsigned np = s_.router_ports();
     in_.cfg_we = writes && U() < 0.7;
     uint32_t a = 0, v = static_cast<uint32_t>(rng_());
     switch (R(s_.coll_engine ? 14 : 10)) {
       case 0: {  // CTRL: mostly legal
         a = hw::kRegCtrl;
         const unsigned topo = U() < 0.9 ? R(3) : R(4);
-        grid_ = np > 5 ? 1 + R((np - 1) / 2) : 1 + R(8);
+        grid_ = s_.num_ports > 5 ? 1 + R((s_.num_ports - 1) / 2) : 1 + R(8);
         if (grid_ <= std::max(x_, y_)) grid_ = std::max(x_, y_) + 1;
         if (U() < 0.1) grid_ = 1 + R(32);
         v = U() < 0.9 ? hw::CtrlValue(static_cast<hw::Topo>(topo), grid_, grid_, U() < 0.5) : v;
@@ -329,11 +337,11 @@ class Stimulus {
         a = (U() < 0.5 ? hw::kRegInFlitsBase : hw::kRegOutFlitsBase) + R(32);
         break;
       case 8: {
-        static const uint32_t kRo[] = {hw::kRegId,          hw::kRegNumPorts,  hw::kRegNumVcs,
-                                       hw::kRegBufferDepth, hw::kRegNumFlows,  hw::kRegLanes,
-                                       hw::kRegErrInfo,     hw::kRegMissCount, hw::kRegOutIdle,
-                                       hw::kRegInEmpty,     hw::kRegNodeId,    hw::kRegNodeTracks,
-                                       hw::kRegNodeLinks,   hw::kRegEngId,     hw::kRegCtrl};
+        static const uint32_t kRo[] = {
+            hw::kRegId,        hw::kRegNumPorts, hw::kRegNumVcs,  hw::kRegBufferDepth,
+            hw::kRegNumFlows,  hw::kRegLanes,    hw::kRegErrInfo, hw::kRegMissCount,
+            hw::kRegOutIdle,   hw::kRegInEmpty,  hw::kRegNodeId,  hw::kRegNodeTracks,
+            hw::kRegNodeLinks, hw::kRegEngId,    hw::kRegCtrl,    hw::kRegLocalPorts};
         a = kRo[R(sizeof(kRo) / sizeof(kRo[0]))];
         break;
       }
@@ -387,7 +395,7 @@ std::string RunLockstep(const Mode& m, uint64_t seed, uint64_t cycles, uint64_t*
                         uint64_t* engine_out) {
   VerilatedContext ctx;
   const NodeUse use = m.engine ? NodeUse::kAny : NodeUse::kPointToPoint;
-  auto rtl = aries::sysc::ShippedNodeModels(use)(m.ports, &ctx, "rtl");
+  auto rtl = aries::sysc::ShippedNodeModels(use)(m.ports, m.local_ports, &ctx, "rtl");
   const NodeShape shape = rtl->shape();
   LockstepNode node(std::move(rtl), std::make_unique<FastNode>(shape), "node");
   std::mt19937_64 pick(seed);
@@ -397,18 +405,21 @@ std::string RunLockstep(const Mode& m, uint64_t seed, uint64_t cycles, uint64_t*
   NodeOut out;
   out.link_flit.assign(shape.num_links * shape.words(), 0);
   out.link_credit.assign(shape.num_links, 0);
-  out.ep_flit.assign(shape.words(), 0);
+  out.ep_flit.assign(shape.local_ports * shape.words(), 0);
   try {
     for (uint64_t c = 0; c < cycles; ++c) {
       node.Tick(stim.Next(out), out);
-      *activity += static_cast<uint64_t>(__builtin_popcountll(out.link_valid)) + out.ep_valid;
+      *activity += static_cast<uint64_t>(__builtin_popcountll(out.link_valid)) +
+                   static_cast<uint64_t>(__builtin_popcount(out.ep_valid));
       for (unsigned l = 0; l < shape.num_links; ++l) {  // results of the collective engine
         if (((out.link_valid >> l) & 1u) &&
             ((out.link_flit[l * shape.words()] >> hw::kHdrVcLsb) & 7u) >= shape.num_vcs) {
           ++*engine_out;
         }
       }
-      if (out.ep_valid && ((out.ep_flit[0] >> hw::kHdrVcLsb) & 7u) >= shape.num_vcs) ++*engine_out;
+      if ((out.ep_valid & 1u) && ((out.ep_flit[0] >> hw::kHdrVcLsb) & 7u) >= shape.num_vcs) {
+        ++*engine_out;
+      }
     }
   } catch (const NodeMismatch& e) {
     return fmt::format("seed {}: {}", seed, e.what());
@@ -466,7 +477,7 @@ class LateCredits final : public NodeModel {
   void Reset(unsigned x, unsigned y) override { inner_.Reset(x, y); }
   void Tick(const NodeIn& in, NodeOut& out) override {
     inner_.Tick(in, out);
-    std::swap(held_, out.ep_credit);
+    std::swap(held_, out.ep_credit[0]);
   }
   void Trace(VerilatedFstC*) override {}
 
@@ -485,9 +496,23 @@ TEST(FastNode, EqualsRtlWithTheCollectiveEngine) {
   Check(m, 30, 1000, 1);
 }
 
+// node.local_ports = 2 and 4: the extra local ports inject and eject beside port 0 (random
+// traffic, register writes, engine programs on port 0 and the interposer ports).
+TEST(FastNode, EqualsRtlWithTwoAndFourLocalPorts) {
+  for (unsigned lp : {2u, 4u}) {
+    Mode m;
+    m.engine = true;
+    m.local_ports = lp;
+    m.cfg_rate = 0.05;
+    EXPECT_GT(Check(m, 3, 20000), 50u) << lp << " local ports";
+    m.hostile = true;
+    Check(m, 15, 1000, 1);
+  }
+}
+
 TEST(FastNode, LockstepNamesTheFirstDifferingPin) {
   VerilatedContext ctx;
-  auto rtl = aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint)(5, &ctx, "rtl");
+  auto rtl = aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint)(5, 1, &ctx, "rtl");
   const NodeShape shape = rtl->shape();
   LockstepNode node(std::move(rtl), std::make_unique<LateCredits>(shape), "node (1,1)");
   node.Reset(1, 1);
@@ -497,7 +522,7 @@ TEST(FastNode, LockstepNamesTheFirstDifferingPin) {
   NodeOut out;
   out.link_flit.assign(shape.num_links * shape.words(), 0);
   out.link_credit.assign(shape.num_links, 0);
-  out.ep_flit.assign(shape.words(), 0);
+  out.ep_flit.assign(shape.local_ports * shape.words(), 0);
   std::string what;
   try {
     for (int c = 0; c < 1000; ++c) node.Tick(stim.Next(out), out);

@@ -38,9 +38,10 @@ NodeShape CheckedShape() { return aries::sysc::ShapeOf(aries::hw::kVnode_chkPara
 
 // one_eval: the speed models' clocking (one evaluation per edge) instead of two.
 aries::sysc::NodeModelFactory CheckedNodes(bool one_eval = false) {
-  return [one_eval](unsigned num_ports, VerilatedContext* ctx,
+  return [one_eval](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
                     const std::string& name) -> std::unique_ptr<aries::sysc::NodeModel> {
     EXPECT_LE(num_ports, 5u);
+    EXPECT_EQ(local_ports, 1u);
     if (one_eval) {
       // Assertions sample the inputs in the evaluation before the edge; with one evaluation an
       // input change and the edge share it, so the assertions on the configuration handshake
