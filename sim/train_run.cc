@@ -389,8 +389,9 @@ int RunFig10Command(const Fig10Options& o) {
   fmt::print(
       "Assumptions ({} preset): 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle "
       "links, as the paper's (V: 10 ns hops, 68 GB/s at 1 GHz); {}; one local port per chiplet "
-      "(one flit per cycle in and out: node.local_ports is not built yet, so the "
-      "endpoint bandwidth the paper's ARIES_BW needs is not modelled)\n",
+      "(one flit per cycle in and out: the cost file measures node.local_ports = 1, so the "
+      "endpoint bandwidth the paper's ARIES_BW needs is not in this figure; aries coll "
+      "--set node.local_ports=2 measures it)\n",
       paper ? "paper" : "default",
       paper ? "baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's ring on Garnet's mesh), "
               "ARIES's ring the snake"

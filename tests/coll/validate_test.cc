@@ -113,6 +113,73 @@ TEST(Validate, Rule5Paths) {
       "dimension-order hop from node 0 (0,0) by XP reaches node 3 (3,0) instead of node 1 (1,0)");
 }
 
+// node.local_ports: a send names a local port the node has, a channel's sends keep one port,
+// and a table route delivers by the port its message was injected on.
+TEST(Validate, Rule5LocalPorts) {
+  Hardware two;
+  two.local_ports = 2;
+  Request r;
+  r.geom.topology = Topology::kMesh;
+  r.geom.k = 4;
+  r.geom.local_ports = 2;
+  r.ring.dirs = 2;
+  r.op = hw::kOpAddI32;
+  r.elements = 1000;
+  const Program good = Plan(r, two);
+  EXPECT_TRUE(Validate(good, two).ok()) << Validate(good, two).error;
+  // Every send of the program is on a port, one direction each: both are used.
+  unsigned on[2] = {0, 0};
+  for (const NodeProgram& np : good.nodes) {
+    for (const Op& o : np.ops) {
+      if (o.act == Act::kSend) ++on[o.port];
+    }
+  }
+  EXPECT_GT(on[0], 0u);
+  EXPECT_EQ(on[0], on[1]);
+  // The same program on nodes with one local port: its routes eject by local port 1 (router
+  // port 5), which they do not have.
+  EXPECT_HAS(Refusal(good, Hardware{}), "= 0x20 out of range (flows < 64, ports < 5");
+  Program q = good;
+  q.nodes[0].routes.clear();
+  for (NodeProgram& np : q.nodes) np.routes.clear();
+  for (NodeProgram& np : q.nodes) {
+    for (Op& o : np.ops) o.flow = -1;  // dimension order: no table entries to refuse
+  }
+  EXPECT_HAS(Refusal(q, Hardware{}), "local port 1 (the node has 1)");
+  // A send moved to the other port: its channel's first send took the first.
+  Program p = good;
+  for (Op& o : p.nodes[0].ops) {
+    if (o.act == Act::kSend && o.port == 0) {
+      o.port = 1;
+      break;
+    }
+  }
+  // (Its flow's table entries start at local port 0: traced from port 1 it goes astray.)
+  EXPECT_HAS(Refusal(p, two), "node 0 (0,0) op 0 (send to node 1 (1,0)): no route: flow 0");
+  // A dimension-order channel whose sends take two ports.
+  for (NodeProgram& np : q.nodes) {
+    for (Op& o : np.ops) o.port = 0;
+  }
+  unsigned sends = 0;
+  for (Op& o : q.nodes[0].ops) {
+    if (o.act == Act::kSend && ++sends == 2) o.port = 1;
+  }
+  EXPECT_HAS(Refusal(q, two), "a channel's messages keep their order on one port");
+  // A route whose last hop ejects by the other local port than its message came in by.
+  p = good;
+  bool moved = false;
+  for (NodeProgram& np : p.nodes) {
+    for (RouteEntry& e : np.routes) {
+      if (!moved && e.mask == 1u << hw::LocalPort(1, 5)) {
+        e.mask = 1u;  // local port 0
+        moved = true;
+      }
+    }
+  }
+  ASSERT_TRUE(moved);
+  EXPECT_HAS(Refusal(p, two), "is delivered by local port 0, not 1");
+}
+
 TEST(Validate, Rule6CyclicChannelDependency) {
   // Four flows around the 2x2 square of nodes 0, 1, 5, 4, each two hops on one VC: the
   // classic cycle dimension order avoids.

@@ -28,12 +28,14 @@ struct Case {
   uint64_t elements;
   unsigned levels = 2;    // aries_lt
   coll::RingLayout ring;  // ring
+  unsigned local_ports = 1;
 };
 
 std::string Name(const Case& c) {
   return fmt::format("{} {} {} {}x{} op {} {} elements{}", c.algo, coll::CollectiveName(c.coll),
                      coll::TopologyName(c.topo), c.k, c.k, c.op, c.elements,
-                     c.ring.Plain() ? "" : fmt::format(" (ring{})", c.ring.Suffix()));
+                     c.ring.Plain() ? "" : fmt::format(" (ring{})", c.ring.Suffix())) +
+         (c.local_ports > 1 ? fmt::format(", {} local ports", c.local_ports) : std::string());
 }
 
 // What one run did: cycles, flit counts and every node's activity counters, and the results.
@@ -47,6 +49,7 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
   sysc::PackageConfig pc;
   pc.topology = c.topo;
   pc.k = c.k;
+  pc.local_ports = c.local_ports;
   sysc::Package pkg(pc, sysc::ShippedNodeModels(use), seed);
   if (use == sysc::NodeUse::kPointToPoint) {
     EXPECT_FALSE(pkg.shape().coll_engine);
@@ -177,6 +180,31 @@ TEST(CollProgram, RingMapsAndDirections) {
   Case big{Topology::kMesh, 8, "ring", Collective::kAllReduce, hw::kOpAddI32, 3001};
   big.ring = {coll::RingMap::kRank, 2};
   RunCase(big, seed + runs);
+}
+
+// node.local_ports = 2 and 4: every collective of the two-direction ring on the mesh and of
+// ARIES_BW on ARIES, verified; and the endpoint bandwidth doubles the ring family: ARIES_BW on
+// two local ports at least 1.8x the mesh ring on one (issue 16).
+TEST(CollProgram, LocalPortsCarryTheRingFamily) {
+  const uint64_t seed = aries::test::TestSeed(21);
+  unsigned runs = 0;
+  for (unsigned lp : {2u, 4u}) {
+    for (Collective c : kAll) {
+      Case ring{Topology::kMesh, 4, "ring", c, hw::kOpAddI32, 1000};
+      ring.ring = {coll::RingMap::kSnake, 2};
+      ring.local_ports = lp;
+      RunCase(ring, seed + runs++);
+      Case bw{Topology::kAries, 4, "aries_bw", c, hw::kOpAddF32, 999};
+      bw.local_ports = lp;
+      RunCase(bw, seed + runs++);
+    }
+  }
+  Case one{Topology::kMesh, 4, "ring", Collective::kAllReduce, hw::kOpAddI32, 16384};
+  Case two{Topology::kAries, 4, "aries_bw", Collective::kAllReduce, hw::kOpAddI32, 16384};
+  two.local_ports = 2;
+  const uint64_t base = RunCase(one, seed + runs++).fp[0];
+  const uint64_t fast = RunCase(two, seed + runs).fp[0];
+  EXPECT_GE(static_cast<double>(base), 1.8 * static_cast<double>(fast)) << base << " vs " << fast;
 }
 
 TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
