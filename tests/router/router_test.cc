@@ -72,7 +72,10 @@ TEST_F(Router, IllegalCtrlValuesAreRefusedAndChangeNothing) {
 }
 
 TEST_F(Router, UnmappedAndReadOnlyAccessesAreRefused) {
-  EXPECT_TRUE(h_->Read(0x0006).err);
+  EXPECT_FALSE(h_->Read(hw::kRegLocalPorts).err);  // (LOCAL_PORTS, 0x0006, reads 1)
+  EXPECT_EQ(h_->Read(hw::kRegLocalPorts).rdata, 1u);
+  EXPECT_TRUE(h_->Write(hw::kRegLocalPorts, 2).err) << "read-only";
+  EXPECT_TRUE(h_->Read(0x0007).err);
   EXPECT_TRUE(h_->Read(0x1234).err);
   EXPECT_TRUE(h_->Read(hw::kRegPassthruBase + 5).err) << "port 5 does not exist";
   EXPECT_TRUE(h_->Read(hw::kRegInFlitsBase + 7).err);

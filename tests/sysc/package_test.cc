@@ -505,9 +505,9 @@ TEST(PackageRegisters, TheGeneratedTableIsWhatTheHardwareDecodes) {
       mapped += in_table ? 1 : 0;
       EXPECT_EQ(res[i].ok, in_table) << fmt::format("0x{:04x} {}", ops[i].addr, name);
     }
-    // 12 router registers + 3 port windows of 5, 5 node registers + 4 PORTSEL, 8 ROUTE flows x
+    // 13 router registers + 3 port windows of 5, 5 node registers + 4 PORTSEL, 8 ROUTE flows x
     // 5 inputs; the engine: 8 + 2 programs of 8 steps + 8 ids x 8.
-    const unsigned router_node = 12 + 15 + 5 + 4 + 8 * 5;
+    const unsigned router_node = 13 + 15 + 5 + 4 + 8 * 5;
     EXPECT_EQ(mapped, use == aries::sysc::NodeUse::kAny ? router_node + 8 + 16 + 64 : router_node);
   }
 }
