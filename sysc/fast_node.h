@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "aries_pkg.h"
 #include "fast_engine.h"
 #include "node_model.h"
 
@@ -86,8 +87,8 @@ class FastNode final : public NodeModel {
   unsigned LinkOf(unsigned p, unsigned c) const;
   void Owners();
   bool ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const;
-  // Router port of local port i.
-  unsigned LocalPort(unsigned i) const { return i == 0 ? 0u : nn_ + i - 1; }
+  // Router port of local port i (hw::LocalPort).
+  unsigned LocalPort(unsigned i) const { return hw::LocalPort(i, nn_); }
   // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
   void SendFlit(unsigned o, uint32_t* dst) const;
 
