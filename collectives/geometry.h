@@ -44,6 +44,8 @@ struct Geometry {
   unsigned local_ports = 1;
   FaultSet faults;  // dead links, segments, switches and ports (faults.h)
 };
+// The local port counts a node is built with (the node RTL's LocalPorts: 1, 2, 4).
+inline bool LocalPortsSupported(unsigned p) { return p == 1 || p == 2 || p == 4; }
 
 // A bidirectional link between node a's link la and node b's link lb.
 struct LinkSpec {

@@ -75,7 +75,7 @@ AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points) {
   return f;
 }
 
-std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
+std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k, unsigned local_ports) {
   const std::string name = a.name;
   switch (a.variant) {
     case AlgoVariant::kLevels: {  // every L >= 2 with K = b^L
@@ -91,7 +91,12 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
       break;
   }
   if (a.ring_layout) {  // the snake, and the rank-order ring the baselines use in the paper
-    return {{name, 2, 1}, {name, 2, 1, {RingMap::kRank, 1}}};
+    std::vector<Candidate> v = {{name, 2, 1}, {name, 2, 1, {RingMap::kRank, 1}}};
+    if (local_ports > 1) {  // two directions, each on its own local port
+      v.push_back({name, 2, 1, {RingMap::kSnake, 2}});
+      v.push_back({name, 2, 1, {RingMap::kRank, 2}});
+    }
+    return v;
   }
   return {{name, 2, 1}};
 }
@@ -99,26 +104,30 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k) {
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok) {
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{}",
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{},{}",
                      TopologyName(g.topology), g.k, c.algo, c.levels, c.embeddings,
                      CollectiveName(coll), type, bytes, cycles, busbw, bound_fraction, ok ? 1 : 0,
                      g.tracks, g.link_latency, g.extra_per_pitch, RingMapName(c.ring.map),
-                     c.ring.dirs);
+                     c.ring.dirs, g.local_ports);
 }
 
 namespace {
-// The headers before the geometry columns existed (rows measured on the default geometry) and
-// before the ring layout columns (rows of the snake ring in one direction).
+// The headers before the geometry columns existed (rows measured on the default geometry),
+// before the ring layout columns (rows of the snake ring in one direction) and before the
+// local ports column (rows of one local port).
 constexpr const char* kLegacyCostHeader =
     "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok";
 constexpr const char* kGeometryCostHeader =
     "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
     "tracks,link_latency,extra_per_pitch";
+constexpr const char* kRingCostHeader =
+    "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
+    "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs";
 }  // namespace
 
 const char* CostCsvHeader() {
   return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
-         "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs";
+         "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs,local_ports";
 }
 
 std::string GeometryLabel(const Geometry& g) {
@@ -144,6 +153,7 @@ std::string CostModel::Where() const {
   g.tracks = tracks;
   g.link_latency = link_latency;
   g.extra_per_pitch = extra_per_pitch;
+  g.local_ports = local_ports;
   return GeometryLabel(g);
 }
 
@@ -155,7 +165,7 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
         fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
   std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned, unsigned,
-                      unsigned, std::string, unsigned>,
+                      unsigned, std::string, unsigned, unsigned>,
            CostModel>
       by_key;
   size_t fields = kCostCsvFields;
@@ -168,6 +178,8 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
         fields = 12;
       } else if (line == kGeometryCostHeader) {
         fields = 15;
+      } else if (line == kRingCostHeader) {
+        fields = 17;
       } else if (line != CostCsvHeader()) {
         throw PlanError(
             fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
@@ -215,12 +227,20 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
         }
         m.cand.ring = {*map, static_cast<unsigned>(std::stoul(c[16]))};
       }
+      if (fields >= 18) {
+        m.local_ports = static_cast<unsigned>(std::stoul(c[17]));
+        if (!LocalPortsSupported(m.local_ports)) {
+          throw PlanError(fmt::format("{}:{}: local_ports '{}': allowed 1, 2, 4", path, ln, c[17]));
+        }
+      }
       const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
       auto [it, fresh] = by_key.try_emplace(
           {c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks, m.link_latency,
-           m.extra_per_pitch, RingMapName(m.cand.ring.map), m.cand.ring.dirs},
+           m.extra_per_pitch, RingMapName(m.cand.ring.map), m.cand.ring.dirs, m.local_ports},
           m);
       it->second.points.push_back(pt);
+    } catch (const PlanError&) {
+      throw;  // a field out of its allowed set, named above
     } catch (const std::logic_error&) {
       throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));
     }

@@ -42,9 +42,11 @@ struct CostModel {
   unsigned tracks = Geometry{}.tracks;
   unsigned link_latency = Geometry{}.link_latency;
   unsigned extra_per_pitch = Geometry{}.extra_per_pitch;
+  unsigned local_ports = Geometry{}.local_ports;  // node.local_ports (1 in files without it)
   bool On(const Geometry& g) const {
     return topology == g.topology && k == g.k && tracks == g.tracks &&
-           link_latency == g.link_latency && extra_per_pitch == g.extra_per_pitch;
+           link_latency == g.link_latency && extra_per_pitch == g.extra_per_pitch &&
+           local_ports == g.local_ports;
   }
   // "mesh 4x4", with the geometry's other fields where they are not the defaults.
   std::string Where() const;
@@ -67,16 +69,18 @@ struct AlphaBeta {
 };
 AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points);
 
-// The candidates a sweep measures for algorithm `a` on K x K: aries_lt at every level count K
-// allows above 1 (L = 1 is the ring), the in-network tree with one and four embeddings, the
-// ring as the snake and in rank order (ring maps), every other algorithm as it is.
-std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k);
+// The candidates a sweep measures for algorithm `a` on K x K with `local_ports` endpoint ports:
+// aries_lt at every level count K allows above 1 (L = 1 is the ring), the in-network tree with
+// one and four embeddings, the ring as the snake and in rank order (ring maps), and with more
+// than one local port also both in two directions (each direction on its own port), every
+// other algorithm as it is.
+std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k, unsigned local_ports);
 
 // The CSV header `aries coll-sweep` writes and LoadCostModels reads (after the measurement the
 // geometry's tracks, link latency and extra cycles per pitch, then the ring's layout: ring_map,
-// ring_dirs), and one measured row.
+// ring_dirs, then the node's local_ports), and one measured row.
 const char* CostCsvHeader();
-inline constexpr size_t kCostCsvFields = 17;  // the columns of CostCsvHeader
+inline constexpr size_t kCostCsvFields = 18;  // the columns of CostCsvHeader
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok);

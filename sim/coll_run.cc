@@ -139,12 +139,6 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   r.embeddings = o.embeddings;
   r.ring = o.ring;
   double predicted = 0;
-  if (o.algo == "auto" && pc.local_ports != 1) {
-    throw std::invalid_argument(fmt::format(
-        "--algo auto with node.local_ports = {}: the cost file measures one local port; name "
-        "one of {}",
-        pc.local_ports, coll::AlgorithmNames()));
-  }
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
         *c != coll::Collective::kAllGather) {
@@ -180,7 +174,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         q.elements = (bytes + 3) / 4;
         q.geom.faults = pc.faults.FromReset();
         try {
-          coll::Plan(q, coll::Hardware{});
+          coll::Hardware h;  // the shipped node's, with the package's local ports
+          h.local_ports = pc.local_ports;
+          coll::Plan(q, h);
         } catch (const coll::PlanError& e) {
           return e.what();
         }

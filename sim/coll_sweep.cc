@@ -52,7 +52,8 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<u
                                static_cast<unsigned>(std::stoul(c[4])),
                                {coll::ParseRingMap(c[15]).value_or(coll::RingMap::kSnake),
                                 static_cast<unsigned>(std::stoul(c[16]))}};
-    const std::string key = fmt::format("| {} | {} |", cand.Label(), c[0]);
+    const std::string key = fmt::format("| {} | {}{} |", cand.Label(), c[0],
+                                        c[17] == "1" ? "" : fmt::format(", {} local ports", c[17]));
     if (!cells.count(key)) order.push_back(key);
     cells[key][std::stoull(c[7])] =
         fmt::format(" {} ({:.1f}, {:.0f}%){} |", c[8], std::stod(c[9]), 100 * std::stod(c[10]),
@@ -124,9 +125,6 @@ std::vector<std::string> ParseAlgoList(const std::string& list, const char* opti
 CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   o.geometry = GeometryOf(c, false);  // the topologies are the sweep's list
   if (o.geometry.k > 16) BadKey(c, "package.k", "2 .. 16 for a sweep");
-  if (o.geometry.local_ports != 1) {
-    BadKey(c, "node.local_ports", "1 for a sweep (the cost file has no local-ports column)");
-  }
   const auto col = coll::ParseCollective(c.Get("coll.collective"));
   if (!col || (*col != coll::Collective::kAllReduce && *col != coll::Collective::kReduceScatter &&
                *col != coll::Collective::kAllGather)) {
@@ -176,11 +174,11 @@ int RunCollSweep(const CollSweepOptions& o) {
           jobs.push_back(fmt::format(
               "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
               "--set package.tracks={} --set package.link_latency={} "
-              "--set package.extra_per_pitch={} "
+              "--set package.extra_per_pitch={} --set node.local_ports={} "
               "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
               ShellQuote(exe), k, collective, o.type, o.seed, o.model, o.geometry.tracks,
-              o.geometry.link_latency, o.geometry.extra_per_pitch, a.name, coll::TopologyName(t),
-              SizeLabel(sz), ShellQuote(part), ShellQuote(part + ".log")));
+              o.geometry.link_latency, o.geometry.extra_per_pitch, o.geometry.local_ports, a.name,
+              coll::TopologyName(t), SizeLabel(sz), ShellQuote(part), ShellQuote(part + ".log")));
         }
       }
     }
@@ -267,8 +265,8 @@ int RunCollSweep(const CollSweepOptions& o) {
       }
       if (!first.empty() && first != coll::CostCsvHeader()) {
         throw std::invalid_argument(fmt::format(
-            "--csv {}: its header '{}' is not this version's '{}' (the geometry columns); "
-            "write the sweep to a new file",
+            "--csv {}: its header '{}' is not this version's '{}' (the geometry, ring and "
+            "local-port columns); write the sweep to a new file",
             o.csv, first, coll::CostCsvHeader()));
       }
     }
@@ -280,15 +278,20 @@ int RunCollSweep(const CollSweepOptions& o) {
   const coll::Geometry def;
   const std::string geometry =
       o.geometry.tracks == def.tracks && o.geometry.link_latency == def.link_latency &&
-              o.geometry.extra_per_pitch == def.extra_per_pitch
+              o.geometry.extra_per_pitch == def.extra_per_pitch &&
+              o.geometry.local_ports == def.local_ports
           ? ""
-          : fmt::format(" ({} tracks, {}-cycle links, {} extra cycles per pitch)",
-                        o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch);
+          : fmt::format(
+                " ({} tracks, {}-cycle links, {} extra cycles per pitch, {} local "
+                "port{})",
+                o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch,
+                o.geometry.local_ports, o.geometry.local_ports == 1 ? "" : "s");
   fmt::print(
       "{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
-      "({} M/B point to point, M/B in-network); every element verified; node model {}\n\n",
+      "({} M/{} point to point, M/B in-network); every element verified; node model {}\n\n",
       collective, o.type, k, k, geometry,
-      *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N", o.model);
+      *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N",
+      o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports), o.model);
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const uint64_t s : sizes) {
     head += fmt::format(" {} |", SizeLabel(s));
@@ -299,7 +302,7 @@ int RunCollSweep(const CollSweepOptions& o) {
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
     if (!a.Serves(*coll_kind)) continue;
     if (!selected(a)) continue;
-    for (const coll::Candidate& cand : coll::SweepCandidates(a, k)) {
+    for (const coll::Candidate& cand : coll::SweepCandidates(a, k, o.geometry.local_ports)) {
       for (const coll::Topology t : topos) {
         if (!a.Serves(t)) continue;
         std::string row = fmt::format("| {} | {} |", cand.Label(), coll::TopologyName(t));

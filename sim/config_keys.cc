@@ -341,7 +341,7 @@ coll::Geometry GeometryOf(const Config& c, bool with_topology) {
   g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency", 1, 1000));
   g.extra_per_pitch = static_cast<unsigned>(KeyUint(c, "package.extra_per_pitch", 0, 100));
   g.local_ports = static_cast<unsigned>(KeyUint(c, "node.local_ports", 1, 4));
-  if (g.local_ports == 3) BadKey(c, "node.local_ports");
+  if (!coll::LocalPortsSupported(g.local_ports)) BadKey(c, "node.local_ports");
   if (with_topology) g.faults = FaultsOf(c, g);
   return g;
 }

@@ -92,7 +92,7 @@ int RunTrainCommand(const TrainOptions& o) {
   const uint64_t cap = o.check_max;
   const train::CostTable table(CostPath(o.costs));
   const auto needed = train::CollectivesOf(strategy);
-  const train::CommCost cost = table.Cost(topo, o.k, cand, chip, needed);
+  const train::CommCost cost = table.Cost(train::PackageOf(topo, o.k), cand, chip, needed);
   train::IterationOptions io;
   io.strategy = strategy;
   io.chiplets = o.k * o.k;
@@ -116,7 +116,7 @@ int RunTrainCommand(const TrainOptions& o) {
       chip.FlopsPerNs() / 1000.0, chip.utilization);
   std::map<coll::Collective, uint64_t> largest;  // per collective: its model's largest size
   for (coll::Collective c : needed) {
-    const coll::CostModel& m = table.Find(c, topo, o.k, cand);
+    const coll::CostModel& m = table.Find(c, train::PackageOf(topo, o.k), cand);
     largest[c] = m.points.back().bytes;
     const coll::AlphaBeta ab = coll::FitAlphaBeta(m.points);
     fmt::print(
@@ -233,21 +233,33 @@ struct Fig10Mean {
   double speedup[3] = {0, 0, 0};
 };
 
-// Whether the assumption set admits a measured candidate: the ring's layout is the snake
-// (ARIES II-C's ring) everywhere under ours; under the paper's the baselines' ring is the
-// rank-order ring ASTRA-sim lays onto Garnet's mesh (ARIES V: "we extended ASTRA-SIM").
-bool PresetAdmits(const coll::Candidate& c, bool baseline, bool paper) {
+// An assumption set of the figure. Ours: every ring the snake (ARIES II-C's ring), one local
+// port per chiplet. The paper's: the baselines' ring the rank-order ring ASTRA-sim lays onto
+// Garnet's mesh (ARIES V: "we extended ASTRA-SIM"), and ARIES's chiplets with the two local
+// ports ARIES_BW needs (ARIES II-C: its two rings run at once, so each chiplet injects and
+// ejects two flits per cycle). The decomposition steps from one to the other.
+struct Assumptions {
+  const char* name;
+  bool rank_baselines;   // the baselines' ring in rank order
+  unsigned aries_ports;  // ARIES's node.local_ports (the baselines keep one)
+};
+constexpr Assumptions kOurs{"default", false, 1};
+constexpr Assumptions kRankBaselines{"default + rank-order baselines", true, 1};
+constexpr Assumptions kPaperSet{"paper", true, 2};
+
+// Whether the assumption set admits a measured candidate (the ring's layout: see Assumptions).
+bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as) {
   const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
   if (!a || !a->ring_layout) return true;
   if (c.ring.dirs != 1) return false;
   const bool rank = c.ring.map == coll::RingMap::kRank;
-  return baseline && paper ? rank : !rank;
+  return baseline && as.rank_baselines ? rank : !rank;
 }
 
 // One assumption set's tables (printed unless `quiet`; rows appended to `csv`); returns the
 // geometric means per family and K.
 std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<train::Workload>& ws,
-                                   const train::CostTable& table, bool paper_preset, bool quiet,
+                                   const train::CostTable& table, const Assumptions& as, bool quiet,
                                    std::string* csv) {
   auto print = [&](auto&&... a) {
     if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
@@ -277,13 +289,14 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
         };
         std::map<std::string, Best> best;
         for (const char* t : kTopos) {
-          const coll::Topology topo = *coll::ParseTopology(t);
-          const auto& algos = std::string(t) == "aries" ? fam.aries : fam.baseline;
+          const bool aries = std::string(t) == "aries";
+          const coll::Geometry geom =
+              train::PackageOf(*coll::ParseTopology(t), k, aries ? as.aries_ports : 1);
+          const auto& algos = aries ? fam.aries : fam.baseline;
           std::vector<coll::Candidate> cands;
-          for (const coll::Candidate& cand :
-               table.Candidates(coll::Collective::kAllReduce, topo, k)) {
+          for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, geom)) {
             if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
-                PresetAdmits(cand, std::string(t) != "aries", paper_preset))
+                PresetAdmits(cand, !aries, as))
               cands.push_back(cand);
           }
           std::stable_sort(
@@ -292,19 +305,23 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                        std::find(algos.begin(), algos.end(), y.algo);
               });  // ties go to the family's first algorithm (the plain ring, the plain multi-tree)
           if (cands.empty()) {
-            const bool rank = paper_preset && std::string(t) != "aries";
+            const bool rank = as.rank_baselines && !aries;
+            const bool ports = geom.local_ports != 1;
             throw std::invalid_argument(fmt::format(
-                "{}: no all-reduce costs of {}{} on {} {}x{}{}", table.path(),
-                fmt::join(algos, "/"), rank ? " (the rank-order ring the paper preset needs)" : "",
-                t, k, k,
-                rank ? fmt::format("; measure them with aries coll-sweep -k {} --algos {} "
-                                   "--topologies {} --csv FILE",
-                                   k, fmt::join(algos, ","), t)
-                     : ""));
+                "{}: no all-reduce costs of {}{} on {}{}", table.path(), fmt::join(algos, "/"),
+                rank ? " (the rank-order ring the paper preset needs)" : "",
+                coll::GeometryLabel(geom),
+                rank || ports
+                    ? fmt::format(
+                          "; measure them with aries coll-sweep -k {} --algos {} "
+                          "--topologies {}{} --csv FILE",
+                          k, fmt::join(algos, ","), t,
+                          ports ? fmt::format(" --set node.local_ports={}", geom.local_ports) : "")
+                    : ""));
           }
           auto used = std::make_shared<std::map<std::string, unsigned>>();
           const auto cost =
-              table.CheapestOf(topo, k, cands, chip, {coll::Collective::kAllReduce}, used);
+              table.CheapestOf(geom, cands, chip, {coll::Collective::kAllReduce}, used);
           Best b{train::RunIteration(w, chip, io, cost), ""};
           // No commas: the label is a CSV field.
           for (const auto& [label, n] : *used)
@@ -336,12 +353,12 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                                              : (i == 0   ? paper->mesh
                                                 : i == 1 ? paper->torus
                                                          : paper->fbfly);
-          *csv += fmt::format(
-              "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{}\n", k, fam.name,
-              w.name, kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000,
-              b.it.comm_busy / 1000, b.it.exposed_comm / 1000, b.it.time / a.it.time,
-              1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "",
-              paper_preset ? "paper" : "default");
+          *csv +=
+              fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{}\n", k,
+                          fam.name, w.name, kTopos[i], b.algo, b.it.time / 1000,
+                          b.it.compute_busy / 1000, b.it.comm_busy / 1000, b.it.exposed_comm / 1000,
+                          b.it.time / a.it.time, 1.0 - a.it.comm_busy / b.it.comm_busy,
+                          pv > 0 ? fmt::format("{:.2f}", pv) : "", as.name);
         }
       }
       const double n = static_cast<double>(ws.size());
@@ -388,29 +405,33 @@ int RunFig10Command(const Fig10Options& o) {
       table.path());
   fmt::print(
       "Assumptions ({} preset): 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle "
-      "links, as the paper's (V: 10 ns hops, 68 GB/s at 1 GHz); {}; one local port per chiplet "
-      "(one flit per cycle in and out: the cost file measures node.local_ports = 1, so the "
-      "endpoint bandwidth the paper's ARIES_BW needs is not in this figure; aries coll "
-      "--set node.local_ports=2 measures it)\n",
+      "links, as the paper's (V: 10 ns hops, 68 GB/s at 1 GHz); {}\n",
       paper ? "paper" : "default",
-      paper ? "baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's ring on Garnet's mesh), "
-              "ARIES's ring the snake"
-            : "every ring the snake, a Hamiltonian cycle of neighbours (ARIES II-C)");
-  const auto means = Fig10Tables(o, ws, table, paper, false, &csv);
+      paper ? "baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's ring on Garnet's mesh) on "
+              "one local port per chiplet; ARIES's ring the snake, and ARIES's chiplets with the "
+              "two local ports its ARIES_BW needs (II-C: two rings at once; node.local_ports = 2)"
+            : "every ring the snake, a Hamiltonian cycle of neighbours (ARIES II-C), one local "
+              "port per chiplet (one flit per cycle in and out; aries coll --set "
+              "node.local_ports=2 measures more)");
+  const auto means = Fig10Tables(o, ws, table, paper ? kPaperSet : kOurs, false, &csv);
   if (paper) {
-    // What each assumption explains: the same tables under ours, and the ratios.
+    // What each assumption explains: the same tables under ours, then with only the baselines'
+    // ring mapping changed, and the ratios between the steps.
     std::string unused;
-    const auto ours = Fig10Tables(o, ws, table, false, true, &unused);
+    const auto ours = Fig10Tables(o, ws, table, kOurs, true, &unused);
+    const auto mapped = Fig10Tables(o, ws, table, kRankBaselines, true, &unused);
     fmt::print(
         "\nDecomposition of the paper's speedups over mesh / torus / fbfly (geometric means over "
         "the workloads): ours under our assumptions, the factor the paper's baseline ring mapping "
-        "adds (paper preset / ours), and what remains unexplained (paper / paper preset; the "
-        "endpoint bandwidth and Adapt-NoC are not modelled yet)\n\n"
-        "| family | K | ours | x baseline ring mapping | = paper preset | paper (V-B) | "
-        "unexplained |\n|---|---|---|---|---|---|---|\n");
+        "adds (rank-order baselines / ours), the factor ARIES's second local port adds (paper "
+        "preset / rank-order baselines), and what remains unexplained (paper / paper preset; "
+        "Adapt-NoC is not modelled yet)\n\n"
+        "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
+        "paper (V-B) | unexplained |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < means.size(); ++i) {
       const Fig10Mean& p = means[i];
       const Fig10Mean& d = ours[i];
+      const Fig10Mean& m = mapped[i];
       const PaperSpeedup* ref = nullptr;
       for (const PaperSpeedup& x : kPaper) {
         if (x.family == p.family && x.k == p.k) ref = &x;
@@ -418,14 +439,16 @@ int RunFig10Command(const Fig10Options& o) {
       auto three = [](const double* v) {
         return fmt::format("{:.2f} / {:.2f} / {:.2f}", v[0], v[1], v[2]);
       };
-      double map[3], rest[3];
+      double map[3], ports[3], rest[3];
       const double pv[3] = {ref ? ref->mesh : 0, ref ? ref->torus : 0, ref ? ref->fbfly : 0};
       for (int t = 0; t < 3; ++t) {
-        map[t] = p.speedup[t] / d.speedup[t];
+        map[t] = m.speedup[t] / d.speedup[t];
+        ports[t] = p.speedup[t] / m.speedup[t];
         rest[t] = ref ? pv[t] / p.speedup[t] : 0;
       }
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k, three(d.speedup),
-                 three(map), three(p.speedup), ref ? three(pv) : "-", ref ? three(rest) : "-");
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k, three(d.speedup),
+                 three(map), three(ports), three(p.speedup), ref ? three(pv) : "-",
+                 ref ? three(rest) : "-");
     }
     fmt::print("\n");
   }

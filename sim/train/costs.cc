@@ -6,15 +6,13 @@
 
 namespace aries::train {
 
-namespace {
-// The training model's package: the default geometry (the costs of another are not its own).
-coll::Geometry Package(coll::Topology t, unsigned k) {
+coll::Geometry PackageOf(coll::Topology t, unsigned k, unsigned local_ports) {
   coll::Geometry g;
   g.topology = t;
   g.k = k;
+  g.local_ports = local_ports;
   return g;
 }
-}  // namespace
 
 CostTable::CostTable(const std::string& path, const std::string& type) : path_(path) {
   for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter,
@@ -24,43 +22,41 @@ CostTable::CostTable(const std::string& path, const std::string& type) : path_(p
   }
 }
 
-const coll::CostModel& CostTable::Find(coll::Collective c, coll::Topology t, unsigned k,
+const coll::CostModel& CostTable::Find(coll::Collective c, const coll::Geometry& g,
                                        const coll::Candidate& cand) const {
   for (const coll::CostModel& m : models_) {
-    if (m.collective == c && m.On(Package(t, k)) && m.cand.Label() == cand.Label()) return m;
+    if (m.collective == c && m.On(g) && m.cand.Label() == cand.Label()) return m;
   }
   std::string have;
-  for (const coll::Candidate& x : Candidates(c, t, k))
-    have += (have.empty() ? "" : ", ") + x.Label();
+  for (const coll::Candidate& x : Candidates(c, g)) have += (have.empty() ? "" : ", ") + x.Label();
   throw std::invalid_argument(fmt::format(
-      "no measured {} costs for {} on {} {}x{} in {}; measured there: {} (add them with aries "
+      "no measured {} costs for {} on {} in {}; measured there: {} (add them with aries "
       "coll-sweep --collective {} --csv)",
-      coll::CollectiveName(c), cand.Label(), coll::TopologyName(t), k, k, path_,
+      coll::CollectiveName(c), cand.Label(), coll::GeometryLabel(g), path_,
       have.empty() ? "none" : have, coll::CollectiveName(c)));
 }
 
-std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, coll::Topology t,
-                                                   unsigned k) const {
+std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c,
+                                                   const coll::Geometry& g) const {
   std::vector<coll::Candidate> v;
   for (const coll::CostModel& m : models_) {
-    if (m.collective == c && m.On(Package(t, k))) v.push_back(m.cand);
+    if (m.collective == c && m.On(g)) v.push_back(m.cand);
   }
   return v;
 }
 
-CommCost CostTable::Cost(coll::Topology t, unsigned k, const coll::Candidate& cand,
-                         const Chiplet& chip, const std::vector<coll::Collective>& needed) const {
-  return CheapestOf(t, k, {cand}, chip, needed);
+CommCost CostTable::Cost(const coll::Geometry& g, const coll::Candidate& cand, const Chiplet& chip,
+                         const std::vector<coll::Collective>& needed) const {
+  return CheapestOf(g, {cand}, chip, needed);
 }
 
-CommCost CostTable::CheapestOf(coll::Topology t, unsigned k,
-                               const std::vector<coll::Candidate>& cands, const Chiplet& chip,
-                               const std::vector<coll::Collective>& needed,
+CommCost CostTable::CheapestOf(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
+                               const Chiplet& chip, const std::vector<coll::Collective>& needed,
                                std::shared_ptr<std::map<std::string, unsigned>> used) const {
   if (cands.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
   std::vector<std::pair<coll::Collective, const coll::CostModel*>> found;
   for (coll::Collective c : needed) {
-    for (const coll::Candidate& cand : cands) found.push_back({c, &Find(c, t, k, cand)});
+    for (const coll::Candidate& cand : cands) found.push_back({c, &Find(c, g, cand)});
   }
   const double ghz = chip.clock_ghz;
   return [found, ghz, used](coll::Collective c, uint64_t bytes) {

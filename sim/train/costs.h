@@ -14,24 +14,28 @@
 
 namespace aries::train {
 
+// The training model's package: the default geometry of `t` and K with `local_ports` endpoint
+// ports (the costs of another geometry are not its own).
+coll::Geometry PackageOf(coll::Topology t, unsigned k, unsigned local_ports = 1);
+
 class CostTable {
  public:
   // All-reduce, reduce-scatter and all-gather models of element type `type` in a sweep CSV.
   explicit CostTable(const std::string& path, const std::string& type = "int32");
-  // The model of `cand` for (collective, topology, K); throws std::invalid_argument naming
-  // what the file measured for that topology and K when there is none.
-  const coll::CostModel& Find(coll::Collective c, coll::Topology t, unsigned k,
+  // The model of `cand` for (collective, package `g`: PackageOf); throws std::invalid_argument
+  // naming what the file measured for that package when there is none.
+  const coll::CostModel& Find(coll::Collective c, const coll::Geometry& g,
                               const coll::Candidate& cand) const;
-  // The candidates measured for (collective, topology, K).
-  std::vector<coll::Candidate> Candidates(coll::Collective c, coll::Topology t, unsigned k) const;
-  // ns per collective on (t, K) with `cand` (cycles at the chiplet clock), every collective
+  // The candidates measured for (collective, package).
+  std::vector<coll::Candidate> Candidates(coll::Collective c, const coll::Geometry& g) const;
+  // ns per collective on package `g` with `cand` (cycles at the chiplet clock), every collective
   // looked up now so that a missing model fails before any schedule is built.
-  CommCost Cost(coll::Topology t, unsigned k, const coll::Candidate& cand, const Chiplet& chip,
+  CommCost Cost(const coll::Geometry& g, const coll::Candidate& cand, const Chiplet& chip,
                 const std::vector<coll::Collective>& needed) const;
   // A reconfigurable package: each collective takes the cheapest of `cands` at its size (the
   // controller reprograms the links between collectives; the register writes are not timed).
   // `used`, when given, counts the collectives each candidate served (by label).
-  CommCost CheapestOf(coll::Topology t, unsigned k, const std::vector<coll::Candidate>& cands,
+  CommCost CheapestOf(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
                       const Chiplet& chip, const std::vector<coll::Collective>& needed,
                       std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
   const std::string& path() const { return path_; }

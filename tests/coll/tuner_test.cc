@@ -140,6 +140,64 @@ TEST(Tuner, CostModelsBelongToTheirGeometry) {
   EXPECT_FALSE(LoadCostModels(legacy).at(0).On(At(Topology::kMesh, 4, 20)));
 }
 
+// The local ports are part of a cost model: a package of two ports takes the two-port rows, a
+// package of a port count the file lacks is refused naming what it has, a file of the column
+// set before local_ports was measured with one port, and a port count the node is not built
+// with is refused naming the line.
+TEST(Tuner, CostModelsBelongToTheirLocalPorts) {
+  const Candidate ring{"ring", 2, 1};
+  Geometry two = At(Topology::kAries, 4);
+  two.local_ports = 2;
+  const std::string path = Write(
+      "ports.csv",
+      std::string(CostCsvHeader()) + "\n" +
+          CostCsvRow(At(Topology::kAries, 4), ring, Collective::kAllReduce, "int32", 2048, 600, 1,
+                     0.1, true) +
+          "\n" + CostCsvRow(two, ring, Collective::kAllReduce, "int32", 2048, 330, 1, 0.1, true) +
+          "\n");
+  const auto models = LoadCostModels(path);
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_DOUBLE_EQ(ChooseAlgorithm(models, At(Topology::kAries, 4), 2048).predicted, 600);
+  EXPECT_DOUBLE_EQ(ChooseAlgorithm(models, two, 2048).predicted, 330);
+  Geometry four = two;
+  four.local_ports = 4;
+  try {
+    ChooseAlgorithm(models, four, 2048);
+    FAIL() << "a cost model of another local-port count was used";
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("no measured costs for aries 4x4, 4 local ports; the "
+                                         "cost file has aries 4x4; aries 4x4, 2 local ports"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::string ring_header =
+      "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
+      "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs\n";
+  const auto old = LoadCostModels(
+      Write("ring.csv", ring_header + "aries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,10,1,"
+                                      "rank,1\n"));
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].local_ports, 1u);
+  EXPECT_EQ(old[0].cand.ring.map, RingMap::kRank);
+  EXPECT_FALSE(old[0].On(two));
+  EXPECT_NE(Refusal(Write("p3.csv", std::string(CostCsvHeader()) +
+                                        "\naries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,10,"
+                                        "1,snake,1,3\n"))
+                .find("tuner_p3.csv:2: local_ports '3': allowed 1, 2, 4"),
+            std::string::npos);
+  EXPECT_NE(Refusal(Write("map.csv", std::string(CostCsvHeader()) +
+                                         "\naries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,"
+                                         "10,1,spiral,1,1\n"))
+                .find("tuner_map.csv:2: ring_map 'spiral': allowed snake, rank"),
+            std::string::npos);
+  // A sweep on two ports also measures each ring in two directions; on one port it does not.
+  const AlgorithmInfo& r = *FindAlgorithm("ring");
+  EXPECT_EQ(SweepCandidates(r, 4, 1).size(), 2u);
+  ASSERT_EQ(SweepCandidates(r, 4, 2).size(), 4u);
+  EXPECT_EQ(SweepCandidates(r, 4, 2)[2].Label(), "ring bidir");
+  EXPECT_EQ(SweepCandidates(r, 4, 2)[3].Label(), "ring rank bidir");
+}
+
 TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
   const std::string path =
       Write("rep.csv", kLegacyHeader +
@@ -193,7 +251,7 @@ TEST(Tuner, BadCostFilesNameTheLine) {
       std::string::npos);
   EXPECT_NE(Refusal(Write("g.csv", std::string(CostCsvHeader()) +
                                        "\nmesh,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
-                .find("tuner_g.csv:2: 12 fields; expected 17"),
+                .find("tuner_g.csv:2: 12 fields; expected 18"),
             std::string::npos);
   EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
                 .find("tuner_t.csv:2: topology 'ring': allowed mesh"),

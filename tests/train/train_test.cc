@@ -293,12 +293,13 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
   const CostTable table(path);
   Chiplet chip;
   chip.clock_ghz = 2.0;
-  const CommCost c = table.Cost(coll::Topology::kMesh, 4, {"ring", 2, 1}, chip,
+  const CommCost c = table.Cost(PackageOf(coll::Topology::kMesh, 4), {"ring", 2, 1}, chip,
                                 {Collective::kAllReduce, Collective::kAllGather});
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 250);  // 500 cycles at 2 GHz
   EXPECT_DOUBLE_EQ(c(Collective::kAllGather, 4096), 125);  // extrapolated: 250 cycles
   try {
-    table.Cost(coll::Topology::kMesh, 4, {"ring", 2, 1}, chip, {Collective::kReduceScatter});
+    table.Cost(PackageOf(coll::Topology::kMesh, 4), {"ring", 2, 1}, chip,
+               {Collective::kReduceScatter});
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("no measured reducescatter costs for ring on mesh 4x4"),
@@ -306,7 +307,7 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
         << e.what();
   }
   try {
-    table.Find(Collective::kAllReduce, coll::Topology::kMesh, 4, {"dbt", 2, 1});
+    table.Find(Collective::kAllReduce, PackageOf(coll::Topology::kMesh, 4), {"dbt", 2, 1});
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("measured there: ring"), std::string::npos) << e.what();
@@ -325,14 +326,16 @@ TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
                              "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
-  const CommCost c = table.CheapestOf(coll::Topology::kMesh, 4, {{"ring", 2, 1}, {"tree", 2, 1}},
-                                      Chiplet(), {Collective::kAllReduce}, used);
+  const CommCost c =
+      table.CheapestOf(PackageOf(coll::Topology::kMesh, 4), {{"ring", 2, 1}, {"tree", 2, 1}},
+                       Chiplet(), {Collective::kAllReduce}, used);
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1024), 300);  // tree
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 2048), 600);  // ring
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 500);  // a tie: the first listed, ring
   EXPECT_EQ((*used)["tree"], 1u);
   EXPECT_EQ((*used)["ring"], 2u);
-  EXPECT_THROW(table.CheapestOf(coll::Topology::kMesh, 4, {}, Chiplet(), {Collective::kAllReduce}),
+  EXPECT_THROW(table.CheapestOf(PackageOf(coll::Topology::kMesh, 4), {}, Chiplet(),
+                                {Collective::kAllReduce}),
                std::invalid_argument);
 }
 
