@@ -38,7 +38,7 @@ grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 
 grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
 for a in "ring,mesh,64,snake" "tree,fbfly,1K,snake" "ring,fbfly,1K,snake" "ring,fbfly,1K,rank"; do
   IFS=, read -r al to sz map <<< "$a"
-  row="^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 ),.*,$map,1\$"
+  row="^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 ),.*,$map,1,1\$"
   b=$(grep "$row" "$dir/p.csv" | cut -d, -f9)
   c=$(grep "$row" "$dir/c.csv" | cut -d, -f9)
   [ -n "$b" ] && [ "$b" = "$c" ] || { echo "$a: parallel $b vs sequential $c cycles"; exit 1; }
@@ -49,6 +49,17 @@ grep -q "sbatch --array=1-8" "$dir/jo"
 bash "$dir/jobs.txt"
 "$aries" coll-merge "$dir"/jobs.txt.parts/part-*.csv --csv "$dir/m.csv" | grep -q "16 rows from 8 files"
 "$aries" coll -k 2 --algo auto --size 512 --costs "$dir/m.csv" > /dev/null
+# Two local ports: each ring also in two directions, one per port, in rows of local_ports 2 (the
+# two-way ring near the bound of two ports, about twice the one-way ring's bandwidth); job lines carry
+# the port count.
+"$aries" coll-sweep -k 2 --sizes 64K --algos ring --topologies mesh --set node.local_ports=2 --csv "$dir/l2.csv" > "$dir/l2.md"
+[ "$(($(grep -vc '^#' "$dir/l2.csv") - 1))" -eq 4 ] || { cat "$dir/l2.csv"; exit 1; }
+grep -q "^| ring bidir | mesh | [0-9]* ([0-9.]*, 9[0-9]%) |" "$dir/l2.md" || { cat "$dir/l2.md"; exit 1; }
+one=$(grep "^mesh,2,ring,.*,snake,1,2\$" "$dir/l2.csv" | cut -d, -f9)
+two=$(grep "^mesh,2,ring,.*,snake,2,2\$" "$dir/l2.csv" | cut -d, -f9)
+[ -n "$one" ] && [ -n "$two" ] && [ $((two * 18)) -lt $((one * 10)) ] || { echo "bidir $two vs one-way $one cycles"; exit 1; }
+"$aries" coll-sweep -k 2 --sizes 1K --algos ring --set node.local_ports=2 --job-file "$dir/j2.txt" > /dev/null
+grep -q -- "--set node.local_ports=2 " "$dir/j2.txt"
 if "$aries" coll-merge "$dir/jobs.txt" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged a job file"; exit 1; fi
 grep -q "jobs.txt: not a sweep CSV" "$dir/o"
 echo ok

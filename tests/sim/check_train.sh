@@ -38,6 +38,12 @@ if grep -q "^4,ring,dlrm,aries,[^,]*rank" "$dir/p10.csv"; then echo "ARIES ran t
 for fam in ring dbt mtree; do
   grep -qE "^\| $fam \| 4 \| [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / " "$dir/p" || { cat "$dir/p"; exit 1; }
 done
+# ARIES on the two local ports its ARIES_BW needs: the ring family takes ARIES_BW for the large
+# layers, and the decomposition's endpoint factor for the ring family is above 1.1.
+grep -q "two local ports its ARIES_BW needs" "$dir/p"
+grep -q "^4,ring,dlrm,aries,[^,]*aries_bw x[0-9]*" "$dir/p10.csv" || { grep "^4,ring" "$dir/p10.csv"; exit 1; }
+grep -q "| x endpoint bandwidth |" "$dir/p"
+awk -F'|' '$2 ~ /^ ring $/ && $3 ~ / 4 / { split($6, f, "/"); exit !(f[1] + 0 > 1.1) }' "$dir/p" || { cat "$dir/p"; exit 1; }
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
