@@ -330,13 +330,16 @@ Subcommand Fig9(CLI::App& app) {
   auto ks = std::make_shared<std::string>("4,8");
   s.app->add_option("-k,--k", *ks, "comma-separated: 4,8");
   s.keys->Alias("--costs", "coll.costs");
+  s.keys->Alias("--preset", "eval.preset");
   s.app->add_option("--csv", f9->csv, "write the curves as CSV");
   s.app->add_option("--plot", f9->plot,
                     "draw the curves (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     Fig9Options o = *f9;
-    o.costs = keys->Resolve(&outer).Get("coll.costs");
+    const Config c = keys->Resolve(&outer);
+    o.costs = c.Get("coll.costs");
+    o.preset = KeyWord(c, "eval.preset");
     o.ks = ParsePaperKs(*ks);
     return RunFig9Command(o);
   };
@@ -353,6 +356,7 @@ Subcommand Fig11(CLI::App& app) {
   s.app->add_option("-k,--k", *ks, "comma-separated: 4,8");
   s.app->add_option("--size", *size, "bytes per node: 64K");
   s.keys->Alias("--model", "sim.model", "node model of the runs (auto: fast)");
+  s.keys->Alias("--preset", "eval.preset");
   s.app->add_option("--tech", f11->tech, "technology file: dsent45, dsent32 or a path");
   s.app->add_option("--tech-set", f11->tech_set,
                     "override a technology figure: key=value (repeatable)");
@@ -362,7 +366,9 @@ Subcommand Fig11(CLI::App& app) {
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     Fig11Options o = *f11;
-    o.model = KeyWord(keys->Resolve(&outer), "sim.model");
+    const Config c = keys->Resolve(&outer);
+    o.model = KeyWord(c, "sim.model");
+    o.preset = KeyWord(c, "eval.preset");
     o.ks = ParsePaperKs(*ks);
     o.bytes = ParseBytes(*size, "--size", uint64_t{64} << 20);
     return RunFig11Command(o);
@@ -421,7 +427,13 @@ Subcommand Report(CLI::App& app) {
   s.app->add_option("--fig11-k", ro->fig11_ks, "K for the energy runs (cycle-accurate): 4 or 4,8");
   s.app->add_option("--area", ro->area,
                     "directory with node_area.json / router_area.json from synth_scripts");
-  RunsWithoutKeys(&s, [=] { return RunReportCommand(*ro); });
+  s.keys->Alias("--preset", "eval.preset");
+  KeyOptions* keys = s.keys.get();
+  s.run = [=](const KeyOptions& outer) {
+    ReportOptions o = *ro;
+    o.preset = KeyWord(keys->Resolve(&outer), "eval.preset");
+    return RunReportCommand(o);
+  };
   return s;
 }
 

@@ -353,10 +353,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     energy::Activity act;
     const auto& sh = pkg.shape();
     act.flit_bits = 32 * sh.words();
-    // The router the topology needs (a small butterfly runs on a wider shipped model whose spare
-    // ports are not part of the design).
-    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, pc.k)} * sh.num_vcs *
-                             sh.buffer_depth * act.flit_bits;
+    // The router the topology needs with the package's local ports (a small butterfly runs on a
+    // wider shipped model whose spare ports are not part of the design).
+    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, pc.k) + pc.local_ports - 1} *
+                             sh.num_vcs * sh.buffer_depth * act.flit_bits;
     act.cycles = res.cycles;
     for (unsigned node = 0; node < n; ++node) {
       const sysc::NodeCounters& c = pkg.counters(node);

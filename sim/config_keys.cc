@@ -142,8 +142,9 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "coll train fig9 fig10 coll-models"},
       {"eval.preset", "default", "default, paper",
        "assumptions of the evaluation figures: ours, or the paper's (baseline rings in rank "
-       "order as ASTRA-sim lays them on a mesh) with the decomposition of its speedups",
-       "fig10"},
+       "order as ASTRA-sim lays them on a mesh, ARIES on the two local ports ARIES_BW needs); "
+       "fig10 adds the decomposition of its speedups",
+       "fig9 fig10 fig11 report"},
       {"train.workload", "resnet50", "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV",
        "the model trained", "train"},
       {"train.strategy", "ddp", "ddp, fsdp, tp",

@@ -62,14 +62,14 @@ int RunFig11Command(const Fig11Options& o) {
     const double p4[] = {30.5, 28.9, 21.2}, p8[] = {38.8, 33.8, 29.2};
     return k == 4 ? p4[i] : p8[i];
   };
+  const Assumptions& as = PresetAssumptions(o.preset);
   fmt::print(
       "ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs, every "
-      "element "
-      "verified; ARIES reduction = 1 - ARIES / other\n",
-      SizeLabel(o.bytes), o.tech);
+      "element verified; ARIES reduction = 1 - ARIES / other\n{}\n",
+      SizeLabel(o.bytes), o.tech, PresetLine(as));
   std::string csv =
       "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
-      "engine_nj,leakage_nj,aries_reduction,bytes,tech\n";
+      "engine_nj,leakage_nj,aries_reduction,bytes,tech,local_ports,preset\n";
   for (unsigned k : ks) {
     fmt::print(
         "\n{}x{}:\n\n| family | mesh nJ | torus nJ | fbfly nJ | ARIES nJ (algorithm) | ARIES "
@@ -84,10 +84,17 @@ int RunFig11Command(const Fig11Options& o) {
         const auto& cands = ti == 3 ? f.aries : f.baseline;
         for (const auto& [algo, levels] : cands) {
           CollOptions co;
-          co.geometry.topology = topos[ti];
-          co.geometry.k = k;
+          const coll::Geometry g = PresetPackage(topos[ti], k, as);
+          co.geometry.topology = g.topology;
+          co.geometry.k = g.k;
+          co.geometry.local_ports = g.local_ports;
           co.model = o.model;
           co.algo = algo;
+          // The preset's ring: the rank order on the baselines under the paper's.
+          const coll::AlgorithmInfo* info = coll::FindAlgorithm(algo);
+          if (info && info->ring_layout && ti != 3 && as.rank_baselines) {
+            co.ring = {coll::RingMap::kRank, 1};
+          }
           co.levels = levels ? levels : (k == 4 ? 2 : 3);
           co.bytes = o.bytes;
           co.verify = true;
@@ -102,7 +109,7 @@ int RunFig11Command(const Fig11Options& o) {
                                                  coll::TopologyName(topos[ti]), k, k));
           if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
-            label[ti] = coll::Candidate{algo, co.levels, co.embeddings}.Label();
+            label[ti] = coll::Candidate{algo, co.levels, co.embeddings, co.ring}.Label();
           }
         }
       }
@@ -119,11 +126,12 @@ int RunFig11Command(const Fig11Options& o) {
       for (int ti = 0; ti < 4; ++ti) {
         const CollMeasurement& m = best[ti];
         csv += fmt::format(
-            "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{}\n", k, f.name,
-            coll::TopologyName(topos[ti]), label[ti], m.cycles, m.energy.total() / 1e3,
+            "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{},{},{}\n", k,
+            f.name, coll::TopologyName(topos[ti]), label[ti], m.cycles, m.energy.total() / 1e3,
             m.energy.buffers / 1e3, m.energy.crossbar / 1e3, m.energy.allocators / 1e3,
             m.energy.links / 1e3, m.energy.engine / 1e3, m.energy.leakage / 1e3,
-            ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech);
+            ti == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech,
+            PresetPackage(topos[ti], k, as).local_ports, as.name);
       }
     }
     fmt::print(

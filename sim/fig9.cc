@@ -54,12 +54,12 @@ int RunFig9Command(const Fig9Options& o) {
   const std::vector<unsigned>& ks = o.ks;
   const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
   const auto models = coll::LoadCostModels(path, "int32");
+  const Assumptions& as = PresetAssumptions(o.preset);
   fmt::print(
       "ARIES Fig. 9: all-reduce algorithm bandwidth (GB/s = bytes per cycle at 1 GHz) against the "
-      "data "
-      "size, from the cycle-accurate runs in {} (every element verified when measured)\n",
-      path);
-  std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps\n";
+      "data size, from the cycle-accurate runs in {} (every element verified when measured)\n{}\n",
+      path, PresetLine(as));
+  std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps,local_ports,preset\n";
   const std::vector<Fig9Series> curves = Fig9Curves();
   for (const std::string& fam : coll::PaperFamilies()) {
     for (unsigned k : ks) {
@@ -68,12 +68,10 @@ int RunFig9Command(const Fig9Options& o) {
       for (const Fig9Series& f : curves) {
         if (f.family != fam) continue;
         for (const coll::CostModel& m : models) {
-          coll::Geometry g;  // the paper's package: the default geometry
-          g.topology = *coll::ParseTopology(f.topology);
-          g.k = k;
+          // The paper's package (the default geometry) with the preset's local ports and rings.
+          const coll::Geometry g = PresetPackage(*coll::ParseTopology(f.topology), k, as);
           if (!m.On(g) || m.cand.algo != f.algo) continue;
-          // Our assumptions: every ring the snake (fig10 --preset paper has the rank order).
-          if (!m.cand.ring.Plain()) continue;
+          if (!PresetAdmits(m.cand, g.topology != coll::Topology::kAries, as)) continue;
           const std::string name = fmt::format("{} on {}", m.cand.Label(), f.topology);
           std::map<uint64_t, double> bw;
           for (const coll::CostPoint& p : m.points) {
@@ -81,8 +79,8 @@ int RunFig9Command(const Fig9Options& o) {
             bw[p.bytes] = gbps;
             if (std::find(sizes.begin(), sizes.end(), p.bytes) == sizes.end())
               sizes.push_back(p.bytes);
-            csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f}\n", k, fam, m.cand.Label(), f.topology,
-                               p.bytes, p.cycles, gbps);
+            csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{}\n", k, fam, m.cand.Label(),
+                               f.topology, p.bytes, p.cycles, gbps, g.local_ports, as.name);
           }
           rows.push_back({name, bw});
         }

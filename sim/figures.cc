@@ -1,4 +1,4 @@
-// What the figures share: the paper's package sizes.
+// What the figures share: the paper's package sizes and the evaluation's assumption sets.
 #include "figures.h"
 
 #include <fmt/format.h>
@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli_util.h"
+#include "planners.h"
 
 namespace aries::sim {
 
@@ -19,6 +20,40 @@ std::vector<unsigned> ParsePaperKs(const std::string& ks) {
   if (v.empty())
     throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8 (the paper's)", ks));
   return v;
+}
+
+const Assumptions& PresetAssumptions(const std::string& preset) {
+  return preset == "paper" ? kPaperAssumptions : kOurAssumptions;
+}
+
+coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as) {
+  coll::Geometry g;
+  g.topology = t;
+  g.k = k;
+  g.local_ports = t == coll::Topology::kAries ? as.aries_ports : 1;
+  return g;
+}
+
+bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as) {
+  const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
+  if (!a || !a->ring_layout) return true;
+  if (c.ring.dirs != 1) return false;
+  const bool rank = c.ring.map == coll::RingMap::kRank;
+  return baseline && as.rank_baselines ? rank : !rank;
+}
+
+std::string PresetLine(const Assumptions& as) {
+  if (as.rank_baselines && as.aries_ports > 1) {
+    return fmt::format(
+        "Assumptions (paper preset): baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's "
+        "ring on Garnet's mesh) on one local port per chiplet; ARIES's ring the snake, and "
+        "ARIES's chiplets with the {} local ports its ARIES_BW needs (II-C: two rings at once; "
+        "node.local_ports = {})",
+        as.aries_ports, as.aries_ports);
+  }
+  return "Assumptions (default preset): every ring the snake, a Hamiltonian cycle of neighbours "
+         "(ARIES II-C), one local port per chiplet (one flit per cycle in and out; --preset "
+         "paper gives ARIES two)";
 }
 
 }  // namespace aries::sim

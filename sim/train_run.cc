@@ -233,29 +233,6 @@ struct Fig10Mean {
   double speedup[3] = {0, 0, 0};
 };
 
-// An assumption set of the figure. Ours: every ring the snake (ARIES II-C's ring), one local
-// port per chiplet. The paper's: the baselines' ring the rank-order ring ASTRA-sim lays onto
-// Garnet's mesh (ARIES V: "we extended ASTRA-SIM"), and ARIES's chiplets with the two local
-// ports ARIES_BW needs (ARIES II-C: its two rings run at once, so each chiplet injects and
-// ejects two flits per cycle). The decomposition steps from one to the other.
-struct Assumptions {
-  const char* name;
-  bool rank_baselines;   // the baselines' ring in rank order
-  unsigned aries_ports;  // ARIES's node.local_ports (the baselines keep one)
-};
-constexpr Assumptions kOurs{"default", false, 1};
-constexpr Assumptions kRankBaselines{"default + rank-order baselines", true, 1};
-constexpr Assumptions kPaperSet{"paper", true, 2};
-
-// Whether the assumption set admits a measured candidate (the ring's layout: see Assumptions).
-bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as) {
-  const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
-  if (!a || !a->ring_layout) return true;
-  if (c.ring.dirs != 1) return false;
-  const bool rank = c.ring.map == coll::RingMap::kRank;
-  return baseline && as.rank_baselines ? rank : !rank;
-}
-
 // One assumption set's tables (printed unless `quiet`; rows appended to `csv`); returns the
 // geometric means per family and K.
 std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<train::Workload>& ws,
@@ -290,8 +267,7 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
         std::map<std::string, Best> best;
         for (const char* t : kTopos) {
           const bool aries = std::string(t) == "aries";
-          const coll::Geometry geom =
-              train::PackageOf(*coll::ParseTopology(t), k, aries ? as.aries_ports : 1);
+          const coll::Geometry geom = PresetPackage(*coll::ParseTopology(t), k, as);
           const auto& algos = aries ? fam.aries : fam.baseline;
           std::vector<coll::Candidate> cands;
           for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, geom)) {
@@ -404,21 +380,15 @@ int RunFig10Command(const Fig10Options& o) {
       "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
       table.path());
   fmt::print(
-      "Assumptions ({} preset): 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle "
-      "links, as the paper's (V: 10 ns hops, 68 GB/s at 1 GHz); {}\n",
-      paper ? "paper" : "default",
-      paper ? "baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's ring on Garnet's mesh) on "
-              "one local port per chiplet; ARIES's ring the snake, and ARIES's chiplets with the "
-              "two local ports its ARIES_BW needs (II-C: two rings at once; node.local_ports = 2)"
-            : "every ring the snake, a Hamiltonian cycle of neighbours (ARIES II-C), one local "
-              "port per chiplet (one flit per cycle in and out; aries coll --set "
-              "node.local_ports=2 measures more)");
-  const auto means = Fig10Tables(o, ws, table, paper ? kPaperSet : kOurs, false, &csv);
+      "Package: 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle links, as the "
+      "paper's (V: 10 ns hops, 68 GB/s at 1 GHz)\n{}\n",
+      PresetLine(PresetAssumptions(o.preset)));
+  const auto means = Fig10Tables(o, ws, table, PresetAssumptions(o.preset), false, &csv);
   if (paper) {
     // What each assumption explains: the same tables under ours, then with only the baselines'
     // ring mapping changed, and the ratios between the steps.
     std::string unused;
-    const auto ours = Fig10Tables(o, ws, table, kOurs, true, &unused);
+    const auto ours = Fig10Tables(o, ws, table, kOurAssumptions, true, &unused);
     const auto mapped = Fig10Tables(o, ws, table, kRankBaselines, true, &unused);
     fmt::print(
         "\nDecomposition of the paper's speedups over mesh / torus / fbfly (geometric means over "

@@ -41,6 +41,13 @@ grep -q "none.tech: cannot open the technology file" "$dir/b"
 grep -q "^| mean of the families | .* | 30.5% / 28.9% / 21.2% |" "$dir/f"
 . "$(dirname "$0")/lib_plot.sh"
 plot_ok "$dir/f" "leakage" "links" "aries: aries_lt L=2" "1K per node (dsent45)"
+# The paper's preset: the baselines' ring in rank order, ARIES on two local ports (the rows say
+# so), and ARIES_BW's energy below the rank-order mesh ring's.
+"$aries" fig11 -k 4 --size 1K --preset paper --csv "$dir/p.csv" > "$dir/p" 2> /dev/null
+grep -q "Assumptions (paper preset)" "$dir/p"
+grep -q "^4,ring,mesh,ring rank,.*,paper$" "$dir/p.csv" || { cat "$dir/p.csv"; exit 1; }
+grep -q "^4,ring,aries,[^,]*,.*,2,paper$" "$dir/p.csv" || { cat "$dir/p.csv"; exit 1; }
+grep -q "^4,dbt,mesh,dbt,.*,1,paper$" "$dir/p.csv"
 # The report gathers every section with its command, and points to the area scripts.
 "$aries" report --out "$dir/rep" -k 4 2> /dev/null | grep -q "report.md"
 for h in "## Table I" "## Fig. 9" "## Fig. 10" "## Fig. 11" "## Area" "node_area.py"; do
@@ -50,4 +57,12 @@ grep -q "^| Ring | N = 16 | 16 |" "$dir/rep/report.md"
 for f in table1.csv table1.svg table1.png fig9.svg fig10.pdf fig11.svg fig9.csv fig10.csv fig11.csv; do
   [ -s "$dir/rep/$f" ] || { echo "report lacks $f"; exit 1; }
 done
+# Under the paper's preset every figure runs with it, and Fig. 10 carries the decomposition.
+"$aries" report --out "$dir/rp" -k 4 --preset paper > /dev/null 2>&1
+grep -q "Assumptions (paper preset)" "$dir/rp/report.md"
+for f in fig9 fig10 fig11; do
+  grep -q "^\`aries $f -k '4' .* --preset paper\`" "$dir/rp/report.md" || { echo "$f without the preset"; exit 1; }
+done
+grep -q "| x endpoint bandwidth |" "$dir/rp/report.md"
+grep -q ",2,paper$" "$dir/rp/fig9.csv"
 echo ok

@@ -40,7 +40,7 @@ for fam in ring dbt mtree; do
 done
 # ARIES on the two local ports its ARIES_BW needs: the ring family takes ARIES_BW for the large
 # layers, and the decomposition's endpoint factor for the ring family is above 1.1.
-grep -q "two local ports its ARIES_BW needs" "$dir/p"
+grep -q "ARIES's chiplets with the 2 local ports its ARIES_BW needs" "$dir/p"
 grep -q "^4,ring,dlrm,aries,[^,]*aries_bw x[0-9]*" "$dir/p10.csv" || { grep "^4,ring" "$dir/p10.csv"; exit 1; }
 grep -q "| x endpoint bandwidth |" "$dir/p"
 awk -F'|' '$2 ~ /^ ring $/ && $3 ~ / 4 / { split($6, f, "/"); exit !(f[1] + 0 > 1.1) }' "$dir/p" || { cat "$dir/p"; exit 1; }
@@ -56,6 +56,13 @@ for f in t f10 f9; do
   head -1 "$dir/$f.csv" | grep -q "^# ARIES-sim [0-9.]* (commit " || { head -4 "$dir/$f.csv"; exit 1; }
   sed -n 3p "$dir/$f.csv" | grep -q "^# command: aries " || { head -4 "$dir/$f.csv"; exit 1; }
 done
+# Fig. 9 under the paper's preset: the baselines' rank-order ring, ARIES_BW on two local ports at
+# twice the one-port ring's bandwidth at 2 MB.
+"$aries" fig9 -k 4 --preset paper --csv "$dir/p9.csv" > "$dir/q"
+grep -q "^| ring rank on mesh |" "$dir/q"
+bw=$(grep "^4,ring,aries_bw,aries,2097152,[0-9]*,[0-9.]*,2,paper$" "$dir/p9.csv" | cut -d, -f7)
+mesh=$(grep "^4,ring,ring rank,mesh,2097152," "$dir/p9.csv" | cut -d, -f7)
+awk -v a="$bw" -v b="$mesh" 'BEGIN { exit !(a > 1.9 * b) }' || { echo "aries_bw $bw vs mesh $mesh GB/s"; exit 1; }
 plot_ok "$dir/f9" "aries_lt L=2 on aries" "cmtree on aries" "ring all-reduce, 4x4 chiplets" "bytes per node"
 refused() {  # command... ; expected message
   local want="${!#}"
