@@ -65,6 +65,8 @@ int RunFig9Command(const Fig9Options& o) {
     for (unsigned k : ks) {
       std::vector<uint64_t> sizes;
       std::vector<std::pair<std::string, std::map<uint64_t, double>>> rows;
+      // The baseline's curve per sub-network topology: (label, GB/s per size).
+      std::map<coll::Topology, std::pair<std::string, std::map<uint64_t, double>>> by_topology;
       for (const Fig9Series& f : curves) {
         if (f.family != fam) continue;
         for (const coll::CostModel& m : models) {
@@ -83,7 +85,32 @@ int RunFig9Command(const Fig9Options& o) {
                                f.topology, p.bytes, p.cycles, gbps, g.local_ports, as.name);
           }
           rows.push_back({name, bw});
+          if (g.topology != coll::Topology::kAries) by_topology[g.topology] = {m.cand.Label(), bw};
         }
+      }
+      // Adapt-NoC (figures.h): at each size the faster of its sub-networks (the baseline
+      // algorithm on each), at the sizes every sub-network measured.
+      {
+        std::map<uint64_t, double> bw;
+        std::string label;  // the baseline algorithm (one curve; the table names the rule)
+        bool all = true;
+        for (const coll::Topology sub : AdaptNocSubnetworks()) all = all && by_topology.count(sub);
+        for (const coll::Topology sub : AdaptNocSubnetworks()) {
+          if (!all) break;
+          for (const auto& [bytes, gbps] : by_topology[sub].second) {
+            bool everywhere = true;
+            for (const coll::Topology t : AdaptNocSubnetworks())
+              everywhere = everywhere && by_topology[t].second.count(bytes);
+            if (!everywhere || (bw.count(bytes) && bw[bytes] >= gbps)) continue;
+            bw[bytes] = gbps;
+            label = by_topology[sub].first;
+          }
+        }
+        for (const auto& [bytes, gbps] : bw) {
+          csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{}\n", k, fam, label, kAdaptNoc,
+                             bytes, static_cast<double>(bytes) / gbps, gbps, 1, as.name);
+        }
+        if (!bw.empty()) rows.push_back({"Adapt-NoC (faster of its mesh and torus)", bw});
       }
       std::sort(sizes.begin(), sizes.end());
       fmt::print("\n{} all-reduce on {}x{}, GB/s:\n\n| curve |", fam, k, k);

@@ -42,6 +42,11 @@ bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as
   return baseline && as.rank_baselines ? rank : !rank;
 }
 
+const std::vector<coll::Topology>& AdaptNocSubnetworks() {
+  static const std::vector<coll::Topology> v = {coll::Topology::kMesh, coll::Topology::kTorus};
+  return v;
+}
+
 std::string PresetLine(const Assumptions& as) {
   if (as.rank_baselines && as.aries_ports > 1) {
     return fmt::format(

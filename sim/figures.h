@@ -33,6 +33,18 @@ coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as
 // Whether `as` admits the measured candidate `c` on a baseline (not ARIES) package: the ring's
 // layout is the snake, or the rank order on a baseline under the paper's; one direction.
 bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as);
+// Adapt-NoC (ARIES ref. [28]: Zheng, Wang and Louri, HPCA 2021), the baseline ARIES Figs. 10
+// and 11 add to mesh, torus and the butterfly, as this model builds it. Adapt-NoC's adaptable
+// routers and links form, per region of the chip, a mesh, concentrated-mesh, torus or tree
+// sub-network, and its controller picks the topology that serves the application (the Adapt-NoC
+// abstract); here the whole package is one region and takes, per collective, the cheapest of
+// the sub-networks this package builds from the same RTL and interposer, each running the
+// family's baseline algorithm (Adapt-NoC reconfigures links, not the algorithm; the ring in the
+// preset's mapping). Built: mesh and torus; the concentrated-mesh and tree sub-networks are not
+// modelled yet, so this Adapt-NoC is at most as fast as the real one.
+const std::vector<coll::Topology>& AdaptNocSubnetworks();
+inline constexpr const char* kAdaptNoc = "adapt";  // its name in the figures' tables and CSVs
+
 // One line saying what `as` assumes (printed under each figure's title).
 std::string PresetLine(const Assumptions& as);
 

@@ -204,15 +204,17 @@ const std::vector<Family>& Families() {
   return f;
 }
 
-// ARIES V-B: speedup of ARIES over mesh, torus, flattened butterfly, per family and K.
+// ARIES V-B: speedup of ARIES over mesh, torus, flattened butterfly and Adapt-NoC, per family
+// and K.
 struct PaperSpeedup {
   const char* family;
   unsigned k;
-  double mesh, torus, fbfly;
+  double vs[4];  // mesh, torus, fbfly, Adapt-NoC
 };
 const PaperSpeedup kPaper[] = {
-    {"ring", 4, 2.10, 2.10, 1.52}, {"ring", 8, 2.09, 2.09, 1.46},  {"dbt", 4, 1.35, 1.35, 1.65},
-    {"dbt", 8, 2.80, 2.43, 3.92},  {"mtree", 4, 2.55, 1.44, 1.03}, {"mtree", 8, 2.21, 1.28, 1.08},
+    {"ring", 4, {2.10, 2.10, 1.52, 1.48}},  {"ring", 8, {2.09, 2.09, 1.46, 1.42}},
+    {"dbt", 4, {1.35, 1.35, 1.65, 1.17}},   {"dbt", 8, {2.80, 2.43, 3.92, 1.67}},
+    {"mtree", 4, {2.55, 1.44, 1.03, 1.25}}, {"mtree", 8, {2.21, 1.28, 1.08, 1.23}},
 };
 // ARIES V-B: communication time reduced by 33.7% (ring), 51.9% (DB-T), 19.5% (MT), averaged
 // over the networks (stated with the Transformer).
@@ -220,17 +222,25 @@ const std::map<std::string, double> kPaperCommReduction = {
     {"ring", 0.337}, {"dbt", 0.519}, {"mtree", 0.195}};
 double PaperCommReduction(const std::string& family) { return kPaperCommReduction.at(family); }
 
-const char* kTopos[] = {"mesh", "torus", "fbfly", "aries"};
+// The baselines of Fig. 10 and ARIES last.
+const char* kTopos[] = {"mesh", "torus", "fbfly", kAdaptNoc, "aries"};
+constexpr int kBaselines = 4;
+std::string Per(const double* v, const char* fmt_one = "{:.2f}") {
+  std::string s;
+  for (int i = 0; i < kBaselines; ++i)
+    s += (i ? " / " : "") + fmt::format(fmt::runtime(fmt_one), v[i]);
+  return s;
+}
 
 }  // namespace
 
 namespace {
 
-// The geometric-mean speedups of ARIES over mesh, torus and fbfly of one family on K x K.
+// The geometric-mean speedups of ARIES over the baselines (kTopos) of one family on K x K.
 struct Fig10Mean {
   std::string family;
   unsigned k = 0;
-  double speedup[3] = {0, 0, 0};
+  double speedup[kBaselines] = {0, 0, 0, 0};
 };
 
 // One assumption set's tables (printed unless `quiet`; rows appended to `csv`); returns the
@@ -251,11 +261,12 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
         if (p.family == std::string(fam.name) && p.k == k) paper = &p;
       }
       print(
-          "\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | ARIES us (algorithm) | "
-          "speedup vs mesh / torus / fbfly | communication reduced vs mesh / torus / fbfly |\n"
-          "|---|---|---|---|---|---|---|\n",
+          "\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | Adapt-NoC us "
+          "(sub-network) | ARIES us (algorithm) | speedup vs mesh / torus / fbfly / Adapt-NoC | "
+          "communication reduced vs mesh / torus / fbfly / Adapt-NoC |\n"
+          "|---|---|---|---|---|---|---|---|\n",
           fam.label, k, k);
-      std::vector<double> logsum(3, 0.0), comm_red(3, 0.0);
+      double logsum[kBaselines] = {0, 0, 0, 0}, comm_red[kBaselines] = {0, 0, 0, 0};
       for (const train::Workload& w : ws) {
         train::IterationOptions io;
         io.chiplets = k * k;
@@ -267,20 +278,28 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
         std::map<std::string, Best> best;
         for (const char* t : kTopos) {
           const bool aries = std::string(t) == "aries";
-          const coll::Geometry geom = PresetPackage(*coll::ParseTopology(t), k, as);
+          const bool adapt = std::string(t) == kAdaptNoc;
           const auto& algos = aries ? fam.aries : fam.baseline;
-          std::vector<coll::Candidate> cands;
-          for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, geom)) {
-            if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
-                PresetAdmits(cand, !aries, as))
-              cands.push_back(cand);
+          // Adapt-NoC: the candidates of every sub-network it forms.
+          const std::vector<coll::Topology> packages =
+              adapt ? AdaptNocSubnetworks() : std::vector<coll::Topology>{*coll::ParseTopology(t)};
+          std::vector<std::pair<coll::Geometry, coll::Candidate>> cands;
+          for (const coll::Topology pt : packages) {
+            const coll::Geometry geom = PresetPackage(pt, k, as);
+            for (const coll::Candidate& cand :
+                 table.Candidates(coll::Collective::kAllReduce, geom)) {
+              if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
+                  PresetAdmits(cand, !aries, as))
+                cands.push_back({geom, cand});
+            }
           }
-          std::stable_sort(
-              cands.begin(), cands.end(), [&](const coll::Candidate& x, const coll::Candidate& y) {
-                return std::find(algos.begin(), algos.end(), x.algo) <
-                       std::find(algos.begin(), algos.end(), y.algo);
-              });  // ties go to the family's first algorithm (the plain ring, the plain multi-tree)
+          // Ties go to the family's first algorithm (the plain ring, the plain multi-tree).
+          std::stable_sort(cands.begin(), cands.end(), [&](const auto& x, const auto& y) {
+            return std::find(algos.begin(), algos.end(), x.second.algo) <
+                   std::find(algos.begin(), algos.end(), y.second.algo);
+          });
           if (cands.empty()) {
+            const coll::Geometry geom = PresetPackage(packages[0], k, as);
             const bool rank = as.rank_baselines && !aries;
             const bool ports = geom.local_ports != 1;
             throw std::invalid_argument(fmt::format(
@@ -291,13 +310,12 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                     ? fmt::format(
                           "; measure them with aries coll-sweep -k {} --algos {} "
                           "--topologies {}{} --csv FILE",
-                          k, fmt::join(algos, ","), t,
+                          k, fmt::join(algos, ","), coll::TopologyName(geom.topology),
                           ports ? fmt::format(" --set node.local_ports={}", geom.local_ports) : "")
                     : ""));
           }
           auto used = std::make_shared<std::map<std::string, unsigned>>();
-          const auto cost =
-              table.CheapestOf(geom, cands, chip, {coll::Collective::kAllReduce}, used);
+          const auto cost = table.CheapestOf(cands, chip, {coll::Collective::kAllReduce}, used);
           Best b{train::RunIteration(w, chip, io, cost), ""};
           // No commas: the label is a CSV field.
           for (const auto& [label, n] : *used)
@@ -311,24 +329,21 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                           "sharded or without parameters); nothing to compare",
                           w.name));
         }
-        std::string sp, red;
-        for (int i = 0; i < 3; ++i) {
+        double sp[kBaselines], red[kBaselines];
+        for (int i = 0; i < kBaselines; ++i) {
           const Best& b = best[kTopos[i]];
-          const double s = b.it.time / a.it.time;
-          const double r = 1.0 - a.it.comm_busy / b.it.comm_busy;
-          logsum[i] += std::log(s);
-          comm_red[i] += r;
-          sp += fmt::format("{}{:.2f}", i ? " / " : "", s);
-          red += fmt::format("{}{:.0f}%", i ? " / " : "", 100 * r);
+          sp[i] = b.it.time / a.it.time;
+          red[i] = 100 * (1.0 - a.it.comm_busy / b.it.comm_busy);
+          logsum[i] += std::log(sp[i]);
+          comm_red[i] += red[i];
         }
-        print("| {} | {} | {} | {} | {} ({}) | {} | {} |\n", w.name, Us(best["mesh"].it.time),
-              Us(best["torus"].it.time), Us(best["fbfly"].it.time), Us(a.it.time), a.algo, sp, red);
-        for (int i = 0; i < 4; ++i) {
+        print("| {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} |\n", w.name,
+              Us(best["mesh"].it.time), Us(best["torus"].it.time), Us(best["fbfly"].it.time),
+              Us(best[kAdaptNoc].it.time), best[kAdaptNoc].algo, Us(a.it.time), a.algo, Per(sp),
+              Per(red, "{:.0f}%"));
+        for (int i = 0; i <= kBaselines; ++i) {
           const Best& b = best[kTopos[i]];
-          const double pv = i == 3 || !paper ? 0
-                                             : (i == 0   ? paper->mesh
-                                                : i == 1 ? paper->torus
-                                                         : paper->fbfly);
+          const double pv = i == kBaselines || !paper ? 0 : paper->vs[i];
           *csv +=
               fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{}\n", k,
                           fam.name, w.name, kTopos[i], b.algo, b.it.time / 1000,
@@ -339,18 +354,17 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
       }
       const double n = static_cast<double>(ws.size());
       Fig10Mean mean{fam.name, k};
-      for (int i = 0; i < 3; ++i) mean.speedup[i] = std::exp(logsum[i] / n);
+      double mean_red[kBaselines];
+      for (int i = 0; i < kBaselines; ++i) {
+        mean.speedup[i] = std::exp(logsum[i] / n);
+        mean_red[i] = comm_red[i] / n;
+      }
       means.push_back(mean);
-      print(
-          "| geometric mean (ours) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.0f}% / {:.0f}% / "
-          "{:.0f}% (mean) |\n",
-          std::exp(logsum[0] / n), std::exp(logsum[1] / n), std::exp(logsum[2] / n),
-          100 * comm_red[0] / n, 100 * comm_red[1] / n, 100 * comm_red[2] / n);
+      print("| geometric mean (ours) | | | | | | {} | {} (mean) |\n", Per(mean.speedup),
+            Per(mean_red, "{:.0f}%"));
       if (paper) {
-        print(
-            "| paper (V-B) | | | | | {:.2f} / {:.2f} / {:.2f} | {:.1f}% (average over the "
-            "networks) |\n",
-            paper->mesh, paper->torus, paper->fbfly, 100 * PaperCommReduction(fam.name));
+        print("| paper (V-B) | | | | | | {} | {:.1f}% (average over the networks) |\n",
+              Per(paper->vs), 100 * PaperCommReduction(fam.name));
       }
     }
   }
@@ -391,11 +405,11 @@ int RunFig10Command(const Fig10Options& o) {
     const auto ours = Fig10Tables(o, ws, table, kOurAssumptions, true, &unused);
     const auto mapped = Fig10Tables(o, ws, table, kRankBaselines, true, &unused);
     fmt::print(
-        "\nDecomposition of the paper's speedups over mesh / torus / fbfly (geometric means over "
-        "the workloads): ours under our assumptions, the factor the paper's baseline ring mapping "
-        "adds (rank-order baselines / ours), the factor ARIES's second local port adds (paper "
-        "preset / rank-order baselines), and what remains unexplained (paper / paper preset; "
-        "Adapt-NoC is not modelled yet)\n\n"
+        "\nDecomposition of the paper's speedups over mesh / torus / fbfly / Adapt-NoC (geometric "
+        "means over the workloads): ours under our assumptions, the factor the paper's baseline "
+        "ring mapping adds (rank-order baselines / ours), the factor ARIES's second local port "
+        "adds (paper preset / rank-order baselines), and what remains unexplained (paper / paper "
+        "preset)\n\n"
         "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
         "paper (V-B) | unexplained |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < means.size(); ++i) {
@@ -406,19 +420,15 @@ int RunFig10Command(const Fig10Options& o) {
       for (const PaperSpeedup& x : kPaper) {
         if (x.family == p.family && x.k == p.k) ref = &x;
       }
-      auto three = [](const double* v) {
-        return fmt::format("{:.2f} / {:.2f} / {:.2f}", v[0], v[1], v[2]);
-      };
-      double map[3], ports[3], rest[3];
-      const double pv[3] = {ref ? ref->mesh : 0, ref ? ref->torus : 0, ref ? ref->fbfly : 0};
-      for (int t = 0; t < 3; ++t) {
+      double map[kBaselines], ports[kBaselines], rest[kBaselines];
+      for (int t = 0; t < kBaselines; ++t) {
         map[t] = m.speedup[t] / d.speedup[t];
         ports[t] = p.speedup[t] / m.speedup[t];
-        rest[t] = ref ? pv[t] / p.speedup[t] : 0;
+        rest[t] = ref ? ref->vs[t] / p.speedup[t] : 0;
       }
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k, three(d.speedup),
-                 three(map), three(ports), three(p.speedup), ref ? three(pv) : "-",
-                 ref ? three(rest) : "-");
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k, Per(d.speedup),
+                 Per(map), Per(ports), Per(p.speedup), ref ? Per(ref->vs) : "-",
+                 ref ? Per(rest) : "-");
     }
     fmt::print("\n");
   }

@@ -31,7 +31,8 @@ plt.rcParams.update({
     "savefig.bbox": "tight",
 })
 
-TOPO_COLORS = {"mesh": "#4c72b0", "torus": "#dd8452", "fbfly": "#55a868", "aries": "#c44e52"}
+TOPO_COLORS = {"mesh": "#4c72b0", "torus": "#dd8452", "fbfly": "#55a868", "adapt": "#8172b3",
+               "aries": "#c44e52"}
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h"]
 STYLES = ["-", "--", "-.", ":"]
 
@@ -130,7 +131,7 @@ def fig10(rows):
     fams = list(dict.fromkeys(r["family"] for r in rows))
     fig, axes = plt.subplots(len(ks), len(fams), figsize=(4.6 * len(fams), 3.4 * len(ks)),
                              squeeze=False)
-    bases = ["mesh", "torus", "fbfly"]
+    bases = ["mesh", "torus", "fbfly", "adapt"]
     for i, k in enumerate(ks):
         for j, fam in enumerate(fams):
             ax = axes[i][j]
@@ -141,7 +142,7 @@ def fig10(rows):
                 ys = [next((r["aries_speedup"] for r in sel
                             if r["workload"] == w and r["topology"] == base), math.nan)
                       for w in wls]
-                xs = [x + (b - 1) * width for x in range(len(wls))]
+                xs = [x + (b - (len(bases) - 1) / 2) * width for x in range(len(wls))]
                 ax.bar(xs, ys, width, color=TOPO_COLORS[base], label=f"ARIES over {base}")
                 paper = [next((r["paper_speedup"] for r in sel if r["topology"] == base
                                and r["paper_speedup"] != ""), math.nan)] * len(wls)
@@ -165,7 +166,7 @@ def fig11(rows):
         ax = axes[0][j]
         sel = [r for r in rows if r["k"] == k]
         fams = list(dict.fromkeys(r["family"] for r in sel))
-        topos = ["mesh", "torus", "fbfly", "aries"]
+        topos = ["mesh", "torus", "fbfly", "adapt", "aries"]
         x, labels, centers = 0.0, [], []
         for fam in fams:
             start = x
@@ -180,7 +181,8 @@ def fig11(rows):
                            label=comp[:-3] if (x == 0.0) else None)
                     bottom += r[comp]
                 ax.text(x, bottom, f"{bottom:.0f}", ha="center", va="bottom", fontsize=6.5)
-                labels.append((x, t if t != "aries" or r["algorithm"] == r["family"]
+                labels.append((x, f"adapt: {r['algorithm']}" if t == "adapt"
+                               else t if t != "aries" or r["algorithm"] == r["family"]
                                else f"aries: {r['algorithm']}"))
                 x += 1.0
             centers.append(((start + x - 1.0) / 2, fam))

@@ -53,27 +53,50 @@ CommCost CostTable::Cost(const coll::Geometry& g, const coll::Candidate& cand, c
 CommCost CostTable::CheapestOf(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
                                const Chiplet& chip, const std::vector<coll::Collective>& needed,
                                std::shared_ptr<std::map<std::string, unsigned>> used) const {
-  if (cands.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
-  std::vector<std::pair<coll::Collective, const coll::CostModel*>> found;
+  std::vector<std::pair<coll::Geometry, coll::Candidate>> options;
+  for (const coll::Candidate& c : cands) options.push_back({g, c});
+  return CheapestOf(options, chip, needed, std::move(used));
+}
+
+CommCost CostTable::CheapestOf(
+    const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options, const Chiplet& chip,
+    const std::vector<coll::Collective>& needed,
+    std::shared_ptr<std::map<std::string, unsigned>> used) const {
+  if (options.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
+  bool one_package = true;
+  for (const auto& [g, c] : options) {
+    one_package = one_package && g.topology == options[0].first.topology;
+  }
+  struct Found {
+    coll::Collective c;
+    const coll::CostModel* m;
+    std::string label;
+  };
+  std::vector<Found> found;
   for (coll::Collective c : needed) {
-    for (const coll::Candidate& cand : cands) found.push_back({c, &Find(c, g, cand)});
+    for (const auto& [g, cand] : options) {
+      found.push_back(
+          {c, &Find(c, g, cand),
+           one_package ? cand.Label()
+                       : fmt::format("{} on {}", cand.Label(), coll::TopologyName(g.topology))});
+    }
   }
   const double ghz = chip.clock_ghz;
   return [found, ghz, used](coll::Collective c, uint64_t bytes) {
-    const coll::CostModel* best = nullptr;
+    const Found* best = nullptr;
     double cycles = 0;
-    for (const auto& [fc, m] : found) {
-      if (fc != c) continue;
-      const double p = m->Predict(bytes);
+    for (const Found& f : found) {
+      if (f.c != c) continue;
+      const double p = f.m->Predict(bytes);
       if (!best || p < cycles) {
-        best = m;
+        best = &f;
         cycles = p;
       }
     }
     if (!best)
       throw std::logic_error(
           fmt::format("no cost model looked up for {}", coll::CollectiveName(c)));
-    if (used) ++(*used)[best->cand.Label()];
+    if (used) ++(*used)[best->label];
     return cycles / ghz;
   };
 }

@@ -38,6 +38,12 @@ class CostTable {
   CommCost CheapestOf(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
                       const Chiplet& chip, const std::vector<coll::Collective>& needed,
                       std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
+  // The same over candidates on several packages: a package that reconfigures its links into
+  // one of several sub-network topologies between collectives (Adapt-NoC); `used` labels each
+  // "candidate on topology".
+  CommCost CheapestOf(const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options,
+                      const Chiplet& chip, const std::vector<coll::Collective>& needed,
+                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
   const std::string& path() const { return path_; }
 
  private:

@@ -22,8 +22,16 @@ printf '# batch: 2\nlayer,params,fwd_flops,tp_fwd,tp_bwd,sync\nfc,4096,1000000,6
 grep -q "^| allreduce | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
 grep -q "largest model error" "$dir/c"
 "$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --plot "$dir/f10" > "$dir/g"
-[ "$(($(grep -vc '^#' "$dir/f10.csv") - 1))" -eq 24 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 4 topologies
-grep -q "^| paper (V-B) | | | | | 2.10 / 2.10 / 1.52 |" "$dir/g"
+[ "$(($(grep -vc '^#' "$dir/f10.csv") - 1))" -eq 30 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 5 (4 baselines, ARIES)
+grep -q "^| paper (V-B) | | | | | | 2.10 / 2.10 / 1.52 / 1.48 |" "$dir/g"
+# Adapt-NoC: per all-reduce the cheaper of its mesh and torus sub-networks, never slower than
+# either, and its rows name the sub-network each all-reduce took.
+grep -q "^4,dbt,resnet50,adapt,dbt on \(mesh\|torus\) x" "$dir/f10.csv" || { grep adapt "$dir/f10.csv"; exit 1; }
+awk -F, '/^#/ || NR == 1 { next } { t[$1 "," $2 "," $3 "," $4] = $6 }
+  END { for (key in t) { split(key, f, ","); if (f[4] != "adapt") continue
+          m = t[f[1] "," f[2] "," f[3] ",mesh"]; o = t[f[1] "," f[2] "," f[3] ",torus"]
+          if (t[key] > m + 0.001 || t[key] > o + 0.001) { print "adapt slower: " key; bad = 1 } }
+        exit bad }' "$dir/f10.csv"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
 # Every row has the header's 13 fields (a mixed ARIES choice is joined without commas).
 awk -F, '/^#/ { next } NF != 13 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
@@ -36,7 +44,7 @@ grep -q "^4,ring,dlrm,mesh,ring rank x[0-9]*,.*,paper$" "$dir/p10.csv" || { cat 
 grep -q "^4,ring,dlrm,aries,.*,paper$" "$dir/p10.csv"
 if grep -q "^4,ring,dlrm,aries,[^,]*rank" "$dir/p10.csv"; then echo "ARIES ran the rank ring"; exit 1; fi
 for fam in ring dbt mtree; do
-  grep -qE "^\| $fam \| 4 \| [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / " "$dir/p" || { cat "$dir/p"; exit 1; }
+  grep -qE "^\| $fam \| 4 \| [0-9.]+ / [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / " "$dir/p" || { cat "$dir/p"; exit 1; }
 done
 # ARIES on the two local ports its ARIES_BW needs: the ring family takes ARIES_BW for the large
 # layers, and the decomposition's endpoint factor for the ring family is above 1.1.
@@ -63,6 +71,13 @@ grep -q "^| ring rank on mesh |" "$dir/q"
 bw=$(grep "^4,ring,aries_bw,aries,2097152,[0-9]*,[0-9.]*,2,paper$" "$dir/p9.csv" | cut -d, -f7)
 mesh=$(grep "^4,ring,ring rank,mesh,2097152," "$dir/p9.csv" | cut -d, -f7)
 awk -v a="$bw" -v b="$mesh" 'BEGIN { exit !(a > 1.9 * b) }' || { echo "aries_bw $bw vs mesh $mesh GB/s"; exit 1; }
+# Adapt-NoC's curve: at every size the faster of the mesh's and the torus's.
+grep -q "^| Adapt-NoC (faster of its mesh and torus) |" "$dir/n"
+awk -F, '/^#/ || NR == 1 || $2 != "ring" { next } { c[$4 "," $5] = $6 }
+  END { for (key in c) { split(key, f, ","); if (f[1] != "adapt") continue
+          m = c["mesh," f[2]]; t = c["torus," f[2]]; want = m < t ? m : t
+          if (c[key] != want) { print "adapt at " f[2] ": " c[key] " vs " want; bad = 1 } }
+        exit bad }' "$dir/f9.csv"
 plot_ok "$dir/f9" "aries_lt L=2 on aries" "cmtree on aries" "ring all-reduce, 4x4 chiplets" "bytes per node"
 refused() {  # command... ; expected message
   local want="${!#}"

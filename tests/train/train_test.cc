@@ -286,10 +286,10 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
   const std::string path =
       Write("costs.csv", std::string(coll::CostCsvHeader()) +
                              "\n"
-                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1\n"
-                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1\n"
-                             "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1,snake,1\n"
-                             "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1,snake,1\n");
+                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1\n"
+                             "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1,snake,1,1\n"
+                             "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1,snake,1,1\n");
   const CostTable table(path);
   Chiplet chip;
   chip.clock_ghz = 2.0;
@@ -320,10 +320,10 @@ TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
   const std::string path =
       Write("cheap.csv", std::string(coll::CostCsvHeader()) +
                              "\n"
-                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1\n"
-                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1\n"
-                             "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1\n"
-                             "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1\n");
+                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1\n"
+                             "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1,1\n"
+                             "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1,1\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
   const CommCost c =
@@ -336,6 +336,36 @@ TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
   EXPECT_EQ((*used)["ring"], 2u);
   EXPECT_THROW(table.CheapestOf(PackageOf(coll::Topology::kMesh, 4), {}, Chiplet(),
                                 {Collective::kAllReduce}),
+               std::invalid_argument);
+}
+
+// Candidates on several packages (Adapt-NoC's sub-networks): per size the cheapest of all, each
+// counted under "candidate on topology"; a package's local ports select its rows.
+TEST(Costs, CheapestAcrossPackagesNamesTheTopology) {
+  const std::string path = Write(
+      "across.csv", std::string(coll::CostCsvHeader()) +
+                        "\n"
+                        "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1\n"
+                        "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1\n"
+                        "torus,4,ring,2,1,allreduce,int32,1024,450,1,0.1,1,2,10,1,snake,1,1\n"
+                        "torus,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1,2,10,1,snake,1,1\n"
+                        "mesh,4,ring,2,1,allreduce,int32,1024,200,1,0.1,1,2,10,1,snake,1,2\n"
+                        "mesh,4,ring,2,1,allreduce,int32,2048,300,1,0.1,1,2,10,1,snake,1,2\n");
+  const CostTable table(path);
+  auto used = std::make_shared<std::map<std::string, unsigned>>();
+  const coll::Candidate ring{"ring", 2, 1, {}};
+  const CommCost c = table.CheapestOf(
+      {{PackageOf(coll::Topology::kMesh, 4), ring}, {PackageOf(coll::Topology::kTorus, 4), ring}},
+      Chiplet(), {Collective::kAllReduce}, used);
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1024), 400);  // mesh (its one-port rows)
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 2048), 500);  // torus
+  EXPECT_EQ((*used)["ring on mesh"], 1u);
+  EXPECT_EQ((*used)["ring on torus"], 1u);
+  const CommCost two =
+      table.Cost(PackageOf(coll::Topology::kMesh, 4, 2), ring, Chiplet(), {Collective::kAllReduce});
+  EXPECT_DOUBLE_EQ(two(Collective::kAllReduce, 2048), 300);
+  EXPECT_THROW(table.Cost(PackageOf(coll::Topology::kTorus, 4, 2), ring, Chiplet(),
+                          {Collective::kAllReduce}),
                std::invalid_argument);
 }
 
