@@ -51,6 +51,9 @@ done
 grep -q "ARIES's chiplets with the 2 local ports its ARIES_BW needs" "$dir/p"
 grep -q "^4,ring,dlrm,aries,[^,]*aries_bw x[0-9]*" "$dir/p10.csv" || { grep "^4,ring" "$dir/p10.csv"; exit 1; }
 grep -q "| x endpoint bandwidth |" "$dir/p"
+# The batch bound: the paper preset at batch 1 is at least the preset at the reference batches.
+grep -q "| x batch 1 | = paper preset, batch 1 |" "$dir/p"
+awk -F'|' '$2 ~ /^ (ring|dbt|mtree) $/ { split($8, f, "/"); if (f[1] + 0 < 0.999) bad = 1 } END { exit bad }' "$dir/p" || { cat "$dir/p"; exit 1; }
 awk -F'|' '$2 ~ /^ ring $/ && $3 ~ / 4 / { split($6, f, "/"); exit !(f[1] + 0 > 1.1) }' "$dir/p" || { cat "$dir/p"; exit 1; }
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"
