@@ -89,6 +89,7 @@ const std::vector<Entry>& Registry() {
         AlgoVariant::kNone,
         {true, 0, false, "ring all-reduce (ARIES: ring, ARIES_LT or ARIES_BW)"},
         &kRingRow,
+        true,
         true},
        PlanRing},
       {{"aries_bw",
@@ -244,6 +245,41 @@ std::string AlgorithmNames() {
   return s;
 }
 
+namespace {
+// Communicators: an algorithm that plans them, a collective over each group's own members, and
+// groups that are disjoint sets of at least two of the package's nodes.
+void CheckGroups(const Request& req, const AlgorithmInfo& info) {
+  if (!info.communicators) {
+    std::string names;
+    for (const Entry& e : Registry()) {
+      if (e.info.communicators) names += std::string(names.empty() ? "" : ", ") + e.info.name;
+    }
+    throw PlanError(
+        fmt::format("coll.groups: algorithm {} plans the whole package only; "
+                    "communicators are planned by: {}",
+                    req.algo, names));
+  }
+  if (req.collective != Collective::kAllReduce && req.collective != Collective::kReduceScatter &&
+      req.collective != Collective::kAllGather) {
+    throw PlanError(fmt::format("coll.groups with {}: allowed allreduce, reducescatter, allgather",
+                                CollectiveName(req.collective)));
+  }
+  const unsigned n = req.geom.k * req.geom.k;
+  std::vector<bool> used(n, false);
+  for (const auto& g : req.groups) {
+    if (g.size() < 2) throw PlanError("coll.groups: a group of fewer than two nodes");
+    for (unsigned m : g) {
+      if (m >= n) {
+        throw PlanError(fmt::format("coll.groups: node {} on {}x{} (allowed 0..{})", m, req.geom.k,
+                                    req.geom.k, n - 1));
+      }
+      if (used[m]) throw PlanError(fmt::format("coll.groups: node {} is in two groups", m));
+      used[m] = true;
+    }
+  }
+}
+}  // namespace
+
 Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   const Entry* entry = nullptr;
   for (const Entry& e : Registry()) {
@@ -291,6 +327,7 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   if (req.op >= hw::kNumOps) {
     throw PlanError(fmt::format("operation {}: allowed 0..{}", req.op, hw::kNumOps - 1));
   }
+  if (!req.groups.empty()) CheckGroups(req, entry->info);
   Program p = entry->fn(req, hw);
   const EmbedReport embedding = Embed(p, hw);
   if (embedding.links) p.summary += "; embedding: " + embedding.Summary();

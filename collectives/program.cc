@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace aries::coll {
 
 namespace {
@@ -83,6 +85,99 @@ unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e) {
   return static_cast<unsigned>(extra + (e - extra * (base + 1)) / base);
 }
 
+std::vector<std::vector<unsigned>> Communicators(const Request& req) {
+  if (req.groups.empty()) {
+    std::vector<unsigned> all(req.geom.k * req.geom.k);
+    for (unsigned i = 0; i < all.size(); ++i) all[i] = i;
+    return {all};
+  }
+  std::vector<std::vector<unsigned>> g = req.groups;
+  for (auto& members : g) std::sort(members.begin(), members.end());
+  return g;
+}
+
+std::optional<CommRank> RankOf(const Request& req, unsigned node) {
+  if (req.groups.empty()) return CommRank{0, node, req.geom.k * req.geom.k};
+  for (unsigned c = 0; c < req.groups.size(); ++c) {
+    const auto& g = req.groups[c];
+    if (std::find(g.begin(), g.end(), node) == g.end()) continue;
+    unsigned below = 0;  // the rank: members with a smaller id
+    for (unsigned m : g) below += m < node ? 1 : 0;
+    return CommRank{c, below, static_cast<unsigned>(g.size())};
+  }
+  return std::nullopt;
+}
+
+std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k) {
+  const unsigned n = k * k;
+  std::vector<std::vector<unsigned>> g;
+  if (text == "rows" || text == "cols") {
+    for (unsigned a = 0; a < k; ++a) {
+      std::vector<unsigned> m;
+      for (unsigned b = 0; b < k; ++b) m.push_back(text == "rows" ? a * k + b : b * k + a);
+      g.push_back(m);
+    }
+    return g;
+  }
+  if (text == "quadrants") {
+    if (k % 2 != 0) {
+      throw PlanError(fmt::format("quadrants with K even (K = {})", k));
+    }
+    const unsigned h = k / 2;
+    for (unsigned q = 0; q < 4; ++q) {
+      std::vector<unsigned> m;
+      for (unsigned y = 0; y < h; ++y) {
+        for (unsigned x = 0; x < h; ++x) m.push_back(((q / 2) * h + y) * k + (q % 2) * h + x);
+      }
+      g.push_back(m);
+    }
+    return g;
+  }
+  std::vector<bool> used(n, false);
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(';', start), text.size());
+    const std::string part = text.substr(start, end - start);
+    std::vector<unsigned> m;
+    size_t i = 0;
+    while (i <= part.size()) {
+      const size_t j = std::min(part.find(',', i), part.size());
+      const std::string id = part.substr(i, j - i);
+      if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos || id.size() > 6 ||
+          std::stoul(id) >= n) {
+        throw PlanError(fmt::format(
+            "node ids 0..{} on {}x{} ('{}' is not one), groups separated by ';', ids by ','; or "
+            "rows, cols, quadrants",
+            n - 1, k, k, id));
+      }
+      const auto v = static_cast<unsigned>(std::stoul(id));
+      if (used[v]) {
+        throw PlanError(fmt::format("disjoint groups (node {} is in two, or twice in one)", v));
+      }
+      used[v] = true;
+      m.push_back(v);
+      i = j + 1;
+    }
+    if (m.size() < 2) {
+      throw PlanError(fmt::format("groups of at least two nodes ('{}' has one)", part));
+    }
+    g.push_back(m);
+    start = end + 1;
+  }
+  return g;
+}
+
+std::string GroupsLabel(const Request& req) {
+  if (req.groups.empty()) return "";
+  size_t lo = req.groups[0].size(), hi = lo;
+  for (const auto& m : req.groups) {
+    lo = std::min(lo, m.size());
+    hi = std::max(hi, m.size());
+  }
+  return lo == hi ? fmt::format("{} communicators of {}", req.groups.size(), lo)
+                  : fmt::format("{} communicators of {}..{}", req.groups.size(), lo, hi);
+}
+
 const EngineId* NodeProgram::FindId(unsigned id) const {
   for (const EngineId& e : ids) {
     if (e.id == id) return &e;
@@ -99,9 +194,11 @@ unsigned Program::SegmentLinks() const {
 }
 
 Range Program::ResultRegion(unsigned node) const {
+  const auto r = RankOf(req, node);
+  if (!r) return {0, 0};  // in no communicator
   switch (req.collective) {
     case Collective::kReduceScatter:
-      return Shard(elements, num_nodes(), node);
+      return Shard(elements, r->size, r->rank);
     case Collective::kReduce:
       return node == req.root ? Range{0, elements} : Range{0, 0};
     default:

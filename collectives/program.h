@@ -90,7 +90,27 @@ struct Request {
   unsigned embeddings = 1;    // in-network tree: trees over disjoint parts of the vector
   RingLayout ring;            // ring: coll.ring_map and coll.ring_dirs
   unsigned packet_flits = 8;  // point-to-point packet length
+  // Communicators (coll.groups): disjoint sets of at least two chiplets, each running the
+  // collective over its own members at the same time, on one buffer size; a chiplet in none
+  // takes no part. Empty: one communicator of every chiplet.
+  std::vector<std::vector<unsigned>> groups;
 };
+
+// The communicators of a request: its groups, or one of every node when it has none; each
+// group's members in ascending order (their ranks).
+std::vector<std::vector<unsigned>> Communicators(const Request& req);
+// A node's communicator (index into Communicators), its rank there and the communicator's size.
+struct CommRank {
+  unsigned comm = 0, rank = 0, size = 0;
+};
+// Nothing for a node in no communicator.
+std::optional<CommRank> RankOf(const Request& req, unsigned node);
+// "rows", "cols", "quadrants" (K even) or lists of node ids "0,1,2,3;4,5,6,7" on K x K; throws
+// PlanError saying what is allowed and naming the offending item (a node twice or past K x K, a
+// group of fewer than two), worded to follow "allowed" (the configuration's BadKey).
+std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k);
+// "rows of 4x4 (4 communicators of 4)" style label of a request's groups ("" without groups).
+std::string GroupsLabel(const Request& req);
 
 // Shard i of n of `elements` (balanced: the first elements % n shards hold one more).
 struct Range {
@@ -171,7 +191,8 @@ struct Program {
   // by the planner from its construction) and a line on the embedding.
   unsigned sync_steps = 0;
   std::string summary;
-  // The result region every node must hold (reduce-scatter: its shard; all-reduce: all).
+  // The result region every node must hold (reduce-scatter: its shard, by its rank in its
+  // communicator; all-reduce: all; a node in no communicator: none).
   Range ResultRegion(unsigned node) const;
   // Links the program wires onto bypass segments: port outputs whose mux selects a track.
   unsigned SegmentLinks() const;

@@ -43,43 +43,71 @@ Program PlanRing(const Request& req, const Hardware& hwp) {
     h.off += r.off;
     return h;
   };
+  // Communicators (Request::groups): each runs its own ring, its members in the package ring's
+  // order, at the same time as the others (the whole package: one communicator of every node).
+  const auto comms = Communicators(req);
+  unsigned largest = 0;
+  for (const auto& c : comms) largest = std::max(largest, static_cast<unsigned>(c.size()));
   for (unsigned d = 0; d < dirs; ++d) {
     // Direction d's messages take local port d mod local_ports (with two ports, one each).
     std::vector<size_t> first(n);
     for (unsigned i = 0; i < n; ++i) first[i] = p.nodes[i].ops.size();
     const auto ring_port = static_cast<uint8_t>(d % std::max(1u, hwp.local_ports));
+    for (const auto& members : comms) {
+      std::vector<unsigned> ring;  // the package ring's order, restricted to the members
+      for (unsigned v : rings[d]) {
+        if (std::binary_search(members.begin(), members.end(), v)) ring.push_back(v);
+      }
+      std::vector<Range> own(ring.size());  // position i's shard: its node's rank
+      for (size_t i = 0; i < ring.size(); ++i) {
+        const auto rank = static_cast<unsigned>(
+            std::lower_bound(members.begin(), members.end(), ring[i]) - members.begin());
+        own[i] = part(Shard(all.len, static_cast<unsigned>(members.size()), rank), d);
+      }
+      switch (req.collective) {
+        case Collective::kAllReduce:
+        case Collective::kBarrier:
+          RingReduceScatter(b, ring, own);
+          RingAllGather(b, ring, own);
+          break;
+        case Collective::kReduceScatter:
+          RingReduceScatter(b, ring, own);
+          break;
+        case Collective::kAllGather:
+          RingAllGather(b, ring, own);
+          break;
+        default:
+          break;
+      }
+    }
     const auto& ring = rings[d];
-    std::vector<Range> own = OwnShards(ring, all, n, true);
-    for (Range& r : own) r = part(r, d);
     switch (req.collective) {
-      case Collective::kAllReduce:
-      case Collective::kBarrier:
-        RingReduceScatter(b, ring, own);
-        RingAllGather(b, ring, own);
-        break;
-      case Collective::kReduceScatter:
-        RingReduceScatter(b, ring, own);
-        break;
-      case Collective::kAllGather:
-        RingAllGather(b, ring, own);
-        break;
       case Collective::kReduce:
         Chain(b, ChainTo(ring, req.root, true), part(all, d), true);
         break;
       case Collective::kBroadcast:
         Chain(b, ChainTo(ring, req.root, false), part(all, d), false);
         break;
+      default:  // the ring phases, above
+        break;
     }
     for (unsigned i = 0; i < n; ++i) {
       for (size_t j = first[i]; j < p.nodes[i].ops.size(); ++j) p.nodes[i].ops[j].port = ring_port;
     }
   }
-  p.sync_steps = n - 1;  // every phase (and the chains) is N - 1 dependent rounds
+  p.sync_steps = largest - 1;  // every phase (and the chains) is N - 1 dependent rounds
   const char* order = req.ring.map == RingMap::kRank
                           ? "ranks in row-major order, row ends and the closing link long hops"
                       : req.geom.k % 2
                           ? "a snake; a Hamiltonian cycle is impossible for odd K: one long hop"
                           : "a Hamiltonian cycle of the grid";
+  if (!req.groups.empty()) {
+    p.summary = fmt::format(
+        "{}: one ring each over its members in the order of the package's ring ({}), all at "
+        "once{}",
+        GroupsLabel(req), order, dirs == 2 ? ", two directions" : "");
+    return p;
+  }
   p.summary = fmt::format("{} over the {} nodes ({}), {} chunks{}, dimension-order hops",
                           dirs == 2 ? "two rings in opposite directions" : "one ring", n, order, n,
                           dirs == 2 ? " per direction on half of each shard" : "");

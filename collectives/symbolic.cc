@@ -25,7 +25,8 @@ struct Message {
 
 class Executor {
  public:
-  Executor(const Program& p, const Wiring& w) : p_(p), w_(w), n_(p.num_nodes()) {}
+  Executor(const Program& p, const Wiring& w)
+      : p_(p), w_(w), n_(p.num_nodes()), comms_(Communicators(p.req)) {}
 
   SymbolicReport Run() {
     if (n_ > 256) return Fail("more than 256 nodes");
@@ -72,7 +73,10 @@ class Executor {
 
   void BuildIntervals() {
     bounds_ = {0, p_.elements};
-    for (unsigned i = 0; i < n_; ++i) bounds_.push_back(Shard(p_.elements, n_, i).off);
+    for (const auto& members : Communicators(p_.req)) {  // every communicator's shards
+      const auto m = static_cast<unsigned>(members.size());
+      for (unsigned i = 0; i < m; ++i) bounds_.push_back(Shard(p_.elements, m, i).off);
+    }
     for (const auto& np : p_.nodes) {
       for (const Op& o : np.ops) {
         bounds_.push_back(o.region.off);
@@ -97,7 +101,7 @@ class Executor {
       for (size_t i = 0; i + 1 < bounds_.size(); ++i) {
         switch (p_.req.collective) {
           case Collective::kAllGather:
-            if (OwnerOf(i) == n) val_[n][i].set(n);
+            if (OwnerOf(n, i) == static_cast<int>(n)) val_[n][i].set(n);
             break;
           case Collective::kBroadcast:
             if (n == p_.req.root) val_[n][i].set(n);
@@ -109,7 +113,14 @@ class Executor {
     }
   }
 
-  unsigned OwnerOf(size_t interval) const { return ShardOf(p_.elements, n_, bounds_[interval]); }
+  // The member of node n's communicator that owns interval `interval` (all-gather), -1 for a
+  // node in none.
+  int OwnerOf(unsigned n, size_t interval) const {
+    const auto r = RankOf(p_.req, n);
+    if (!r) return -1;
+    const unsigned rank = ShardOf(p_.elements, r->size, bounds_[interval]);
+    return static_cast<int>(comms_[r->comm][rank]);
+  }
 
   bool CheckRegion(unsigned n, size_t j, const Op& o) {
     if (o.region.len == 0 || o.region.end() > p_.elements) {
@@ -313,15 +324,17 @@ class Executor {
   }
 
   void CheckResult() {
-    Set all;
-    for (unsigned i = 0; i < n_; ++i) all.set(i);
     for (unsigned n = 0; n < n_; ++n) {
       const auto [lo, hi] = Span(p_.ResultRegion(n));
+      Set all;  // the members of n's communicator
+      if (const auto r = RankOf(p_.req, n)) {
+        for (unsigned m : comms_[r->comm]) all.set(m);
+      }
       for (size_t i = lo; i < hi; ++i) {
         Set want;
         switch (p_.req.collective) {
           case Collective::kAllGather:
-            want.set(OwnerOf(i));
+            want.set(static_cast<size_t>(OwnerOf(n, i)));
             break;
           case Collective::kBroadcast:
             want.set(p_.req.root);
@@ -348,6 +361,7 @@ class Executor {
   const Program& p_;
   const Wiring& w_;
   unsigned n_;
+  std::vector<std::vector<unsigned>> comms_;  // Communicators(p_.req)
   SymbolicReport rep_;
   std::vector<uint64_t> bounds_;
   std::vector<std::vector<Set>> val_;

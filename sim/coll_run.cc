@@ -105,6 +105,15 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
            "the default with --algo auto (auto chooses among the measured layouts); name --algo "
            "ring to pick one");
   }
+  if (const std::string& g = c.Get("coll.groups"); g != "all") {
+    try {
+      o.groups = coll::ParseGroups(g, o.geometry.k);
+    } catch (const coll::PlanError& e) {
+      BadKey(c, "coll.groups", e.what());
+    }
+    if (algo == "auto")
+      BadKey(c, "coll.groups", "all with --algo auto (the costs are whole-package)");
+  }
   o.verify = KeyBool(c, "coll.verify");
   o.costs = c.Get("coll.costs");
   o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
@@ -138,6 +147,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   r.levels = o.levels;
   r.embeddings = o.embeddings;
   r.ring = o.ring;
+  r.groups = o.groups;
   double predicted = 0;
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
@@ -290,13 +300,16 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const double link_bytes = 4.0 * pkg.shape().lanes;  // per cycle per link direction
   const double algbw = static_cast<double>(p.elements) * 4.0 / static_cast<double>(res.cycles);
   double factor = 1.0;
+  // The largest communicator's members (every node without groups) set the bound.
+  unsigned members = 0;
+  for (const auto& g : coll::Communicators(r)) members = std::max<unsigned>(members, g.size());
   switch (*c) {
     case coll::Collective::kAllReduce:
-      factor = 2.0 * (n - 1) / n;
+      factor = 2.0 * (members - 1) / members;
       break;
     case coll::Collective::kReduceScatter:
     case coll::Collective::kAllGather:
-      factor = static_cast<double>(n - 1) / n;
+      factor = static_cast<double>(members - 1) / members;
       break;
     default:
       factor = 1.0;
@@ -311,6 +324,33 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
       "({:.1f}% of it)   [{:.2f} s simulated]\n",
       res.cycles, algbw, algbw * factor, bound, 100.0 * bound / res.cycles, secs);
+  // Communicators: each one's cycles, and (o.alone) the same group run alone on the package,
+  // what sharing it with the others costs.
+  std::vector<CollMeasurement::Group> groups;
+  if (!r.groups.empty()) {
+    for (const auto& members_of : coll::Communicators(r)) {
+      CollMeasurement::Group g;
+      g.members = members_of;
+      for (unsigned v : members_of) g.cycles = std::max(g.cycles, res.node_cycles.at(v));
+      if (o.alone && r.groups.size() > 1) {
+        CollOptions solo = o;
+        solo.groups = {members_of};
+        solo.alone = false;
+        solo.energy = false;
+        solo.json.clear();
+        solo.outputs.clear();
+        solo.progress = false;
+        g.alone = MeasureCollective(solo, true).cycles;
+      }
+      groups.push_back(std::move(g));
+    }
+    for (const auto& g : groups) {
+      print("  group {}: {} cycles{}\n", fmt::join(g.members, ","), g.cycles,
+            g.alone ? fmt::format(" (alone on the package: {}, sharing costs {:+.1f}%)", g.alone,
+                                  100.0 * (static_cast<double>(g.cycles) / g.alone - 1.0))
+                    : "");
+    }
+  }
   if (lost_cycles > 0) {
     print("  recovered: {} cycles of stopped runs + {} of the repaired run = {} cycles in all\n",
           lost_cycles, res.cycles, lost_cycles + res.cycles);
@@ -429,6 +469,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   m.seconds = secs;
   m.verified = o.verify && ok;
   m.ok = ok;
+  m.groups = std::move(groups);
   return m;
 }
 
@@ -449,7 +490,9 @@ std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
                   {"root", o.root},
                   {"seed", o.seed},
                   {"model", o.model},
-                  {"verify", o.verify}};
+                  {"verify", o.verify},
+                  {"local_ports", g.local_ports},
+                  {"groups", o.groups}};
   nlohmann::json r = {
       {"algorithm", m.algorithm},
       {"engine_op", m.op},
@@ -470,6 +513,11 @@ std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
       {"ok", m.ok},
       {"seconds", m.seconds}};
   if (m.predicted > 0) r["predicted_cycles"] = m.predicted;
+  for (const auto& grp : m.groups) {
+    nlohmann::json one = {{"members", grp.members}, {"cycles", grp.cycles}};
+    if (grp.alone) one["alone_cycles"] = grp.alone;
+    r["groups"].push_back(one);
+  }
   const energy::Energy& e = m.energy;
   if (e.total() > 0) {
     r["energy_pj"] = {{"total", e.total()},     {"buffers", e.buffers},

@@ -25,7 +25,9 @@ struct CollOptions {
   std::string op = "sum";      // coll.op: sum, prod, min, max, and, or, xor (ReductionOpcode)
   uint64_t bytes = 64 * 1024;  // coll.size: per node
   unsigned root = 0, embeddings = 1, levels = 2;
-  coll::RingLayout ring;        // coll.ring_map, coll.ring_dirs: the ring algorithm only
+  coll::RingLayout ring;  // coll.ring_map, coll.ring_dirs: the ring algorithm only
+  std::vector<std::vector<unsigned>> groups;  // coll.groups: communicators (empty: every node)
+  bool alone = true;  // with groups: also run each group alone (what sharing the package costs)
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   std::string costs;            // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
@@ -75,6 +77,13 @@ struct CollMeasurement {
   bool verified = false;  // every element compared with the golden reduction (and equal)
   bool ok = false;        // finished, no errors, every flit accounted (and verified)
   energy::Energy energy;  // with CollOptions::energy: the run's energy (pJ) by component
+  // With communicators: each one's members, its cycles (its last member's last op) and, run
+  // alone on the package, its cycles then (0: not run alone).
+  struct Group {
+    std::vector<unsigned> members;
+    uint64_t cycles = 0, alone = 0;
+  };
+  std::vector<Group> groups;
 };
 
 // Plans, validates and runs one collective; prints the report unless `quiet`.

@@ -135,6 +135,10 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "ring: one ring, or two in opposite directions on half of "
        "every shard each",
        "coll"},
+      {"coll.groups", "all", "all, rows, cols, quadrants, or node ids: 0,1,2,3;4,5,6,7",
+       "communicators: each group runs the collective over its own members, all at the same "
+       "time (ring; allreduce, reducescatter, allgather)",
+       "coll"},
       {"coll.verify", "false", "true, false", "compare every element with the golden reduction",
        kColl},
       {"coll.costs", "", "a sweep CSV",

@@ -143,6 +143,7 @@ class ScheduleEndpoint final : public Endpoint {
 struct CollRunResult {
   bool finished = false;
   uint64_t cycles = 0;                     // from the first injection to the last op done
+  std::vector<uint64_t> node_cycles;       // per node: from the start to its last op done
   std::vector<std::vector<uint32_t>> out;  // every node's buffer at the end
   // Flit accounting: what the endpoints injected and received, and what their schedules say
   // they must (a collective flit may be merged by a reduction or copied by a broadcast, so

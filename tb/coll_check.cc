@@ -65,31 +65,41 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
     const coll::Wiring wiring(p.req.geom, hwp, p.nodes);
     ref = coll::ExecuteConcretely(p, wiring, in);
   }
-  // The golden value of a reduced element is the same on every node that holds it: computed
-  // once per element (and its text only for a reported mismatch).
-  // The order-free operations (integer, bitwise, min, max): the definition, the reduction of
-  // every node's input, computed once per element.
+  // The golden value of a reduced element is the same on every node of a communicator that
+  // holds it: computed once per (communicator, element) (and its text only for a reported
+  // mismatch). The order-free operations (integer, bitwise, min, max): the definition, the
+  // reduction of every member's input.
+  const auto comms = coll::Communicators(p.req);
   std::vector<uint32_t> want_bits;
   std::vector<char> known;
   if (reduction && !fp_assoc) {
-    known.assign(p.elements, 0);
-    want_bits.assign(p.elements, 0);
+    known.assign(comms.size() * p.elements, 0);
+    want_bits.assign(comms.size() * p.elements, 0);
   }
-  std::vector<uint32_t> vals(n);
-  auto golden = [&](uint64_t e) {
-    if (known[e]) return;
-    known[e] = 1;
-    for (unsigned i = 0; i < n; ++i) vals[i] = in[i][e];
-    want_bits[e] = coll::ReduceInOrder(op, vals);
+  std::vector<uint32_t> vals;
+  auto golden = [&](unsigned comm, uint64_t e) {
+    const size_t at = comm * p.elements + e;
+    if (known[at]) return want_bits[at];
+    known[at] = 1;
+    vals.clear();
+    for (unsigned m : comms[comm]) vals.push_back(in[m][e]);
+    want_bits[at] = coll::ReduceInOrder(op, vals);
+    return want_bits[at];
+  };
+  // All-gather: element e of node `node` is its communicator's owner's input.
+  auto owner = [&](unsigned node, uint64_t e) {
+    const auto r = coll::RankOf(p.req, node);
+    return comms[r->comm][coll::ShardOf(p.elements, r->size, e)];
   };
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);
+    const auto rank = coll::RankOf(p.req, node);
     for (uint64_t e = r.off; e < r.end(); ++e) {
       const uint32_t got = out[node][e];
       bool ok = true;
       switch (p.req.collective) {
         case coll::Collective::kAllGather:
-          ok = got == in[coll::ShardOf(p.elements, n, e)][e];
+          ok = got == in[owner(node, e)][e];
           break;
         case coll::Collective::kBroadcast:
           ok = got == in[p.req.root][e];
@@ -98,16 +108,15 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
           if (fp_assoc) {
             ok = got == ref[node][e];
           } else {
-            golden(e);
-            ok = got == want_bits[e];
+            ok = got == golden(rank->comm, e);
           }
       }
       if (!ok && count++ < max_report) {
         std::string want;
         switch (p.req.collective) {
           case coll::Collective::kAllGather: {
-            const unsigned owner = coll::ShardOf(p.elements, n, e);
-            want = fmt::format("{:#010x} (node {}'s)", in[owner][e], owner);
+            const unsigned o = owner(node, e);
+            want = fmt::format("{:#010x} (node {}'s)", in[o][e], o);
             break;
           }
           case coll::Collective::kBroadcast:
@@ -118,7 +127,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
                                   "{:#010x} = {} (the program's order, the engine's fp32 "
                                   "rules)",
                                   ref[node][e], AsFloat(ref[node][e]))
-                            : fmt::format("{:#010x}", want_bits[e]);
+                            : fmt::format("{:#010x}", golden(rank->comm, e));
         }
         bad.push_back(fmt::format("node {} element {}: got {:#010x}, want {}", node, e, got, want));
       }
