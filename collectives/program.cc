@@ -120,8 +120,8 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
     return g;
   }
   if (text == "quadrants") {
-    if (k % 2 != 0) {
-      throw PlanError(fmt::format("quadrants with K even (K = {})", k));
+    if (k % 2 != 0 || k < 4) {
+      throw PlanError(fmt::format("quadrants with K even and at least 4 (K = {})", k));
     }
     const unsigned h = k / 2;
     for (unsigned q = 0; q < 4; ++q) {

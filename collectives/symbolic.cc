@@ -98,10 +98,11 @@ class Executor {
   void Init() {
     val_.assign(n_, std::vector<Set>(bounds_.size() - 1));
     for (unsigned n = 0; n < n_; ++n) {
+      const auto rank = RankOf(p_.req, n);
       for (size_t i = 0; i + 1 < bounds_.size(); ++i) {
         switch (p_.req.collective) {
           case Collective::kAllGather:
-            if (OwnerOf(n, i) == static_cast<int>(n)) val_[n][i].set(n);
+            if (OwnerOf(rank, i) == static_cast<int>(n)) val_[n][i].set(n);
             break;
           case Collective::kBroadcast:
             if (n == p_.req.root) val_[n][i].set(n);
@@ -113,10 +114,9 @@ class Executor {
     }
   }
 
-  // The member of node n's communicator that owns interval `interval` (all-gather), -1 for a
-  // node in none.
-  int OwnerOf(unsigned n, size_t interval) const {
-    const auto r = RankOf(p_.req, n);
+  // The member of the communicator of rank `r` that owns interval `interval` (all-gather), -1
+  // for a node in none.
+  int OwnerOf(const std::optional<CommRank>& r, size_t interval) const {
     if (!r) return -1;
     const unsigned rank = ShardOf(p_.elements, r->size, bounds_[interval]);
     return static_cast<int>(comms_[r->comm][rank]);
@@ -326,15 +326,16 @@ class Executor {
   void CheckResult() {
     for (unsigned n = 0; n < n_; ++n) {
       const auto [lo, hi] = Span(p_.ResultRegion(n));
+      const auto rank = RankOf(p_.req, n);
       Set all;  // the members of n's communicator
-      if (const auto r = RankOf(p_.req, n)) {
-        for (unsigned m : comms_[r->comm]) all.set(m);
+      if (rank) {
+        for (unsigned m : comms_[rank->comm]) all.set(m);
       }
       for (size_t i = lo; i < hi; ++i) {
         Set want;
         switch (p_.req.collective) {
           case Collective::kAllGather:
-            want.set(static_cast<size_t>(OwnerOf(n, i)));
+            want.set(static_cast<size_t>(OwnerOf(rank, i)));
             break;
           case Collective::kBroadcast:
             want.set(p_.req.root);

@@ -226,6 +226,9 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
               fmt::format("{}:{}: ring_map '{}': allowed snake, rank", path, ln, c[15]));
         }
         m.cand.ring = {*map, static_cast<unsigned>(std::stoul(c[16]))};
+        if (m.cand.ring.dirs != 1 && m.cand.ring.dirs != 2) {
+          throw PlanError(fmt::format("{}:{}: ring_dirs '{}': allowed 1, 2", path, ln, c[16]));
+        }
       }
       if (fields >= 18) {
         m.local_ports = static_cast<unsigned>(std::stoul(c[17]));

@@ -383,7 +383,8 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   uint64_t end = start;
   for (const auto& e : eps) {
     end = std::max(end, e->done_cycle());
-    res.node_cycles.push_back(e->done_cycle() + 1 - start);
+    // A node with nothing to do (in no communicator) finished at the start.
+    res.node_cycles.push_back(e->done_cycle() >= start ? e->done_cycle() + 1 - start : 0);
     res.flits_injected += e->flits_sent();
     res.flits_ejected += e->flits_received();
     res.flits_to_inject += e->flits_to_send();

@@ -86,10 +86,9 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
     want_bits[at] = coll::ReduceInOrder(op, vals);
     return want_bits[at];
   };
-  // All-gather: element e of node `node` is its communicator's owner's input.
-  auto owner = [&](unsigned node, uint64_t e) {
-    const auto r = coll::RankOf(p.req, node);
-    return comms[r->comm][coll::ShardOf(p.elements, r->size, e)];
+  // All-gather: element e of a node of communicator `r` is its owner's input.
+  auto owner = [&](const coll::CommRank& r, uint64_t e) {
+    return comms[r.comm][coll::ShardOf(p.elements, r.size, e)];
   };
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);
@@ -99,7 +98,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
       bool ok = true;
       switch (p.req.collective) {
         case coll::Collective::kAllGather:
-          ok = got == in[owner(node, e)][e];
+          ok = got == in[owner(*rank, e)][e];
           break;
         case coll::Collective::kBroadcast:
           ok = got == in[p.req.root][e];
@@ -115,7 +114,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
         std::string want;
         switch (p.req.collective) {
           case coll::Collective::kAllGather: {
-            const unsigned o = owner(node, e);
+            const unsigned o = owner(*rank, e);
             want = fmt::format("{:#010x} (node {}'s)", in[o][e], o);
             break;
           }

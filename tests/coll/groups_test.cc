@@ -34,7 +34,8 @@ TEST(Groups, ParsedFromNamesAndLists) {
   EXPECT_NE(Refusal("0,16", 4).find("node ids 0..15 on 4x4 ('16' is not one)"), std::string::npos);
   EXPECT_NE(Refusal("0,,1", 4).find("('' is not one)"), std::string::npos);
   EXPECT_NE(Refusal("all", 4).find("('all' is not one)"), std::string::npos);
-  EXPECT_NE(Refusal("quadrants", 3).find("K even (K = 3)"), std::string::npos);
+  EXPECT_NE(Refusal("quadrants", 3).find("K even and at least 4 (K = 3)"), std::string::npos);
+  EXPECT_NE(Refusal("quadrants", 2).find("(K = 2)"), std::string::npos);
 }
 
 TEST(Groups, RanksAndResultRegionsAreTheCommunicators) {

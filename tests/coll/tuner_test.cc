@@ -190,6 +190,11 @@ TEST(Tuner, CostModelsBelongToTheirLocalPorts) {
                                          "10,1,spiral,1,1\n"))
                 .find("tuner_map.csv:2: ring_map 'spiral': allowed snake, rank"),
             std::string::npos);
+  EXPECT_NE(Refusal(Write("dirs.csv", std::string(CostCsvHeader()) +
+                                          "\naries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,"
+                                          "10,1,snake,3,1\n"))
+                .find("tuner_dirs.csv:2: ring_dirs '3': allowed 1, 2"),
+            std::string::npos);
   // A sweep on two ports also measures each ring in two directions; on one port it does not.
   const AlgorithmInfo& r = *FindAlgorithm("ring");
   EXPECT_EQ(SweepCandidates(r, 4, 1).size(), 2u);
