@@ -247,8 +247,8 @@ std::string AlgorithmNames() {
 
 namespace {
 // Communicators: an algorithm that plans them, a collective over each group's own members, and
-// groups that are disjoint sets of at least two of the package's nodes.
-void CheckGroups(const Request& req, const AlgorithmInfo& info) {
+// groups that are disjoint sets of at least two of the package's nodes (CheckGroups).
+void CheckCommunicators(const Request& req, const AlgorithmInfo& info) {
   if (!info.communicators) {
     std::string names;
     for (const Entry& e : Registry()) {
@@ -264,18 +264,10 @@ void CheckGroups(const Request& req, const AlgorithmInfo& info) {
     throw PlanError(fmt::format("coll.groups with {}: allowed allreduce, reducescatter, allgather",
                                 CollectiveName(req.collective)));
   }
-  const unsigned n = req.geom.k * req.geom.k;
-  std::vector<bool> used(n, false);
-  for (const auto& g : req.groups) {
-    if (g.size() < 2) throw PlanError("coll.groups: a group of fewer than two nodes");
-    for (unsigned m : g) {
-      if (m >= n) {
-        throw PlanError(fmt::format("coll.groups: node {} on {}x{} (allowed 0..{})", m, req.geom.k,
-                                    req.geom.k, n - 1));
-      }
-      if (used[m]) throw PlanError(fmt::format("coll.groups: node {} is in two groups", m));
-      used[m] = true;
-    }
+  try {
+    CheckGroups(req.groups, req.geom.k);
+  } catch (const PlanError& e) {
+    throw PlanError(fmt::format("coll.groups: allowed {}", e.what()));
   }
 }
 }  // namespace
@@ -327,7 +319,7 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   if (req.op >= hw::kNumOps) {
     throw PlanError(fmt::format("operation {}: allowed 0..{}", req.op, hw::kNumOps - 1));
   }
-  if (!req.groups.empty()) CheckGroups(req, entry->info);
+  if (!req.groups.empty()) CheckCommunicators(req, entry->info);
   Program p = entry->fn(req, hw);
   const EmbedReport embedding = Embed(p, hw);
   if (embedding.links) p.summary += "; embedding: " + embedding.Summary();

@@ -108,8 +108,27 @@ std::optional<CommRank> RankOf(const Request& req, unsigned node) {
   return std::nullopt;
 }
 
-std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k) {
+void CheckGroups(const std::vector<std::vector<unsigned>>& groups, unsigned k) {
   const unsigned n = k * k;
+  std::vector<bool> used(n, false);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].size() < 2) {
+      throw PlanError(
+          fmt::format("groups of at least two nodes (group {} has {})", g + 1, groups[g].size()));
+    }
+    for (unsigned v : groups[g]) {
+      if (v >= n) {
+        throw PlanError(fmt::format("node ids 0..{} on {}x{} ({} is not one)", n - 1, k, k, v));
+      }
+      if (used[v]) {
+        throw PlanError(fmt::format("disjoint groups (node {} is in two, or twice in one)", v));
+      }
+      used[v] = true;
+    }
+  }
+}
+
+std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k) {
   std::vector<std::vector<unsigned>> g;
   if (text == "rows" || text == "cols") {
     for (unsigned a = 0; a < k; ++a) {
@@ -117,12 +136,8 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
       for (unsigned b = 0; b < k; ++b) m.push_back(text == "rows" ? a * k + b : b * k + a);
       g.push_back(m);
     }
-    return g;
-  }
-  if (text == "quadrants") {
-    if (k % 2 != 0 || k < 4) {
-      throw PlanError(fmt::format("quadrants with K even and at least 4 (K = {})", k));
-    }
+  } else if (text == "quadrants") {
+    if (k % 2 != 0) throw PlanError(fmt::format("quadrants with K even (K = {})", k));
     const unsigned h = k / 2;
     for (unsigned q = 0; q < 4; ++q) {
       std::vector<unsigned> m;
@@ -131,39 +146,30 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
       }
       g.push_back(m);
     }
-    return g;
-  }
-  std::vector<bool> used(n, false);
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(';', start), text.size());
-    const std::string part = text.substr(start, end - start);
-    std::vector<unsigned> m;
-    size_t i = 0;
-    while (i <= part.size()) {
-      const size_t j = std::min(part.find(',', i), part.size());
-      const std::string id = part.substr(i, j - i);
-      if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos || id.size() > 6 ||
-          std::stoul(id) >= n) {
-        throw PlanError(fmt::format(
-            "node ids 0..{} on {}x{} ('{}' is not one), groups separated by ';', ids by ','; or "
-            "rows, cols, quadrants",
-            n - 1, k, k, id));
+  } else {
+    // Lists: "a,b,c;d,e": the ids' spelling here, their range and the groups' shape below.
+    for (size_t start = 0; start <= text.size();) {
+      const size_t end = std::min(text.find(';', start), text.size());
+      const std::string part = text.substr(start, end - start);
+      std::vector<unsigned> m;
+      for (size_t i = 0; i <= part.size();) {
+        const size_t j = std::min(part.find(',', i), part.size());
+        const std::string id = part.substr(i, j - i);
+        if (id.empty() || id.size() > 6 ||
+            id.find_first_not_of("0123456789") != std::string::npos) {
+          throw PlanError(fmt::format(
+              "node ids 0..{} on {}x{} ('{}' is not one), groups separated by ';', ids by ','; or "
+              "rows, cols, quadrants",
+              k * k - 1, k, k, id));
+        }
+        m.push_back(static_cast<unsigned>(std::stoul(id)));
+        i = j + 1;
       }
-      const auto v = static_cast<unsigned>(std::stoul(id));
-      if (used[v]) {
-        throw PlanError(fmt::format("disjoint groups (node {} is in two, or twice in one)", v));
-      }
-      used[v] = true;
-      m.push_back(v);
-      i = j + 1;
+      g.push_back(m);
+      start = end + 1;
     }
-    if (m.size() < 2) {
-      throw PlanError(fmt::format("groups of at least two nodes ('{}' has one)", part));
-    }
-    g.push_back(m);
-    start = end + 1;
   }
+  CheckGroups(g, k);  // (quadrants of K = 2: groups of one)
   return g;
 }
 

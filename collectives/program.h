@@ -105,9 +105,12 @@ struct CommRank {
 };
 // Nothing for a node in no communicator.
 std::optional<CommRank> RankOf(const Request& req, unsigned node);
-// "rows", "cols", "quadrants" (K even) or lists of node ids "0,1,2,3;4,5,6,7" on K x K; throws
+// Communicators' shape on K x K: disjoint groups of at least two of its nodes; throws
 // PlanError saying what is allowed and naming the offending item (a node twice or past K x K, a
 // group of fewer than two), worded to follow "allowed" (the configuration's BadKey).
+void CheckGroups(const std::vector<std::vector<unsigned>>& groups, unsigned k);
+// "rows", "cols", "quadrants" (K even) or lists of node ids "0,1,2,3;4,5,6,7" on K x K, checked
+// by CheckGroups; throws PlanError as it does (and naming an id that is not a number).
 std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k);
 // "rows of 4x4 (4 communicators of 4)" style label of a request's groups ("" without groups).
 std::string GroupsLabel(const Request& req);

@@ -60,9 +60,8 @@ Program PlanRing(const Request& req, const Hardware& hwp) {
       }
       std::vector<Range> own(ring.size());  // position i's shard: its node's rank
       for (size_t i = 0; i < ring.size(); ++i) {
-        const auto rank = static_cast<unsigned>(
-            std::lower_bound(members.begin(), members.end(), ring[i]) - members.begin());
-        own[i] = part(Shard(all.len, static_cast<unsigned>(members.size()), rank), d);
+        const CommRank r = *RankOf(req, ring[i]);
+        own[i] = part(Shard(all.len, r.size, r.rank), d);
       }
       switch (req.collective) {
         case Collective::kAllReduce:

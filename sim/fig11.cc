@@ -84,17 +84,11 @@ int RunFig11Command(const Fig11Options& o) {
         const auto& cands = ti == 3 ? f.aries : f.baseline;
         for (const auto& [algo, levels] : cands) {
           CollOptions co;
-          const coll::Geometry g = PresetPackage(topos[ti], k, as);
-          co.geometry.topology = g.topology;
-          co.geometry.k = g.k;
-          co.geometry.local_ports = g.local_ports;
+          co.geometry = PresetPackage(topos[ti], k, as);
           co.model = o.model;
           co.algo = algo;
-          // The preset's ring: the rank order on the baselines under the paper's.
           const coll::AlgorithmInfo* info = coll::FindAlgorithm(algo);
-          if (info && info->ring_layout && ti != 3 && as.rank_baselines) {
-            co.ring = {coll::RingMap::kRank, 1};
-          }
+          if (info && info->ring_layout) co.ring = PresetRing(as, ti != 3);
           co.levels = levels ? levels : (k == 4 ? 2 : 3);
           co.bytes = o.bytes;
           co.verify = true;

@@ -88,29 +88,27 @@ int RunFig9Command(const Fig9Options& o) {
           if (g.topology != coll::Topology::kAries) by_topology[g.topology] = {m.cand.Label(), bw};
         }
       }
-      // Adapt-NoC (figures.h): at each size the faster of its sub-networks (the baseline
-      // algorithm on each), at the sizes every sub-network measured.
-      {
+      // Adapt-NoC (figures.h): at each size every sub-network measured, the faster of them
+      // (the baseline algorithm on each).
+      const auto& subs = AdaptNocSubnetworks();
+      if (std::all_of(subs.begin(), subs.end(),
+                      [&](coll::Topology t) { return by_topology.count(t) != 0; })) {
+        const std::string& label = by_topology[subs[0]].first;  // one curve: the baseline
         std::map<uint64_t, double> bw;
-        std::string label;  // the baseline algorithm (one curve; the table names the rule)
-        bool all = true;
-        for (const coll::Topology sub : AdaptNocSubnetworks()) all = all && by_topology.count(sub);
-        for (const coll::Topology sub : AdaptNocSubnetworks()) {
-          if (!all) break;
-          for (const auto& [bytes, gbps] : by_topology[sub].second) {
-            bool everywhere = true;
-            for (const coll::Topology t : AdaptNocSubnetworks())
-              everywhere = everywhere && by_topology[t].second.count(bytes);
-            if (!everywhere || (bw.count(bytes) && bw[bytes] >= gbps)) continue;
-            bw[bytes] = gbps;
-            label = by_topology[sub].first;
+        for (const auto& [bytes, first] : by_topology[subs[0]].second) {
+          double best = first;
+          bool everywhere = true;
+          for (const coll::Topology t : subs) {
+            const auto it = by_topology[t].second.find(bytes);
+            everywhere = everywhere && it != by_topology[t].second.end();
+            if (everywhere) best = std::max(best, it->second);
           }
-        }
-        for (const auto& [bytes, gbps] : bw) {
+          if (!everywhere) continue;
+          bw[bytes] = best;
           csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{}\n", k, fam, label, kAdaptNoc,
-                             bytes, static_cast<double>(bytes) / gbps, gbps, 1, as.name);
+                             bytes, static_cast<double>(bytes) / best, best, 1, as.name);
         }
-        if (!bw.empty()) rows.push_back({"Adapt-NoC (faster of its mesh and torus)", bw});
+        rows.push_back({"Adapt-NoC (faster of its mesh and torus)", bw});
       }
       std::sort(sizes.begin(), sizes.end());
       fmt::print("\n{} all-reduce on {}x{}, GB/s:\n\n| curve |", fam, k, k);

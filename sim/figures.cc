@@ -34,12 +34,15 @@ coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as
   return g;
 }
 
+coll::RingLayout PresetRing(const Assumptions& as, bool baseline) {
+  return {baseline && as.rank_baselines ? coll::RingMap::kRank : coll::RingMap::kSnake, 1};
+}
+
 bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as) {
   const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
   if (!a || !a->ring_layout) return true;
-  if (c.ring.dirs != 1) return false;
-  const bool rank = c.ring.map == coll::RingMap::kRank;
-  return baseline && as.rank_baselines ? rank : !rank;
+  const coll::RingLayout want = PresetRing(as, baseline);
+  return c.ring.map == want.map && c.ring.dirs == want.dirs;
 }
 
 const std::vector<coll::Topology>& AdaptNocSubnetworks() {
@@ -48,17 +51,20 @@ const std::vector<coll::Topology>& AdaptNocSubnetworks() {
 }
 
 std::string PresetLine(const Assumptions& as) {
-  if (as.rank_baselines && as.aries_ports > 1) {
-    return fmt::format(
-        "Assumptions (paper preset): baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's "
-        "ring on Garnet's mesh) on one local port per chiplet; ARIES's ring the snake, and "
-        "ARIES's chiplets with the {} local ports its ARIES_BW needs (II-C: two rings at once; "
-        "node.local_ports = {})",
-        as.aries_ports, as.aries_ports);
-  }
-  return "Assumptions (default preset): every ring the snake, a Hamiltonian cycle of neighbours "
-         "(ARIES II-C), one local port per chiplet (one flit per cycle in and out; --preset "
-         "paper gives ARIES two)";
+  const std::string rings =
+      as.rank_baselines
+          ? "baseline rings in rank order 0, 1, .., N-1 (ASTRA-sim's ring on Garnet's mesh), "
+            "ARIES's ring the snake"
+          : "every ring the snake, a Hamiltonian cycle of neighbours (ARIES II-C)";
+  const std::string ports =
+      as.aries_ports > 1
+          ? fmt::format(
+                "one local port per chiplet on the baselines; ARIES's chiplets with the {} local "
+                "ports its ARIES_BW needs (II-C: two rings at once; node.local_ports = {})",
+                as.aries_ports, as.aries_ports)
+          : "one local port per chiplet (one flit per cycle in and out; --preset paper gives "
+            "ARIES two)";
+  return fmt::format("Assumptions ({} preset): {}; {}", as.name, rings, ports);
 }
 
 }  // namespace aries::sim

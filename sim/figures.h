@@ -30,8 +30,11 @@ inline constexpr Assumptions kPaperAssumptions{"paper", true, 2};
 const Assumptions& PresetAssumptions(const std::string& preset);
 // The package of topology `t` on K x K under `as` (the default geometry, ARIES's local ports).
 coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as);
-// Whether `as` admits the measured candidate `c` on a baseline (not ARIES) package: the ring's
-// layout is the snake, or the rank order on a baseline under the paper's; one direction.
+// The ring layout `as` gives a baseline (not ARIES) package or ARIES: the snake, or the rank
+// order on a baseline under the paper's; one direction.
+coll::RingLayout PresetRing(const Assumptions& as, bool baseline);
+// Whether `as` admits the measured candidate `c` there: an algorithm that lays out no ring, or
+// the ring in PresetRing's layout.
 bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as);
 // Adapt-NoC (ARIES ref. [28]: Zheng, Wang and Louri, HPCA 2021), the baseline ARIES Figs. 10
 // and 11 add to mesh, torus and the butterfly, as this model builds it. Adapt-NoC's adaptable

@@ -221,6 +221,13 @@ const PaperSpeedup kPaper[] = {
 const std::map<std::string, double> kPaperCommReduction = {
     {"ring", 0.337}, {"dbt", 0.519}, {"mtree", 0.195}};
 double PaperCommReduction(const std::string& family) { return kPaperCommReduction.at(family); }
+// The paper's speedups of `family` on K x K, or nullptr (K not in V-B).
+const PaperSpeedup* PaperFor(const std::string& family, unsigned k) {
+  for (const PaperSpeedup& p : kPaper) {
+    if (p.family == family && p.k == k) return &p;
+  }
+  return nullptr;
+}
 
 // The baselines of Fig. 10 and ARIES last.
 const char* kTopos[] = {"mesh", "torus", "fbfly", kAdaptNoc, "aries"};
@@ -231,10 +238,6 @@ std::string Per(const double* v, const char* fmt_one = "{:.2f}") {
     s += (i ? " / " : "") + fmt::format(fmt::runtime(fmt_one), v[i]);
   return s;
 }
-
-}  // namespace
-
-namespace {
 
 // The geometric-mean speedups of ARIES over the baselines (kTopos) of one family on K x K.
 struct Fig10Mean {
@@ -256,10 +259,7 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
   std::vector<Fig10Mean> means;
   for (const Family& fam : Families()) {
     for (unsigned k : ks) {
-      const PaperSpeedup* paper = nullptr;
-      for (const PaperSpeedup& p : kPaper) {
-        if (p.family == std::string(fam.name) && p.k == k) paper = &p;
-      }
+      const PaperSpeedup* paper = PaperFor(fam.name, k);
       print(
           "\n{} on {}x{}:\n\n| workload | mesh us | torus us | fbfly us | Adapt-NoC us "
           "(sub-network) | ARIES us (algorithm) | speedup vs mesh / torus / fbfly / Adapt-NoC | "
@@ -380,7 +380,8 @@ int RunFig10Command(const Fig10Options& o) {
     throw std::invalid_argument(fmt::format("--workloads: name at least one of {}",
                                             fmt::join(train::ShippedWorkloads(), ", ")));
   }
-  const bool paper = o.preset == "paper";
+  const Assumptions& as = PresetAssumptions(o.preset);
+  const bool paper = &as == &kPaperAssumptions;  // the decomposition steps toward it
   const train::CostTable table(CostPath(o.costs));
   std::string csv =
       "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_"
@@ -396,8 +397,8 @@ int RunFig10Command(const Fig10Options& o) {
   fmt::print(
       "Package: 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle links, as the "
       "paper's (V: 10 ns hops, 68 GB/s at 1 GHz)\n{}\n",
-      PresetLine(PresetAssumptions(o.preset)));
-  const auto means = Fig10Tables(o, ws, table, PresetAssumptions(o.preset), false, &csv);
+      PresetLine(as));
+  const auto means = Fig10Tables(o, ws, table, as, false, &csv);
   if (paper) {
     // What each assumption explains: the same tables under ours, then with only the baselines'
     // ring mapping changed, and the ratios between the steps.
@@ -425,10 +426,7 @@ int RunFig10Command(const Fig10Options& o) {
       const Fig10Mean& d = ours[i];
       const Fig10Mean& m = mapped[i];
       const Fig10Mean& b = bound[i];
-      const PaperSpeedup* ref = nullptr;
-      for (const PaperSpeedup& x : kPaper) {
-        if (x.family == p.family && x.k == p.k) ref = &x;
-      }
+      const PaperSpeedup* ref = PaperFor(p.family, p.k);
       double map[kBaselines], ports[kBaselines], batch[kBaselines], rest[kBaselines];
       for (int t = 0; t < kBaselines; ++t) {
         map[t] = m.speedup[t] / d.speedup[t];

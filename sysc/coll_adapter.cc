@@ -253,34 +253,31 @@ void ScheduleEndpoint::AfterEdge(uint64_t cycle, const EndpointEdge& edge) {
 }
 
 void ScheduleEndpoint::Eject(uint64_t cycle, unsigned port, const uint32_t* ej) {
-  {
-    ++flits_received_;
-    const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
-    free_next_[port] = static_cast<uint8_t>(free_next_[port] | (1u << vc));
-    std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
-    if (engine_.IsEngineVc(vc)) {
-      const auto h = hw::UnpackCollHeader(ej[0]);
-      auto it = eng_rx_.find(h.id);
-      if (it == eng_rx_.end()) {
-        errors_.push_back(
-            fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
-      } else {
-        it->second.flits.push_back(std::move(payload));
-        ++rx_pending_;
-      }
+  ++flits_received_;
+  const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
+  free_next_[port] = static_cast<uint8_t>(free_next_[port] | (1u << vc));
+  std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
+  if (engine_.IsEngineVc(vc)) {
+    const auto h = hw::UnpackCollHeader(ej[0]);
+    auto it = eng_rx_.find(h.id);
+    if (it == eng_rx_.end()) {
+      errors_.push_back(fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
     } else {
-      const hw::Flit f = hw::UnpackFlit(ej, 0);
-      const Key key = KeyOf(f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1, vc);
-      auto it = rx_.find(key);
-      if (it == rx_.end()) {
-        errors_.push_back(
-            fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
-                        "expects",
-                        cycle, std::get<0>(key), std::get<1>(key), vc));
-      } else {
-        it->second.flits.push_back(std::move(payload));
-        ++rx_pending_;
-      }
+      it->second.flits.push_back(std::move(payload));
+      ++rx_pending_;
+    }
+  } else {
+    const hw::Flit f = hw::UnpackFlit(ej, 0);
+    const Key key = KeyOf(f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1, vc);
+    auto it = rx_.find(key);
+    if (it == rx_.end()) {
+      errors_.push_back(
+          fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
+                      "expects",
+                      cycle, std::get<0>(key), std::get<1>(key), vc));
+    } else {
+      it->second.flits.push_back(std::move(payload));
+      ++rx_pending_;
     }
   }
 }

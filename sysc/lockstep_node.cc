@@ -20,32 +20,38 @@ std::string CompareNodeOut(const NodeShape& shape, const NodeOut& a, const NodeO
   auto diff = [&](const std::string& pin, uint64_t x, uint64_t y) {
     return fmt::format("{}: {} {:#x} vs {} {:#x}", pin, an, x, bn, y);
   };
-  if (a.link_valid != b.link_valid) return diff("lnk_out_valid_o", a.link_valid, b.link_valid);
-  for (unsigned l = 0; l < shape.num_links; ++l) {
-    if (((a.link_valid >> l) & 1u) &&
-        !std::equal(&a.link_flit[l * w], &a.link_flit[l * w] + w, &b.link_flit[l * w])) {
-      return fmt::format("lnk_out_flit_o[link {}]: {} {} vs {} {}", l, an,
-                         Words(&a.link_flit[l * w], w), bn, Words(&b.link_flit[l * w], w));
+  // One bus of `count` channels (the links, the local ports): the valid mask, then per channel
+  // its flit (where valid) and its credits back.
+  auto bus = [&](const char* valid_pin, const char* flit_pin, const char* credit_pin,
+                 const char* channel, unsigned count, uint64_t va, uint64_t vb, const uint32_t* fa,
+                 const uint32_t* fb, const uint8_t* ca, const uint8_t* cb) -> std::string {
+    if (va != vb) return diff(valid_pin, va, vb);
+    for (unsigned i = 0; i < count; ++i) {
+      if (((va >> i) & 1u) && !std::equal(fa + i * w, fa + i * w + w, fb + i * w)) {
+        return fmt::format("{}[{} {}]: {} {} vs {} {}", flit_pin, channel, i, an,
+                           Words(fa + i * w, w), bn, Words(fb + i * w, w));
+      }
+      if (ca[i] != cb[i])
+        return diff(fmt::format("{}[{} {}]", credit_pin, channel, i), ca[i], cb[i]);
     }
-    if (a.link_credit[l] != b.link_credit[l]) {
-      return diff(fmt::format("lnk_in_credit_o[link {}]", l), a.link_credit[l], b.link_credit[l]);
-    }
+    return "";
+  };
+  if (auto d = bus("lnk_out_valid_o", "lnk_out_flit_o", "lnk_in_credit_o", "link", shape.num_links,
+                   a.link_valid, b.link_valid, a.link_flit.data(), b.link_flit.data(),
+                   a.link_credit.data(), b.link_credit.data());
+      !d.empty()) {
+    return d;
   }
   // Not a pin: the summary of lnk_in_credit_o each model keeps beside it (Package::Scatter
   // reads only the links it names).
   if (a.link_credit_any != b.link_credit_any) {
     return diff("link_credit_any", a.link_credit_any, b.link_credit_any);
   }
-  if (a.ep_valid != b.ep_valid) return diff("ep_out_valid_o", a.ep_valid, b.ep_valid);
-  for (unsigned i = 0; i < shape.local_ports; ++i) {
-    if (((a.ep_valid >> i) & 1u) &&
-        !std::equal(&a.ep_flit[i * w], &a.ep_flit[i * w] + w, &b.ep_flit[i * w])) {
-      return fmt::format("ep_out_flit_o[local port {}]: {} {} vs {} {}", i, an,
-                         Words(&a.ep_flit[i * w], w), bn, Words(&b.ep_flit[i * w], w));
-    }
-    if (a.ep_credit[i] != b.ep_credit[i]) {
-      return diff(fmt::format("ep_in_credit_o[local port {}]", i), a.ep_credit[i], b.ep_credit[i]);
-    }
+  if (auto d = bus("ep_out_valid_o", "ep_out_flit_o", "ep_in_credit_o", "local port",
+                   shape.local_ports, a.ep_valid, b.ep_valid, a.ep_flit.data(), b.ep_flit.data(),
+                   a.ep_credit.data(), b.ep_credit.data());
+      !d.empty()) {
+    return d;
   }
   if (a.cfg_rsp != b.cfg_rsp) return diff("cfg_rsp_o", a.cfg_rsp, b.cfg_rsp);
   if (a.cfg_err != b.cfg_err) return diff("cfg_err_o", a.cfg_err, b.cfg_err);
