@@ -46,6 +46,8 @@ Program PlanTree(const Request& req, const Hardware& hw);
 Program PlanDoubleBinaryTree(const Request& req, const Hardware& hw);
 Program PlanMultiTree(const Request& req, const Hardware& hw);
 Program PlanConcentratedMultiTree(const Request& req, const Hardware& hw);
+Program PlanAllToAllDirect(const Request& req, const Hardware& hw);
+Program PlanAllToAll2d(const Request& req, const Hardware& hw);
 
 }  // namespace aries::coll::steps
 

@@ -172,6 +172,25 @@ const std::vector<Entry>& Registry() {
         any,
         "rabenseifner"},
        PlanRabenseifner},
+      {{"direct",
+        "all-to-all: every block straight to its destination (on ARIES over bypass segments)",
+        false,
+        {C::kAllToAll},
+        any,
+        "direct",
+        AlgoVariant::kNone,
+        none,
+        nullptr,
+        false,
+        true},
+       PlanAllToAllDirect},
+      {{"2phase",
+        "all-to-all: rows then columns, one dimension per message (whole package)",
+        false,
+        {C::kAllToAll},
+        any,
+        "2phase"},
+       PlanAllToAll2d},
   };
   return r;
 }
@@ -260,9 +279,10 @@ void CheckCommunicators(const Request& req, const AlgorithmInfo& info) {
                     req.algo, names));
   }
   if (req.collective != Collective::kAllReduce && req.collective != Collective::kReduceScatter &&
-      req.collective != Collective::kAllGather) {
-    throw PlanError(fmt::format("coll.groups with {}: allowed allreduce, reducescatter, allgather",
-                                CollectiveName(req.collective)));
+      req.collective != Collective::kAllGather && req.collective != Collective::kAllToAll) {
+    throw PlanError(
+        fmt::format("coll.groups with {}: allowed allreduce, reducescatter, allgather, alltoall",
+                    CollectiveName(req.collective)));
   }
   try {
     CheckGroups(req.groups, req.geom.k);

@@ -49,8 +49,8 @@ struct AlgorithmInfo {
   PaperRole paper = {};
   const TableIRow* table1 = nullptr;  // its row of Table I, if it has one
   bool ring_layout = false;           // takes coll.ring_map and coll.ring_dirs (Request::ring)
-  bool communicators = false;         // plans Request::groups (all-reduce, reduce-scatter,
-                                      // all-gather over each group at once)
+  bool communicators = false;         // plans Request::groups (its collectives over each
+                                      // group at once)
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };

@@ -7,9 +7,9 @@
 namespace aries::coll {
 
 namespace {
-constexpr Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
-                               Collective::kAllGather, Collective::kReduce,
-                               Collective::kBroadcast, Collective::kBarrier};
+constexpr Collective kAll[] = {
+    Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather, Collective::kReduce,
+    Collective::kBroadcast, Collective::kBarrier,       Collective::kAllToAll};
 }
 
 const char* CollectiveName(Collective c) {
@@ -26,6 +26,8 @@ const char* CollectiveName(Collective c) {
       return "broadcast";
     case Collective::kBarrier:
       return "barrier";
+    case Collective::kAllToAll:
+      return "alltoall";
   }
   return "?";
 }
@@ -38,7 +40,7 @@ std::optional<Collective> ParseCollective(std::string_view name) {
 }
 
 const char* CollectiveNames() {
-  return "allreduce, reducescatter, allgather, reduce, broadcast, barrier";
+  return "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall";
 }
 
 const char* RingMapName(RingMap m) { return m == RingMap::kRank ? "rank" : "snake"; }
@@ -76,6 +78,31 @@ const char* ActName(Act a) {
 Range Shard(uint64_t elements, unsigned n, unsigned i) {
   const uint64_t base = elements / n, extra = elements % n;
   return {i * base + std::min<uint64_t>(i, extra), base + (i < extra ? 1 : 0)};
+}
+
+Range AllToAllBlock(uint64_t elements, unsigned n, unsigned i) {
+  const uint64_t len = elements / n;
+  return {i * len, len};
+}
+
+double AllToAllBisection(const Geometry& g) {
+  const double a = g.k / 2, b = g.k - g.k / 2;
+  double w = 1;
+  switch (g.topology) {
+    case Topology::kMesh:
+      w = 1;
+      break;
+    case Topology::kTorus:
+      w = g.k > 2 ? 2 : 1;
+      break;
+    case Topology::kFbfly:
+      w = a * b;
+      break;
+    case Topology::kAries:
+      w = 1.0 + g.tracks;
+      break;
+  }
+  return a * b / (w * g.k);
 }
 
 unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e) {
@@ -207,6 +234,8 @@ Range Program::ResultRegion(unsigned node) const {
       return Shard(elements, r->size, r->rank);
     case Collective::kReduce:
       return node == req.root ? Range{0, elements} : Range{0, 0};
+    case Collective::kAllToAll:
+      return {0, AllToAllBlock(elements, r->size, 0).len * r->size};
     default:
       return {0, elements};
   }

@@ -12,8 +12,9 @@
 //   forwards the first flit of a message before the last one has arrived (pipelining);
 // * a send is non-blocking; a receive takes the next message of its channel, the channel being
 //   (source node, destination node, route: dimension order or flow f, VC). Messages of a
-//   channel arrive in the order they were sent (one route, one VC, wormhole); a receive lands
-//   at the same offset and length as its send;
+//   channel arrive in the order they were sent (one route, one VC, wormhole); a receive has
+//   its send's length and lands at its own region's offset (the same as the send's except
+//   where the data moves, as in all-to-all);
 // * an engine send injects the region as request flits of a collective id (sequence numbers
 //   from 0), an engine receive takes that id's results (responses, or request results at the
 //   root of a reduce) into the region.
@@ -38,10 +39,21 @@ struct PlanError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-enum class Collective { kAllReduce, kReduceScatter, kAllGather, kReduce, kBroadcast, kBarrier };
+// All-to-all (MPI_Alltoall in place): every member of a communicator of G members holds G
+// blocks (AllToAllBlock); its block j goes to member j, which keeps it as its block i, i the
+// sender's rank. Block r, a member's own, stays where it is.
+enum class Collective {
+  kAllReduce,
+  kReduceScatter,
+  kAllGather,
+  kReduce,
+  kBroadcast,
+  kBarrier,
+  kAllToAll
+};
 const char* CollectiveName(Collective c);
 std::optional<Collective> ParseCollective(std::string_view name);
-// "allreduce, reducescatter, allgather, reduce, broadcast, barrier"
+// "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall"
 const char* CollectiveNames();
 
 // How the ring algorithm lays its ring over the K x K grid (coll.ring_map):
@@ -121,6 +133,17 @@ struct Range {
   uint64_t end() const { return off + len; }
 };
 Range Shard(uint64_t elements, unsigned n, unsigned i);
+// Block i of an all-to-all over n members: elements / n elements each, so that the block a
+// member sends and the block its peer keeps it in have one size (the last elements % n elements
+// take no part).
+Range AllToAllBlock(uint64_t elements, unsigned n, unsigned i);
+// The all-to-all's bisection bound on the whole K x K package, in units of M / B (M a node's
+// buffer, B one link direction's bandwidth). The a = floor(K/2) columns left of the middle
+// send the b = K - a columns right of it a K x b K blocks of M / N over the K w link
+// directions that cross the cut, w per row: 1 on the mesh, 2 on the torus (K > 2), a b on the
+// flattened butterfly, 1 + tracks on ARIES (a track carries one segment across it at most);
+// so a b / (w K).
+double AllToAllBisection(const Geometry& g);
 // The shard holding element e.
 unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e);
 
@@ -195,7 +218,8 @@ struct Program {
   unsigned sync_steps = 0;
   std::string summary;
   // The result region every node must hold (reduce-scatter: its shard, by its rank in its
-  // communicator; all-reduce: all; a node in no communicator: none).
+  // communicator; all-reduce: all; all-to-all: its communicator's blocks; a node in no
+  // communicator: none).
   Range ResultRegion(unsigned node) const;
   // Links the program wires onto bypass segments: port outputs whose mux selects a track.
   unsigned SegmentLinks() const;

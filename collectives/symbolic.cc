@@ -6,6 +6,7 @@
 #include <bitset>
 #include <deque>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "aries_pkg.h"
@@ -18,9 +19,12 @@ namespace {
 
 using Set = std::bitset<256>;  // K <= 16
 
+// What a message carries, per interval of its region: whose inputs, and from which offset of
+// their buffers (the origin of the interval's first element).
 struct Message {
   Range region;
   std::vector<Set> val;
+  std::vector<uint64_t> org;
 };
 
 class Executor {
@@ -72,20 +76,59 @@ class Executor {
   }
 
   void BuildIntervals() {
-    bounds_ = {0, p_.elements};
+    std::set<uint64_t> b = {0, p_.elements};
     for (const auto& members : Communicators(p_.req)) {  // every communicator's shards
       const auto m = static_cast<unsigned>(members.size());
-      for (unsigned i = 0; i < m; ++i) bounds_.push_back(Shard(p_.elements, m, i).off);
-    }
-    for (const auto& np : p_.nodes) {
-      for (const Op& o : np.ops) {
-        bounds_.push_back(o.region.off);
-        bounds_.push_back(o.region.end());
+      for (unsigned i = 0; i < m; ++i) {
+        b.insert(Shard(p_.elements, m, i).off);
+        if (p_.req.collective == Collective::kAllToAll) {
+          b.insert(AllToAllBlock(p_.elements, m, i).off);
+          b.insert(AllToAllBlock(p_.elements, m, i).end());
+        }
       }
     }
-    std::sort(bounds_.begin(), bounds_.end());
-    bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
+    // Every message's send and receive, paired in channel order (the k-th send on a channel
+    // is its k-th receive).
+    std::map<std::tuple<unsigned, unsigned, int, unsigned>,
+             std::pair<std::vector<Range>, std::vector<Range>>>
+        pairs;
+    for (unsigned n = 0; n < n_; ++n) {
+      for (const Op& o : p_.nodes[n].ops) {
+        b.insert(o.region.off);
+        b.insert(o.region.end());
+        if (o.act == Act::kSend) pairs[{n, o.peer, o.flow, o.vc}].first.push_back(o.region);
+        if (o.IsRecv()) pairs[{o.peer, n, o.flow, o.vc}].second.push_back(o.region);
+      }
+    }
+    // A message received at another offset than it was sent from: the intervals inside one
+    // end must be intervals inside the other, shifted. Refine both until they are (a bound
+    // only ever splits an interval, so this ends).
+    std::vector<std::pair<Range, Range>> moved;
+    for (const auto& [key, q] : pairs) {
+      for (size_t i = 0; i < std::min(q.first.size(), q.second.size()); ++i) {
+        if (q.first[i].off != q.second[i].off && q.first[i].len == q.second[i].len)
+          moved.push_back({q.first[i], q.second[i]});
+      }
+    }
+    for (bool grew = !moved.empty(); grew;) {
+      grew = false;
+      for (const auto& [from, to] : moved) {
+        for (int dir = 0; dir < 2; ++dir) {
+          const Range a = dir ? to : from, z = dir ? from : to;
+          for (auto it = b.upper_bound(a.off); it != b.end() && *it < a.end(); ++it) {
+            grew |= b.insert(*it - a.off + z.off).second;
+          }
+        }
+      }
+    }
+    bounds_.assign(b.begin(), b.end());
     while (!bounds_.empty() && bounds_.back() > p_.elements) bounds_.pop_back();
+  }
+
+  // The offsets of a region's intervals (where their elements are at home).
+  std::vector<uint64_t> Home(Range r) const {
+    const auto [lo, hi] = Span(r);
+    return {bounds_.begin() + static_cast<long>(lo), bounds_.begin() + static_cast<long>(hi)};
   }
 
   // Interval indices [lo, hi) of a region.
@@ -97,6 +140,7 @@ class Executor {
 
   void Init() {
     val_.assign(n_, std::vector<Set>(bounds_.size() - 1));
+    org_.assign(n_, std::vector<uint64_t>(bounds_.begin(), bounds_.end() - 1));
     for (unsigned n = 0; n < n_; ++n) {
       const auto rank = RankOf(p_.req, n);
       for (size_t i = 0; i + 1 < bounds_.size(); ++i) {
@@ -133,23 +177,41 @@ class Executor {
     return true;
   }
 
-  std::vector<Set> Read(unsigned n, size_t j, const Op& o) {
+  Message Read(unsigned n, size_t j, const Op& o) {
     const auto [lo, hi] = Span(o.region);
-    std::vector<Set> v(val_[n].begin() + static_cast<long>(lo),
-                       val_[n].begin() + static_cast<long>(hi));
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (v[i].none()) {
+    Message m{o.region,
+              {val_[n].begin() + static_cast<long>(lo), val_[n].begin() + static_cast<long>(hi)},
+              {org_[n].begin() + static_cast<long>(lo), org_[n].begin() + static_cast<long>(hi)}};
+    for (size_t i = 0; i < m.val.size(); ++i) {
+      if (m.val[i].none()) {
         Fail(fmt::format("{} op {} ({}) reads elements [{}, {}) that hold no data yet",
                          w_.NodeName(n), j, ActName(o.act), bounds_[lo + i], bounds_[lo + i + 1]));
       }
     }
-    return v;
+    return m;
   }
 
-  bool Write(unsigned n, size_t j, const Op& o, const std::vector<Set>& v, bool reduce) {
+  // The message's values on the receiving region's intervals: the same pieces, shifted
+  // (BuildIntervals refined both ends alike).
+  bool Lands(unsigned n, size_t j, const Op& o, const Message& m) {
+    const auto [lo, hi] = Span(o.region);
+    const auto [mlo, mhi] = Span(m.region);
+    bool same = hi - lo == mhi - mlo;
+    for (size_t i = 0; same && i < hi - lo; ++i) {
+      same = bounds_[lo + i] - o.region.off == bounds_[mlo + i] - m.region.off;
+    }
+    if (!same) {
+      Fail(fmt::format("{} op {} ({}): the message's intervals do not line up with [{}, {})",
+                       w_.NodeName(n), j, ActName(o.act), o.region.off, o.region.end()));
+    }
+    return same;
+  }
+
+  bool Write(unsigned n, size_t j, const Op& o, const Message& m, bool reduce) {
     const auto [lo, hi] = Span(o.region);
     for (size_t i = lo; i < hi; ++i) {
-      const Set& in = v[i - lo];
+      const Set& in = m.val[i - lo];
+      const uint64_t from = m.org[i - lo];
       if (in.none()) {
         Fail(fmt::format("{} op {} ({}) receives elements [{}, {}) without data", w_.NodeName(n), j,
                          ActName(o.act), bounds_[i], bounds_[i + 1]));
@@ -162,6 +224,13 @@ class Executor {
                            w_.NodeName(n), j, ActName(o.act), bounds_[i], bounds_[i + 1]));
           return false;
         }
+        if (from != org_[n][i]) {
+          Fail(fmt::format(
+              "{} op {} ({}) reduces elements [{}, {}), from offset {} of their inputs, with "
+              "elements from offset {}",
+              w_.NodeName(n), j, ActName(o.act), bounds_[i], bounds_[i + 1], org_[n][i], from));
+          return false;
+        }
         if (both.any()) {
           unsigned dup = 0;
           while (!both.test(dup)) ++dup;
@@ -172,6 +241,7 @@ class Executor {
         val_[n][i] |= in;
       } else {
         val_[n][i] = in;
+        org_[n][i] = from;
       }
     }
     return true;
@@ -181,7 +251,7 @@ class Executor {
     if (!CheckRegion(n, j, o)) return false;
     switch (o.act) {
       case Act::kSend: {
-        Message m{o.region, Read(n, j, o)};
+        Message m = Read(n, j, o);
         if (!rep_.error.empty()) return false;
         chan_[{n, o.peer, o.flow, o.vc}].push_back(std::move(m));
         return true;
@@ -192,16 +262,17 @@ class Executor {
         if (q.empty()) return false;
         Message m = std::move(q.front());
         q.pop_front();
-        if (m.region.off != o.region.off || m.region.len != o.region.len) {
-          Fail(
-              fmt::format("{} op {} ({} from {}) expects [{}, {}) but the message carries "
-                          "[{}, {})",
-                          w_.NodeName(n), j, ActName(o.act), w_.NodeName(o.peer), o.region.off,
-                          o.region.end(), m.region.off, m.region.end()));
+        if (m.region.len != o.region.len) {
+          Fail(fmt::format(
+              "{} op {} ({} from {}) expects {} elements at [{}, {}) but the message "
+              "carries {} from [{}, {})",
+              w_.NodeName(n), j, ActName(o.act), w_.NodeName(o.peer), o.region.len, o.region.off,
+              o.region.end(), m.region.len, m.region.off, m.region.end()));
           return false;
         }
+        if (!Lands(n, j, o, m)) return false;
         ++rep_.messages;
-        return Write(n, j, o, m.val, o.act == Act::kRecvReduce);
+        return Write(n, j, o, m, o.act == Act::kRecvReduce);
       }
       case Act::kEngSend: {
         auto& s = eng_send_[o.id];
@@ -209,13 +280,13 @@ class Executor {
           Fail(fmt::format("{} op {}: a second engine send of id {}", w_.NodeName(n), j, o.id));
           return false;
         }
-        s[n] = Message{o.region, Read(n, j, o)};
+        s[n] = Read(n, j, o);
         return rep_.error.empty();
       }
       case Act::kEngRecv: {
         std::optional<Message> m = EngineResult(n, j, o);
         if (!m) return false;
-        return Write(n, j, o, m->val, false);
+        return Write(n, j, o, *m, false);
       }
     }
     return false;
@@ -243,6 +314,15 @@ class Executor {
                            w_.NodeName(n), it->second.region.off, it->second.region.end(),
                            region.off, region.end()));
           return std::nullopt;
+        }
+        for (size_t i = lo; i < hi; ++i) {
+          if (it->second.org[i - lo] != bounds_[i]) {
+            Fail(fmt::format(
+                "engine id {}: {} sends elements [{}, {}) holding offset {} of their inputs; the "
+                "engine reduces elements at their own offsets",
+                id, w_.NodeName(n), bounds_[i], bounds_[i + 1], it->second.org[i - lo]));
+            return std::nullopt;
+          }
         }
         in = it->second.val;
       } else {
@@ -282,7 +362,7 @@ class Executor {
     if (DeliversRequests(*e)) {
       auto v = ReqValue(n, o.id, o.region, 0);
       if (!v) return std::nullopt;
-      return Message{o.region, std::move(*v)};
+      return Message{o.region, std::move(*v), Home(o.region)};
     }
     if (!(e->rsp_out & 1u)) {
       Fail(
@@ -309,7 +389,7 @@ class Executor {
         }
         auto v = ReqValue(cur, o.id, o.region, 0);
         if (!v) return std::nullopt;
-        return Message{o.region, std::move(*v)};
+        return Message{o.region, std::move(*v), Home(o.region)};
       }
       const auto m = w_.EngineFeeder(cur, c->rsp_in, o.id, true);
       if (!m) {
@@ -333,6 +413,7 @@ class Executor {
       }
       for (size_t i = lo; i < hi; ++i) {
         Set want;
+        uint64_t want_org = bounds_[i];  // every collective but all-to-all: in place
         switch (p_.req.collective) {
           case Collective::kAllGather:
             want.set(static_cast<size_t>(OwnerOf(rank, i)));
@@ -340,8 +421,23 @@ class Executor {
           case Collective::kBroadcast:
             want.set(p_.req.root);
             break;
+          case Collective::kAllToAll: {
+            // Block s holds member s's block of this node's rank.
+            const uint64_t len = AllToAllBlock(p_.elements, rank->size, 0).len;
+            const auto s = static_cast<unsigned>(bounds_[i] / len);
+            want.set(comms_[rank->comm][s]);
+            want_org = AllToAllBlock(p_.elements, rank->size, rank->rank).off + bounds_[i] % len;
+            break;
+          }
           default:
             want = all;
+        }
+        if (val_[n][i] == want && org_[n][i] != want_org) {
+          Fail(fmt::format(
+              "{} ends with elements [{}, {}) holding offset {} of their input where offset {} "
+              "belongs",
+              w_.NodeName(n), bounds_[i], bounds_[i + 1], org_[n][i], want_org));
+          return;
         }
         if (val_[n][i] != want) {
           const Set missing = want & ~val_[n][i], extra = val_[n][i] & ~want;
@@ -366,6 +462,7 @@ class Executor {
   SymbolicReport rep_;
   std::vector<uint64_t> bounds_;
   std::vector<std::vector<Set>> val_;
+  std::vector<std::vector<uint64_t>> org_;  // per node and interval: Message::org
   std::map<std::tuple<unsigned, unsigned, int, unsigned>, std::deque<Message>> chan_;
   std::map<unsigned, std::map<unsigned, Message>> eng_send_;
 };

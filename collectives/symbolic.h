@@ -2,7 +2,11 @@
 // every node carries the set of nodes whose input it contains; a reduction joins sets and
 // refuses to count a node twice, a copy replaces, and at the end every element of every
 // node's result region must hold exactly what the collective defines (all nodes for a
-// reduction, the owner of the shard for all-gather, the root for broadcast). It also finds
+// reduction, the owner of the shard for all-gather, the root for broadcast, the sender of the
+// block for all-to-all). Every element also carries the offset it came from in its inputs'
+// buffers: a reduction joins elements of one offset only, and at the end every element must
+// hold the offset the collective defines (its own, or the block it was sent from for
+// all-to-all); a message may land at another offset than it was sent from. It also finds
 // schedules that cannot finish (a receive with no matching send, a cycle of receives) and
 // messages nobody receives.
 //

@@ -309,6 +309,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       break;
     case coll::Collective::kReduceScatter:
     case coll::Collective::kAllGather:
+    case coll::Collective::kAllToAll:
       factor = static_cast<double>(members - 1) / members;
       break;
     default:
@@ -316,10 +317,15 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   }
   // Bound: point-to-point algorithms move factor * M through each node's p local ports (one
   // link's bandwidth each: 2(N-1)/N M/(p B) for all-reduce); the in-network tree M through the
-  // engine's one port (nccl-tests bus bandwidth / link bandwidth).
+  // engine's one port (nccl-tests bus bandwidth / link bandwidth). An all-to-all over the whole
+  // package is also bound by its bisection (coll::AllToAllBisection), the larger of the two.
   const double ports = engine ? 1.0 : static_cast<double>(pkg.shape().local_ports);
-  const double bound =
+  double bound =
       static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / (link_bytes * ports);
+  if (*c == coll::Collective::kAllToAll && r.groups.empty()) {
+    bound = std::max(bound, static_cast<double>(p.elements) * 4.0 *
+                                coll::AllToAllBisection(r.geom) / link_bytes);
+  }
   print(
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
       "({:.1f}% of it)   [{:.2f} s simulated]\n",
@@ -384,8 +390,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   if (o.verify) {
     const auto bad = tb::CheckCollective(p, in, res.out);
     for (const auto& b : bad) print("  verify: {}\n", b);
-    print("  verify: {}\n",
-          bad.empty() ? "every element of every node matches the golden reduction" : "FAILED");
+    print("  verify: {}\n", bad.empty()
+                                ? fmt::format("every element of every node matches the golden {}",
+                                              o.collective == coll::Collective::kAllToAll
+                                                  ? "(each block its sender's)"
+                                                  : "reduction")
+                                : "FAILED");
     ok = ok && bad.empty();
   }
   CollMeasurement m;

@@ -116,8 +116,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"coll.algo", "ring", "auto or an algorithm (aries coll --help)",
        "collective algorithm (auto: the cheapest by the measured costs; coll only)", "coll train"},
       {"coll.collective", "allreduce",
-       "allreduce, reducescatter, allgather, reduce, broadcast, barrier (sweeps and cost models: "
-       "the first three)",
+       "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall (sweeps and cost "
+       "models: the first three)",
        "the collective", "coll coll-sweep coll-models"},
       {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models"},
       {"coll.op", "sum", "sum, prod, min, max, and, or, xor (and, or, xor: int32)",
@@ -137,9 +137,11 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "coll"},
       {"coll.groups", "all", "all, rows, cols, quadrants, or node ids: 0,1,2,3;4,5,6,7",
        "communicators: each group runs the collective over its own members, all at the same "
-       "time (ring; allreduce, reducescatter, allgather)",
+       "time (ring: allreduce, reducescatter, allgather; direct: alltoall)",
        "coll"},
-      {"coll.verify", "false", "true, false", "compare every element with the golden reduction",
+      {"coll.verify", "false", "true, false",
+       "compare every element with its golden value (the reduction; all-to-all: the sender's "
+       "block)",
        kColl},
       {"coll.costs", "", "a sweep CSV",
        "measured cost file (aries coll-sweep --csv; empty: collectives/data/collective_costs.csv)",

@@ -54,7 +54,8 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   const unsigned n = p.num_nodes(), op = p.req.op;
   const bool fp_assoc = op == hw::kOpAddF32 || op == hw::kOpMulF32;
   const bool reduction = p.req.collective != coll::Collective::kAllGather &&
-                         p.req.collective != coll::Collective::kBroadcast;
+                         p.req.collective != coll::Collective::kBroadcast &&
+                         p.req.collective != coll::Collective::kAllToAll;
   // fp32 add and mul depend on the association: their golden is the program executed on the
   // inputs with the engine's arithmetic in the hardware's order (coll::ExecuteConcretely),
   // compared bit for bit; subnormals, infinities and NaNs follow the engine's rules there.
@@ -90,6 +91,13 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   auto owner = [&](const coll::CommRank& r, uint64_t e) {
     return comms[r.comm][coll::ShardOf(p.elements, r.size, e)];
   };
+  // All-to-all: element e of a member of rank r sits in block s; it is member s's element at
+  // the same place in block r (the member and the element).
+  auto sent = [&](const coll::CommRank& r, uint64_t e) {
+    const uint64_t len = coll::AllToAllBlock(p.elements, r.size, 0).len;
+    const uint64_t s = e / len;
+    return std::pair{comms[r.comm][s], r.rank * len + e % len};
+  };
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);
     const auto rank = coll::RankOf(p.req, node);
@@ -103,6 +111,11 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
         case coll::Collective::kBroadcast:
           ok = got == in[p.req.root][e];
           break;
+        case coll::Collective::kAllToAll: {
+          const auto [from, at] = sent(*rank, e);
+          ok = got == in[from][at];
+          break;
+        }
         default:
           if (fp_assoc) {
             ok = got == ref[node][e];
@@ -121,6 +134,11 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
           case coll::Collective::kBroadcast:
             want = fmt::format("{:#010x} (the root's)", in[p.req.root][e]);
             break;
+          case coll::Collective::kAllToAll: {
+            const auto [from, at] = sent(*rank, e);
+            want = fmt::format("{:#010x} (node {}'s element {})", in[from][at], from, at);
+            break;
+          }
           default:
             want = fp_assoc ? fmt::format(
                                   "{:#010x} = {} (the program's order, the engine's fp32 "

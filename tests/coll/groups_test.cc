@@ -135,7 +135,7 @@ TEST(Groups, RefusedWhereTheyCannotBePlanned) {
   Request a = r;
   a.algo = "dbt";
   EXPECT_NE(refusal(a).find("algorithm dbt plans the whole package only; communicators are "
-                            "planned by: ring"),
+                            "planned by: ring, direct"),
             std::string::npos);
   Request b = r;
   b.collective = Collective::kBroadcast;

@@ -33,7 +33,8 @@ Hardware Hw(Topology t) {
 TEST(Plan, EveryAlgorithmCollectiveTopologyAndSizeValidates) {
   const Collective colls[] = {Collective::kAllReduce, Collective::kReduceScatter,
                               Collective::kAllGather, Collective::kReduce,
-                              Collective::kBroadcast, Collective::kBarrier};
+                              Collective::kBroadcast, Collective::kBarrier,
+                              Collective::kAllToAll};
   unsigned planned = 0;
   for (const AlgorithmInfo& a : Algorithms()) {
     for (Collective c : colls) {
@@ -47,7 +48,11 @@ TEST(Plan, EveryAlgorithmCollectiveTopologyAndSizeValidates) {
                                      TopologyName(t), k, k, m));
             Validation v;
             Request r = Req(t, k, a.name, c, m);
-            r.levels = k == 2 ? 1 : k == 4 ? 2 : 3;  // aries_lt: 2x2 rings at every level
+            r.levels = k == 2 ? 1 : k == 4 ? 2 : 3;         // aries_lt: 2x2 rings at every level
+            if (c == Collective::kAllToAll && m < k * k) {  // fewer elements than blocks
+              EXPECT_THROW(Plan(r, Hw(t)), PlanError);
+              continue;
+            }
             const Program p = Plan(r, Hw(t), &v);
             EXPECT_GT(v.symbolic.messages + v.symbolic.engine_ids, 0u);
             EXPECT_GT(p.sync_steps, 0u);

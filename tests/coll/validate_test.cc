@@ -225,11 +225,13 @@ TEST(Validate, Rule7SymbolicExecution) {
     }
   }
   EXPECT_HAS(Refusal(p), "node 0 (0,0) ends with elements");
-  // A receive landing elsewhere than its send.
+  // A receive of another length than its send.
   p = Good(Topology::kMesh, "rd");
   p.nodes[1].ops[1].region.off = 1;
   p.nodes[1].ops[1].region.len = 999;
-  EXPECT_HAS(Refusal(p), "expects [1, 1000) but the message carries [0, 1000)");
+  EXPECT_HAS(Refusal(p),
+             "expects 999 elements at [1, 1000) but the message carries 1000 from "
+             "[0, 1000)");
 }
 
 }  // namespace

@@ -90,6 +90,7 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
   return run;
 }
 
+// What the ring family implements (all-to-all has algorithms of its own).
 const Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
                            Collective::kAllGather, Collective::kReduce,
                            Collective::kBroadcast, Collective::kBarrier};
@@ -97,8 +98,10 @@ const Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
 TEST(CollProgram, EveryAlgorithmTopologyAndCollectiveOn4x4) {
   const uint64_t seed = aries::test::TestSeed(11);
   unsigned runs = 0;
+  std::vector<Collective> every(std::begin(kAll), std::end(kAll));
+  every.push_back(Collective::kAllToAll);
   for (const auto& a : coll::Algorithms()) {
-    for (Collective c : kAll) {
+    for (Collective c : every) {
       if (!a.Serves(c)) continue;
       for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries}) {
         if (!a.Serves(t)) continue;
@@ -113,6 +116,7 @@ TEST(CollProgram, EveryAlgorithmTopologyAndCollectiveOn4x4) {
 TEST(CollProgram, Fp32AndOtherOperations) {
   const uint64_t seed = aries::test::TestSeed(12);
   for (const auto& a : coll::Algorithms()) {
+    if (!a.Serves(Collective::kAllReduce)) continue;  // the all-to-all's copy no element
     if (a.Serves(Topology::kMesh)) {
       RunCase({Topology::kMesh, 4, a.name, Collective::kAllReduce, hw::kOpAddF32, 333}, seed);
       RunCase({Topology::kTorus, 4, a.name, Collective::kAllReduce, hw::kOpMaxF32, 50}, seed + 1);
@@ -286,6 +290,44 @@ TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
   const auto one = std::get<2>(run(Topology::kMesh, "0,2,8,10", Collective::kAllReduce, 4096));
   EXPECT_GT(static_cast<double>(both.node_cycles[0]),
             1.5 * static_cast<double>(one.node_cycles[0]));
+}
+
+// All-to-all beyond the 4x4 sweep above: the flattened butterfly, 3x3 (blocks of an odd count),
+// two local ports, communicators at once; the golden names a block that went astray.
+TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
+  const uint64_t seed = aries::test::TestSeed(23);
+  for (const char* algo : {"direct", "2phase"}) {
+    RunCase({Topology::kFbfly, 4, algo, Collective::kAllToAll, hw::kOpAddI32, 1000}, seed);
+    RunCase({Topology::kMesh, 3, algo, Collective::kAllToAll, hw::kOpAddI32, 500}, seed + 1);
+    Case two{Topology::kAries, 4, algo, Collective::kAllToAll, hw::kOpAddI32, 4096};
+    two.local_ports = 2;
+    RunCase(two, seed + 2);
+  }
+  sysc::PackageConfig pc;
+  pc.topology = Topology::kAries;
+  pc.k = 4;
+  sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
+  coll::Request r;
+  r.geom = pc;
+  r.algo = "direct";
+  r.collective = Collective::kAllToAll;
+  r.elements = 640;
+  r.groups = coll::ParseGroups("rows", 4);
+  const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
+  const auto in = tb::MakeCollInputs(p, seed);
+  const auto res = sysc::RunProgram(pkg, p, in, 1'000'000);
+  EXPECT_TRUE(res.finished);
+  EXPECT_TRUE(res.errors.empty());
+  EXPECT_TRUE(tb::CheckCollective(p, in, res.out).empty());
+  // Node 6 (rank 2 of row 1: nodes 4..7) holds node 5's block 2 as its block 1 (blocks of 160).
+  EXPECT_EQ(res.out[6][160 + 7], in[5][2 * 160 + 7]);
+  EXPECT_EQ(res.out[6][2 * 160 + 7], in[6][2 * 160 + 7]);  // its own block stays
+  auto bad = res.out;
+  std::swap(bad[6][160 + 7], bad[6][3 * 160 + 7]);
+  const auto found = tb::CheckCollective(p, in, bad);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_NE(found[0].find("node 6 element 167"), std::string::npos) << found[0];
+  EXPECT_NE(found[0].find("(node 5's element 327)"), std::string::npos) << found[0];
 }
 
 }  // namespace

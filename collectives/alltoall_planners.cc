@@ -1,0 +1,136 @@
+// All-to-all (issue 20): every member sends a block to every other member, in place
+// (program.h: AllToAllBlock). Two algorithms:
+// * direct: each member sends each block straight to its destination (dimension-order routed on
+//   mesh, torus and flattened butterfly; on ARIES the embedder gives row and column peers that
+//   are not neighbours bypass segments of their own, embed.h), one step;
+// * 2phase: dimension-ordered, the whole package only: along the rows each node hands a row
+//   peer the K blocks bound for the peer's column, then along the columns each node hands a
+//   column peer the K blocks bound for it; every message is one hop of one dimension, K - 1
+//   peers per phase instead of N - 1.
+// Both are exchanges: what a node sends to a peer and what it receives from that peer occupy
+// the same region of its buffer, so the receive waits (per element, the endpoint's program
+// order) until the send has read it. In each phase every node's sends come before its
+// receives.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "plan_steps.h"
+
+namespace aries::coll::steps {
+
+namespace {
+
+// A send or a receive of `r` at node `at` with `peer` on local port `port` (nothing if empty).
+void Send(Program& p, unsigned at, unsigned peer, Range r, uint8_t port) {
+  if (r.len == 0) return;
+  Op o{Act::kSend, peer, r};
+  o.port = port;
+  p.nodes[at].ops.push_back(o);
+}
+
+void Recv(Program& p, unsigned at, unsigned peer, Range r, uint8_t port) {
+  if (r.len == 0) return;
+  Op o{Act::kRecvCopy, peer, r};
+  o.port = port;
+  p.nodes[at].ops.push_back(o);
+}
+
+uint64_t Members(const Request& req) {
+  uint64_t most = 0;
+  for (const auto& c : Communicators(req)) most = std::max<uint64_t>(most, c.size());
+  return most;
+}
+
+void RequireBlocks(const Request& req) {
+  const uint64_t g = Members(req);
+  if (req.elements < g) {
+    throw PlanError(
+        fmt::format("coll.size: all-to-all over {} members needs at least {} elements (one per "
+                    "block), the buffer has {}",
+                    g, g, req.elements));
+  }
+}
+
+}  // namespace
+
+Program PlanAllToAllDirect(const Request& req, const Hardware& hwp) {
+  RequireBlocks(req);
+  Program p = Empty(req);
+  const unsigned ports = std::max(1u, hwp.local_ports);
+  for (const auto& members : Communicators(req)) {
+    const auto g = static_cast<unsigned>(members.size());
+    // Member i's s-th send goes to member i + s: in each step every member is the destination
+    // of one sender (the messages start at once; the order matters only for who waits first).
+    // Step s takes local port s mod ports on both ends.
+    for (unsigned i = 0; i < g; ++i) {
+      for (unsigned s = 1; s < g; ++s) {
+        const unsigned j = (i + s) % g;
+        Send(p, members[i], members[j], AllToAllBlock(p.elements, g, j),
+             static_cast<uint8_t>(s % ports));
+      }
+    }
+    for (unsigned i = 0; i < g; ++i) {
+      for (unsigned s = 1; s < g; ++s) {
+        const unsigned j = (i + g - s) % g;  // the member whose step s reaches i
+        Recv(p, members[i], members[j], AllToAllBlock(p.elements, g, j),
+             static_cast<uint8_t>(s % ports));
+      }
+    }
+  }
+  p.sync_steps = 1;
+  p.summary = "direct all-to-all: every member sends block j straight to member j";
+  return p;
+}
+
+Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
+  RequireBlocks(req);
+  Program p = Empty(req);
+  const unsigned k = req.geom.k, n = k * k;
+  const unsigned ports = std::max(1u, hwp.local_ports);
+  auto block = [&](unsigned x, unsigned y) { return AllToAllBlock(p.elements, n, y * k + x); };
+  // Block (x, y) is block y K + x, the one bound for node (x, y) at the start.
+  // Phase 1, rows: nodes (x, y) and (x', y) swap column x' of (x, y)'s blocks (what it has for
+  // (x', y'') for every y'') for column x of (x', y)'s blocks, each keeping what it gets in the
+  // blocks it gave (so (x, y) keeps them as its column x'). Afterwards block (x', y'') of
+  // (x, y) holds what (x', y) has for (x, y'').
+  // Phase 2, columns: nodes (x, y) and (x, y') swap row y' of (x, y)'s blocks (what the row of
+  // (x, y) has for (x, y')) for row y of (x, y')'s blocks, each keeping what it gets in the
+  // blocks it gave. Afterwards block (x'', y') of (x, y) holds what (x'', y') sent it.
+  for (int phase = 0; phase < 2; ++phase) {
+    for (int recv = 0; recv < 2; ++recv) {
+      for (unsigned y = 0; y < k; ++y) {
+        for (unsigned x = 0; x < k; ++x) {
+          const unsigned me = y * k + x;
+          for (unsigned s = 1; s < k; ++s) {
+            const auto port = static_cast<uint8_t>(s % ports);
+            if (phase == 0) {
+              const unsigned px = (x + (recv ? k - s : s)) % k, peer = y * k + px;
+              for (unsigned yy = 0; yy < k; ++yy) {
+                if (recv)
+                  Recv(p, me, peer, block(px, yy), port);
+                else
+                  Send(p, me, peer, block(px, yy), port);
+              }
+            } else {
+              const unsigned py = (y + (recv ? k - s : s)) % k, peer = py * k + x;
+              const Range row{block(0, py).off, block(0, py).len * k};
+              if (recv)
+                Recv(p, me, peer, row, port);
+              else
+                Send(p, me, peer, row, port);
+            }
+          }
+        }
+      }
+    }
+  }
+  p.sync_steps = 2;
+  p.summary = fmt::format(
+      "2-phase all-to-all: rows then columns, K - 1 = {} peers per phase, every message one "
+      "dimension",
+      k - 1);
+  return p;
+}
+
+}  // namespace aries::coll::steps
