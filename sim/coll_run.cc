@@ -151,10 +151,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   double predicted = 0;
   if (o.algo == "auto") {
     if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
-        *c != coll::Collective::kAllGather) {
+        *c != coll::Collective::kAllGather && *c != coll::Collective::kAllToAll) {
       throw std::invalid_argument(
-          fmt::format("--algo auto: the measured costs cover allreduce, reducescatter "
-                      "and allgather; for {} name one of {}",
+          fmt::format("--algo auto: the measured costs cover allreduce, reducescatter, "
+                      "allgather and alltoall; for {} name one of {}",
                       coll::CollectiveName(o.collective), coll::AlgorithmNames()));
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;

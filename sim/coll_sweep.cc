@@ -127,8 +127,8 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   if (o.geometry.k > 16) BadKey(c, "package.k", "2 .. 16 for a sweep");
   const auto col = coll::ParseCollective(c.Get("coll.collective"));
   if (!col || (*col != coll::Collective::kAllReduce && *col != coll::Collective::kReduceScatter &&
-               *col != coll::Collective::kAllGather)) {
-    BadKey(c, "coll.collective", "allreduce, reducescatter, allgather");
+               *col != coll::Collective::kAllGather && *col != coll::Collective::kAllToAll)) {
+    BadKey(c, "coll.collective", "allreduce, reducescatter, allgather, alltoall");
   }
   o.collective = *col;
   o.type = KeyWord(c, "coll.type");
@@ -288,10 +288,13 @@ int RunCollSweep(const CollSweepOptions& o) {
                 o.geometry.local_ports, o.geometry.local_ports == 1 ? "" : "s");
   fmt::print(
       "{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
-      "({} M/{} point to point, M/B in-network); every element verified; node model {}\n\n",
+      "({} M/{} point to point{}); every element verified; node model {}\n\n",
       collective, o.type, k, k, geometry,
       *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N",
-      o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports), o.model);
+      o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports),
+      *coll_kind == coll::Collective::kAllToAll ? ", or the bisection's where larger"
+                                                : ", M/B in-network",
+      o.model);
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const uint64_t s : sizes) {
     head += fmt::format(" {} |", SizeLabel(s));
