@@ -22,18 +22,11 @@ namespace aries::coll::steps {
 
 namespace {
 
-// A send or a receive of `r` at node `at` with `peer` on local port `port` (nothing if empty).
-void Send(Program& p, unsigned at, unsigned peer, Range r, uint8_t port, unsigned vc = 0) {
+// A send (act kSend) or a receive (kRecvCopy) of `r` at node `at` with `peer` on local port
+// `port` and VC `vc` (nothing if empty).
+void Put(Program& p, Act act, unsigned at, unsigned peer, Range r, uint8_t port, unsigned vc = 0) {
   if (r.len == 0) return;
-  Op o{Act::kSend, peer, r};
-  o.port = port;
-  o.vc = vc;
-  p.nodes[at].ops.push_back(o);
-}
-
-void Recv(Program& p, unsigned at, unsigned peer, Range r, uint8_t port, unsigned vc = 0) {
-  if (r.len == 0) return;
-  Op o{Act::kRecvCopy, peer, r};
+  Op o{act, peer, r};
   o.port = port;
   o.vc = vc;
   p.nodes[at].ops.push_back(o);
@@ -52,14 +45,8 @@ std::vector<unsigned> DirectVcs(const Request& req, const Hardware& hwp) {
   return hwp.num_vcs >= 2 ? std::vector<unsigned>{0, 1} : std::vector<unsigned>{0};
 }
 
-uint64_t Members(const Request& req) {
-  uint64_t most = 0;
-  for (const auto& c : Communicators(req)) most = std::max<uint64_t>(most, c.size());
-  return most;
-}
-
 void RequireBlocks(const Request& req) {
-  const uint64_t g = Members(req);
+  const uint64_t g = LargestCommunicator(req);
   if (req.elements < g) {
     throw PlanError(
         fmt::format("coll.size: all-to-all over {} members needs at least {} elements (one per "
@@ -83,15 +70,15 @@ Program PlanAllToAllDirect(const Request& req, const Hardware& hwp) {
     for (unsigned i = 0; i < g; ++i) {
       for (unsigned s = 1; s < g; ++s) {
         const unsigned j = (i + s) % g;
-        Send(p, members[i], members[j], AllToAllBlock(p.elements, g, j),
-             static_cast<uint8_t>(s % ports), vcs[s % vcs.size()]);
+        Put(p, Act::kSend, members[i], members[j], AllToAllBlock(p.elements, g, j),
+            static_cast<uint8_t>(s % ports), vcs[s % vcs.size()]);
       }
     }
     for (unsigned i = 0; i < g; ++i) {
       for (unsigned s = 1; s < g; ++s) {
         const unsigned j = (i + g - s) % g;  // the member whose step s reaches i
-        Recv(p, members[i], members[j], AllToAllBlock(p.elements, g, j),
-             static_cast<uint8_t>(s % ports), vcs[s % vcs.size()]);
+        Put(p, Act::kRecvCopy, members[i], members[j], AllToAllBlock(p.elements, g, j),
+            static_cast<uint8_t>(s % ports), vcs[s % vcs.size()]);
       }
     }
   }
@@ -116,6 +103,7 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
   // blocks it gave. Afterwards block (x'', y') of (x, y) holds what (x'', y') sent it.
   for (int phase = 0; phase < 2; ++phase) {
     for (int recv = 0; recv < 2; ++recv) {
+      const Act act = recv ? Act::kRecvCopy : Act::kSend;
       for (unsigned y = 0; y < k; ++y) {
         for (unsigned x = 0; x < k; ++x) {
           const unsigned me = y * k + x;
@@ -123,19 +111,11 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
             const auto port = static_cast<uint8_t>(s % ports);
             if (phase == 0) {
               const unsigned px = (x + (recv ? k - s : s)) % k, peer = y * k + px;
-              for (unsigned yy = 0; yy < k; ++yy) {
-                if (recv)
-                  Recv(p, me, peer, block(px, yy), port);
-                else
-                  Send(p, me, peer, block(px, yy), port);
-              }
+              for (unsigned yy = 0; yy < k; ++yy) Put(p, act, me, peer, block(px, yy), port);
             } else {
               const unsigned py = (y + (recv ? k - s : s)) % k, peer = py * k + x;
               const Range row{block(0, py).off, block(0, py).len * k};
-              if (recv)
-                Recv(p, me, peer, row, port);
-              else
-                Send(p, me, peer, row, port);
+              Put(p, act, me, peer, row, port);
             }
           }
         }

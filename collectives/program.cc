@@ -43,6 +43,13 @@ const char* CollectiveNames() {
   return "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall";
 }
 
+bool Swept(Collective c) {
+  return c == Collective::kAllReduce || c == Collective::kReduceScatter ||
+         c == Collective::kAllGather || c == Collective::kAllToAll;
+}
+
+const char* SweptNames() { return "allreduce, reducescatter, allgather, alltoall"; }
+
 const char* RingMapName(RingMap m) { return m == RingMap::kRank ? "rank" : "snake"; }
 
 std::optional<RingMap> ParseRingMap(std::string_view name) {
@@ -83,6 +90,11 @@ Range Shard(uint64_t elements, unsigned n, unsigned i) {
 Range AllToAllBlock(uint64_t elements, unsigned n, unsigned i) {
   const uint64_t len = elements / n;
   return {i * len, len};
+}
+
+BlockSource AllToAllSource(uint64_t elements, unsigned n, unsigned rank, uint64_t e) {
+  const uint64_t len = AllToAllBlock(elements, n, 0).len;
+  return {static_cast<unsigned>(e / len), AllToAllBlock(elements, n, rank).off + e % len};
 }
 
 double AllToAllBisection(const Geometry& g) {
@@ -133,6 +145,12 @@ std::optional<CommRank> RankOf(const Request& req, unsigned node) {
     return CommRank{c, below, static_cast<unsigned>(g.size())};
   }
   return std::nullopt;
+}
+
+unsigned LargestCommunicator(const Request& req) {
+  size_t most = 0;
+  for (const auto& c : Communicators(req)) most = std::max(most, c.size());
+  return static_cast<unsigned>(most);
 }
 
 void CheckGroups(const std::vector<std::vector<unsigned>>& groups, unsigned k) {

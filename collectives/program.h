@@ -55,6 +55,10 @@ const char* CollectiveName(Collective c);
 std::optional<Collective> ParseCollective(std::string_view name);
 // "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall"
 const char* CollectiveNames();
+// The collectives the sweeps measure and cost models cover (coll-sweep, coll-models, --algo
+// auto), and their names for messages.
+bool Swept(Collective c);
+const char* SweptNames();  // "allreduce, reducescatter, allgather, alltoall"
 
 // How the ring algorithm lays its ring over the K x K grid (coll.ring_map):
 // * snake: a Hamiltonian cycle of neighbours (RingOrder; odd K closes with one long hop);
@@ -117,6 +121,8 @@ struct CommRank {
 };
 // Nothing for a node in no communicator.
 std::optional<CommRank> RankOf(const Request& req, unsigned node);
+// Members of the request's largest communicator (every node without groups).
+unsigned LargestCommunicator(const Request& req);
 // Communicators' shape on K x K: disjoint groups of at least two of its nodes; throws
 // PlanError saying what is allowed and naming the offending item (a node twice or past K x K, a
 // group of fewer than two), worded to follow "allowed" (the configuration's BadKey).
@@ -137,6 +143,14 @@ Range Shard(uint64_t elements, unsigned n, unsigned i);
 // member sends and the block its peer keeps it in have one size (the last elements % n elements
 // take no part).
 Range AllToAllBlock(uint64_t elements, unsigned n, unsigned i);
+// Where element e of an all-to-all member of rank `rank` among n comes from once done (e inside
+// the n blocks): the rank of its sender (the block e is in) and the offset in the sender's
+// buffer (the same place in the sender's block `rank`).
+struct BlockSource {
+  unsigned rank = 0;
+  uint64_t offset = 0;
+};
+BlockSource AllToAllSource(uint64_t elements, unsigned n, unsigned rank, uint64_t e);
 // The all-to-all's bisection bound on the whole K x K package, in units of M / B (M a node's
 // buffer, B one link direction's bandwidth). The a = floor(K/2) columns left of the middle
 // send the b = K - a columns right of it a K x b K blocks of M / N over the K w link

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "aries_pkg.h"
@@ -21,6 +22,9 @@ using Set = std::bitset<256>;  // K <= 16
 
 // What a message carries, per interval of its region: whose inputs, and from which offset of
 // their buffers (the origin of the interval's first element).
+// A point-to-point channel: sender, receiver, flow (-1: dimension order), VC.
+using ChannelKey = std::tuple<unsigned, unsigned, int, unsigned>;
+
 struct Message {
   Range region;
   std::vector<Set> val;
@@ -34,7 +38,7 @@ class Executor {
 
   SymbolicReport Run() {
     if (n_ > 256) return Fail("more than 256 nodes");
-    BuildIntervals();
+    if (!BuildIntervals()) return rep_;
     rep_.intervals = bounds_.size() - 1;
     Init();
     std::vector<size_t> pc(n_, 0);
@@ -75,23 +79,24 @@ class Executor {
     return rep_;
   }
 
-  void BuildIntervals() {
+  static constexpr size_t kMaxIntervals = size_t{1} << 20;
+
+  bool BuildIntervals() {
     std::set<uint64_t> b = {0, p_.elements};
     for (const auto& members : Communicators(p_.req)) {  // every communicator's shards
       const auto m = static_cast<unsigned>(members.size());
       for (unsigned i = 0; i < m; ++i) {
-        b.insert(Shard(p_.elements, m, i).off);
-        if (p_.req.collective == Collective::kAllToAll) {
+        if (p_.req.collective == Collective::kAllToAll) {  // blocks, not shards
           b.insert(AllToAllBlock(p_.elements, m, i).off);
           b.insert(AllToAllBlock(p_.elements, m, i).end());
+        } else {
+          b.insert(Shard(p_.elements, m, i).off);
         }
       }
     }
     // Every message's send and receive, paired in channel order (the k-th send on a channel
     // is its k-th receive).
-    std::map<std::tuple<unsigned, unsigned, int, unsigned>,
-             std::pair<std::vector<Range>, std::vector<Range>>>
-        pairs;
+    std::map<ChannelKey, std::pair<std::vector<Range>, std::vector<Range>>> pairs;
     for (unsigned n = 0; n < n_; ++n) {
       for (const Op& o : p_.nodes[n].ops) {
         b.insert(o.region.off);
@@ -120,9 +125,18 @@ class Executor {
           }
         }
       }
+      // A message moved by less than its length onto itself cuts every element apart.
+      if (b.size() > kMaxIntervals) {
+        Fail(fmt::format(
+            "the messages received elsewhere than they were sent from cut the buffer into more "
+            "than {} intervals",
+            kMaxIntervals));
+        return false;
+      }
     }
     bounds_.assign(b.begin(), b.end());
     while (!bounds_.empty() && bounds_.back() > p_.elements) bounds_.pop_back();
+    return true;
   }
 
   // The offsets of a region's intervals (where their elements are at home).
@@ -191,9 +205,9 @@ class Executor {
     return m;
   }
 
-  // The message's values on the receiving region's intervals: the same pieces, shifted
-  // (BuildIntervals refined both ends alike).
-  bool Lands(unsigned n, size_t j, const Op& o, const Message& m) {
+  // The message's intervals are the receiving region's, shifted: BuildIntervals refined both
+  // ends alike, so anything else is a bug here.
+  void Lands(unsigned n, size_t j, const Op& o, const Message& m) const {
     const auto [lo, hi] = Span(o.region);
     const auto [mlo, mhi] = Span(m.region);
     bool same = hi - lo == mhi - mlo;
@@ -201,10 +215,11 @@ class Executor {
       same = bounds_[lo + i] - o.region.off == bounds_[mlo + i] - m.region.off;
     }
     if (!same) {
-      Fail(fmt::format("{} op {} ({}): the message's intervals do not line up with [{}, {})",
-                       w_.NodeName(n), j, ActName(o.act), o.region.off, o.region.end()));
+      throw std::logic_error(
+          fmt::format("symbolic execution: {} op {}: the message's intervals do not line up with "
+                      "[{}, {})",
+                      w_.NodeName(n), j, o.region.off, o.region.end()));
     }
-    return same;
   }
 
   bool Write(unsigned n, size_t j, const Op& o, const Message& m, bool reduce) {
@@ -270,7 +285,7 @@ class Executor {
               o.region.end(), m.region.len, m.region.off, m.region.end()));
           return false;
         }
-        if (!Lands(n, j, o, m)) return false;
+        Lands(n, j, o, m);
         ++rep_.messages;
         return Write(n, j, o, m, o.act == Act::kRecvReduce);
       }
@@ -422,11 +437,9 @@ class Executor {
             want.set(p_.req.root);
             break;
           case Collective::kAllToAll: {
-            // Block s holds member s's block of this node's rank.
-            const uint64_t len = AllToAllBlock(p_.elements, rank->size, 0).len;
-            const auto s = static_cast<unsigned>(bounds_[i] / len);
-            want.set(comms_[rank->comm][s]);
-            want_org = AllToAllBlock(p_.elements, rank->size, rank->rank).off + bounds_[i] % len;
+            const BlockSource b = AllToAllSource(p_.elements, rank->size, rank->rank, bounds_[i]);
+            want.set(comms_[rank->comm][b.rank]);
+            want_org = b.offset;
             break;
           }
           default:
@@ -463,7 +476,7 @@ class Executor {
   std::vector<uint64_t> bounds_;
   std::vector<std::vector<Set>> val_;
   std::vector<std::vector<uint64_t>> org_;  // per node and interval: Message::org
-  std::map<std::tuple<unsigned, unsigned, int, unsigned>, std::deque<Message>> chan_;
+  std::map<ChannelKey, std::deque<Message>> chan_;
   std::map<unsigned, std::map<unsigned, Message>> eng_send_;
 };
 

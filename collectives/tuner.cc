@@ -81,24 +81,24 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k, unsig
     case AlgoVariant::kLevels: {  // every L >= 2 with K = b^L
       std::vector<Candidate> v;
       for (unsigned l : AriesLtLevels(k)) {
-        if (l >= 2) v.push_back({name, l, 1});
+        if (l >= 2) v.push_back({name, l, 1, {}});
       }
       return v;
     }
     case AlgoVariant::kEmbeddings:
-      return {{name, 2, 1}, {name, 2, 4}};  // one tree, four
+      return {{name, 2, 1, {}}, {name, 2, 4, {}}};  // one tree, four
     case AlgoVariant::kNone:
       break;
   }
   if (a.ring_layout) {  // the snake, and the rank-order ring the baselines use in the paper
-    std::vector<Candidate> v = {{name, 2, 1}, {name, 2, 1, {RingMap::kRank, 1}}};
+    std::vector<Candidate> v = {{name, 2, 1, {}}, {name, 2, 1, {RingMap::kRank, 1}}};
     if (local_ports > 1) {  // two directions, each on its own local port
       v.push_back({name, 2, 1, {RingMap::kSnake, 2}});
       v.push_back({name, 2, 1, {RingMap::kRank, 2}});
     }
     return v;
   }
-  return {{name, 2, 1}};
+  return {{name, 2, 1, {}}};
 }
 
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
@@ -212,8 +212,10 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       m.collective = coll;
       m.topology = *topo;
       m.k = static_cast<unsigned>(std::stoul(c[1]));
-      m.cand = {c[2], static_cast<unsigned>(std::stoul(c[3])),
-                static_cast<unsigned>(std::stoul(c[4]))};
+      m.cand = {c[2],
+                static_cast<unsigned>(std::stoul(c[3])),
+                static_cast<unsigned>(std::stoul(c[4])),
+                {}};
       if (fields >= 15) {
         m.tracks = static_cast<unsigned>(std::stoul(c[12]));
         m.link_latency = static_cast<unsigned>(std::stoul(c[13]));

@@ -210,7 +210,7 @@ Subcommand CollSweep(CLI::App& app) {
   s.app->add_option("--algos", lists->algos, "comma-separated algorithms or all");
   s.app->add_option("--sizes", lists->sizes, "comma-separated bytes per node: 1K,64K,2M");
   k.Alias("--type", "coll.type");
-  k.Alias("--collective", "coll.collective", "allreduce, reducescatter, allgather or alltoall");
+  k.Alias("--collective", "coll.collective", coll::SweptNames());
   s.app->add_option("--csv", cs->csv,
                     "append the measurements to this CSV (the --algo auto cost file format)");
   k.Alias("--seed", "sim.seed", "input generator seed");
@@ -254,13 +254,12 @@ Subcommand CollModels(CLI::App& app) {
            "the cost models of a sweep CSV (one collective): alpha-beta fits and their errors");
   s.keys->Alias("--costs", "coll.costs", "sweep CSV");
   s.keys->Alias("--type", "coll.type");
-  s.keys->Alias("--collective", "coll.collective",
-                "allreduce, reducescatter, allgather or alltoall");
+  s.keys->Alias("--collective", "coll.collective", coll::SweptNames());
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     const Config c = keys->Resolve(&outer);
     const auto kind = coll::ParseCollective(c.Get("coll.collective"));
-    if (!kind) BadKey(c, "coll.collective", coll::CollectiveNames());
+    if (!kind || !coll::Swept(*kind)) BadKey(c, "coll.collective", coll::SweptNames());
     return RunCollModels(c.Get("coll.costs"), KeyWord(c, "coll.type"), *kind);
   };
   return s;

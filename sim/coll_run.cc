@@ -150,12 +150,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   r.groups = o.groups;
   double predicted = 0;
   if (o.algo == "auto") {
-    if (*c != coll::Collective::kAllReduce && *c != coll::Collective::kReduceScatter &&
-        *c != coll::Collective::kAllGather && *c != coll::Collective::kAllToAll) {
-      throw std::invalid_argument(
-          fmt::format("--algo auto: the measured costs cover allreduce, reducescatter, "
-                      "allgather and alltoall; for {} name one of {}",
-                      coll::CollectiveName(o.collective), coll::AlgorithmNames()));
+    if (!coll::Swept(*c)) {
+      throw std::invalid_argument(fmt::format(
+          "--algo auto: the measured costs cover {}; for {} name one of {}", coll::SweptNames(),
+          coll::CollectiveName(o.collective), coll::AlgorithmNames()));
     }
     const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
     // A collective's cycles do not depend on the element type or the reduction (the engine's
@@ -301,8 +299,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const double algbw = static_cast<double>(p.elements) * 4.0 / static_cast<double>(res.cycles);
   double factor = 1.0;
   // The largest communicator's members (every node without groups) set the bound.
-  unsigned members = 0;
-  for (const auto& g : coll::Communicators(r)) members = std::max<unsigned>(members, g.size());
+  const unsigned members = coll::LargestCommunicator(r);
   switch (*c) {
     case coll::Collective::kAllReduce:
       factor = 2.0 * (members - 1) / members;

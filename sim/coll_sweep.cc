@@ -126,10 +126,7 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   o.geometry = GeometryOf(c, false);  // the topologies are the sweep's list
   if (o.geometry.k > 16) BadKey(c, "package.k", "2 .. 16 for a sweep");
   const auto col = coll::ParseCollective(c.Get("coll.collective"));
-  if (!col || (*col != coll::Collective::kAllReduce && *col != coll::Collective::kReduceScatter &&
-               *col != coll::Collective::kAllGather && *col != coll::Collective::kAllToAll)) {
-    BadKey(c, "coll.collective", "allreduce, reducescatter, allgather, alltoall");
-  }
+  if (!col || !coll::Swept(*col)) BadKey(c, "coll.collective", coll::SweptNames());
   o.collective = *col;
   o.type = KeyWord(c, "coll.type");
   o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});

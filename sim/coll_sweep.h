@@ -24,7 +24,7 @@ struct CollSweepOptions {
   std::vector<std::string> algos;                                    // algorithm names; empty: all
   std::vector<uint64_t> sizes = {1024, 64 * 1024, 2 * 1024 * 1024};  // bytes per node
   std::string type = "int32";                                        // coll.type
-  coll::Collective collective = coll::Collective::kAllReduce;  // or reduce-scatter, all-gather
+  coll::Collective collective = coll::Collective::kAllReduce;        // or any coll::Swept one
   std::string csv;  // append rows (header when the file is new)
   uint64_t seed = 1;
   std::string model = "auto";  // node model of every point (CollOptions::model; auto: fast)

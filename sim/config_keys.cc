@@ -117,7 +117,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "collective algorithm (auto: the cheapest by the measured costs; coll only)", "coll train"},
       {"coll.collective", "allreduce",
        "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall (sweeps and cost "
-       "models: the first three)",
+       "models: allreduce, reducescatter, allgather, alltoall)",
        "the collective", "coll coll-sweep coll-models"},
       {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models"},
       {"coll.op", "sum", "sum, prod, min, max, and, or, xor (and, or, xor: int32)",

@@ -87,7 +87,7 @@ int RunTrainCommand(const TrainOptions& o) {
   const char* topology = coll::TopologyName(topo);
   const char* strategy_name = train::StrategyName(strategy);
   const train::Chiplet chip = ChipletWith(o.utilization);
-  const coll::Candidate cand{o.algo, o.levels, o.embeddings};
+  const coll::Candidate cand{o.algo, o.levels, o.embeddings, {}};
   const uint64_t bucket = o.bucket;
   const uint64_t cap = o.check_max;
   const train::CostTable table(CostPath(o.costs));

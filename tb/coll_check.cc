@@ -91,12 +91,10 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   auto owner = [&](const coll::CommRank& r, uint64_t e) {
     return comms[r.comm][coll::ShardOf(p.elements, r.size, e)];
   };
-  // All-to-all: element e of a member of rank r sits in block s; it is member s's element at
-  // the same place in block r (the member and the element).
+  // All-to-all: the member and the element it came from (coll::AllToAllSource).
   auto sent = [&](const coll::CommRank& r, uint64_t e) {
-    const uint64_t len = coll::AllToAllBlock(p.elements, r.size, 0).len;
-    const uint64_t s = e / len;
-    return std::pair{comms[r.comm][s], r.rank * len + e % len};
+    const coll::BlockSource b = coll::AllToAllSource(p.elements, r.size, r.rank, e);
+    return std::pair{comms[r.comm][b.rank], b.offset};
   };
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);

@@ -111,7 +111,7 @@ TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
 // The geometry is part of a cost model: rows of another link latency are another model, and a
 // package of a geometry the file lacks is refused, naming the geometries it has.
 TEST(Tuner, CostModelsBelongToTheirGeometry) {
-  const Candidate ring{"ring", 2, 1};
+  const Candidate ring{"ring", 2, 1, {}};
   const std::string path =
       Write("geom.csv", std::string(CostCsvHeader()) + "\n" +
                             CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce,
@@ -145,7 +145,7 @@ TEST(Tuner, CostModelsBelongToTheirGeometry) {
 // set before local_ports was measured with one port, and a port count the node is not built
 // with is refused naming the line.
 TEST(Tuner, CostModelsBelongToTheirLocalPorts) {
-  const Candidate ring{"ring", 2, 1};
+  const Candidate ring{"ring", 2, 1, {}};
   Geometry two = At(Topology::kAries, 4);
   two.local_ports = 2;
   const std::string path = Write(
@@ -222,7 +222,7 @@ TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
 }
 
 TEST(Tuner, CollectivesAreKeptApartAndRowsRoundTrip) {
-  const Candidate ring{"ring", 2, 1};
+  const Candidate ring{"ring", 2, 1, {}};
   const std::string path =
       Write("coll.csv", std::string(CostCsvHeader()) + "\n" +
                             CostCsvRow(At(Topology::kMesh, 4), ring, Collective::kAllReduce,

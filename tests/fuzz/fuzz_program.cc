@@ -1,10 +1,10 @@
 // The program validator (collectives/validate.cc, symbolic.cc) on programs it was never shown:
-// a planned program (ring, dbt or tree on a 2x2 or 4x4 mesh or ARIES package) mutated by the
-// input (an op's action, peer, region, VC, flow or id changed, ops dropped, duplicated or
-// swapped, an engine id's ports changed, a port mux or a route changed). The validator must
-// not crash; a program it accepts must run on the reference interpreter
-// (collectives/reference.cc) to the collective's definition: the two independent readings of
-// a program must agree.
+// a planned program (ring, dbt, tree, 2D ring, multi-tree, or the direct all-to-all, on a 2x2
+// or 4x4 mesh or ARIES package) mutated by the input (an op's action, peer, region, VC, flow or
+// id changed, ops dropped, duplicated or swapped, an engine id's ports changed, a port mux or a
+// route changed). The validator must not crash; a program it accepts must run on the reference
+// interpreter (collectives/reference.cc) to the collective's definition: the two independent
+// readings of a program must agree.
 #include <stdexcept>
 
 #include "aries_pkg.h"
@@ -30,12 +30,13 @@ struct Bytes {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Bytes b{data, size};
-  static const char* const kAlgos[] = {"ring", "dbt", "tree", "2dring", "mtree"};
+  static const char* const kAlgos[] = {"ring", "dbt", "tree", "2dring", "mtree", "direct"};
   Request r;
   r.geom.topology = b.Next(2) ? Topology::kAries : Topology::kMesh;
   r.geom.k = b.Next(2) ? 4 : 2;
-  r.algo = kAlgos[b.Next(5)];
+  r.algo = kAlgos[b.Next(6)];
   r.collective = b.Next(3) == 0 ? Collective::kReduceScatter : Collective::kAllReduce;
+  if (r.algo == "direct") r.collective = Collective::kAllToAll;  // messages that move data
   r.op = aries::hw::kOpAddI32;
   r.elements = 1 + b.Next(200);
   Hardware hw;
@@ -119,8 +120,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (unsigned node = 0; node < n; ++node) {
     const Range rr = p.ResultRegion(node);
     for (uint64_t e = rr.off; e < rr.end(); ++e) {
-      for (unsigned i = 0; i < n; ++i) vals[i] = in[i][e];
-      if (out[node][e] != ReduceInOrder(p.req.op, vals)) {
+      uint32_t want;
+      if (p.req.collective == Collective::kAllToAll) {  // the sender's block (one communicator)
+        const BlockSource src = AllToAllSource(p.elements, n, node, e);
+        want = in[src.rank][src.offset];
+      } else {
+        for (unsigned i = 0; i < n; ++i) vals[i] = in[i][e];
+        want = ReduceInOrder(p.req.op, vals);
+      }
+      if (out[node][e] != want) {
         aries::fuzz::Finding("a validated program computes a wrong result",
                              "node " + std::to_string(node) + " element " + std::to_string(e));
       }

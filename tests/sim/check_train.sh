@@ -101,5 +101,5 @@ refused fig10 --workloads , "--workloads: name at least one of resnet50"
 refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are ddp's"
 refused train --check-max 1Q "--check-max 1Q: allowed a byte count"
 refused coll-sweep --type fp64 --jobs 2 --csv "$dir/x.csv" "--type fp64: allowed int32, fp32"
-refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather"
+refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather, alltoall"
 echo ok
