@@ -37,15 +37,10 @@ void RingAllGather(Builder& b, const std::vector<unsigned>& ring, const std::vec
   }
 }
 
-std::vector<Range> OwnShards(const std::vector<unsigned>& ring, Range r, unsigned n_all,
-                             bool whole_package) {
-  std::vector<Range> c(ring.size());
-  for (size_t i = 0; i < ring.size(); ++i) {
-    if (whole_package) {
-      c[i] = Shard(r.len, n_all, ring[i]);
-    } else {
-      c[i] = Shard(r.len, static_cast<unsigned>(ring.size()), static_cast<unsigned>(i));
-    }
+std::vector<Range> Chunks(size_t n, Range r) {
+  std::vector<Range> c(n);
+  for (size_t i = 0; i < n; ++i) {
+    c[i] = Shard(r.len, static_cast<unsigned>(n), static_cast<unsigned>(i));
     c[i].off += r.off;
   }
   return c;

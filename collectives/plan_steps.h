@@ -28,11 +28,8 @@ Program Empty(const Request& req);
 void RingReduceScatter(Builder& b, const std::vector<unsigned>& ring, const std::vector<Range>& c);
 // Ring all-gather: position i starts with chunk c[i]; every position ends with all of them.
 void RingAllGather(Builder& b, const std::vector<unsigned>& ring, const std::vector<Range>& c);
-// Chunks of `r` for a ring whose position i must end with the shard of node ring[i] (so a
-// reduce-scatter leaves every node its own shard and an all-gather starts from it), or with
-// chunk i of `r` when not `whole_package`.
-std::vector<Range> OwnShards(const std::vector<unsigned>& ring, Range r, unsigned n_all,
-                             bool whole_package);
+// `r` cut into n balanced chunks (chunk i: Shard i of r's length, offset by r.off).
+std::vector<Range> Chunks(size_t n, Range r);
 bool PowerOfTwo(unsigned n);
 
 // The planners (the factory's table in planners.cc).

@@ -46,8 +46,7 @@ Program PlanRing(const Request& req, const Hardware& hwp) {
   // Communicators (Request::groups): each runs its own ring, its members in the package ring's
   // order, at the same time as the others (the whole package: one communicator of every node).
   const auto comms = Communicators(req);
-  unsigned largest = 0;
-  for (const auto& c : comms) largest = std::max(largest, static_cast<unsigned>(c.size()));
+  const unsigned largest = LargestCommunicator(req);
   for (unsigned d = 0; d < dirs; ++d) {
     // Direction d's messages take local port d mod local_ports (with two ports, one each).
     std::vector<size_t> first(n);
@@ -128,11 +127,11 @@ Program Plan2dRing(const Request& req, const Hardware&) {
   }
   // Row phase: position x of every row ends with chunk x of the vector (the same chunk for a
   // whole column); the column phase reduces that chunk over the column.
-  std::vector<Range> row_chunks = OwnShards(rows[0], all, k, false);
+  std::vector<Range> row_chunks = Chunks(rows[0].size(), all);
   for (unsigned y = 0; y < k; ++y) RingReduceScatter(b, rows[y], row_chunks);
   std::vector<std::vector<Range>> col_chunks(k);
   for (unsigned x = 0; x < k; ++x) {
-    col_chunks[x] = OwnShards(cols[x], row_chunks[x], k, false);
+    col_chunks[x] = Chunks(cols[x].size(), row_chunks[x]);
     RingReduceScatter(b, cols[x], col_chunks[x]);
   }
   for (unsigned x = 0; x < k; ++x) RingAllGather(b, cols[x], col_chunks[x]);
@@ -211,7 +210,7 @@ Program PlanAriesLt(const Request& req, const Hardware&) {
       if ((base % k / stride) % b != 0 || (base / k / stride) % b != 0) continue;
       Ring r;
       for (unsigned j : order) r.nodes.push_back(base + (j % b) * stride + (j / b) * stride * k);
-      r.chunks = OwnShards(r.nodes, hold[base], b * b, false);
+      r.chunks = Chunks(r.nodes.size(), hold[base]);
       rings.push_back(std::move(r));
     }
     for (const Ring& r : rings) {

@@ -368,7 +368,7 @@ Program PlanConcentratedMultiTree(const Request& req, const Hardware&) {
       groups.push_back(ring);
     }
   }
-  const auto quarters = OwnShards(groups[0], all, 4, false);
+  const auto quarters = Chunks(groups[0].size(), all);
   for (const auto& ring : groups) RingReduceScatter(b, ring, quarters);
   unsigned height = 0;
   std::vector<std::vector<Tree>> planes(4);

@@ -96,12 +96,15 @@ int RunFig9Command(const Fig9Options& o) {
         const std::string& label = by_topology[subs[0]].first;  // one curve: the baseline
         std::map<uint64_t, double> bw;
         for (const auto& [bytes, first] : by_topology[subs[0]].second) {
-          double best = first;
+          double best = first;  // the most GB/s of the sub-networks measured at this size
           bool everywhere = true;
           for (const coll::Topology t : subs) {
-            const auto it = by_topology[t].second.find(bytes);
-            everywhere = everywhere && it != by_topology[t].second.end();
-            if (everywhere) best = std::max(best, it->second);
+            const auto& sub = by_topology[t].second;
+            const auto it = sub.find(bytes);
+            if (it == sub.end())
+              everywhere = false;
+            else
+              best = std::max(best, it->second);
           }
           if (!everywhere) continue;
           bw[bytes] = best;

@@ -17,12 +17,6 @@ struct EndpointEdge {
   unsigned ports = 1;
   std::array<uint8_t, kMaxLocalPorts> credits{};          // injection credits returned (VC mask)
   std::array<const uint32_t*, kMaxLocalPorts> ejected{};  // the flit ejected there, or nullptr
-  bool Quiet() const {
-    for (unsigned i = 0; i < ports; ++i) {
-      if (credits[i] || ejected[i]) return false;
-    }
-    return true;
-  }
 };
 
 // An endpoint meets its node through the node's local ports (router port 0 and, with

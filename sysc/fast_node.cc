@@ -225,12 +225,10 @@ void FastNode::Owners() {
     return;
   }
   for (unsigned p = 1; p <= 4; ++p) {
-    in_owner_[LinkOf(p, sel_in_q_[p - 1])] = static_cast<uint8_t>(p);
-    out_owner_[LinkOf(p, sel_out_q_[p - 1])] = static_cast<uint8_t>(p);
-  }
-  for (unsigned p = 1; p <= 4; ++p) {
     in_link_[p] = static_cast<uint8_t>(LinkOf(p, sel_in_q_[p - 1]));
     out_link_[p] = static_cast<uint8_t>(LinkOf(p, sel_out_q_[p - 1]));
+    in_owner_[in_link_[p]] = static_cast<uint8_t>(p);
+    out_owner_[out_link_[p]] = static_cast<uint8_t>(p);
   }
   in_owned_ = out_owned_ = 0;
   for (unsigned l = 0; l < nl_; ++l) {

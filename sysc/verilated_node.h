@@ -71,25 +71,12 @@ class VerilatedNode final : public NodeModel {
     const unsigned nl = shape_.num_links;
     // Inputs.
     SetBits(m_->lnk_in_valid_i, in.link_valid);
-    for (unsigned l = 0; l < nl; ++l) {
-      if ((in.link_valid >> l) & 1u) {
-        std::memcpy(&m_->lnk_in_flit_i[l * w], &in.link_flit[l * w], w * sizeof(uint32_t));
-      }
-    }
-    SetFields(m_->lnk_out_credit_i, in.link_credit, nl, shape_.num_link_vcs());
+    CopyValid(&m_->lnk_in_flit_i[0], in.link_flit.data(), in.link_valid, nl, w);
+    SetFields(m_->lnk_out_credit_i, in.link_credit.data(), nl, shape_.num_link_vcs());
     const unsigned lp = shape_.local_ports;
     m_->ep_in_valid_i = in.ep_valid;
-    for (unsigned i = 0; i < lp; ++i) {
-      if ((in.ep_valid >> i) & 1u) {
-        std::memcpy(&m_->ep_in_flit_i[i * w], &in.ep_flit[i * w], w * sizeof(uint32_t));
-      }
-    }
-    {
-      uint64_t c = 0;
-      for (unsigned i = 0; i < lp; ++i)
-        c |= uint64_t{in.ep_credit[i]} << (i * shape_.num_link_vcs());
-      SetBits(m_->ep_out_credit_i, c);
-    }
+    CopyValid(&m_->ep_in_flit_i[0], in.ep_flit.data(), in.ep_valid, lp, w);
+    SetFields(m_->ep_out_credit_i, in.ep_credit.data(), lp, shape_.num_link_vcs());
     m_->cfg_req_i = in.cfg_req;
     m_->cfg_we_i = in.cfg_we;
     m_->cfg_addr_i = in.cfg_addr;
@@ -97,27 +84,13 @@ class VerilatedNode final : public NodeModel {
     Edge();
     // Outputs.
     out.link_valid = GetBits(m_->lnk_out_valid_o);
-    for (unsigned l = 0; l < nl; ++l) {
-      if ((out.link_valid >> l) & 1u) {
-        std::memcpy(&out.link_flit[l * w], &m_->lnk_out_flit_o[l * w], w * sizeof(uint32_t));
-      }
-    }
-    GetFields(m_->lnk_in_credit_o, out.link_credit, nl, shape_.num_link_vcs());
+    CopyValid(out.link_flit.data(), &m_->lnk_out_flit_o[0], out.link_valid, nl, w);
+    GetFields(m_->lnk_in_credit_o, out.link_credit.data(), nl, shape_.num_link_vcs());
     out.link_credit_any = 0;
     for (unsigned l = 0; l < nl; ++l) out.link_credit_any |= uint64_t{out.link_credit[l] != 0} << l;
     out.ep_valid = static_cast<uint8_t>(m_->ep_out_valid_o);
-    for (unsigned i = 0; i < lp; ++i) {
-      if ((out.ep_valid >> i) & 1u) {
-        std::memcpy(&out.ep_flit[i * w], &m_->ep_out_flit_o[i * w], w * sizeof(uint32_t));
-      }
-    }
-    {
-      const uint64_t c = static_cast<uint64_t>(m_->ep_in_credit_o);
-      const unsigned nvl = shape_.num_link_vcs();
-      for (unsigned i = 0; i < lp; ++i) {
-        out.ep_credit[i] = static_cast<uint8_t>((c >> (i * nvl)) & ((1u << nvl) - 1u));
-      }
-    }
+    CopyValid(out.ep_flit.data(), &m_->ep_out_flit_o[0], out.ep_valid, lp, w);
+    GetFields(m_->ep_in_credit_o, out.ep_credit.data(), lp, shape_.num_link_vcs());
     out.cfg_rsp = m_->cfg_rsp_o;
     out.cfg_err = m_->cfg_err_o;
     out.cfg_rdata = m_->cfg_rdata_o;
@@ -158,6 +131,13 @@ class VerilatedNode final : public NodeModel {
       m_->eval();
     }
   }
+  // The flits of the channels set in `valid` (n channels of w words, channel i at i * w).
+  static void CopyValid(uint32_t* dst, const uint32_t* src, uint64_t valid, unsigned n,
+                        unsigned w) {
+    for (unsigned i = 0; i < n; ++i) {
+      if ((valid >> i) & 1u) std::memcpy(dst + i * w, src + i * w, w * sizeof(uint32_t));
+    }
+  }
   // Port buses up to 64 bits are integers; wider ones (credits of many links) are VlWide.
   template <typename T>
   static void SetBits(T& sig, uint64_t v) {
@@ -177,10 +157,10 @@ class VerilatedNode final : public NodeModel {
       return uint64_t{sig[0]} | (uint64_t{sig[1]} << 32);
     }
   }
-  // n fields of `width` (<= 8) bits, field l at bit l * width (one per link): a word-wise
-  // read-modify of the bus, no per-bit loop (it runs every cycle of every node).
+  // n fields of `width` (<= 8) bits, field l at bit l * width (one per link or local port): a
+  // word-wise read-modify of the bus, no per-bit loop (it runs every cycle of every node).
   template <typename T>
-  static void SetFields(T& sig, const std::vector<uint8_t>& f, unsigned n, unsigned width) {
+  static void SetFields(T& sig, const uint8_t* f, unsigned n, unsigned width) {
     if constexpr (std::is_integral_v<T>) {
       uint64_t v = 0;
       for (unsigned l = 0; l < n; ++l) v |= uint64_t{f[l]} << (l * width);
@@ -197,7 +177,7 @@ class VerilatedNode final : public NodeModel {
     }
   }
   template <typename T>
-  static void GetFields(const T& sig, std::vector<uint8_t>& f, unsigned n, unsigned width) {
+  static void GetFields(const T& sig, uint8_t* f, unsigned n, unsigned width) {
     const uint32_t mask = (1u << width) - 1u;
     if constexpr (std::is_integral_v<T>) {
       const uint64_t v = static_cast<uint64_t>(sig);
