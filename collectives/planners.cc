@@ -341,6 +341,8 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   }
   if (!req.groups.empty()) CheckCommunicators(req, entry->info);
   Program p = entry->fn(req, hw);
+  if (SpreadOverPorts(p, hw.local_ports))
+    p.summary += fmt::format("; messages over {} local ports", hw.local_ports);
   const EmbedReport embedding = Embed(p, hw);
   if (embedding.links) p.summary += "; embedding: " + embedding.Summary();
   Validation v = Validate(p, hw);

@@ -4,6 +4,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <tuple>
+
 #include "aries_pkg.h"
 #include "planners.h"
 
@@ -177,6 +181,71 @@ TEST(Plan, TwoRingDirectionsSplitEveryShard) {
     EXPECT_EQ(to_next, 2u * 15 * 32) << n;
     EXPECT_EQ(to_prev, 2u * 15 * 32) << n;
   }
+}
+
+// Planners that leave every message on local port 0 get them spread over the node's local
+// ports (SpreadOverPorts): each channel on one port, a node with c channels on min(c, ports)
+// ports within one channel's elements of each other, and the sends' and receives' ports agree. A
+// program that chose its ports (ARIES_BW) and one local port are left alone.
+TEST(Plan, MessagesSpreadOverTheLocalPorts) {
+  for (const char* algo : {"dbt", "mtree", "cmtree", "rd", "aries_lt"}) {
+    for (unsigned ports : {2u, 4u}) {
+      Request r = Req(Topology::kAries, 4, algo, Collective::kAllReduce, 16 * 64 * 3 + 5);
+      r.geom.local_ports = ports;
+      Hardware h = Hw(Topology::kAries);
+      h.local_ports = ports;
+      const Program p = Plan(r, h);
+      const Program one =
+          Plan(Req(Topology::kAries, 4, algo, Collective::kAllReduce, 16 * 64 * 3 + 5),
+               Hw(Topology::kAries));
+      ASSERT_EQ(p.nodes.size(), one.nodes.size());
+      std::map<std::tuple<unsigned, unsigned, int, unsigned>, unsigned> port_of;
+      std::vector<unsigned> used(ports, 0);
+      for (unsigned n = 0; n < 16; ++n) {
+        std::vector<uint64_t> load(ports, 0);
+        std::map<std::tuple<unsigned, unsigned, int, unsigned>, uint64_t> chan;
+        ASSERT_EQ(p.nodes[n].ops.size(), one.nodes[n].ops.size()) << algo;
+        for (size_t j = 0; j < p.nodes[n].ops.size(); ++j) {
+          const Op& o = p.nodes[n].ops[j];
+          EXPECT_EQ(one.nodes[n].ops[j].port, 0u) << algo;
+          ASSERT_LT(o.port, ports) << algo;
+          if (o.act != Act::kSend) continue;
+          const auto key = std::make_tuple(n, o.peer, o.flow, o.vc);
+          const auto [it, fresh] = port_of.emplace(key, o.port);
+          EXPECT_EQ(it->second, o.port) << algo << ": node " << n << " to " << o.peer;
+          load[o.port] += o.region.len;
+          chan[key] += o.region.len;
+          ++used[o.port];
+        }
+        uint64_t largest = 0;
+        for (const auto& [key, len] : chan) largest = std::max(largest, len);
+        // As many ports as it has channels, up to all, within a channel of each other.
+        const auto busy = static_cast<size_t>(
+            std::count_if(load.begin(), load.end(), [](uint64_t l) { return l != 0; }));
+        EXPECT_EQ(busy, std::min<size_t>(chan.size(), ports)) << algo << " node " << n;
+        const auto [lo, hi] = std::minmax_element(load.begin(), load.begin() + busy);
+        EXPECT_LE(*hi - *lo, largest) << algo << " node " << n;
+      }
+      for (unsigned n = 0; n < 16; ++n) {  // a receive takes its channel's port
+        for (const Op& o : p.nodes[n].ops) {
+          if (!o.IsRecv()) continue;
+          const auto it = port_of.find(std::make_tuple(o.peer, n, o.flow, o.vc));
+          ASSERT_NE(it, port_of.end()) << algo;
+          EXPECT_EQ(it->second, o.port) << algo << ": node " << n << " from " << o.peer;
+        }
+      }
+      EXPECT_GT(used[1], 0u) << algo;
+      EXPECT_NE(p.summary.find(fmt::format("over {} local ports", ports)), std::string::npos)
+          << p.summary;
+    }
+  }
+  // ARIES_BW puts its second lane on port 1 itself: nothing is moved.
+  Request bw = Req(Topology::kAries, 4, "aries_bw", Collective::kAllReduce, 4096);
+  bw.geom.local_ports = 2;
+  Hardware h2 = Hw(Topology::kAries);
+  h2.local_ports = 2;
+  const Program b = Plan(bw, h2);
+  EXPECT_EQ(b.summary.find("local ports"), std::string::npos) << b.summary;
 }
 
 TEST(Plan, BadRequestsNameTheItem) {

@@ -214,6 +214,23 @@ TEST(CollProgram, LocalPortsCarryTheRingFamily) {
   EXPECT_GE(static_cast<double>(base), 1.8 * static_cast<double>(fast)) << base << " vs " << fast;
 }
 
+// node.local_ports = 2 and 4: the trees, recursive doubling and ARIES_LT spread their messages
+// over the local ports (SpreadOverPorts), every element verified on ARIES and the mesh.
+TEST(CollProgram, LocalPortsCarryTheTrees) {
+  const uint64_t seed = aries::test::TestSeed(23);
+  unsigned runs = 0;
+  for (unsigned lp : {2u, 4u}) {
+    for (const char* algo : {"dbt", "mtree", "cmtree", "rd", "aries_lt"}) {
+      for (Topology t : {Topology::kAries, Topology::kMesh}) {
+        if (t == Topology::kMesh && std::string(algo) == "aries_lt") continue;
+        Case c{t, 4, algo, Collective::kAllReduce, hw::kOpAddI32, 3001};
+        c.local_ports = lp;
+        RunCase(c, seed + runs++);
+      }
+    }
+  }
+}
+
 TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
   const uint64_t seed = aries::test::TestSeed(14);
   sysc::PackageConfig pc;
