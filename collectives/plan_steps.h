@@ -38,8 +38,8 @@ bool PowerOfTwo(unsigned n);
 // one channel, or a program that chose its ports itself (any op off port 0), is left as it is.
 // Returns whether anything moved. (Of the rules tried on 2 MB all-reduces on ARIES with two
 // ports, 4x4 and 8x8, this one lost nowhere against one port: dbt 1.00x / 1.09x, mtree 1.34x /
-// 1.36x, cmtree 1.04x / 1.09x; largest channel first lost 9% on the 4x4 dbt, first-used order
-// 9% too. The trees are limited by their links more than by the endpoint.)
+// 1.36x, cmtree 1.04x / 1.09x; largest channel first lost 10% on the 4x4 dbt, first-used order
+// 10% too. The trees are limited by their links more than by the endpoint.)
 bool SpreadOverPorts(Program& p, unsigned ports);
 
 // The planners (the factory's table in planners.cc).
