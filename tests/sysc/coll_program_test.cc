@@ -217,7 +217,7 @@ TEST(CollProgram, LocalPortsCarryTheRingFamily) {
 // node.local_ports = 2 and 4: the trees, recursive doubling and ARIES_LT spread their messages
 // over the local ports (SpreadOverPorts), every element verified on ARIES and the mesh.
 TEST(CollProgram, LocalPortsCarryTheTrees) {
-  const uint64_t seed = aries::test::TestSeed(23);
+  const uint64_t seed = aries::test::TestSeed(24);
   unsigned runs = 0;
   for (unsigned lp : {2u, 4u}) {
     for (const char* algo : {"dbt", "mtree", "cmtree", "rd", "aries_lt"}) {
@@ -345,6 +345,25 @@ TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
   ASSERT_EQ(found.size(), 2u);
   EXPECT_NE(found[0].find("node 6 element 167"), std::string::npos) << found[0];
   EXPECT_NE(found[0].find("(node 5's element 327)"), std::string::npos) << found[0];
+  // What no message writes keeps its input: the tail past G blocks (3 members, 641 elements:
+  // blocks of 213, elements 639 and 640 left) and every element of a node in no communicator.
+  sysc::Package pkg3(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
+  r.groups = coll::ParseGroups("0,1,2", 4);
+  r.elements = 641;
+  const coll::Program p3 = coll::Plan(r, sysc::HardwareOf(pkg3.shape()));
+  const auto in3 = tb::MakeCollInputs(p3, seed);
+  const auto res3 = sysc::RunProgram(pkg3, p3, in3, 1'000'000);
+  EXPECT_TRUE(res3.finished);
+  EXPECT_TRUE(tb::CheckCollective(p3, in3, res3.out).empty());
+  auto tail = res3.out;
+  tail[1][640] ^= 1u;
+  tail[9][5] ^= 1u;
+  const auto caught = tb::CheckCollective(p3, in3, tail);
+  ASSERT_EQ(caught.size(), 2u);
+  EXPECT_NE(caught[0].find("node 1 element 640"), std::string::npos) << caught[0];
+  EXPECT_NE(caught[0].find("past the all-to-all's blocks"), std::string::npos) << caught[0];
+  EXPECT_NE(caught[1].find("node 9 element 5"), std::string::npos) << caught[1];
+  EXPECT_NE(caught[1].find("in no communicator"), std::string::npos) << caught[1];
 }
 
 }  // namespace
