@@ -31,26 +31,6 @@ inline unsigned RrPick(uint32_t req, unsigned last) {
   return above != 0 ? Ctz(above) : Ctz(req);
 }
 
-// Copies n bytes of src, each ANDed with `mask`, to dst; returns a bit per nonzero byte
-// written. Eight bytes at a time (a link's credit mask per byte): the nonzero test and the
-// gathering of its bits are a few word operations instead of a branch per byte.
-inline uint64_t CopyMaskedBytes(uint8_t* dst, const uint8_t* src, unsigned n, uint8_t mask) {
-  const uint64_t m8 = 0x0101010101010101ull * mask;
-  uint64_t any = 0;
-  for (unsigned l = 0; l < n; l += 8) {
-    const unsigned len = n - l < 8 ? n - l : 8;
-    uint64_t v = 0;
-    std::memcpy(&v, src + l, len);
-    v &= m8;
-    std::memcpy(dst + l, &v, len);
-    // The high bit of each byte: set where the byte is nonzero; then bit 8i moves to bit i.
-    const uint64_t hi =
-        (((v & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | v) & 0x8080808080808080ull;
-    any |= ((hi >> 7) * 0x0102040810204080ull >> 56) << l;
-  }
-  return any;
-}
-
 // Index bits of an N-entry array (VcSelW, PortSelW, OwnW): RTL indexes truncate to them.
 inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
 
@@ -451,7 +431,7 @@ void FastNode::ComputeComb() {
   }
   for (uint32_t m = req_any & c.pt_out_en; m != 0; m &= m - 1) req_by_out[Ctz(m)] = 0;
   // Inputs: done, pops, credits upstream.
-  std::memset(c.in_credit_d.data(), 0, np_);
+  for (unsigned p = 0; p < np_; ++p) c.in_credit_d[p] = 0;
   c.in_credit_any = 0;
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
@@ -928,9 +908,9 @@ void FastNode::Edge(const NodeIn& in) {
     nonempty_[p] |= 1u << vc;
     ne_ports_ |= 1u << p;
   }
-  // Every port here and every link below, not a mask's bits: a copy of fixed length costs less
-  // than the mispredicted exits of a loop of varying count.
-  std::memcpy(in_credit_q_.data(), c.in_credit_d.data(), np_);
+  // Loops over every port here and below, not over a mask's bits: a loop of a fixed count
+  // costs less than the mispredicted exits of one of varying count.
+  for (unsigned p = 0; p < np_; ++p) in_credit_q_[p] = c.in_credit_d[p];
   in_credit_any_ = c.in_credit_any;
   if (eng_) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
 
@@ -994,8 +974,15 @@ void FastNode::Edge(const NodeIn& in) {
     CopyFlit(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_);
   }
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
-  lnk_out_credit_any_ =
-      CopyMaskedBytes(lnk_out_credit_q_.data(), in.link_credit.data(), nl_, cmask);
+  uint8_t* q = lnk_out_credit_q_.data();
+  const uint8_t* lc = in.link_credit.data();
+  uint64_t credit_any = 0;
+  for (unsigned l = 0; l < nl_; ++l) {
+    const uint8_t cr = lc[l] & cmask;
+    q[l] = cr;
+    credit_any |= uint64_t{cr != 0} << l;
+  }
+  lnk_out_credit_any_ = credit_any;
   ep_in_valid_q_ = in.ep_valid & ((1u << lp_) - 1u);
   for (uint32_t m = ep_in_valid_q_; m != 0; m &= m - 1) {
     const unsigned i = Ctz(m);
@@ -1022,7 +1009,7 @@ void FastNode::Outputs(NodeOut& out) {
   };
   uint64_t ca = 0;
   if (muxed_) {
-    std::memset(out.link_credit.data(), 0, nl_);
+    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
     for (unsigned p = 1; p <= 4; ++p) {
       lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
       const uint8_t cr = PortCredit(p);
