@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "aries_pkg.h"
 #include "coll_adapter.h"
@@ -88,6 +90,27 @@ CaseRun RunCase(const Case& c, uint64_t seed, sysc::NodeUse use = sysc::NodeUse:
     run.fp.insert(run.fp.end(), k.link_toggles.begin(), k.link_toggles.end());
   }
   return run;
+}
+
+// Plans `r` for `pkg`, runs it on seeded inputs and expects it finished without errors, every
+// flit delivered and every element verified (`what` names the case in a failure).
+struct VerifiedRun {
+  coll::Program p;
+  std::vector<std::vector<uint32_t>> in;
+  sysc::CollRunResult res;
+};
+VerifiedRun RunVerified(sysc::Package& pkg, const coll::Request& r, uint64_t seed,
+                        const std::string& what = "") {
+  VerifiedRun v;
+  v.p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
+  v.in = tb::MakeCollInputs(v.p, seed);
+  v.res = sysc::RunProgram(pkg, v.p, v.in, 10'000'000);
+  EXPECT_TRUE(v.res.finished) << what;
+  EXPECT_TRUE(v.res.errors.empty()) << what;
+  EXPECT_EQ(v.res.flits_injected, v.res.flits_to_inject) << what;
+  EXPECT_EQ(v.res.flits_ejected, v.res.flits_to_eject) << what;
+  EXPECT_TRUE(tb::CheckCollective(v.p, v.in, v.res.out).empty()) << what;
+  return v;
 }
 
 // What the ring family implements (all-to-all has algorithms of its own).
@@ -243,12 +266,7 @@ TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
   r.op = hw::kOpAddI32;
   r.elements = 5001;
   r.embeddings = 4;
-  const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
-  const auto in = tb::MakeCollInputs(p, seed);
-  const auto res = sysc::RunProgram(pkg, p, in, 1'000'000);
-  ASSERT_TRUE(res.finished);
-  EXPECT_TRUE(res.errors.empty());
-  EXPECT_TRUE(tb::CheckCollective(p, in, res.out).empty());
+  RunVerified(pkg, r, seed);
 }
 
 // Communicators (issue 20): two row groups' all-reduces at once on 4x4 ARIES, every element of
@@ -270,15 +288,8 @@ TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
     r.op = hw::kOpAddI32;
     r.elements = elements;
     r.groups = coll::ParseGroups(groups, 4);
-    const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
-    const auto in = tb::MakeCollInputs(p, seed);
-    auto res = sysc::RunProgram(pkg, p, in, 10'000'000);
-    EXPECT_TRUE(res.finished) << groups;
-    EXPECT_TRUE(res.errors.empty()) << groups;
-    EXPECT_EQ(res.flits_injected, res.flits_to_inject);
-    EXPECT_EQ(res.flits_ejected, res.flits_to_eject);
-    EXPECT_TRUE(tb::CheckCollective(p, in, res.out).empty()) << groups;
-    return std::make_tuple(p, in, res);
+    VerifiedRun v = RunVerified(pkg, r, seed, groups);
+    return std::make_tuple(v.p, v.in, v.res);
   };
   for (Collective c :
        {Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather}) {
@@ -286,7 +297,7 @@ TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
     run(Topology::kMesh, "quadrants", c, 999);
   }
   auto [p, in, res] = run(Topology::kAries, "0,1,2,3;4,5,6,7", Collective::kAllReduce, 4096);
-  // Nodes 8..15 take no part: their buffers keep their inputs, and nobody checks them.
+  // Nodes 8..15 take no part: their buffers keep their inputs (the golden checks that too).
   EXPECT_EQ(res.out[12], in[12]);
   EXPECT_EQ(res.node_cycles.size(), 16u);
   // The golden is each group's own reduction.
@@ -330,12 +341,7 @@ TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
   r.collective = Collective::kAllToAll;
   r.elements = 640;
   r.groups = coll::ParseGroups("rows", 4);
-  const coll::Program p = coll::Plan(r, sysc::HardwareOf(pkg.shape()));
-  const auto in = tb::MakeCollInputs(p, seed);
-  const auto res = sysc::RunProgram(pkg, p, in, 1'000'000);
-  EXPECT_TRUE(res.finished);
-  EXPECT_TRUE(res.errors.empty());
-  EXPECT_TRUE(tb::CheckCollective(p, in, res.out).empty());
+  const auto [p, in, res] = RunVerified(pkg, r, seed, "rows");
   // Node 6 (rank 2 of row 1: nodes 4..7) holds node 5's block 2 as its block 1 (blocks of 160).
   EXPECT_EQ(res.out[6][160 + 7], in[5][2 * 160 + 7]);
   EXPECT_EQ(res.out[6][2 * 160 + 7], in[6][2 * 160 + 7]);  // its own block stays
@@ -350,11 +356,7 @@ TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
   sysc::Package pkg3(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
   r.groups = coll::ParseGroups("0,1,2", 4);
   r.elements = 641;
-  const coll::Program p3 = coll::Plan(r, sysc::HardwareOf(pkg3.shape()));
-  const auto in3 = tb::MakeCollInputs(p3, seed);
-  const auto res3 = sysc::RunProgram(pkg3, p3, in3, 1'000'000);
-  EXPECT_TRUE(res3.finished);
-  EXPECT_TRUE(tb::CheckCollective(p3, in3, res3.out).empty());
+  const auto [p3, in3, res3] = RunVerified(pkg3, r, seed, "0,1,2");
   auto tail = res3.out;
   tail[1][640] ^= 1u;
   tail[9][5] ^= 1u;
