@@ -7,6 +7,8 @@
 //   peer the K blocks bound for the peer's column, then along the columns each node hands a
 //   column peer the K blocks bound for it; every message is one hop of one dimension, K - 1
 //   peers per phase instead of N - 1.
+// direct also serves all-to-all-v (program.h: AllToAllVLayout): the same messages from the
+// send area into the receive area, of the counts' sizes (an empty block sends nothing).
 // Both are exchanges: what a node sends to a peer and what it receives from that peer occupy
 // the same region of its buffer, so the receive waits (per element, the endpoint's program
 // order) until the send has read it. In each phase every node's sends come before its
@@ -14,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "plan_steps.h"
@@ -46,6 +49,7 @@ std::vector<unsigned> DirectVcs(const Request& req, const Hardware& hwp) {
 }
 
 void RequireBlocks(const Request& req) {
+  if (req.collective == Collective::kAllToAllV) return;  // the counts say (CheckCounts)
   const uint64_t g = LargestCommunicator(req);
   if (req.elements < g) {
     throw PlanError(
@@ -62,6 +66,16 @@ Program PlanAllToAllDirect(const Request& req, const Hardware& hwp) {
   Program p = Empty(req);
   const unsigned ports = std::max(1u, hwp.local_ports);
   const std::vector<unsigned> vcs = DirectVcs(req, hwp);
+  const bool v = req.collective == Collective::kAllToAllV;
+  std::optional<AllToAllVLayout> layout;
+  if (v) layout.emplace(req);
+  // The block member i sends member j, and the one member i keeps member j's in.
+  auto out = [&](const std::vector<unsigned>& m, unsigned g, unsigned i, unsigned j) {
+    return v ? layout->Send(m[i], m[j]) : AllToAllBlock(p.elements, g, j);
+  };
+  auto in = [&](const std::vector<unsigned>& m, unsigned g, unsigned i, unsigned j) {
+    return v ? layout->Recv(m[i], m[j]) : AllToAllBlock(p.elements, g, j);
+  };
   for (const auto& members : Communicators(req)) {
     const auto g = static_cast<unsigned>(members.size());
     // Member i's s-th send goes to member i + s: in each step every member is the destination
@@ -70,20 +84,22 @@ Program PlanAllToAllDirect(const Request& req, const Hardware& hwp) {
     for (unsigned i = 0; i < g; ++i) {
       for (unsigned s = 1; s < g; ++s) {
         const unsigned j = (i + s) % g;
-        Put(p, Act::kSend, members[i], members[j], AllToAllBlock(p.elements, g, j),
+        Put(p, Act::kSend, members[i], members[j], out(members, g, i, j),
             static_cast<uint8_t>(s % ports), vcs[s % vcs.size()]);
       }
     }
     for (unsigned i = 0; i < g; ++i) {
       for (unsigned s = 1; s < g; ++s) {
         const unsigned j = (i + g - s) % g;  // the member whose step s reaches i
-        Put(p, Act::kRecvCopy, members[i], members[j], AllToAllBlock(p.elements, g, j),
+        Put(p, Act::kRecvCopy, members[i], members[j], in(members, g, i, j),
             static_cast<uint8_t>(s % ports), vcs[s % vcs.size()]);
       }
     }
   }
   p.sync_steps = 1;
-  p.summary = "direct all-to-all: every member sends block j straight to member j";
+  p.summary = v ? "direct all-to-all-v: every member sends its block for member j straight to j, "
+                  "into j's receive area"
+                : "direct all-to-all: every member sends block j straight to member j";
   return p;
 }
 

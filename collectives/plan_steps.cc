@@ -18,7 +18,9 @@ void Builder::Xfer(unsigned from, unsigned to, Range r, bool reduce, uint8_t lan
 Program Empty(const Request& req) {
   Program p;
   p.req = req;
-  p.elements = req.collective == Collective::kBarrier ? 1 : req.elements;
+  p.elements = req.collective == Collective::kBarrier     ? 1
+               : req.collective == Collective::kAllToAllV ? AllToAllVLayout(req).elements()
+                                                          : req.elements;
   p.nodes.resize(req.geom.k * req.geom.k);
   return p;
 }

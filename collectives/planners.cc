@@ -173,9 +173,10 @@ const std::vector<Entry>& Registry() {
         "rabenseifner"},
        PlanRabenseifner},
       {{"direct",
-        "all-to-all: every block straight to its destination (on ARIES over bypass segments)",
+        "all-to-all(-v): every block straight to its destination (on ARIES over bypass "
+        "segments)",
         false,
-        {C::kAllToAll},
+        {C::kAllToAll, C::kAllToAllV},
         any,
         "direct",
         AlgoVariant::kNone,
@@ -279,10 +280,11 @@ void CheckCommunicators(const Request& req, const AlgorithmInfo& info) {
                     req.algo, names));
   }
   if (req.collective != Collective::kAllReduce && req.collective != Collective::kReduceScatter &&
-      req.collective != Collective::kAllGather && req.collective != Collective::kAllToAll) {
-    throw PlanError(
-        fmt::format("coll.groups with {}: allowed allreduce, reducescatter, allgather, alltoall",
-                    CollectiveName(req.collective)));
+      req.collective != Collective::kAllGather && req.collective != Collective::kAllToAll &&
+      req.collective != Collective::kAllToAllV) {
+    throw PlanError(fmt::format(
+        "coll.groups with {}: allowed allreduce, reducescatter, allgather, alltoall, alltoallv",
+        CollectiveName(req.collective)));
   }
   try {
     CheckGroups(req.groups, req.geom.k);
@@ -329,7 +331,10 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
         RingMapName(req.ring.map), req.ring.dirs, req.algo, names));
   }
   const unsigned n = req.geom.k * req.geom.k;
-  if (req.collective != Collective::kBarrier && req.elements == 0) {
+  if (!req.groups.empty()) CheckCommunicators(req, entry->info);
+  if (req.collective == Collective::kAllToAllV) {
+    CheckCounts(req);
+  } else if (req.collective != Collective::kBarrier && req.elements == 0) {
     throw PlanError("coll.size: at least one element");
   }
   if ((req.collective == Collective::kReduce || req.collective == Collective::kBroadcast) &&
@@ -339,7 +344,6 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   if (req.op >= hw::kNumOps) {
     throw PlanError(fmt::format("operation {}: allowed 0..{}", req.op, hw::kNumOps - 1));
   }
-  if (!req.groups.empty()) CheckCommunicators(req, entry->info);
   Program p = entry->fn(req, hw);
   if (SpreadOverPorts(p, hw.local_ports))
     p.summary += fmt::format("; messages over {} local ports", hw.local_ports);

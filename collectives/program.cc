@@ -3,13 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <random>
 
 namespace aries::coll {
 
 namespace {
-constexpr Collective kAll[] = {
-    Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather, Collective::kReduce,
-    Collective::kBroadcast, Collective::kBarrier,       Collective::kAllToAll};
+constexpr Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
+                               Collective::kAllGather, Collective::kReduce,
+                               Collective::kBroadcast, Collective::kBarrier,
+                               Collective::kAllToAll,  Collective::kAllToAllV};
 }
 
 const char* CollectiveName(Collective c) {
@@ -28,6 +30,8 @@ const char* CollectiveName(Collective c) {
       return "barrier";
     case Collective::kAllToAll:
       return "alltoall";
+    case Collective::kAllToAllV:
+      return "alltoallv";
   }
   return "?";
 }
@@ -40,7 +44,7 @@ std::optional<Collective> ParseCollective(std::string_view name) {
 }
 
 const char* CollectiveNames() {
-  return "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall";
+  return "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall, alltoallv";
 }
 
 bool Swept(Collective c) {
@@ -97,24 +101,156 @@ BlockSource AllToAllSource(uint64_t elements, unsigned n, unsigned rank, uint64_
   return {static_cast<unsigned>(e / len), AllToAllBlock(elements, n, rank).off + e % len};
 }
 
-double AllToAllBisection(const Geometry& g) {
+namespace {
+// Link directions per row (per column) that cross the middle cut of K x K with a = floor(K/2)
+// columns (rows) on one side and b = K - a on the other: 1 on the mesh, 2 on the torus (K > 2),
+// a b on the flattened butterfly, 1 + tracks on ARIES (a track carries one segment across it at
+// most).
+double CutWidth(const Geometry& g) {
   const double a = g.k / 2, b = g.k - g.k / 2;
-  double w = 1;
   switch (g.topology) {
     case Topology::kMesh:
-      w = 1;
-      break;
+      return 1;
     case Topology::kTorus:
-      w = g.k > 2 ? 2 : 1;
-      break;
+      return g.k > 2 ? 2 : 1;
     case Topology::kFbfly:
-      w = a * b;
-      break;
+      return a * b;
     case Topology::kAries:
-      w = 1.0 + g.tracks;
-      break;
+      return 1.0 + g.tracks;
   }
-  return a * b / (w * g.k);
+  return 1;
+}
+}  // namespace
+
+double AllToAllBisection(const Geometry& g) {
+  const double a = g.k / 2, b = g.k - g.k / 2;
+  return a * b / (CutWidth(g) * g.k);
+}
+
+AllToAllVLayout::AllToAllVLayout(const Request& req)
+    : n_(req.geom.k * req.geom.k),
+      send_(size_t{n_} * n_),
+      recv_(size_t{n_} * n_),
+      recv_len_(n_),
+      sent_(n_) {
+  for (const auto& members : Communicators(req)) {
+    for (unsigned i : members) {
+      uint64_t s = 0, r = 0;
+      for (unsigned j : members) {
+        const uint64_t out = req.counts[i][j], in = req.counts[j][i];
+        send_[size_t{i} * n_ + j] = {s, out};
+        s += out;
+        if (j != i) {
+          recv_[size_t{i} * n_ + j] = {r, in};
+          r += in;
+          sent_[i] += out;
+        }
+      }
+      send_area_ = std::max(send_area_, s);
+      recv_len_[i] = r;
+    }
+  }
+  uint64_t longest = 0;
+  for (unsigned i = 0; i < n_; ++i) {
+    longest = std::max(longest, recv_len_[i]);
+    for (unsigned j = 0; j < n_; ++j) recv_[size_t{i} * n_ + j].off += send_area_;
+  }
+  elements_ = send_area_ + longest;
+}
+
+void CheckCounts(const Request& req, uint64_t max_elements) {
+  const unsigned n = req.geom.k * req.geom.k;
+  if (req.counts.size() != n) {
+    throw PlanError(fmt::format("coll.counts: {} rows, one per chiplet of {}x{}: allowed {}",
+                                req.counts.size(), req.geom.k, req.geom.k, n));
+  }
+  std::vector<int> comm(n, -1);
+  const auto comms = Communicators(req);
+  for (unsigned c = 0; c < comms.size(); ++c) {
+    for (unsigned m : comms[c]) comm[m] = static_cast<int>(c);
+  }
+  bool moves = false;
+  std::vector<uint64_t> send(n, 0), recv(n, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    if (req.counts[i].size() != n) {
+      throw PlanError(fmt::format("coll.counts: row {} has {} counts: allowed {}, one per chiplet",
+                                  i, req.counts[i].size(), n));
+    }
+    for (unsigned j = 0; j < n; ++j) {
+      const uint64_t c = req.counts[i][j];
+      if (c == 0) continue;
+      if (comm[i] < 0 || comm[i] != comm[j]) {
+        throw PlanError(fmt::format(
+            "coll.counts: row {} column {} is {}, but {}: allowed 0 between chiplets that share "
+            "no communicator",
+            i, j, c,
+            comm[i] < 0 ? fmt::format("chiplet {} is in no communicator", i)
+            : comm[j] < 0
+                ? fmt::format("chiplet {} is in no communicator", j)
+                : fmt::format("chiplets {} and {} are in different communicators", i, j)));
+      }
+      if (c > max_elements) {
+        throw PlanError(fmt::format("coll.counts: row {} column {} is {}: allowed 0 .. {}", i, j, c,
+                                    max_elements));
+      }
+      send[i] += c;
+      if (i != j) {
+        recv[j] += c;
+        moves = true;
+      }
+    }
+  }
+  if (!moves) {
+    throw PlanError(
+        "coll.counts: every count between two different chiplets is 0: allowed counts that move "
+        "at least one element");
+  }
+  const uint64_t s = *std::max_element(send.begin(), send.end());
+  const uint64_t r = *std::max_element(recv.begin(), recv.end());
+  if (s + r > max_elements) {
+    const auto si = std::max_element(send.begin(), send.end()) - send.begin();
+    const auto ri = std::max_element(recv.begin(), recv.end()) - recv.begin();
+    throw PlanError(fmt::format(
+        "coll.counts: a buffer of {} elements (chiplet {} sends {}, chiplet {} receives {}): "
+        "allowed at most {} per chiplet",
+        s + r, si, s, ri, r, max_elements));
+  }
+}
+
+std::vector<std::vector<uint64_t>> MakeCounts(const Request& req, const std::string& kind,
+                                              uint64_t per_pair, uint64_t seed) {
+  if (kind != "uniform" && kind != "random") {
+    throw PlanError(fmt::format("coll.counts = {}: allowed uniform, random", kind));
+  }
+  const unsigned n = req.geom.k * req.geom.k;
+  std::vector<std::vector<uint64_t>> c(n, std::vector<uint64_t>(n, 0));
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<uint64_t> draw(0, 2 * per_pair);
+  for (const auto& members : Communicators(req)) {
+    for (unsigned i : members) {
+      for (unsigned j : members) c[i][j] = kind == "uniform" ? per_pair : draw(rng);
+    }
+  }
+  return c;
+}
+
+double AllToAllVBisection(const Geometry& g, const std::vector<std::vector<uint64_t>>& counts) {
+  const unsigned k = g.k, a = k / 2;
+  if (k < 2) return 0;
+  // Elements crossing the column cut (x < a to x >= a and back) and the row cut.
+  uint64_t cross[4] = {0, 0, 0, 0};
+  for (unsigned i = 0; i < counts.size(); ++i) {
+    for (unsigned j = 0; j < counts[i].size(); ++j) {
+      const uint64_t c = counts[i][j];
+      if (c == 0) continue;
+      const bool xi = i % k < a, xj = j % k < a, yi = i / k < a, yj = j / k < a;
+      if (xi && !xj) cross[0] += c;
+      if (!xi && xj) cross[1] += c;
+      if (yi && !yj) cross[2] += c;
+      if (!yi && yj) cross[3] += c;
+    }
+  }
+  return static_cast<double>(*std::max_element(cross, cross + 4)) / (CutWidth(g) * k);
 }
 
 unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e) {
@@ -254,6 +390,8 @@ Range Program::ResultRegion(unsigned node) const {
       return node == req.root ? Range{0, elements} : Range{0, 0};
     case Collective::kAllToAll:
       return {0, AllToAllBlock(elements, r->size, 0).len * r->size};
+    case Collective::kAllToAllV:
+      return AllToAllVLayout(req).Received(node);
     default:
       return {0, elements};
   }

@@ -42,6 +42,8 @@ struct PlanError : std::invalid_argument {
 // All-to-all (MPI_Alltoall in place): every member of a communicator of G members holds G
 // blocks (AllToAllBlock); its block j goes to member j, which keeps it as its block i, i the
 // sender's rank. Block r, a member's own, stays where it is.
+// All-to-all-v (MPI_Alltoallv, not in place): per-pair counts (Request::counts), a send area and
+// a receive area in every buffer (AllToAllVLayout).
 enum class Collective {
   kAllReduce,
   kReduceScatter,
@@ -49,11 +51,12 @@ enum class Collective {
   kReduce,
   kBroadcast,
   kBarrier,
-  kAllToAll
+  kAllToAll,
+  kAllToAllV
 };
 const char* CollectiveName(Collective c);
 std::optional<Collective> ParseCollective(std::string_view name);
-// "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall"
+// "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall, alltoallv"
 const char* CollectiveNames();
 // The collectives the sweeps measure and cost models cover (coll-sweep, coll-models, --algo
 // auto), and their names for messages.
@@ -110,6 +113,9 @@ struct Request {
   // collective over its own members at the same time, on one buffer size; a chiplet in none
   // takes no part. Empty: one communicator of every chiplet.
   std::vector<std::vector<unsigned>> groups;
+  // All-to-all-v: counts[i][j] elements go from node i to node j (K^2 x K^2, node ids; zero
+  // between nodes of different communicators). The counts size the buffer, not `elements`.
+  std::vector<std::vector<uint64_t>> counts;
 };
 
 // The communicators of a request: its groups, or one of every node when it has none; each
@@ -158,6 +164,46 @@ BlockSource AllToAllSource(uint64_t elements, unsigned n, unsigned rank, uint64_
 // flattened butterfly, 1 + tracks on ARIES (a track carries one segment across it at most);
 // so a b / (w K).
 double AllToAllBisection(const Geometry& g);
+// All-to-all-v's buffer. Node i's send area is at offset 0: its blocks for its communicator's
+// members in rank order, counts[i][j] elements for member j (its block for itself among them:
+// the block stays there, MPI's self copy moves nothing over the network). Its receive area is
+// at offset send_area(), the longest send area of any node: the blocks of the other members in
+// rank order, counts[j][i] elements from member j. Program::elements = send_area() + the
+// longest receive area. The counts must have passed CheckCounts.
+class AllToAllVLayout {
+ public:
+  explicit AllToAllVLayout(const Request& req);
+  // Node `from`'s block for `to` in its send area; node `at`'s block from `from` in its receive
+  // area (empty for `at` itself).
+  Range Send(unsigned from, unsigned to) const { return send_[size_t{from} * n_ + to]; }
+  Range Recv(unsigned at, unsigned from) const { return recv_[size_t{at} * n_ + from]; }
+  Range Received(unsigned node) const { return {send_area_, recv_len_[node]}; }
+  uint64_t send_area() const { return send_area_; }
+  uint64_t elements() const { return elements_; }
+  // Elements a node sends to other nodes (its send area without its own block).
+  uint64_t Sent(unsigned node) const { return sent_[node]; }
+
+ private:
+  unsigned n_;
+  std::vector<Range> send_, recv_;
+  std::vector<uint64_t> recv_len_, sent_;
+  uint64_t send_area_ = 0, elements_ = 0;
+};
+// The counts of an all-to-all-v: K^2 rows of K^2 counts, zero between nodes that share no
+// communicator (and for nodes in none), some element moving between two nodes, and a buffer of
+// at most `max_elements`; throws PlanError naming the offending row and column, worded to
+// follow "allowed".
+void CheckCounts(const Request& req, uint64_t max_elements = uint64_t{1} << 24);
+// Generated all-to-all-v counts (coll.counts): "uniform", every member sends every member of its
+// communicator (itself included) `per_pair` elements; "random", each such count drawn uniformly
+// from 0 .. 2 per_pair (the same mean: a load imbalance like DLRM's embedding lookups), from
+// `seed`. Zero between nodes that share no communicator. Throws PlanError for another kind.
+std::vector<std::vector<uint64_t>> MakeCounts(const Request& req, const std::string& kind,
+                                              uint64_t per_pair, uint64_t seed);
+// The all-to-all-v's bisection bound on the K x K package in elements per link direction: the
+// most elements any direction of the middle column cut or the middle row cut carries, over the
+// link directions crossing it (the widths of AllToAllBisection).
+double AllToAllVBisection(const Geometry& g, const std::vector<std::vector<uint64_t>>& counts);
 // The shard holding element e.
 unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e);
 

@@ -6,6 +6,7 @@
 #include <bitset>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -38,6 +39,14 @@ class Executor {
 
   SymbolicReport Run() {
     if (n_ > 256) return Fail("more than 256 nodes");
+    if (p_.req.collective == Collective::kAllToAllV) {
+      try {
+        CheckCounts(p_.req);
+      } catch (const PlanError& e) {
+        return Fail(e.what());
+      }
+      layout_.emplace(p_.req);
+    }
     if (!BuildIntervals()) return rep_;
     rep_.intervals = bounds_.size() - 1;
     Init();
@@ -86,7 +95,16 @@ class Executor {
     for (const auto& members : Communicators(p_.req)) {  // every communicator's shards
       const auto m = static_cast<unsigned>(members.size());
       for (unsigned i = 0; i < m; ++i) {
-        if (p_.req.collective == Collective::kAllToAll) {  // blocks, not shards
+        if (layout_) {  // the send and receive areas' blocks
+          const unsigned me = members[i];
+          for (unsigned peer : members) {
+            for (const Range r : {layout_->Send(me, peer), layout_->Recv(me, peer)}) {
+              b.insert(r.off);
+              b.insert(r.end());
+            }
+          }
+          b.insert(layout_->Received(me).end());
+        } else if (p_.req.collective == Collective::kAllToAll) {  // blocks, not shards
           b.insert(AllToAllBlock(p_.elements, m, i).off);
           b.insert(AllToAllBlock(p_.elements, m, i).end());
         } else {
@@ -442,6 +460,14 @@ class Executor {
             want_org = b.offset;
             break;
           }
+          case Collective::kAllToAllV:  // the block of the member whose receive block holds it
+            for (unsigned m : comms_[rank->comm]) {
+              const Range r = layout_->Recv(n, m);
+              if (m == n || bounds_[i] < r.off || bounds_[i] >= r.end()) continue;
+              want.set(m);
+              want_org = layout_->Send(m, n).off + (bounds_[i] - r.off);
+            }
+            break;
           default:
             want = all;
         }
@@ -472,6 +498,7 @@ class Executor {
   const Wiring& w_;
   unsigned n_;
   std::vector<std::vector<unsigned>> comms_;  // Communicators(p_.req)
+  std::optional<AllToAllVLayout> layout_;     // all-to-all-v
   SymbolicReport rep_;
   std::vector<uint64_t> bounds_;
   std::vector<std::vector<Set>> val_;

@@ -162,6 +162,7 @@ Subcommand Coll(CLI::App& app) {
   k.Alias("--ring-map", "coll.ring_map");
   k.Alias("--ring-dirs", "coll.ring_dirs");
   k.Alias("--groups", "coll.groups");
+  k.Alias("--counts", "coll.counts");
   k.Alias("--seed", "sim.seed", "input generator seed");
   k.Alias("--model", "sim.model",
           "node model: rtl (the Verilated RTL; what auto means for one run), fast (the "

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -113,6 +114,24 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
     }
     if (algo == "auto")
       BadKey(c, "coll.groups", "all with --algo auto (the costs are whole-package)");
+  }
+  o.counts = c.Get("coll.counts");
+  if (o.collective != coll::Collective::kAllToAllV && !c.Origin("coll.counts").empty()) {
+    BadKey(c, "coll.counts",
+           fmt::format("only with alltoallv (the collective is {})",
+                       coll::CollectiveName(o.collective)));
+  }
+  if (o.collective == coll::Collective::kAllToAllV) {
+    if (algo == "auto") BadKey(c, "coll.algo", "direct with alltoallv (no measured costs)");
+    if (o.counts != "uniform" && o.counts != "random") {
+      std::ifstream probe(o.counts);
+      if (!probe) {
+        BadKey(c, "coll.counts",
+               "uniform, random, or a counts file that exists (K^2 lines of K^2 element counts)");
+      }
+      if (!c.Origin("coll.size").empty())
+        BadKey(c, "coll.size", "unset with a counts file (the file gives every count)");
+    }
   }
   o.verify = KeyBool(c, "coll.verify");
   o.costs = c.Get("coll.costs");
@@ -226,6 +245,16 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   sysc::PackageConfig run_pc = pc;  // the package of the next attempt (faults' cycles shifted)
   r.elements = (bytes + 3) / 4;
   r.root = o.root;
+  const bool is_v = *c == coll::Collective::kAllToAllV;
+  if (is_v) {
+    // coll.size is what a member sends in all (itself included), split evenly over its G
+    // members: the same traffic as an all-to-all of that size, unless the counts say otherwise.
+    const uint64_t per_pair = std::max<uint64_t>(1, r.elements / coll::LargestCommunicator(r));
+    r.counts = !o.count_matrix.empty() ? o.count_matrix
+               : o.counts == "uniform" || o.counts == "random"
+                   ? coll::MakeCounts(r, o.counts, per_pair, o.seed)
+                   : tb::ReadCountsFile(o.counts, r.geom.k * r.geom.k);
+  }
   constexpr unsigned kAttempts = 4;
   std::unique_ptr<sysc::Package> pkg_owner;
   coll::Program p;
@@ -244,9 +273,20 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     p = coll::Plan(r, sysc::HardwareOf(pkg_owner->shape()), &v);
     const unsigned nn = p.num_nodes();
     if (attempt == 1) {
-      print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
-            coll::CollectiveName(o.collective), coll::OpName(r.op), bytes, p.elements, o.type,
+      if (is_v) {
+        const coll::AllToAllVLayout lay(r);
+        uint64_t moved = 0;
+        for (unsigned i = 0; i < p.num_nodes(); ++i) moved += lay.Sent(i);
+        print(
+            "ARIES-sim coll: {} alltoallv, {} counts: {} bytes between chiplets in all (send area "
+            "{} + receive area {} elements of {}) on {} ({} node model)\n",
+            r.algo, o.counts, moved * 4, lay.send_area(), p.elements - lay.send_area(), o.type,
             coll::GeometryLabel(pc), model);
+      } else {
+        print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
+              coll::CollectiveName(o.collective), coll::OpName(r.op), bytes, p.elements, o.type,
+              coll::GeometryLabel(pc), model);
+      }
       if (!pc.faults.empty()) print("  faults: {}\n", pc.faults.Names(pc));
       in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
                             : tb::ReadNodeVectors(o.inputs, o.type, nn, p.elements);
@@ -296,7 +336,19 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const unsigned n = p.num_nodes();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double link_bytes = 4.0 * pkg.shape().lanes;  // per cycle per link direction
-  const double algbw = static_cast<double>(p.elements) * 4.0 / static_cast<double>(res.cycles);
+  // All-to-all-v: a node's size is the mean of what it sends others, its bound the most any
+  // node sends or receives (over its local ports) or the bisection's, the larger.
+  uint64_t v_mean = 0, v_most = 0;
+  if (is_v) {
+    const coll::AllToAllVLayout lay(r);
+    for (unsigned i = 0; i < n; ++i) {
+      v_mean += lay.Sent(i);
+      v_most = std::max({v_most, lay.Sent(i), lay.Received(i).len});
+    }
+    v_mean /= n;
+  }
+  const double algbw =
+      static_cast<double>(is_v ? v_mean : p.elements) * 4.0 / static_cast<double>(res.cycles);
   double factor = 1.0;
   // The largest communicator's members (every node without groups) set the bound.
   const unsigned members = coll::LargestCommunicator(r);
@@ -309,6 +361,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     case coll::Collective::kAllToAll:
       factor = static_cast<double>(members - 1) / members;
       break;
+    case coll::Collective::kAllToAllV:  // the size already leaves out a member's own block
     default:
       factor = 1.0;
   }
@@ -322,6 +375,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   if (*c == coll::Collective::kAllToAll && r.groups.empty()) {
     bound = std::max(bound, static_cast<double>(p.elements) * 4.0 *
                                 coll::AllToAllBisection(r.geom) / link_bytes);
+  }
+  if (is_v) {
+    bound = std::max(static_cast<double>(v_most) * 4.0 / (link_bytes * ports),
+                     coll::AllToAllVBisection(r.geom, r.counts) * 4.0 / link_bytes);
   }
   print(
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
@@ -338,6 +395,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       if (o.alone && r.groups.size() > 1) {
         CollOptions solo = o;
         solo.groups = {members_of};
+        if (is_v) {  // the group's own counts, nothing to or from the others
+          solo.count_matrix.assign(n, std::vector<uint64_t>(n, 0));
+          for (unsigned a : members_of) {
+            for (unsigned b : members_of) solo.count_matrix[a][b] = r.counts[a][b];
+          }
+        }
         solo.alone = false;
         solo.energy = false;
         solo.json.clear();
@@ -391,7 +454,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
                                 ? fmt::format("every element of every node matches the golden {}",
                                               o.collective == coll::Collective::kAllToAll
                                                   ? "(each block its sender's)"
-                                                  : "reduction")
+                                              : is_v ? "(each received block its sender's, the "
+                                                       "send areas untouched)"
+                                                     : "reduction")
                                 : "FAILED");
     ok = ok && bad.empty();
   }
@@ -500,6 +565,7 @@ std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
                   {"verify", o.verify},
                   {"local_ports", g.local_ports},
                   {"groups", o.groups}};
+  if (o.collective == coll::Collective::kAllToAllV) j["request"]["counts"] = o.counts;
   nlohmann::json r = {
       {"algorithm", m.algorithm},
       {"engine_op", m.op},

@@ -27,6 +27,11 @@ struct CollOptions {
   unsigned root = 0, embeddings = 1, levels = 2;
   coll::RingLayout ring;  // coll.ring_map, coll.ring_dirs: the ring algorithm only
   std::vector<std::vector<unsigned>> groups;  // coll.groups: communicators (empty: every node)
+  // coll.counts (alltoallv): uniform, random or a counts file (tb::ReadCountsFile).
+  std::string counts = "uniform";
+  // alltoallv: the counts themselves (K^2 x K^2; library callers: a group run alone keeps its
+  // counts); when given, `counts` only names them.
+  std::vector<std::vector<uint64_t>> count_matrix;
   bool alone = true;  // with groups: also run each group alone (what sharing the package costs)
   std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
   std::string costs;            // --algo auto: cost CSV (default: the repository's)

@@ -116,8 +116,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"coll.algo", "ring", "auto or an algorithm (aries coll --help)",
        "collective algorithm (auto: the cheapest by the measured costs; coll only)", "coll train"},
       {"coll.collective", "allreduce",
-       "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall (sweeps and cost "
-       "models: allreduce, reducescatter, allgather, alltoall)",
+       "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall, alltoallv "
+       "(sweeps and cost models: allreduce, reducescatter, allgather, alltoall)",
        "the collective", "coll coll-sweep coll-models"},
       {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models"},
       {"coll.op", "sum", "sum, prod, min, max, and, or, xor (and, or, xor: int32)",
@@ -137,7 +137,12 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "coll"},
       {"coll.groups", "all", "all, rows, cols, quadrants, or node ids: 0,1,2,3;4,5,6,7",
        "communicators: each group runs the collective over its own members, all at the same "
-       "time (ring: allreduce, reducescatter, allgather; direct: alltoall)",
+       "time (ring: allreduce, reducescatter, allgather; direct: alltoall, alltoallv)",
+       "coll"},
+      {"coll.counts", "uniform", "uniform, random, or a counts file",
+       "alltoallv: elements each chiplet sends each member of its communicator (uniform: "
+       "coll.size / G each; random: 0 .. 2 coll.size / G each, from sim.seed; a file: K^2 lines "
+       "of K^2 counts, line i what chiplet i sends)",
        "coll"},
       {"coll.verify", "false", "true, false",
        "compare every element with its golden value (the reduction; all-to-all: the sender's "

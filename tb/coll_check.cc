@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include "aries_pkg.h"
@@ -53,9 +55,10 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   size_t count = 0;
   const unsigned n = p.num_nodes(), op = p.req.op;
   const bool fp_assoc = op == hw::kOpAddF32 || op == hw::kOpMulF32;
+  const bool v = p.req.collective == coll::Collective::kAllToAllV;
+  const bool moves = p.req.collective == coll::Collective::kAllToAll || v;
   const bool reduction = p.req.collective != coll::Collective::kAllGather &&
-                         p.req.collective != coll::Collective::kBroadcast &&
-                         p.req.collective != coll::Collective::kAllToAll;
+                         p.req.collective != coll::Collective::kBroadcast && !moves;
   // fp32 add and mul depend on the association: their golden is the program executed on the
   // inputs with the engine's arithmetic in the hardware's order (coll::ExecuteConcretely),
   // compared bit for bit; subnormals, infinities and NaNs follow the engine's rules there.
@@ -96,9 +99,29 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
     const coll::BlockSource b = coll::AllToAllSource(p.elements, r.size, r.rank, e);
     return std::pair{comms[r.comm][b.rank], b.offset};
   };
+  // All-to-all-v: a node's receive blocks in offset order (its members' rank order) with their
+  // senders; sent_v gives the sender and its element of a received element.
+  std::optional<coll::AllToAllVLayout> layout;
+  if (v) layout.emplace(p.req);
+  struct VBlock {
+    coll::Range at;
+    unsigned from;
+  };
+  std::vector<VBlock> blocks;
+  auto sent_v = [&](unsigned node, uint64_t e) {
+    auto it = std::upper_bound(blocks.begin(), blocks.end(), e,
+                               [](uint64_t x, const VBlock& b) { return x < b.at.end(); });
+    return std::pair{it->from, layout->Send(it->from, node).off + (e - it->at.off)};
+  };
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);
     const auto rank = coll::RankOf(p.req, node);
+    if (v && rank) {
+      blocks.clear();
+      for (unsigned m : comms[rank->comm]) {
+        if (m != node && layout->Recv(node, m).len) blocks.push_back({layout->Recv(node, m), m});
+      }
+    }
     for (uint64_t e = r.off; e < r.end(); ++e) {
       const uint32_t got = out[node][e];
       bool ok = true;
@@ -111,6 +134,11 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
           break;
         case coll::Collective::kAllToAll: {
           const auto [from, at] = sent(*rank, e);
+          ok = got == in[from][at];
+          break;
+        }
+        case coll::Collective::kAllToAllV: {
+          const auto [from, at] = sent_v(node, e);
           ok = got == in[from][at];
           break;
         }
@@ -132,8 +160,9 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
           case coll::Collective::kBroadcast:
             want = fmt::format("{:#010x} (the root's)", in[p.req.root][e]);
             break;
-          case coll::Collective::kAllToAll: {
-            const auto [from, at] = sent(*rank, e);
+          case coll::Collective::kAllToAll:
+          case coll::Collective::kAllToAllV: {
+            const auto [from, at] = v ? sent_v(node, e) : sent(*rank, e);
             want = fmt::format("{:#010x} (node {}'s element {})", in[from][at], from, at);
             break;
           }
@@ -147,15 +176,19 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
         bad.push_back(fmt::format("node {} element {}: got {:#010x}, want {}", node, e, got, want));
       }
     }
-    // What no message may write keeps the input: the tail past an all-to-all's G blocks, and
-    // the whole buffer of a node in no communicator.
-    if (p.req.collective != coll::Collective::kAllToAll && rank) continue;
+    // What no message may write keeps the input: the tail past an all-to-all's G blocks, an
+    // all-to-all-v's send area and the rest of its receive area, and the whole buffer of a node
+    // in no communicator.
+    if (!moves && rank) continue;
     for (uint64_t e = 0; e < p.elements; ++e) {
       if (e >= r.off && e < r.end()) continue;
       if (out[node][e] != in[node][e] && count++ < max_report) {
-        bad.push_back(fmt::format("node {} element {}: got {:#010x}, want {:#010x} (its input: {})",
-                                  node, e, out[node][e], in[node][e],
-                                  rank ? "past the all-to-all's blocks" : "in no communicator"));
+        bad.push_back(fmt::format(
+            "node {} element {}: got {:#010x}, want {:#010x} (its input: {})", node, e,
+            out[node][e], in[node][e],
+            !rank ? "in no communicator"
+            : v   ? (e < layout->send_area() ? "its send area" : "past its receive blocks")
+                  : "past the all-to-all's blocks"));
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <fstream>
@@ -160,6 +161,47 @@ std::vector<std::vector<uint32_t>> ReadNodeVectors(const std::string& pattern,
   for (unsigned n = 0; n < nodes; ++n)
     v.push_back(ReadVectorFile(NodePath(pattern, n), type, elements));
   return v;
+}
+
+std::vector<std::vector<uint64_t>> ReadCountsFile(const std::string& path, unsigned nodes) {
+  std::ifstream f(path);
+  if (!f) throw VectorFileError(fmt::format("{}: cannot open the counts file", path));
+  std::vector<std::vector<uint64_t>> rows;
+  std::string line;
+  for (unsigned no = 1; std::getline(f, line); ++no) {
+    if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    for (char& ch : line) {
+      if (ch == ',') ch = ' ';
+    }
+    std::istringstream words(line);
+    std::vector<uint64_t> row;
+    std::string w;
+    while (words >> w) {
+      const bool digits = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char x) {
+        return std::isdigit(x);
+      });
+      if (!digits || w.size() > 12) {
+        throw VectorFileError(fmt::format(
+            "{} line {}: '{}' is not an element count (allowed 0 .. 999999999999)", path, no, w));
+      }
+      row.push_back(std::stoull(w));
+    }
+    if (row.empty()) continue;
+    if (row.size() != nodes) {
+      throw VectorFileError(fmt::format("{} line {}: {} counts, allowed {} (one per chiplet)", path,
+                                        no, row.size(), nodes));
+    }
+    if (rows.size() == nodes) {
+      throw VectorFileError(
+          fmt::format("{} line {}: more than {} rows (one per chiplet)", path, no, nodes));
+    }
+    rows.push_back(std::move(row));
+  }
+  if (rows.size() != nodes) {
+    throw VectorFileError(fmt::format("{}: {} rows of counts, allowed {} (one per chiplet)", path,
+                                      rows.size(), nodes));
+  }
+  return rows;
 }
 
 }  // namespace aries::tb

@@ -32,6 +32,12 @@ std::vector<std::vector<uint32_t>> ReadNodeVectors(const std::string& pattern,
                                                    const std::string& type, unsigned nodes,
                                                    uint64_t elements);
 
+// All-to-all-v counts (coll.counts = FILE): `nodes` lines of `nodes` element counts, line i
+// the counts node i sends to nodes 0, 1, ... (whitespace or commas between them; blank lines
+// and text after '#' ignored). Throws VectorFileError naming the file, the line and what was
+// expected.
+std::vector<std::vector<uint64_t>> ReadCountsFile(const std::string& path, unsigned nodes);
+
 }  // namespace aries::tb
 
 #endif  // ARIES_TB_COLL_IO_H_
