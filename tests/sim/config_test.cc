@@ -180,6 +180,30 @@ TEST(CollRequest, CarriesTypedKeysAndRefusesWhatCannotRun) {
   a.Set("coll.ring_dirs", "2");
   EXPECT_NE(ErrorOf([&] { CollRequest(a, kNoColl); }).find("the default with --algo auto"),
             std::string::npos);
+  // All-to-all-v's counts: only with alltoallv, a file that exists, no coll.size beside a file,
+  // no auto.
+  EXPECT_NE(refused("coll.counts", "random")
+                .find("only with alltoallv (the collective is "
+                      "allreduce)"),
+            std::string::npos);
+  auto v_refused = [](const std::vector<std::pair<const char*, const char*>>& kv) {
+    Config d;
+    d.Set("coll.collective", "alltoallv");
+    for (const auto& [k, v] : kv) d.Set(k, v);
+    return ErrorOf([&] { CollRequest(d, kNoColl); });
+  };
+  EXPECT_EQ(v_refused({{"coll.counts", "random"}, {"coll.algo", "direct"}}), "");
+  EXPECT_NE(v_refused({{"coll.counts", "/nonexistent/counts.txt"}})
+                .find("uniform, random, or a counts file that exists"),
+            std::string::npos);
+  const std::string file = ::testing::TempDir() + "config_test_counts.txt";
+  std::ofstream(file) << "0 1\n1 0\n";
+  EXPECT_EQ(v_refused({{"coll.counts", file.c_str()}}), "");
+  EXPECT_NE(v_refused({{"coll.counts", file.c_str()}, {"coll.size", "4K"}})
+                .find("unset with a counts file"),
+            std::string::npos);
+  std::remove(file.c_str());
+  EXPECT_NE(v_refused({{"coll.algo", "auto"}}).find("direct with alltoallv"), std::string::npos);
 }
 
 TEST(TrainRequest, TypedSizesAndStrategy) {

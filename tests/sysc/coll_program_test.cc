@@ -368,4 +368,69 @@ TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
   EXPECT_NE(caught[1].find("in no communicator"), std::string::npos) << caught[1];
 }
 
+// All-to-all-v, cycle-accurate: random counts with empty blocks on every topology (3x3 and 4x4,
+// two local ports on ARIES), row communicators at once; the golden names a received element
+// from the wrong place, and a write into a send area or past a node's receive blocks.
+TEST(CollProgram, AllToAllVEverywhereAndTheGoldenCatchesAStrayElement) {
+  const uint64_t seed = aries::test::TestSeed(25);
+  unsigned runs = 0;
+  for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kFbfly, Topology::kAries}) {
+    for (unsigned k : {3u, 4u}) {
+      sysc::PackageConfig pc;
+      pc.topology = t;
+      pc.k = k;
+      pc.local_ports = t == Topology::kAries ? 2 : 1;
+      sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
+      coll::Request r;
+      r.geom = pc;
+      r.algo = "direct";
+      r.collective = Collective::kAllToAllV;
+      r.counts = coll::MakeCounts(r, "random", 40, seed + k);
+      r.counts[1][0] = r.counts[0][k * k - 1] = 0;
+      const auto [p, in, res] =
+          RunVerified(pkg, r, seed, fmt::format("{} {}x{}", coll::TopologyName(t), k, k));
+      // Node k*k-1's last block (from node k*k-2) holds that node's block for it.
+      const coll::AllToAllVLayout lay(r);
+      const unsigned last = k * k - 1, from = k * k - 2;
+      const coll::Range at = lay.Recv(last, from), src = lay.Send(from, last);
+      ASSERT_GT(at.len, 0u);
+      EXPECT_EQ(res.out[last][at.end() - 1], in[from][src.end() - 1]);
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 8u);
+  sysc::PackageConfig pc;
+  pc.topology = Topology::kAries;
+  pc.k = 4;
+  sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
+  coll::Request r;
+  r.geom = pc;
+  r.algo = "direct";
+  r.collective = Collective::kAllToAllV;
+  r.groups = coll::ParseGroups("rows", 4);
+  r.counts = coll::MakeCounts(r, "random", 30, seed);
+  r.counts[5][6] = 7;
+  r.counts[4][5] = r.counts[6][5] = r.counts[7][5] = 1;  // node 5's receive area ends early
+  const auto [p, in, res] = RunVerified(pkg, r, seed, "rows");
+  const coll::AllToAllVLayout lay(r);
+  auto bad = res.out;
+  const coll::Range got = lay.Recv(6, 5);  // node 6's block from node 5 (7 elements)
+  bad[6][got.off + 3] ^= 1u;
+  bad[6][1] ^= 1u;  // its send area
+  const uint64_t past = lay.Received(5).end();
+  ASSERT_LT(past, p.elements);
+  bad[5][past] ^= 1u;  // past node 5's receive blocks
+  const auto found = tb::CheckCollective(p, in, bad);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_NE(found[0].find(fmt::format("node 5 element {}", past)), std::string::npos) << found[0];
+  EXPECT_NE(found[0].find("past its receive blocks"), std::string::npos) << found[0];
+  EXPECT_NE(found[1].find(fmt::format("node 6 element {}", got.off + 3)), std::string::npos)
+      << found[1];
+  EXPECT_NE(found[1].find(fmt::format("(node 5's element {})", lay.Send(5, 6).off + 3)),
+            std::string::npos)
+      << found[1];
+  EXPECT_NE(found[2].find("node 6 element 1:"), std::string::npos) << found[2];
+  EXPECT_NE(found[2].find("its send area"), std::string::npos) << found[2];
+}
+
 }  // namespace

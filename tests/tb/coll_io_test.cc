@@ -87,4 +87,39 @@ TEST(CollIo, NodeVectorsByPattern) {
   EXPECT_EQ(ReadNodeVectors(Tmp("node{node}.npy"), "int32", 3, 2), v);
 }
 
+// All-to-all-v counts files: comments, commas and blank lines; every refusal names the file,
+// the line and what was expected.
+TEST(CollIo, CountsFile) {
+  const std::string path = Tmp("counts.txt");
+  std::ofstream(path) << "# 2x2\n0 5 0 7\n\n1,0,0,0  # node 1\n0 0 3 9\n4 4 4 0\n";
+  const auto c = ReadCountsFile(path, 4);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0], (std::vector<uint64_t>{0, 5, 0, 7}));
+  EXPECT_EQ(c[1], (std::vector<uint64_t>{1, 0, 0, 0}));
+  EXPECT_EQ(c[3][2], 4u);
+  auto refusal = [&](const std::string& text, unsigned nodes = 4) {
+    std::ofstream(path) << text;
+    try {
+      ReadCountsFile(path, nodes);
+    } catch (const VectorFileError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refusal("0 1\n1 0\n"), path + " line 1: 2 counts, allowed 4 (one per chiplet)");
+  EXPECT_EQ(refusal("0 1\n1 -2\n", 2),
+            path + " line 2: '-2' is not an element count (allowed 0 .. 999999999999)");
+  EXPECT_EQ(refusal("0 1\n1 0\n1 1\n", 2), path + " line 3: more than 2 rows (one per chiplet)");
+  EXPECT_EQ(refusal("0 1\n", 2), path + ": 1 rows of counts, allowed 2 (one per chiplet)");
+  EXPECT_EQ(refusal("0 1\n1 1e3\n", 2),
+            path + " line 2: '1e3' is not an element count (allowed 0 .. 999999999999)");
+  std::remove(path.c_str());
+  try {
+    ReadCountsFile(path, 2);
+    ADD_FAILURE() << "a missing file read";
+  } catch (const VectorFileError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": cannot open the counts file");
+  }
+}
+
 }  // namespace
