@@ -5,6 +5,7 @@
 // route changed). The validator must not crash; a program it accepts must run on the reference
 // interpreter (collectives/reference.cc) to the collective's definition: the two independent
 // readings of a program must agree.
+#include <optional>
 #include <stdexcept>
 
 #include "aries_pkg.h"
@@ -36,9 +37,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   r.geom.k = b.Next(2) ? 4 : 2;
   r.algo = kAlgos[b.Next(6)];
   r.collective = b.Next(3) == 0 ? Collective::kReduceScatter : Collective::kAllReduce;
-  if (r.algo == "direct") r.collective = Collective::kAllToAll;  // messages that move data
+  if (r.algo == "direct") {  // messages that move data: all-to-all, or -v with fuzzed counts
+    r.collective = b.Next(2) ? Collective::kAllToAllV : Collective::kAllToAll;
+  }
   r.op = aries::hw::kOpAddI32;
   r.elements = 1 + b.Next(200);
+  if (r.collective == Collective::kAllToAllV) {
+    const unsigned nn = r.geom.k * r.geom.k;
+    r.counts.assign(nn, std::vector<uint64_t>(nn, 0));
+    for (auto& row : r.counts) {
+      for (auto& c : row) c = b.Next(10);
+    }
+  }
   Hardware hw;
   Program p;
   try {
@@ -117,11 +127,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     aries::fuzz::Finding("a validated program does not run on the reference interpreter", e.what());
   }
   std::vector<uint32_t> vals(n);
+  std::optional<AllToAllVLayout> v_layout;
+  if (p.req.collective == Collective::kAllToAllV) v_layout.emplace(p.req);
   for (unsigned node = 0; node < n; ++node) {
     const Range rr = p.ResultRegion(node);
     for (uint64_t e = rr.off; e < rr.end(); ++e) {
       uint32_t want;
-      if (p.req.collective == Collective::kAllToAll) {  // the sender's block (one communicator)
+      if (v_layout) {  // the sender's element of the block this one is in
+        unsigned from = n;
+        for (unsigned m = 0; m < n; ++m) {
+          const Range at = v_layout->Recv(node, m);
+          if (m != node && e >= at.off && e < at.end()) from = m;
+        }
+        if (from == n) aries::fuzz::Finding("all-to-all-v result outside every block", "");
+        want = in[from][v_layout->Send(from, node).off + (e - v_layout->Recv(node, from).off)];
+      } else if (p.req.collective == Collective::kAllToAll) {  // the sender's block
         const BlockSource src = AllToAllSource(p.elements, n, node, e);
         want = in[src.rank][src.offset];
       } else {

@@ -15,7 +15,15 @@ namespace aries::fuzz {
 
 // A per-process file (its name ends in `suffix`) holding exactly `data`.
 inline const std::string& AsFile(const uint8_t* data, size_t size, const char* suffix) {
-  static std::string path;
+  // Removed at exit: a corpus run starts one process per input directory, CI many.
+  struct Owned {
+    std::string path;
+    ~Owned() {
+      if (!path.empty()) std::remove(path.c_str());
+    }
+  };
+  static Owned file;
+  std::string& path = file.path;
   if (path.empty()) {
     path = "/tmp/aries_fuzz_" + std::to_string(getpid()) + suffix;
   }
