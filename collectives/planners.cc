@@ -356,6 +356,12 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
     throw PlanError(fmt::format("{} cannot be planned around the faults ({}): {}", req.algo,
                                 req.geom.faults.Names(req.geom), v.error));
   }
+  if (!v.ok() && v.symbolic.capacity) {
+    throw PlanError(fmt::format(
+        "{} {}: the validator cannot prove this program ({}); allowed: fewer or more aligned "
+        "elements (all-to-all-v with random counts is proven up to about 1M per chiplet)",
+        req.algo, CollectiveName(req.collective), v.error));
+  }
   if (!v.ok()) {
     throw std::logic_error(
         fmt::format("planner {} produced a program its validator refuses: {}", req.algo, v.error));

@@ -149,6 +149,7 @@ class Executor {
             "the messages received elsewhere than they were sent from cut the buffer into more "
             "than {} intervals",
             kMaxIntervals));
+        rep_.capacity = true;
         return false;
       }
     }

@@ -27,6 +27,10 @@ struct SymbolicReport {
   uint64_t messages = 0;    // point-to-point messages matched
   uint64_t engine_ids = 0;  // engine trees evaluated
   uint64_t intervals = 0;   // element intervals tracked
+  // The error is the executor's capacity, not the program's: its element intervals are common to
+  // every node, and messages received at other offsets than they were sent from (all-to-all-v's
+  // unaligned blocks) can cut them into more than it tracks.
+  bool capacity = false;
 };
 
 SymbolicReport ExecuteSymbolically(const Program& p, const Wiring& w);
