@@ -320,6 +320,15 @@ TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
             1.5 * static_cast<double>(one.node_cycles[0]));
 }
 
+// A direct all-to-all (-v: counts still to give) on the package `pc`.
+coll::Request Direct(const sysc::PackageConfig& pc, Collective c) {
+  coll::Request r;
+  r.geom = pc;
+  r.algo = "direct";
+  r.collective = c;
+  return r;
+}
+
 // All-to-all beyond the 4x4 sweep above: the flattened butterfly, 3x3 (blocks of an odd count),
 // two local ports, communicators at once; the golden names a block that went astray.
 TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
@@ -335,10 +344,7 @@ TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
   pc.topology = Topology::kAries;
   pc.k = 4;
   sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
-  coll::Request r;
-  r.geom = pc;
-  r.algo = "direct";
-  r.collective = Collective::kAllToAll;
+  coll::Request r = Direct(pc, Collective::kAllToAll);
   r.elements = 640;
   r.groups = coll::ParseGroups("rows", 4);
   const auto [p, in, res] = RunVerified(pkg, r, seed, "rows");
@@ -381,10 +387,7 @@ TEST(CollProgram, AllToAllVEverywhereAndTheGoldenCatchesAStrayElement) {
       pc.k = k;
       pc.local_ports = t == Topology::kAries ? 2 : 1;
       sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
-      coll::Request r;
-      r.geom = pc;
-      r.algo = "direct";
-      r.collective = Collective::kAllToAllV;
+      coll::Request r = Direct(pc, Collective::kAllToAllV);
       r.counts = coll::MakeCounts(r, "random", 40, seed + k);
       r.counts[1][0] = r.counts[0][k * k - 1] = 0;
       const auto [p, in, res] =
@@ -403,10 +406,7 @@ TEST(CollProgram, AllToAllVEverywhereAndTheGoldenCatchesAStrayElement) {
   pc.topology = Topology::kAries;
   pc.k = 4;
   sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
-  coll::Request r;
-  r.geom = pc;
-  r.algo = "direct";
-  r.collective = Collective::kAllToAllV;
+  coll::Request r = Direct(pc, Collective::kAllToAllV);
   r.groups = coll::ParseGroups("rows", 4);
   r.counts = coll::MakeCounts(r, "random", 30, seed);
   r.counts[5][6] = 7;
