@@ -235,22 +235,27 @@ std::vector<std::vector<uint64_t>> MakeCounts(const Request& req, const std::str
 }
 
 double AllToAllVBisection(const Geometry& g, const std::vector<std::vector<uint64_t>>& counts) {
-  const unsigned k = g.k, a = k / 2;
+  const unsigned k = g.k;
   if (k < 2) return 0;
-  // Elements crossing the column cut (x < a to x >= a and back) and the row cut.
-  uint64_t cross[4] = {0, 0, 0, 0};
-  for (unsigned i = 0; i < counts.size(); ++i) {
-    for (unsigned j = 0; j < counts[i].size(); ++j) {
-      const uint64_t c = counts[i][j];
-      if (c == 0) continue;
-      const bool xi = i % k < a, xj = j % k < a, yi = i / k < a, yj = j / k < a;
-      if (xi && !xj) cross[0] += c;
-      if (!xi && xj) cross[1] += c;
-      if (yi && !yj) cross[2] += c;
-      if (!yi && yj) cross[3] += c;
+  // Elements crossing a column cut (x < a to x >= a, and back) and a row cut, for the middle
+  // cut a = floor(K/2) and, K odd, its mirror a = K - floor(K/2) (a pair's path crosses both).
+  uint64_t most = 0;
+  for (const unsigned a : {k / 2, k - k / 2}) {
+    uint64_t cross[4] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < counts.size(); ++i) {
+      for (unsigned j = 0; j < counts[i].size(); ++j) {
+        const uint64_t c = counts[i][j];
+        if (c == 0) continue;
+        const bool xi = i % k < a, xj = j % k < a, yi = i / k < a, yj = j / k < a;
+        if (xi && !xj) cross[0] += c;
+        if (!xi && xj) cross[1] += c;
+        if (yi && !yj) cross[2] += c;
+        if (!yi && yj) cross[3] += c;
+      }
     }
+    most = std::max(most, *std::max_element(cross, cross + 4));
   }
-  return static_cast<double>(*std::max_element(cross, cross + 4)) / (CutWidth(g) * k);
+  return static_cast<double>(most) / (CutWidth(g) * k);
 }
 
 unsigned ShardOf(uint64_t elements, unsigned n, uint64_t e) {

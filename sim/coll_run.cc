@@ -339,13 +339,16 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // All-to-all-v: a node's size is the mean of what it sends others, its bound the most any
   // node sends or receives (over its local ports) or the bisection's, the larger.
   uint64_t v_mean = 0, v_most = 0;
-  if (is_v) {
+  if (is_v) {  // the mean over the chiplets in a communicator
     const coll::AllToAllVLayout lay(r);
+    unsigned in_comm = 0;
     for (unsigned i = 0; i < n; ++i) {
+      if (!coll::RankOf(r, i)) continue;
+      ++in_comm;
       v_mean += lay.Sent(i);
       v_most = std::max({v_most, lay.Sent(i), lay.Received(i).len});
     }
-    v_mean /= n;
+    v_mean /= std::max(1u, in_comm);
   }
   const double algbw =
       static_cast<double>(is_v ? v_mean : p.elements) * 4.0 / static_cast<double>(res.cycles);
@@ -392,7 +395,15 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       CollMeasurement::Group g;
       g.members = members_of;
       for (unsigned v : members_of) g.cycles = std::max(g.cycles, res.node_cycles.at(v));
-      if (o.alone && r.groups.size() > 1) {
+      // All-to-all-v: a group whose counts move nothing between its members has no run alone.
+      bool moves = true;
+      if (is_v) {
+        moves = false;
+        for (unsigned a : members_of) {
+          for (unsigned b : members_of) moves = moves || (a != b && r.counts[a][b] != 0);
+        }
+      }
+      if (o.alone && r.groups.size() > 1 && moves) {
         CollOptions solo = o;
         solo.groups = {members_of};
         if (is_v) {  // the group's own counts, nothing to or from the others

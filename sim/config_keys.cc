@@ -141,12 +141,12 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "coll"},
       {"coll.counts", "uniform", "uniform, random, or a counts file",
        "alltoallv: elements each chiplet sends each member of its communicator (uniform: "
-       "coll.size / G each; random: 0 .. 2 coll.size / G each, from sim.seed; a file: K^2 lines "
-       "of K^2 counts, line i what chiplet i sends)",
+       "coll.size / (4 G) each, G the largest communicator's members; random: 0 .. twice that, "
+       "from sim.seed; a file: K^2 lines of K^2 counts, line i what chiplet i sends)",
        "coll"},
       {"coll.verify", "false", "true, false",
-       "compare every element with its golden value (the reduction; all-to-all: the sender's "
-       "block)",
+       "compare every element with its golden value (the reduction; all-to-all and "
+       "alltoallv: the sender's block)",
        kColl},
       {"coll.costs", "", "a sweep CSV",
        "measured cost file (aries coll-sweep --csv; empty: collectives/data/collective_costs.csv)",

@@ -21,7 +21,10 @@ using coll::AsFloat;
 
 std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  const unsigned op = p.req.op;
+  // All-to-all(-v) moves elements: any bits (a narrow range would let a misplaced element pass).
+  const bool moves = p.req.collective == coll::Collective::kAllToAll ||
+                     p.req.collective == coll::Collective::kAllToAllV;
+  const unsigned op = moves ? hw::kOpAddI32 : p.req.op;
   std::vector<std::vector<uint32_t>> in(p.num_nodes(), std::vector<uint32_t>(p.elements));
   for (auto& v : in) {
     for (auto& x : v) {

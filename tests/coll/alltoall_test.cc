@@ -305,6 +305,11 @@ TEST(AllToAllV, BisectionBound) {
   // Column cut (nodes 0, 2 | 1, 3): 5 + 7 + 9 = 21 to the right, 1 + 4 + 4 = 9 back; row cut
   // (0, 1 | 2, 3): 7 down, 4 + 4 = 8 up. The most, 21, over K w = 2 link directions.
   EXPECT_DOUBLE_EQ(AllToAllVBisection(g, kCounts), 10.5);
+  // Odd K: both middle cuts. On 3x3 node 2 -> node 1 crosses only x < 2 | x >= 2.
+  g.k = 3;
+  std::vector<std::vector<uint64_t>> one(9, std::vector<uint64_t>(9, 0));
+  one[2][1] = 10;
+  EXPECT_DOUBLE_EQ(AllToAllVBisection(g, one), 10.0 / 3);
   // Uniform counts give AllToAllBisection's figure times M (M = N per_pair).
   g.k = 4;
   Request r = V(Topology::kMesh, 4, {});
