@@ -21,11 +21,11 @@ namespace {
 
 using Set = std::bitset<256>;  // K <= 16
 
-// What a message carries, per interval of its region: whose inputs, and from which offset of
-// their buffers (the origin of the interval's first element).
 // A point-to-point channel: sender, receiver, flow (-1: dimension order), VC.
 using ChannelKey = std::tuple<unsigned, unsigned, int, unsigned>;
 
+// What a message carries, per interval of its region: whose inputs, and from which offset of
+// their buffers (the origin of the interval's first element).
 struct Message {
   Range region;
   std::vector<Set> val;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -260,6 +261,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   coll::Program p;
   coll::Validation v;
   std::vector<std::vector<uint32_t>> in;
+  std::optional<coll::AllToAllVLayout> lay;  // all-to-all-v: its buffers (counts checked by Plan)
   sysc::CollRunResult res;
   uint64_t lost_cycles = 0;  // cycles of the runs a fault stopped
   const auto t0 = std::chrono::steady_clock::now();
@@ -274,13 +276,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     const unsigned nn = p.num_nodes();
     if (attempt == 1) {
       if (is_v) {
-        const coll::AllToAllVLayout lay(r);
+        lay.emplace(r);
         uint64_t moved = 0;
-        for (unsigned i = 0; i < p.num_nodes(); ++i) moved += lay.Sent(i);
+        for (unsigned i = 0; i < p.num_nodes(); ++i) moved += lay->Sent(i);
         print(
             "ARIES-sim coll: {} alltoallv, {} counts: {} bytes between chiplets in all (send area "
             "{} + receive area {} elements of {}) on {} ({} node model)\n",
-            r.algo, o.counts, moved * 4, lay.send_area(), p.elements - lay.send_area(), o.type,
+            r.algo, o.counts, moved * 4, lay->send_area(), p.elements - lay->send_area(), o.type,
             coll::GeometryLabel(pc), model);
       } else {
         print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
@@ -340,13 +342,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // node sends or receives (over its local ports) or the bisection's, the larger.
   uint64_t v_mean = 0, v_most = 0;
   if (is_v) {  // the mean over the chiplets in a communicator
-    const coll::AllToAllVLayout lay(r);
     unsigned in_comm = 0;
     for (unsigned i = 0; i < n; ++i) {
       if (!coll::RankOf(r, i)) continue;
       ++in_comm;
-      v_mean += lay.Sent(i);
-      v_most = std::max({v_most, lay.Sent(i), lay.Received(i).len});
+      v_mean += lay->Sent(i);
+      v_most = std::max({v_most, lay->Sent(i), lay->Received(i).len});
     }
     v_mean /= std::max(1u, in_comm);
   }
@@ -395,23 +396,22 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       CollMeasurement::Group g;
       g.members = members_of;
       for (unsigned v : members_of) g.cycles = std::max(g.cycles, res.node_cycles.at(v));
-      // All-to-all-v: a group whose counts move nothing between its members has no run alone.
+      // All-to-all-v: alone, the group keeps its own counts, nothing to or from the others; a
+      // group whose counts move nothing between its members has no run alone.
+      CollOptions solo = o;
       bool moves = true;
-      if (is_v) {
+      if (is_v && o.alone) {
         moves = false;
+        solo.count_matrix.assign(n, std::vector<uint64_t>(n, 0));
         for (unsigned a : members_of) {
-          for (unsigned b : members_of) moves = moves || (a != b && r.counts[a][b] != 0);
+          for (unsigned b : members_of) {
+            solo.count_matrix[a][b] = r.counts[a][b];
+            moves = moves || (a != b && r.counts[a][b] != 0);
+          }
         }
       }
       if (o.alone && r.groups.size() > 1 && moves) {
-        CollOptions solo = o;
         solo.groups = {members_of};
-        if (is_v) {  // the group's own counts, nothing to or from the others
-          solo.count_matrix.assign(n, std::vector<uint64_t>(n, 0));
-          for (unsigned a : members_of) {
-            for (unsigned b : members_of) solo.count_matrix[a][b] = r.counts[a][b];
-          }
-        }
         solo.alone = false;
         solo.energy = false;
         solo.json.clear();
