@@ -322,15 +322,32 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
       for (unsigned b = 0; b < k; ++b) m.push_back(text == "rows" ? a * k + b : b * k + a);
       g.push_back(m);
     }
-  } else if (text == "quadrants") {
-    if (k % 2 != 0) throw PlanError(fmt::format("quadrants with K even (K = {})", k));
+  } else if (text == "quadrants" || text == "qpeers" || text == "vpairs" || text == "hpairs") {
+    if (k % 2 != 0) throw PlanError(fmt::format("{} with K even (K = {})", text, k));
     const unsigned h = k / 2;
-    for (unsigned q = 0; q < 4; ++q) {
-      std::vector<unsigned> m;
-      for (unsigned y = 0; y < h; ++y) {
-        for (unsigned x = 0; x < h; ++x) m.push_back(((q / 2) * h + y) * k + (q % 2) * h + x);
+    if (text == "quadrants") {
+      for (unsigned q = 0; q < 4; ++q) {
+        std::vector<unsigned> m;
+        for (unsigned y = 0; y < h; ++y) {
+          for (unsigned x = 0; x < h; ++x) m.push_back(((q / 2) * h + y) * k + (q % 2) * h + x);
+        }
+        g.push_back(m);
       }
-      g.push_back(m);
+    } else if (text == "qpeers") {  // the chiplets at one offset in each quadrant
+      for (unsigned y = 0; y < h; ++y) {
+        for (unsigned x = 0; x < h; ++x) {
+          std::vector<unsigned> m;
+          for (unsigned q = 0; q < 4; ++q) m.push_back(((q / 2) * h + y) * k + (q % 2) * h + x);
+          g.push_back(m);
+        }
+      }
+    } else {  // neighbour pairs: rows 2i and 2i+1 per column (vpairs), columns per row (hpairs)
+      for (unsigned a = 0; a < h; ++a) {
+        for (unsigned b = 0; b < k; ++b) {
+          g.push_back(text == "vpairs" ? std::vector<unsigned>{2 * a * k + b, (2 * a + 1) * k + b}
+                                       : std::vector<unsigned>{b * k + 2 * a, b * k + 2 * a + 1});
+        }
+      }
     }
   } else {
     // Lists: "a,b,c;d,e": the ids' spelling here, their range and the groups' shape below.
@@ -345,8 +362,8 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
             id.find_first_not_of("0123456789") != std::string::npos) {
           throw PlanError(fmt::format(
               "node ids 0..{} on {}x{} ('{}' is not one), groups separated by ';', ids by ','; or "
-              "rows, cols, quadrants",
-              k * k - 1, k, k, id));
+              "{}",
+              k * k - 1, k, k, id, GroupShapeNames()));
         }
         m.push_back(static_cast<unsigned>(std::stoul(id)));
         i = j + 1;
@@ -358,6 +375,8 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
   CheckGroups(g, k);  // (quadrants of K = 2: groups of one)
   return g;
 }
+
+const char* GroupShapeNames() { return "rows, cols, quadrants, qpeers, vpairs, hpairs"; }
 
 std::string GroupsLabel(const Request& req) {
   if (req.groups.empty()) return "";

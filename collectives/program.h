@@ -133,9 +133,14 @@ unsigned LargestCommunicator(const Request& req);
 // PlanError saying what is allowed and naming the offending item (a node twice or past K x K, a
 // group of fewer than two), worded to follow "allowed" (the configuration's BadKey).
 void CheckGroups(const std::vector<std::vector<unsigned>>& groups, unsigned k);
-// "rows", "cols", "quadrants" (K even) or lists of node ids "0,1,2,3;4,5,6,7" on K x K, checked
-// by CheckGroups; throws PlanError as it does (and naming an id that is not a number).
+// Named communicator shapes on K x K: "rows", "cols"; with K even "quadrants", "qpeers" (the
+// four chiplets at one offset in each quadrant: the communicators across quadrants), "vpairs"
+// (rows 2i and 2i+1 paired column by column: vertical neighbours) and "hpairs" (columns 2j and
+// 2j+1 paired row by row); or lists of node ids "0,1,2,3;4,5,6,7", checked by CheckGroups;
+// throws PlanError as it does (and naming an id that is not a number).
 std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k);
+// The named shapes, for messages: "rows, cols, quadrants, qpeers, vpairs, hpairs".
+const char* GroupShapeNames();
 // "rows of 4x4 (4 communicators of 4)" style label of a request's groups ("" without groups).
 std::string GroupsLabel(const Request& req);
 

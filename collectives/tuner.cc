@@ -103,12 +103,13 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k, unsig
 
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
-                       double bound_fraction, bool ok) {
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{},{}",
+                       double bound_fraction, bool ok, const std::string& groups,
+                       uint64_t alone_cycles) {
+  return fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{},{},{},{}",
                      TopologyName(g.topology), g.k, c.algo, c.levels, c.embeddings,
                      CollectiveName(coll), type, bytes, cycles, busbw, bound_fraction, ok ? 1 : 0,
                      g.tracks, g.link_latency, g.extra_per_pitch, RingMapName(c.ring.map),
-                     c.ring.dirs, g.local_ports);
+                     c.ring.dirs, g.local_ports, groups, alone_cycles);
 }
 
 namespace {
@@ -123,11 +124,28 @@ constexpr const char* kGeometryCostHeader =
 constexpr const char* kRingCostHeader =
     "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
     "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs";
+constexpr const char* kPortsCostHeader =
+    "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
+    "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs,local_ports";
 }  // namespace
 
 const char* CostCsvHeader() {
   return "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
-         "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs,local_ports";
+         "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs,local_ports,groups,alone_cycles";
+}
+
+double CostModel::Slowdown() const {
+  double sum = 0;
+  unsigned n = 0;
+  for (const CostPoint& a : alone) {
+    for (const CostPoint& p : points) {
+      if (p.bytes == a.bytes && a.cycles > 0) {
+        sum += p.cycles / a.cycles;
+        ++n;
+      }
+    }
+  }
+  return n ? sum / n : 1.0;
 }
 
 std::string GeometryLabel(const Geometry& g) {
@@ -154,18 +172,18 @@ std::string CostModel::Where() const {
   g.link_latency = link_latency;
   g.extra_per_pitch = extra_per_pitch;
   g.local_ports = local_ports;
-  return GeometryLabel(g);
+  return GeometryLabel(g) + (groups == "all" ? "" : ", " + groups);
 }
 
 std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type,
-                                      Collective coll) {
+                                      Collective coll, const std::string& groups) {
   std::ifstream f(path);
   if (!f)
     throw PlanError(
         fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
   std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned, unsigned,
-                      unsigned, std::string, unsigned, unsigned>,
+                      unsigned, std::string, unsigned, unsigned, std::string>,
            CostModel>
       by_key;
   size_t fields = kCostCsvFields;
@@ -180,6 +198,8 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
         fields = 15;
       } else if (line == kRingCostHeader) {
         fields = 17;
+      } else if (line == kPortsCostHeader) {
+        fields = 18;
       } else if (line != CostCsvHeader()) {
         throw PlanError(
             fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
@@ -238,12 +258,28 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
           throw PlanError(fmt::format("{}:{}: local_ports '{}': allowed 1, 2, 4", path, ln, c[17]));
         }
       }
+      uint64_t alone = 0;
+      if (fields >= 20) {
+        m.groups = c[18];
+        if (m.groups != "all") {
+          try {
+            ParseGroups(m.groups, m.k);
+          } catch (const PlanError& e) {
+            throw PlanError(fmt::format("{}:{}: groups '{}': allowed all or {} ({})", path, ln,
+                                        c[18], GroupShapeNames(), e.what()));
+          }
+        }
+        alone = std::stoull(c[19]);
+      }
+      if (groups != "*" && m.groups != groups) continue;
       const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
-      auto [it, fresh] = by_key.try_emplace(
-          {c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks, m.link_latency,
-           m.extra_per_pitch, RingMapName(m.cand.ring.map), m.cand.ring.dirs, m.local_ports},
-          m);
+      auto [it, fresh] =
+          by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks,
+                              m.link_latency, m.extra_per_pitch, RingMapName(m.cand.ring.map),
+                              m.cand.ring.dirs, m.local_ports, m.groups},
+                             m);
       it->second.points.push_back(pt);
+      if (alone > 0) it->second.alone.push_back({pt.bytes, static_cast<double>(alone)});
     } catch (const PlanError&) {
       throw;  // a field out of its allowed set, named above
     } catch (const std::logic_error&) {
@@ -251,19 +287,22 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
     }
   }
   std::vector<CostModel> out;
-  for (auto& [key, m] : by_key) {
-    std::sort(m.points.begin(), m.points.end(),
+  auto merge = [](std::vector<CostPoint>& pts) {  // one point per size: the mean of its runs
+    std::sort(pts.begin(), pts.end(),
               [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
-    std::vector<CostPoint> merged;  // one point per size: the mean of its runs
-    for (size_t i = 0; i < m.points.size();) {
+    std::vector<CostPoint> merged;
+    for (size_t i = 0; i < pts.size();) {
       size_t j = i;
       double sum = 0;
-      for (; j < m.points.size() && m.points[j].bytes == m.points[i].bytes; ++j)
-        sum += m.points[j].cycles;
-      merged.push_back({m.points[i].bytes, sum / static_cast<double>(j - i)});
+      for (; j < pts.size() && pts[j].bytes == pts[i].bytes; ++j) sum += pts[j].cycles;
+      merged.push_back({pts[i].bytes, sum / static_cast<double>(j - i)});
       i = j;
     }
-    m.points = std::move(merged);
+    pts = std::move(merged);
+  };
+  for (auto& [key, m] : by_key) {
+    merge(m.points);
+    merge(m.alone);
     out.push_back(std::move(m));
   }
   return out;

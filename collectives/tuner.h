@@ -51,7 +51,15 @@ struct CostModel {
   // "mesh 4x4", with the geometry's other fields where they are not the defaults.
   std::string Where() const;
   Candidate cand;
+  // Communicators (coll.groups): "all" (one of every chiplet), or a named shape (ParseGroups)
+  // whose groups all ran the collective at once; `points` are then the cycles until the last
+  // group finished, and `alone` the first group's cycles run alone on the package (the same
+  // sizes; empty where not measured): what running at once costs.
+  std::string groups = "all";
   std::vector<CostPoint> points;  // strictly increasing bytes
+  std::vector<CostPoint> alone;
+  // Mean over the sizes measured both ways of cycles at once / alone (1 without `alone`).
+  double Slowdown() const;
   // Interpolated cycles, never below the smallest measured value.
   double Predict(uint64_t bytes) const;
   // Largest relative error of an inner point predicted from its two neighbours (0 with fewer
@@ -78,19 +86,24 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k, unsig
 
 // The CSV header `aries coll-sweep` writes and LoadCostModels reads (after the measurement the
 // geometry's tracks, link latency and extra cycles per pitch, then the ring's layout: ring_map,
-// ring_dirs, then the node's local_ports), and one measured row.
+// ring_dirs, then the node's local_ports, then the communicators: groups and alone_cycles, the
+// first group's cycles alone, 0 when not run), and one measured row.
 const char* CostCsvHeader();
-inline constexpr size_t kCostCsvFields = 18;  // the columns of CostCsvHeader
+inline constexpr size_t kCostCsvFields = 20;  // the columns of CostCsvHeader
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
-                       double bound_fraction, bool ok);
+                       double bound_fraction, bool ok, const std::string& groups = "all",
+                       uint64_t alone_cycles = 0);
 // "mesh 4x4" for a geometry, with its other fields where they are not the defaults.
 std::string GeometryLabel(const Geometry& g);
-// Reads the rows of collective `coll` and element type `type` ("int32", "fp32") that passed
-// from a sweep CSV; repeated sizes of one candidate are averaged. Throws PlanError naming
-// file:line on a malformed row, an unknown collective or an algorithm the factory does not know.
+// Reads the rows of collective `coll`, element type `type` ("int32", "fp32") and communicator
+// shape `groups` ("all": the whole package; "*": every shape) that passed from a sweep CSV;
+// repeated sizes of one candidate are averaged. Throws PlanError naming file:line on a
+// malformed row, an unknown collective, a shape ParseGroups does not name or an algorithm the
+// factory does not know.
 std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type = "int32",
-                                      Collective coll = Collective::kAllReduce);
+                                      Collective coll = Collective::kAllReduce,
+                                      const std::string& groups = "all");
 
 struct Choice {
   Candidate best;

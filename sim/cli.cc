@@ -212,6 +212,9 @@ Subcommand CollSweep(CLI::App& app) {
   s.app->add_option("--sizes", lists->sizes, "comma-separated bytes per node: 1K,64K,2M");
   k.Alias("--type", "coll.type");
   k.Alias("--collective", "coll.collective", coll::SweptNames());
+  k.Alias("--groups", "coll.groups",
+          "communicators all at once: all, or a named shape (rows, cols, quadrants, qpeers, "
+          "vpairs, hpairs)");
   s.app->add_option("--csv", cs->csv,
                     "append the measurements to this CSV (the --algo auto cost file format)");
   k.Alias("--seed", "sim.seed", "input generator seed");

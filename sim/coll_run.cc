@@ -410,7 +410,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
           }
         }
       }
-      if (o.alone && r.groups.size() > 1 && moves) {
+      if (o.alone && r.groups.size() > 1 && moves && (groups.empty() || !o.alone_first_only)) {
         solo.groups = {members_of};
         solo.alone = false;
         solo.energy = false;

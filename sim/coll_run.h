@@ -33,8 +33,9 @@ struct CollOptions {
   // counts); when given, `counts` only names them.
   std::vector<std::vector<uint64_t>> count_matrix;
   bool alone = true;  // with groups: also run each group alone (what sharing the package costs)
-  std::string inputs, outputs;  // per-node file patterns with {node} (.npy or raw)
-  std::string costs;            // --algo auto: cost CSV (default: the repository's)
+  bool alone_first_only = false;  // only the first group (sweeps: the groups are alike)
+  std::string inputs, outputs;    // per-node file patterns with {node} (.npy or raw)
+  std::string costs;              // --algo auto: cost CSV (default: the repository's)
   bool verify = false;
   uint64_t seed = 1;
   // Node model: rtl (the Verilated RTL), fast (the cycle-equivalent C++ model), check (both in

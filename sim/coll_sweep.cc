@@ -52,8 +52,9 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<u
                                static_cast<unsigned>(std::stoul(c[4])),
                                {coll::ParseRingMap(c[15]).value_or(coll::RingMap::kSnake),
                                 static_cast<unsigned>(std::stoul(c[16]))}};
-    const std::string key = fmt::format("| {} | {}{} |", cand.Label(), c[0],
-                                        c[17] == "1" ? "" : fmt::format(", {} local ports", c[17]));
+    const std::string key = fmt::format("| {} | {}{}{} |", cand.Label(), c[0],
+                                        c[17] == "1" ? "" : fmt::format(", {} local ports", c[17]),
+                                        c[18] == "all" ? "" : ", " + c[18]);
     if (!cells.count(key)) order.push_back(key);
     cells[key][std::stoull(c[7])] =
         fmt::format(" {} ({:.1f}, {:.0f}%){} |", c[8], std::stod(c[9]), 100 * std::stod(c[10]),
@@ -131,6 +132,20 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   o.type = KeyWord(c, "coll.type");
   o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
   o.model = KeyWord(c, "sim.model");  // auto: the fast model
+  o.groups = c.Get("coll.groups");
+  if (o.groups != "all") {
+    try {
+      coll::ParseGroups(o.groups, o.geometry.k);
+    } catch (const coll::PlanError& e) {
+      BadKey(c, "coll.groups", e.what());
+    }
+    if (o.groups.find_first_of(",;") != std::string::npos) {
+      BadKey(c, "coll.groups",
+             fmt::format("all or a named shape for a sweep ({}; the cost file names its rows' "
+                         "communicators)",
+                         coll::GroupShapeNames()));
+    }
+  }
   return o;
 }
 
@@ -142,7 +157,9 @@ int RunCollSweep(const CollSweepOptions& o) {
   const unsigned k = o.geometry.k;
   const char* collective = coll::CollectiveName(o.collective);
   RequireElementType(o.type);
+  const bool grouped = o.groups != "all";
   auto selected = [&](const coll::AlgorithmInfo& a) {
+    if (grouped && !a.communicators) return false;
     return algos.empty() ||
            std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end();
   };
@@ -171,11 +188,12 @@ int RunCollSweep(const CollSweepOptions& o) {
           jobs.push_back(fmt::format(
               "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
               "--set package.tracks={} --set package.link_latency={} "
-              "--set package.extra_per_pitch={} --set node.local_ports={} "
+              "--set package.extra_per_pitch={} --set node.local_ports={} --set coll.groups={} "
               "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
               ShellQuote(exe), k, collective, o.type, o.seed, o.model, o.geometry.tracks,
-              o.geometry.link_latency, o.geometry.extra_per_pitch, o.geometry.local_ports, a.name,
-              coll::TopologyName(t), SizeLabel(sz), ShellQuote(part), ShellQuote(part + ".log")));
+              o.geometry.link_latency, o.geometry.extra_per_pitch, o.geometry.local_ports, o.groups,
+              a.name, coll::TopologyName(t), SizeLabel(sz), ShellQuote(part),
+              ShellQuote(part + ".log")));
         }
       }
     }
@@ -284,9 +302,10 @@ int RunCollSweep(const CollSweepOptions& o) {
                 o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch,
                 o.geometry.local_ports, o.geometry.local_ports == 1 ? "" : "s");
   fmt::print(
-      "{} {} on {}x{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
+      "{} {} on {}x{}{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
       "({} M/{} point to point{}); every element verified; node model {}\n\n",
       collective, o.type, k, k, geometry,
+      grouped ? fmt::format(", communicators {} all at once (N: a group's members)", o.groups) : "",
       *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N",
       o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports),
       *coll_kind == coll::Collective::kAllToAll ? ", or the bisection's where larger"
@@ -303,6 +322,9 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (!a.Serves(*coll_kind)) continue;
     if (!selected(a)) continue;
     for (const coll::Candidate& cand : coll::SweepCandidates(a, k, o.geometry.local_ports)) {
+      // Communicators: the snake's order restricted to each group's members (the rows the
+      // training model's subgroup collectives read); the rank map is the whole package's.
+      if (grouped && cand.ring.map != coll::RingMap::kSnake) continue;
       for (const coll::Topology t : topos) {
         if (!a.Serves(t)) continue;
         std::string row = fmt::format("| {} | {} |", cand.Label(), coll::TopologyName(t));
@@ -321,6 +343,10 @@ int RunCollSweep(const CollSweepOptions& o) {
           co.seed = o.seed;
           co.model = o.model;
           co.verify = true;
+          if (grouped) {
+            co.groups = coll::ParseGroups(o.groups, k);
+            co.alone_first_only = true;
+          }
           CollMeasurement m;
           try {
             m = MeasureCollective(co, true);
@@ -342,7 +368,8 @@ int RunCollSweep(const CollSweepOptions& o) {
                           100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
           if (csv.is_open()) {
             csv << coll::CostCsvRow(co.geometry, cand, *coll_kind, o.type, m.bytes, m.cycles,
-                                    m.busbw, m.bound / static_cast<double>(m.cycles), m.ok)
+                                    m.busbw, m.bound / static_cast<double>(m.cycles), m.ok,
+                                    o.groups, m.groups.empty() ? 0 : m.groups[0].alone)
                 << "\n";
             csv.flush();
           }

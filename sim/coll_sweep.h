@@ -28,6 +28,10 @@ struct CollSweepOptions {
   std::string csv;  // append rows (header when the file is new)
   uint64_t seed = 1;
   std::string model = "auto";  // node model of every point (CollOptions::model; auto: fast)
+  // coll.groups: "all", or a named communicator shape (coll::ParseGroups) whose groups run the
+  // collective at once; the first group also runs alone (the CSV's alone_cycles). Only the
+  // algorithms that plan communicators are swept then.
+  std::string groups = "all";
   // Parallel and distributed sweeps: the sweep splits into one job per (algorithm, topology,
   // size), each an `aries coll-sweep` writing its own part CSV under job_dir. jobs > 1 runs
   // them on the local cores and merges the parts into csv; job_file writes their command

@@ -135,10 +135,13 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "ring: one ring, or two in opposite directions on half of "
        "every shard each",
        "coll"},
-      {"coll.groups", "all", "all, rows, cols, quadrants, or node ids: 0,1,2,3;4,5,6,7",
+      {"coll.groups", "all",
+       "all, rows, cols, quadrants, qpeers, vpairs, hpairs, or node ids: 0,1,2,3;4,5,6,7",
        "communicators: each group runs the collective over its own members, all at the same "
-       "time (ring: allreduce, reducescatter, allgather; direct: alltoall, alltoallv)",
-       "coll"},
+       "time (ring: allreduce, reducescatter, allgather; direct: alltoall, alltoallv); qpeers: "
+       "the chiplets at one offset in each quadrant, vpairs / hpairs: vertical / horizontal "
+       "neighbour pairs; coll-sweep: a named shape, recorded in the cost file",
+       "coll coll-sweep"},
       {"coll.counts", "uniform", "uniform, random, or a counts file",
        "alltoallv: elements each chiplet sends each member of its communicator (uniform: "
        "coll.size / (4 G) each, G the largest communicator's members; random: 0 .. twice that, "

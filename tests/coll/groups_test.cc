@@ -28,6 +28,16 @@ TEST(Groups, ParsedFromNamesAndLists) {
   EXPECT_EQ(ParseGroups("quadrants", 4),
             (G{{0, 1, 4, 5}, {2, 3, 6, 7}, {8, 9, 12, 13}, {10, 11, 14, 15}}));
   EXPECT_EQ(ParseGroups("3,0;5,6,7", 4), (G{{3, 0}, {5, 6, 7}}));
+  // The communicators across quadrants and the neighbour pairs (pipeline stages' transfers).
+  EXPECT_EQ(ParseGroups("qpeers", 4),
+            (G{{0, 2, 8, 10}, {1, 3, 9, 11}, {4, 6, 12, 14}, {5, 7, 13, 15}}));
+  EXPECT_EQ(ParseGroups("vpairs", 4),
+            (G{{0, 4}, {1, 5}, {2, 6}, {3, 7}, {8, 12}, {9, 13}, {10, 14}, {11, 15}}));
+  EXPECT_EQ(ParseGroups("hpairs", 4),
+            (G{{0, 1}, {4, 5}, {8, 9}, {12, 13}, {2, 3}, {6, 7}, {10, 11}, {14, 15}}));
+  EXPECT_NE(Refusal("vpairs", 5).find("vpairs with K even (K = 5)"), std::string::npos);
+  EXPECT_NE(Refusal("rings", 4).find("or rows, cols, quadrants, qpeers, vpairs, hpairs"),
+            std::string::npos);
   EXPECT_NE(Refusal("0,1;1,2", 4).find("node 1 is in two"), std::string::npos);
   EXPECT_NE(Refusal("0,0", 4).find("node 0 is in two"), std::string::npos);
   EXPECT_NE(Refusal("0,1;2", 4).find("(group 2 has 1)"), std::string::npos);

@@ -182,17 +182,17 @@ TEST(Tuner, CostModelsBelongToTheirLocalPorts) {
   EXPECT_FALSE(old[0].On(two));
   EXPECT_NE(Refusal(Write("p3.csv", std::string(CostCsvHeader()) +
                                         "\naries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,10,"
-                                        "1,snake,1,3\n"))
+                                        "1,snake,1,3,all,0\n"))
                 .find("tuner_p3.csv:2: local_ports '3': allowed 1, 2, 4"),
             std::string::npos);
   EXPECT_NE(Refusal(Write("map.csv", std::string(CostCsvHeader()) +
                                          "\naries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,"
-                                         "10,1,spiral,1,1\n"))
+                                         "10,1,spiral,1,1,all,0\n"))
                 .find("tuner_map.csv:2: ring_map 'spiral': allowed snake, rank"),
             std::string::npos);
   EXPECT_NE(Refusal(Write("dirs.csv", std::string(CostCsvHeader()) +
                                           "\naries,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,"
-                                          "10,1,snake,3,1\n"))
+                                          "10,1,snake,3,1,all,0\n"))
                 .find("tuner_dirs.csv:2: ring_dirs '3': allowed 1, 2"),
             std::string::npos);
   // A sweep on two ports also measures each ring in two directions; on one port it does not.
@@ -256,7 +256,7 @@ TEST(Tuner, BadCostFilesNameTheLine) {
       std::string::npos);
   EXPECT_NE(Refusal(Write("g.csv", std::string(CostCsvHeader()) +
                                        "\nmesh,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
-                .find("tuner_g.csv:2: 12 fields; expected 18"),
+                .find("tuner_g.csv:2: 12 fields; expected 20"),
             std::string::npos);
   EXPECT_NE(Refusal(Write("t.csv", h + "ring,4,ring,2,1,allreduce,int32,1,1,1,1,1\n"))
                 .find("tuner_t.csv:2: topology 'ring': allowed mesh"),
@@ -271,3 +271,49 @@ TEST(Tuner, BadCostFilesNameTheLine) {
 }
 
 }  // namespace
+
+// Communicator rows are their own models: the whole-package lookups never see them, a shape is
+// loaded by name (or every shape with "*"), the first group's cycles alone give the slowdown of
+// running at once, an 18-column file is the whole package's, and a shape ParseGroups does not
+// name is refused naming the line.
+TEST(Tuner, CommunicatorCostsAreKeptApartFromTheWholePackage) {
+  const Candidate ring{"ring", 2, 1, {}};
+  const Geometry mesh = At(Topology::kMesh, 4);
+  const std::string path = Write(
+      "groups.csv",
+      std::string(CostCsvHeader()) + "\n" +
+          CostCsvRow(mesh, ring, Collective::kAllReduce, "int32", 1024, 420, 1, 0.1, true) + "\n" +
+          CostCsvRow(mesh, ring, Collective::kAllReduce, "int32", 1024, 300, 1, 0.1, true, "rows",
+                     250) +
+          "\n" +
+          CostCsvRow(mesh, ring, Collective::kAllReduce, "int32", 2048, 440, 1, 0.1, true, "rows",
+                     400) +
+          "\n" +
+          CostCsvRow(mesh, ring, Collective::kAllReduce, "int32", 1024, 290, 1, 0.1, true, "cols") +
+          "\n");
+  const auto all = LoadCostModels(path);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].groups, "all");
+  EXPECT_DOUBLE_EQ(ChooseAlgorithm(all, mesh, 1024).predicted, 420);
+  EXPECT_DOUBLE_EQ(all[0].Slowdown(), 1.0);
+  const auto rows = LoadCostModels(path, "int32", Collective::kAllReduce, "rows");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].Where(), "mesh 4x4, rows");
+  EXPECT_DOUBLE_EQ(rows[0].Predict(1024), 300);
+  EXPECT_DOUBLE_EQ(rows[0].Slowdown(), (300.0 / 250 + 440.0 / 400) / 2);
+  EXPECT_EQ(LoadCostModels(path, "int32", Collective::kAllReduce, "*").size(), 3u);
+  EXPECT_TRUE(LoadCostModels(path, "int32", Collective::kAllReduce, "quadrants").empty());
+  const std::string ports_header =
+      "topology,k,algo,levels,embeddings,collective,type,bytes,cycles,busbw,bound_fraction,ok,"
+      "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs,local_ports\n";
+  const auto old = LoadCostModels(
+      Write("ports18.csv", ports_header + "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,10,1,"
+                                          "snake,1,1\n"));
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].groups, "all");
+  EXPECT_NE(Refusal(Write("shape.csv", std::string(CostCsvHeader()) +
+                                           "\nmesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1,2,"
+                                           "10,1,snake,1,1,diagonals,0\n"))
+                .find("tuner_shape.csv:2: groups 'diagonals': allowed all or rows, cols"),
+            std::string::npos);
+}
