@@ -294,9 +294,20 @@ Subcommand Train(CLI::App& app) {
                   "and print the model's error");
   k.Alias("--check-max", "train.check_max");
   k.Alias("--model", "sim.model", "node model of --check's runs (auto: fast)");
+  k.Alias("--microbatches", "train.microbatches");
+  k.Alias("--memory", "train.memory");
+  s.app->add_flag("--search", to->search,
+                  "enumerate flat, nested and pipelined strategies on each of --topologies, "
+                  "prune those over --memory, print the best against fsdp (--check: check the "
+                  "best one's collectives)");
+  auto topologies = std::make_shared<std::string>("aries,mesh,torus");
+  s.app->add_option("--topologies", *topologies, "--search: comma-separated packages");
+  s.app->add_option("--top", to->top, "--search: strategies printed per package");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
-    return RunTrainCommand(TrainRequest(keys->Resolve(&outer), *to));
+    TrainOptions o = TrainRequest(keys->Resolve(&outer), *to);
+    o.search_topologies = ParseTopologyList(*topologies, "--topologies");
+    return RunTrainCommand(o);
   };
   return s;
 }

@@ -36,12 +36,13 @@ uint64_t ParseBytes(const std::string& s, const char* option, uint64_t max) {
   const uint64_t mul = suf.empty() || suf == "B"   ? 1
                        : suf == "K" || suf == "KB" ? 1024
                        : suf == "M" || suf == "MB" ? 1024 * 1024
+                       : suf == "G" || suf == "GB" ? uint64_t{1} << 30
                                                    : 0;
   uint64_t v = 0;
   if (!num.empty() && num.size() <= 12) v = std::stoull(num);
   if (v == 0 || mul == 0 || v > max / mul) {
     throw std::invalid_argument(fmt::format(
-        "{} {}: a positive byte count with an optional K or M suffix (64, 4K, 2M), at most {}",
+        "{} {}: a positive byte count with an optional K, M or G suffix (64, 4K, 2M), at most {}",
         option, s, max));
   }
   return v * mul;
@@ -54,7 +55,7 @@ uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t
     return ParseBytes(v, key.c_str(), max);
   } catch (const std::invalid_argument&) {
     BadKey(c, key,
-           fmt::format("{}a byte count with an optional K or M suffix (64, 4K, 2M) up to {}",
+           fmt::format("{}a byte count with an optional K, M or G suffix (64, 4K, 2M) up to {}",
                        lo == 0 ? "0 or " : "", max));
   }
 }

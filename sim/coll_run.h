@@ -59,7 +59,7 @@ CollOptions CollRequest(const Config& c, CollOptions o);
 // Throws std::invalid_argument unless `type` is an element type the engine reduces.
 void RequireElementType(const std::string& type, const char* option = "--type");
 
-// "64", "4K", "2M" (K and M are 1024 and 1024^2) -> bytes in 1 .. `max`; throws
+// "64", "4K", "2M", "16G" (K, M and G are 1024, 1024^2 and 1024^3) -> bytes in 1 .. `max`; throws
 // std::invalid_argument naming the option, `s` and the format.
 uint64_t ParseBytes(const std::string& s, const char* option = "--size",
                     uint64_t max = uint64_t{1} << 40);

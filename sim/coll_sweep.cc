@@ -327,7 +327,9 @@ int RunCollSweep(const CollSweepOptions& o) {
       if (grouped && cand.ring.map != coll::RingMap::kSnake) continue;
       for (const coll::Topology t : topos) {
         if (!a.Serves(t)) continue;
-        std::string row = fmt::format("| {} | {} |", cand.Label(), coll::TopologyName(t));
+        const std::string where =
+            std::string(coll::TopologyName(t)) + (grouped ? ", " + o.groups : "");
+        std::string row = fmt::format("| {} | {} |", cand.Label(), where);
         bool skipped = false;
         for (const uint64_t s : sizes) {
           CollOptions co;
@@ -375,7 +377,7 @@ int RunCollSweep(const CollSweepOptions& o) {
           }
         }
         if (skipped) {  // every size: not applicable (the reason went to stderr)
-          row = fmt::format("| {} | {} |", cand.Label(), coll::TopologyName(t));
+          row = fmt::format("| {} | {} |", cand.Label(), where);
           for (size_t i = 0; i < sizes.size(); ++i) row += " n/a |";
         }
         fmt::print("{}\n", row);

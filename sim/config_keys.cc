@@ -161,9 +161,18 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "fig9 fig10 fig11 report"},
       {"train.workload", "resnet50", "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV",
        "the model trained", "train"},
-      {"train.strategy", "ddp", "ddp, fsdp, tp",
+      {"train.strategy", "ddp",
+       "ddp, fsdp, tp, or INNER@GROUPS+OUTER: inner ddp, fsdp, tp; groups rows, cols, quadrants; "
+       "outer ddp, fsdp, pp",
        "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp "
-       "(all-reduce of partial outputs)",
+       "(all-reduce of partial outputs); nested: INNER within each group, OUTER across them "
+       "(e.g. tp@rows+ddp, fsdp@quadrants+ddp, ddp@rows+pp: pipeline stages of rows)",
+       "train"},
+      {"train.microbatches", "0", "0 .. 4096",
+       "pipeline (INNER@GROUPS+pp): micro-batches of the global batch (0: 4 per stage)", "train"},
+      {"train.memory", "16G", "bytes: 16G",
+       "memory per chiplet the search's strategies must fit (16 GiB: one 8-high HBM2E stack of "
+       "16 Gb dies, JEDEC JESD235C)",
        "train"},
       {"train.batch", "0", "0 .. 2^20", "samples per chiplet (0: the workload's)", "train fig10"},
       {"train.bucket", "0", "0 or bytes: 25M",

@@ -16,8 +16,14 @@
 namespace aries::sim {
 
 struct TrainOptions {
-  std::string workload = "resnet50";  // train.workload: a shipped name or a workload CSV
-  train::Strategy strategy = train::Strategy::kDdp;
+  std::string workload = "resnet50";     // train.workload: a shipped name or a workload CSV
+  train::Parallelism par;                // train.strategy: flat or nested (INNER@GROUPS+OUTER)
+  unsigned microbatches = 0;             // pp: 0 = 4 per stage
+  uint64_t memory = uint64_t{16} << 30;  // train.memory: bytes per chiplet (the search)
+  bool search = false;                   // --search: enumerate strategies, print the best
+  std::vector<coll::Topology> search_topologies = {coll::Topology::kAries, coll::Topology::kMesh,
+                                                   coll::Topology::kTorus};
+  unsigned top = 5;  // --search: strategies printed per topology
   coll::Topology topology = coll::Topology::kAries;
   unsigned k = 4;
   std::string algo = "ring";  // coll.algo: the algorithm whose measured cost model is used

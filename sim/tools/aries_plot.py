@@ -251,8 +251,9 @@ def area(rows):
 def timeline(rows):
     kinds = {"fwd": "#4c72b0", "bwd": "#55a868", "allreduce": "#c44e52",
              "allgather": "#dd8452", "reducescatter": "#8172b3"}
-    fig, ax = plt.subplots(figsize=(11, 2.6))
-    lanes = {"compute": 1, "comm": 0}
+    kinds.update({"alltoall": "#937860", "send": "#da8bc3"})
+    stages = 1 + max([int(r.get("stage", 0)) for r in rows] + [0])
+    fig, ax = plt.subplots(figsize=(11, 1.2 + 1.4 * stages))
     seen = set()
     for r in rows:
         dur = (r["end_ns"] - r["start_ns"]) / 1000.0
@@ -260,11 +261,18 @@ def timeline(rows):
             continue
         kind = str(r["op"]).split(" ")[0].split("(")[0]
         color = kinds.get(kind, "0.6")
-        ax.broken_barh([(r["start_ns"] / 1000.0, dur)], (lanes[r["stream"]] - 0.4, 0.8),
+        # Stage s: compute above its communication; stage 0 on top.
+        lane = 2 * (stages - 1 - int(r.get("stage", 0))) + (1 if r["stream"] == "compute" else 0)
+        ax.broken_barh([(r["start_ns"] / 1000.0, dur)], (lane - 0.4, 0.8),
                        facecolors=color, edgecolor="white", linewidth=0.2)
         seen.add(kind)
-    ax.set_yticks([0, 1])
-    ax.set_yticklabels(["communication", "compute"])
+    ax.set_yticks(range(2 * stages))
+    labels = []
+    for lane in range(2 * stages):
+        stage = stages - 1 - lane // 2
+        what = "compute" if lane % 2 else "communication"
+        labels.append(f"stage {stage} {what}" if stages > 1 else what)
+    ax.set_yticklabels(labels)
     ax.set_xlabel("time (us)")
     title = "one training iteration: compute and communication streams"
     if "train.workload" in CONFIG:

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <tuple>
 
 namespace aries::train {
 
@@ -16,33 +17,100 @@ coll::Geometry PackageOf(coll::Topology t, unsigned k, unsigned local_ports) {
 
 CostTable::CostTable(const std::string& path, const std::string& type) : path_(path) {
   for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter,
-                             coll::Collective::kAllGather}) {
-    auto m = coll::LoadCostModels(path, type, c);
+                             coll::Collective::kAllGather, coll::Collective::kAllToAll}) {
+    auto m = coll::LoadCostModels(path, type, c, "*");
     models_.insert(models_.end(), m.begin(), m.end());
   }
 }
 
 const coll::CostModel& CostTable::Find(coll::Collective c, const coll::Geometry& g,
-                                       const coll::Candidate& cand) const {
+                                       const coll::Candidate& cand,
+                                       const std::string& groups) const {
   for (const coll::CostModel& m : models_) {
-    if (m.collective == c && m.On(g) && m.cand.Label() == cand.Label()) return m;
+    if (m.collective == c && m.On(g) && m.groups == groups && m.cand.Label() == cand.Label())
+      return m;
   }
   std::string have;
-  for (const coll::Candidate& x : Candidates(c, g)) have += (have.empty() ? "" : ", ") + x.Label();
+  for (const coll::Candidate& x : Candidates(c, g, groups))
+    have += (have.empty() ? "" : ", ") + x.Label();
+  const bool grouped = groups != "all";
   throw std::invalid_argument(fmt::format(
-      "no measured {} costs for {} on {} in {}; measured there: {} (add them with aries "
-      "coll-sweep --collective {} --csv)",
-      coll::CollectiveName(c), cand.Label(), coll::GeometryLabel(g), path_,
-      have.empty() ? "none" : have, coll::CollectiveName(c)));
+      "no measured {} costs for {} on {}{} in {}; measured there: {} (add them with aries "
+      "coll-sweep -k {} --collective {}{} --topologies {} --csv)",
+      coll::CollectiveName(c), cand.Label(), coll::GeometryLabel(g),
+      grouped ? ", communicators " + groups : "", path_, have.empty() ? "none" : have, g.k,
+      coll::CollectiveName(c), grouped ? " --groups " + groups : "",
+      coll::TopologyName(g.topology)));
 }
 
-std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c,
-                                                   const coll::Geometry& g) const {
+std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, const coll::Geometry& g,
+                                                   const std::string& groups) const {
   std::vector<coll::Candidate> v;
   for (const coll::CostModel& m : models_) {
-    if (m.collective == c && m.On(g)) v.push_back(m.cand);
+    if (m.collective == c && m.On(g) && m.groups == groups) v.push_back(m.cand);
   }
   return v;
+}
+
+coll::Candidate CostTable::Cheapest(coll::Collective c, const coll::Geometry& g,
+                                    const std::vector<coll::Candidate>& cands,
+                                    uint64_t bytes) const {
+  std::vector<coll::Candidate> list =
+      c == coll::Collective::kAllToAll ? std::vector<coll::Candidate>{} : cands;
+  if (list.empty()) list = Candidates(c, g);
+  if (list.empty()) Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}});
+  coll::Candidate best = list[0];
+  double cycles = Find(c, g, best).Predict(bytes);
+  for (const coll::Candidate& x : list) {
+    const double p = Find(c, g, x).Predict(bytes);
+    if (p < cycles) {
+      best = x;
+      cycles = p;
+    }
+  }
+  return best;
+}
+
+ScopedCost CostTable::Scoped(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
+                             const Parallelism& p, const Chiplet& chip,
+                             std::shared_ptr<std::map<std::string, unsigned>> used) const {
+  struct Key {
+    coll::Collective c;
+    Scope s;
+    bool operator<(const Key& o) const { return std::tie(c, s) < std::tie(o.c, o.s); }
+  };
+  using Found = std::vector<std::pair<const coll::CostModel*, std::string>>;
+  auto cache = std::make_shared<std::map<Key, Found>>();
+  const double ghz = chip.clock_ghz;
+  return [this, g, cands, p, ghz, used, cache](coll::Collective c, uint64_t bytes, Scope s) {
+    auto it = cache->find({c, s});
+    if (it == cache->end()) {
+      Found f;
+      const std::string shape = ScopeShape(p, s);
+      if (shape != "all") {
+        f.push_back({&Find(c, g, {"ring", 2, 1, {}}, shape), "ring (" + shape + ")"});
+      } else {
+        std::vector<coll::Candidate> list =
+            c == coll::Collective::kAllToAll ? std::vector<coll::Candidate>{} : cands;
+        if (list.empty()) list = Candidates(c, g);
+        if (list.empty())
+          Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}});
+        for (const coll::Candidate& x : list) f.push_back({&Find(c, g, x), x.Label()});
+      }
+      it = cache->emplace(Key{c, s}, std::move(f)).first;
+    }
+    const std::pair<const coll::CostModel*, std::string>* best = nullptr;
+    double cycles = 0;
+    for (const auto& m : it->second) {
+      const double x = m.first->Predict(bytes);
+      if (!best || x < cycles) {
+        best = &m;
+        cycles = x;
+      }
+    }
+    if (used) ++(*used)[fmt::format("{} {}", coll::CollectiveName(c), best->second)];
+    return cycles / ghz;
+  };
 }
 
 CommCost CostTable::Cost(const coll::Geometry& g, const coll::Candidate& cand, const Chiplet& chip,
@@ -108,6 +176,8 @@ std::vector<coll::Collective> CollectivesOf(Strategy s) {
       return {coll::Collective::kAllReduce};
     case Strategy::kFsdp:
       return {coll::Collective::kAllGather, coll::Collective::kReduceScatter};
+    case Strategy::kPp:
+      return {coll::Collective::kAllGather};
   }
   return {};
 }

@@ -20,14 +20,30 @@ coll::Geometry PackageOf(coll::Topology t, unsigned k, unsigned local_ports = 1)
 
 class CostTable {
  public:
-  // All-reduce, reduce-scatter and all-gather models of element type `type` in a sweep CSV.
+  // All-reduce, reduce-scatter, all-gather and all-to-all models of element type `type` in a
+  // sweep CSV, the whole package's and the communicators'.
   explicit CostTable(const std::string& path, const std::string& type = "int32");
-  // The model of `cand` for (collective, package `g`: PackageOf); throws std::invalid_argument
-  // naming what the file measured for that package when there is none.
+  // The model of `cand` for (collective, package `g`: PackageOf, communicator shape `groups`);
+  // throws std::invalid_argument naming what the file measured for that package when there is
+  // none.
   const coll::CostModel& Find(coll::Collective c, const coll::Geometry& g,
-                              const coll::Candidate& cand) const;
-  // The candidates measured for (collective, package).
-  std::vector<coll::Candidate> Candidates(coll::Collective c, const coll::Geometry& g) const;
+                              const coll::Candidate& cand, const std::string& groups = "all") const;
+  // The candidates measured for (collective, package, communicator shape).
+  std::vector<coll::Candidate> Candidates(coll::Collective c, const coll::Geometry& g,
+                                          const std::string& groups = "all") const;
+  // The candidate Scoped takes for collective `c` over every chiplet of `g` at `bytes`: the
+  // cheapest of `cands` (empty, or an all-to-all: of every candidate measured there).
+  coll::Candidate Cheapest(coll::Collective c, const coll::Geometry& g,
+                           const std::vector<coll::Candidate>& cands, uint64_t bytes) const;
+  // The costs of strategy `p`'s collectives on package `g`: over every chiplet the cheapest of
+  // `cands` at each size (empty: of every candidate measured there; an all-to-all: of every
+  // all-to-all algorithm measured), over a group (Scope) the ring's model of the scope's
+  // communicator shape (ScopeShape), measured with every group at once. A model missing is
+  // looked up when first needed and throws std::invalid_argument naming it and the sweep that
+  // measures it. `used`, when given, counts the collectives each choice served.
+  ScopedCost Scoped(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
+                    const Parallelism& p, const Chiplet& chip,
+                    std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
   // ns per collective on package `g` with `cand` (cycles at the chiplet clock), every collective
   // looked up now so that a missing model fails before any schedule is built.
   CommCost Cost(const coll::Geometry& g, const coll::Candidate& cand, const Chiplet& chip,

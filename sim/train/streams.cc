@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace aries::train {
@@ -15,8 +16,89 @@ const char* StrategyName(Strategy s) {
       return "fsdp";
     case Strategy::kTp:
       return "tp";
+    case Strategy::kPp:
+      return "pp";
   }
   return "?";
+}
+
+const char* ScopeName(Scope s) {
+  switch (s) {
+    case Scope::kAll:
+      return "all";
+    case Scope::kInner:
+      return "inner";
+    case Scope::kOuter:
+      return "outer";
+    case Scope::kStage:
+      return "stage";
+  }
+  return "?";
+}
+
+std::string Parallelism::Label() const {
+  if (Flat()) return StrategyName(inner);
+  return fmt::format("{}@{}+{}", StrategyName(inner), groups, StrategyName(outer));
+}
+
+Parallelism ParseParallelism(const std::string& s) {
+  const char* allowed =
+      "ddp, fsdp, tp, or INNER@GROUPS+OUTER: inner ddp, fsdp or tp; groups rows, cols or "
+      "quadrants; outer ddp, fsdp or pp (e.g. tp@rows+ddp, fsdp@quadrants+ddp, ddp@rows+pp)";
+  Parallelism p;
+  const size_t at = s.find('@');
+  if (at == std::string::npos) {
+    if (s != "ddp" && s != "fsdp" && s != "tp") throw std::invalid_argument(allowed);
+    p.inner = ParseStrategy(s);
+    return p;
+  }
+  const size_t plus = s.find('+', at);
+  if (plus == std::string::npos) throw std::invalid_argument(allowed);
+  const std::string inner = s.substr(0, at), groups = s.substr(at + 1, plus - at - 1),
+                    outer = s.substr(plus + 1);
+  if (inner != "ddp" && inner != "fsdp" && inner != "tp") {
+    throw std::invalid_argument(
+        fmt::format("an inner strategy of ddp, fsdp or tp ('{}' is not one)", inner));
+  }
+  if (groups != "rows" && groups != "cols" && groups != "quadrants") {
+    throw std::invalid_argument(
+        fmt::format("groups of rows, cols or quadrants ('{}' is not one)", groups));
+  }
+  if (outer != "ddp" && outer != "fsdp" && outer != "pp") {
+    throw std::invalid_argument(
+        fmt::format("an outer strategy of ddp, fsdp or pp ('{}' is not one)", outer));
+  }
+  p.inner = ParseStrategy(inner);
+  p.groups = groups;
+  p.outer = outer == "pp" ? Strategy::kPp : ParseStrategy(outer);
+  if (p.inner == Strategy::kFsdp && p.outer == Strategy::kFsdp) {
+    throw std::invalid_argument(
+        "not fsdp both within and across the groups (that is flat fsdp: name fsdp)");
+  }
+  if (p.outer == Strategy::kPp && p.inner == Strategy::kFsdp) {
+    throw std::invalid_argument("ddp or tp inside pipeline stages (not fsdp)");
+  }
+  if (p.outer == Strategy::kPp && groups == "quadrants") {
+    throw std::invalid_argument(
+        "pipeline stages of rows or cols (neighbouring stages on neighbouring chiplets)");
+  }
+  return p;
+}
+
+std::string ScopeShape(const Parallelism& p, Scope scope) {
+  if (p.Flat() || scope == Scope::kAll) return "all";
+  if (scope == Scope::kInner) return p.groups;
+  if (scope == Scope::kOuter) {
+    return p.groups == "rows" ? "cols" : p.groups == "cols" ? "rows" : "qpeers";
+  }
+  return p.groups == "rows" ? "vpairs" : "hpairs";  // stage i (row i) to stage i + 1
+}
+
+unsigned GroupSize(const std::string& groups, unsigned k) {
+  if (groups == "all") return k * k;
+  if (groups == "quadrants" || groups == "qpeers") return k * k / 4;
+  if (groups == "vpairs" || groups == "hpairs") return 2;
+  return k;  // rows, cols
 }
 
 Strategy ParseStrategy(const std::string& s) {
@@ -28,14 +110,20 @@ Strategy ParseStrategy(const std::string& s) {
 
 void Schedule(std::vector<Op>& ops, bool overlap) {
   const size_t n = ops.size();
+  unsigned stages = 1;
+  for (const Op& op : ops) stages = std::max(stages, op.stage + 1);
+  const int streams = static_cast<int>(stages) * (overlap ? 2 : 1);
   std::vector<bool> done(n, false);
-  std::vector<size_t> next(2, 0);  // per stream: the index of the next op to look at
-  double free_at[2] = {0, 0};
-  auto stream_of = [&](size_t i) { return overlap ? static_cast<int>(ops[i].stream) : 0; };
+  std::vector<size_t> next(streams, 0);  // per stream: the index of the next op to look at
+  std::vector<double> free_at(streams, 0.0);
+  auto stream_of = [&](size_t i) {
+    return static_cast<int>(ops[i].stage) * (overlap ? 2 : 1) +
+           (overlap ? static_cast<int>(ops[i].stream) : 0);
+  };
   size_t scheduled = 0;
   while (scheduled < n) {
     bool progress = false;
-    for (int s = 0; s < (overlap ? 2 : 1); ++s) {
+    for (int s = 0; s < streams; ++s) {
       while (next[s] < n && (done[next[s]] || stream_of(next[s]) != s)) ++next[s];
       if (next[s] >= n) continue;
       Op& op = ops[next[s]];
@@ -60,7 +148,7 @@ void Schedule(std::vector<Op>& ops, bool overlap) {
     }
     if (!progress) {
       std::string stuck;
-      for (int s = 0; s < (overlap ? 2 : 1); ++s) {
+      for (int s = 0; s < streams; ++s) {
         if (next[s] < n) stuck += (stuck.empty() ? "'" : ", '") + ops[next[s]].name + "'";
       }
       throw std::logic_error(
@@ -73,30 +161,6 @@ void Schedule(std::vector<Op>& ops, bool overlap) {
 
 namespace {
 
-struct Builder {
-  std::vector<Op> ops;
-  size_t Compute(const std::string& name, double ns, std::vector<size_t> deps = {}) {
-    Op op;
-    op.name = name;
-    op.duration = ns;
-    op.deps = std::move(deps);
-    ops.push_back(op);
-    return ops.size() - 1;
-  }
-  size_t Comm(const std::string& name, coll::Collective c, uint64_t bytes, const CommCost& cost,
-              std::vector<size_t> deps = {}) {
-    Op op;
-    op.name = name;
-    op.stream = Stream::kComm;
-    op.collective = c;
-    op.bytes = bytes;
-    op.duration = cost(c, bytes);
-    op.deps = std::move(deps);
-    ops.push_back(op);
-    return ops.size() - 1;
-  }
-};
-
 constexpr size_t kNone = static_cast<size_t>(-1);
 
 std::vector<size_t> Deps(std::initializer_list<size_t> l) {
@@ -107,28 +171,143 @@ std::vector<size_t> Deps(std::initializer_list<size_t> l) {
   return v;
 }
 
+struct Builder {
+  std::vector<Op> ops;
+  unsigned stage = 0;  // the stage the next ops run on
+  size_t Compute(const std::string& name, double ns, std::vector<size_t> deps = {}) {
+    Op op;
+    op.name = name;
+    op.stage = stage;
+    op.duration = ns;
+    op.deps = std::move(deps);
+    ops.push_back(op);
+    return ops.size() - 1;
+  }
+  size_t Comm(const std::string& name, coll::Collective c, uint64_t bytes, const ScopedCost& cost,
+              std::vector<size_t> deps = {}, Scope scope = Scope::kAll) {
+    Op op;
+    op.name = name;
+    op.stage = stage;
+    op.stream = Stream::kComm;
+    op.collective = c;
+    op.scope = scope;
+    op.bytes = bytes;
+    op.duration = cost(c, bytes, scope);
+    op.deps = std::move(deps);
+    ops.push_back(op);
+    return ops.size() - 1;
+  }
+  // A chain of collectives, each after the previous one (the first after `after`); returns the
+  // last (or `after` for none).
+  struct Step {
+    coll::Collective c;
+    Scope scope;
+    uint64_t bytes;
+  };
+  size_t Chain(const std::string& what, const std::vector<Step>& steps, const ScopedCost& cost,
+               size_t after) {
+    for (const Step& st : steps) {
+      if (st.bytes == 0) continue;
+      after = Comm(fmt::format("{}({}) {}", coll::CollectiveName(st.c), ScopeName(st.scope), what),
+                   st.c, st.bytes, cost, Deps({after}), st.scope);
+    }
+    return after;
+  }
+};
+
+// The sharded tables and the layer that reads their pooled outputs.
+struct Embeddings {
+  size_t last_sharded = kNone;  // the last sharded layer (forward order)
+  size_t to = kNone;            // the first layer that reads their outputs
+  uint64_t elems = 0;           // pooled output elements per sample
+};
+
+Embeddings EmbeddingsOf(const Workload& w) {
+  Embeddings e;
+  for (size_t i = 0; i < w.layers.size(); ++i) {
+    if (!w.layers[i].sharded) continue;
+    e.last_sharded = i;
+    e.elems += w.layers[i].act;
+  }
+  if (e.last_sharded == kNone || e.elems == 0) return {};
+  for (size_t i = e.last_sharded + 1; i < w.layers.size() && e.to == kNone; ++i) {
+    if (w.embeddings_to.empty() || w.layers[i].name == w.embeddings_to) e.to = i;
+  }
+  if (e.to == kNone) {
+    throw std::invalid_argument(fmt::format(
+        "workload {}: no layer after the last sharded table reads their outputs ({})", w.name,
+        w.embeddings_to.empty() ? "none follows it"
+                                : "embeddings_to '" + w.embeddings_to + "' comes before it"));
+  }
+  return e;
+}
+
+uint64_t Bytes(double elems, const Chiplet& c) {
+  return static_cast<uint64_t>(std::llround(elems)) * c.elem_bytes;
+}
+
 }  // namespace
 
-Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptions& o,
-                       const CommCost& cost) {
-  if (o.chiplets == 0) throw std::invalid_argument("chiplets: 0; need at least 1");
+namespace {
+
+// Per-sample forward and backward ns of layer i on one chiplet (before any split).
+struct LayerTimes {
+  const Workload& w;
+  const Chiplet& c;
+  double Fwd(size_t i) const {
+    const Layer& l = w.layers[i];
+    return l.fwd_ns > 0 ? l.fwd_ns : l.fwd_flops / c.FlopsPerNs();
+  }
+  double Bwd(size_t i) const {  // input + weight gradients: twice the forward by default
+    const Layer& l = w.layers[i];
+    return l.bwd_ns > 0 ? l.bwd_ns : 2 * Fwd(i);
+  }
+  bool Synced(size_t i) const { return w.layers[i].params > 0 && !w.layers[i].sharded; }
+};
+
+// Flat strategies over every chiplet (the model before nesting; `x` the embedding exchange).
+void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOptions& o,
+             const ScopedCost& cost, const Embeddings& x) {
+  const Strategy strategy = o.par.inner;
   const double batch = o.batch ? o.batch : w.batch;
-  const double share = o.strategy == Strategy::kTp ? 1.0 / o.chiplets : 1.0;
+  const double share = strategy == Strategy::kTp ? 1.0 / o.chiplets : 1.0;
   const size_t L = w.layers.size();
-  auto fwd_ns = [&](size_t i) {
-    const Layer& l = w.layers[i];
-    return (l.fwd_ns > 0 ? l.fwd_ns : l.fwd_flops / c.FlopsPerNs()) * batch * share;
-  };
-  auto bwd_ns = [&](size_t i) {
-    const Layer& l = w.layers[i];
-    return l.bwd_ns > 0 ? l.bwd_ns * batch * share : 2 * fwd_ns(i);  // input + weight gradients
-  };
+  const LayerTimes t{w, c};
+  auto fwd_ns = [&](size_t i) { return t.Fwd(i) * batch * share; };
+  auto bwd_ns = [&](size_t i) { return t.Bwd(i) * batch * share; };
   auto grad_bytes = [&](size_t i) { return w.layers[i].params * c.elem_bytes; };
-  auto synced = [&](size_t i) { return w.layers[i].params > 0 && !w.layers[i].sharded; };
-  Builder b;
-  if (o.strategy == Strategy::kDdp) {
+  auto synced = [&](size_t i) { return t.Synced(i); };
+  // The embedding exchange: after the last table's forward (all-to-all of every chiplet's
+  // samples; tp: an all-gather of the shared batch's), before the reading layer's forward;
+  // back after its backward (not under tp: every chiplet holds the whole gradient).
+  const bool exchange = o.embedding_exchange && x.to != kNone;
+  const uint64_t x_bytes = exchange ? Bytes(static_cast<double>(x.elems) * batch, c) : 0;
+  size_t x_fwd = kNone, x_bwd = kNone;
+  auto fwd_deps = [&](size_t i, std::vector<size_t> d) {
+    if (i == x.to && x_fwd != kNone) d.push_back(x_fwd);
+    return d;
+  };
+  auto after_fwd = [&](size_t i, size_t op) {
+    if (!exchange || i != x.last_sharded) return;
+    x_fwd = strategy == Strategy::kTp
+                ? b.Comm("allgather embeddings", coll::Collective::kAllGather, x_bytes * o.chiplets,
+                         cost, {op})
+                : b.Comm("alltoall embeddings", coll::Collective::kAllToAll, x_bytes, cost, {op});
+  };
+  auto bwd_deps = [&](size_t j, std::vector<size_t> d) {
+    if (w.layers[j].sharded && x_bwd != kNone) d.push_back(x_bwd);
+    return d;
+  };
+  auto after_bwd = [&](size_t j, size_t op) {
+    if (!exchange || j != x.to || strategy == Strategy::kTp) return;
+    x_bwd = b.Comm("alltoall(grad) embeddings", coll::Collective::kAllToAll, x_bytes, cost, {op});
+  };
+  if (strategy == Strategy::kDdp) {
     size_t prev = kNone;
-    for (size_t i = 0; i < L; ++i) prev = b.Compute("fwd " + w.layers[i].name, fwd_ns(i));
+    for (size_t i = 0; i < L; ++i) {
+      prev = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, {}));
+      after_fwd(i, prev);
+    }
     size_t first_synced = L;  // the last layer to back-propagate that has a gradient collective
     for (size_t i = 0; i < L && first_synced == L; ++i) {
       if (synced(i)) first_synced = i;
@@ -136,7 +315,8 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
     uint64_t bucket = 0;
     std::string names;
     for (size_t j = L; j-- > 0;) {
-      prev = b.Compute("bwd " + w.layers[j].name, bwd_ns(j));
+      prev = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), bwd_deps(j, {}));
+      after_bwd(j, prev);
       if (!synced(j)) continue;
       bucket += grad_bytes(j);
       names += (names.empty() ? "" : "+") + w.layers[j].name;
@@ -147,7 +327,7 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
         names.clear();
       }
     }
-  } else if (o.strategy == Strategy::kFsdp) {
+  } else if (strategy == Strategy::kFsdp) {
     // Forward: gathered layers g0, g1, ...; AG(g_k) waits for fwd(g_{k-2}) (two layers held).
     std::vector<size_t> fwd(L, kNone), gathered;
     for (size_t i = 0; i < L; ++i) {
@@ -158,7 +338,8 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
                     cost, Deps({hold}));
         gathered.push_back(i);
       }
-      fwd[i] = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), Deps({ag}));
+      fwd[i] = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({ag})));
+      after_fwd(i, fwd[i]);
     }
     // Backward (reverse): the next layer's all-gather is issued before this one's
     // reduce-scatter (FSDP's backward prefetch).
@@ -183,7 +364,8 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
     size_t pos = 0;  // position in `order` of the next gathered layer to back-propagate
     issue_ag(1);
     for (size_t j = L; j-- > 0;) {
-      bwd[j] = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), Deps({ag_b[j]}));
+      bwd[j] = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), bwd_deps(j, Deps({ag_b[j]})));
+      after_bwd(j, bwd[j]);
       if (synced(j)) {
         issue_ag(pos + 2);
         b.Comm("reducescatter " + w.layers[j].name, coll::Collective::kReduceScatter, grad_bytes(j),
@@ -192,12 +374,11 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
       }
     }
   } else {  // tensor parallel: the workload's tp columns give each layer's all-reduces
-    auto bytes_of = [&](uint64_t elems) {
-      return static_cast<uint64_t>(static_cast<double>(elems) * batch) * c.elem_bytes;
-    };
+    auto bytes_of = [&](uint64_t elems) { return Bytes(static_cast<double>(elems) * batch, c); };
     size_t ar = kNone;
     for (size_t i = 0; i < L; ++i) {
-      const size_t f = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), Deps({ar}));
+      const size_t f = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({ar})));
+      after_fwd(i, f);
       ar = kNone;
       if (w.layers[i].tp_fwd > 0) {
         ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce,
@@ -213,29 +394,327 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
       }
     }
   }
+}
+
+// Nested data parallel strategies: inner ddp, fsdp or tp within the groups, outer ddp or fsdp
+// across them (the header's table).
+void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOptions& o,
+               const ScopedCost& cost, const Embeddings& x) {
+  const Parallelism& p = o.par;
+  const double batch = o.batch ? o.batch : w.batch;
+  const double g = o.group, groups = static_cast<double>(o.chiplets) / o.group;
+  const bool tp = p.inner == Strategy::kTp;
+  const double samples = tp ? batch * g : batch;  // the batch a chiplet's layers see
+  const double share = tp ? 1.0 / g : 1.0;        // the part of each layer a chiplet computes
+  const size_t L = w.layers.size();
+  const LayerTimes t{w, c};
+  using C = coll::Collective;
+  // Gathers of a layer's parameters before its forward and backward: inner fsdp gathers the
+  // layer in the group, outer fsdp the chiplet's part (1/g under tp) across the groups.
+  auto gather = [&](size_t i) -> Builder::Step {
+    const double params = static_cast<double>(w.layers[i].params);
+    if (p.inner == Strategy::kFsdp) return {C::kAllGather, Scope::kInner, Bytes(params, c)};
+    if (p.outer == Strategy::kFsdp) {
+      return {C::kAllGather, Scope::kOuter, Bytes(params * share, c)};
+    }
+    return {C::kAllGather, Scope::kAll, 0};
+  };
+  const bool gathers = p.inner == Strategy::kFsdp || p.outer == Strategy::kFsdp;
+  // The gradient's collectives after the layer's backward.
+  auto sync = [&](size_t i) -> std::vector<Builder::Step> {
+    const double params = static_cast<double>(w.layers[i].params);
+    if (tp) {
+      return {{p.outer == Strategy::kFsdp ? C::kReduceScatter : C::kAllReduce, Scope::kOuter,
+               Bytes(params / g, c)}};
+    }
+    if (p.inner == Strategy::kDdp && p.outer == Strategy::kDdp) {
+      return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},
+              {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)},
+              {C::kAllGather, Scope::kInner, Bytes(params, c)}};
+    }
+    if (p.inner == Strategy::kDdp) {  // fsdp across the groups
+      return {{C::kReduceScatter, Scope::kOuter, Bytes(params, c)},
+              {C::kAllReduce, Scope::kInner, Bytes(params / groups, c)}};
+    }
+    return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},  // fsdp in the group
+            {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)}};
+  };
+  const bool exchange = o.embedding_exchange && x.to != kNone;
+  const uint64_t x_bytes = exchange ? Bytes(static_cast<double>(x.elems) * batch, c) : 0;
+  size_t x_fwd = kNone, x_bwd = kNone;
+  std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_f(L, kNone), ag_b(L, kNone);
+  std::vector<size_t> gathered;  // layers with gathers, forward order
+  size_t ar = kNone;             // the last tp all-reduce (blocks the next layer)
+  for (size_t i = 0; i < L; ++i) {
+    if (gathers && t.Synced(i)) {
+      const size_t hold = gathered.size() >= 2 ? fwd[gathered[gathered.size() - 2]] : kNone;
+      const Builder::Step st = gather(i);
+      ag_f[i] = b.Comm(fmt::format("allgather({}) {}", ScopeName(st.scope), w.layers[i].name), st.c,
+                       st.bytes, cost, Deps({hold}), st.scope);
+      gathered.push_back(i);
+    }
+    std::vector<size_t> deps = Deps({ag_f[i], ar});
+    if (i == x.to && x_fwd != kNone) deps.push_back(x_fwd);
+    fwd[i] = b.Compute("fwd " + w.layers[i].name, t.Fwd(i) * samples * share, deps);
+    ar = kNone;
+    if (tp && w.layers[i].tp_fwd > 0) {
+      ar = b.Comm("allreduce(inner/out) " + w.layers[i].name, C::kAllReduce,
+                  Bytes(static_cast<double>(w.layers[i].tp_fwd) * samples, c), cost, {fwd[i]},
+                  Scope::kInner);
+    }
+    if (exchange && i == x.last_sharded) {
+      x_fwd = b.Comm("alltoall embeddings", C::kAllToAll, x_bytes, cost, {fwd[i]});
+      if (tp) {  // the group's samples for its split layers
+        x_fwd = b.Comm("allgather(inner) embeddings", C::kAllGather, x_bytes * o.group, cost,
+                       {x_fwd}, Scope::kInner);
+      }
+    }
+  }
+  std::vector<size_t> order;  // gathered layers in backward order
+  for (size_t j = L; j-- > 0;) {
+    if (gathers && t.Synced(j)) order.push_back(j);
+  }
+  size_t issued = 0, pos = 0;
+  auto issue_ag = [&](size_t upto) {  // as flat fsdp: two layers held, prefetched
+    while (issued < order.size() && issued <= upto) {
+      const size_t layer = order[issued];
+      const size_t hold = issued >= 2 ? bwd[order[issued - 2]] : fwd[L - 1];
+      const Builder::Step st = gather(layer);
+      ag_b[layer] =
+          b.Comm(fmt::format("allgather({}/bwd) {}", ScopeName(st.scope), w.layers[layer].name),
+                 st.c, st.bytes, cost, Deps({hold}), st.scope);
+      ++issued;
+    }
+  };
+  issue_ag(1);
+  for (size_t j = L; j-- > 0;) {
+    std::vector<size_t> deps = Deps({ag_b[j], ar});
+    if (w.layers[j].sharded && x_bwd != kNone) deps.push_back(x_bwd);
+    bwd[j] = b.Compute("bwd " + w.layers[j].name, t.Bwd(j) * samples * share, deps);
+    ar = kNone;
+    if (tp && w.layers[j].tp_bwd > 0) {
+      ar = b.Comm("allreduce(inner/grad) " + w.layers[j].name, C::kAllReduce,
+                  Bytes(static_cast<double>(w.layers[j].tp_bwd) * samples, c), cost, {bwd[j]},
+                  Scope::kInner);
+    }
+    if (exchange && j == x.to) {
+      x_bwd = b.Comm("alltoall(grad) embeddings", C::kAllToAll, x_bytes, cost, {bwd[j]});
+    }
+    if (t.Synced(j)) {
+      if (gathers) issue_ag(pos++ + 2);
+      b.Chain(w.layers[j].name, sync(j), cost, bwd[j]);
+    }
+  }
+}
+
+// Pipeline parallelism across the groups (stages), ddp or tp inside (GPipe's schedule).
+void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOptions& o,
+                 const ScopedCost& cost, unsigned& microbatches) {
+  const Parallelism& p = o.par;
+  const size_t L = w.layers.size();
+  const unsigned g = o.group, stages = o.chiplets / o.group;
+  const LayerTimes t{w, c};
+  for (const Layer& l : w.layers) {
+    if (l.sharded) {
+      throw std::invalid_argument(fmt::format(
+          "{}: workload {} has sharded tables (layer {}); pipeline stages of sharded tables "
+          "are not modelled",
+          p.Label(), w.name, l.name));
+    }
+  }
+  if (L < stages) {
+    throw std::invalid_argument(
+        fmt::format("{}: {} stages for {} layers of {}", p.Label(), stages, L, w.name));
+  }
+  const unsigned m = o.microbatches ? o.microbatches : 4 * stages;
+  microbatches = m;
+  const double global = static_cast<double>(o.batch ? o.batch : w.batch) * o.chiplets;
+  const double u = global / m;  // samples per micro-batch
+  const bool tp = p.inner == Strategy::kTp;
+  if (tp ? u < 1 : u < g) {
+    throw std::invalid_argument(fmt::format(
+        "{}: {} micro-batches of {:g} samples leave a chiplet less than one sample (at most {})",
+        p.Label(), m, u, static_cast<unsigned>(tp ? global : global / g)));
+  }
+  // Stages: consecutive layers, each cut where the compute so far passes the next s/stages
+  // share (every stage at least one layer).
+  double total = 0;
+  for (size_t i = 0; i < L; ++i) total += t.Fwd(i) + t.Bwd(i);
+  std::vector<size_t> first(stages + 1, L);  // stage s: layers first[s] .. first[s+1]-1
+  first[0] = 0;
+  double acc = 0;
+  size_t i = 0;
+  for (unsigned s = 1; s < stages; ++s) {
+    const double target = total * s / stages;
+    while (i < L - (stages - s) &&
+           (i < first[s - 1] + 1 || acc + (t.Fwd(i) + t.Bwd(i)) / 2 <= target)) {
+      acc += t.Fwd(i) + t.Bwd(i);
+      ++i;
+    }
+    first[s] = i;
+  }
+  using C = coll::Collective;
+  const double per = tp ? u : u / g;        // samples a chiplet's layers see per micro-batch
+  const double share = tp ? 1.0 / g : 1.0;  // the part of each layer a chiplet computes
+  // A stage boundary's transfer: the micro-batch's activations at the boundary, the chiplet's
+  // 1/g of them to its neighbour in the next stage (an all-gather over the pair: both members
+  // send as much, as the opposite-direction traffic of the other micro-batches does).
+  auto transfer = [&](size_t layer) {
+    return Bytes(static_cast<double>(w.layers[layer].act) * u / g, c) * 2;
+  };
+  std::vector<std::vector<size_t>> send_f(stages, std::vector<size_t>(m, kNone)),
+      send_b(stages, std::vector<size_t>(m, kNone));
+  for (unsigned s = 0; s < stages; ++s) {
+    b.stage = s;
+    size_t ar = kNone;
+    for (unsigned j = 0; j < m; ++j) {
+      for (size_t l = first[s]; l < first[s + 1]; ++l) {
+        std::vector<size_t> deps = Deps({ar});
+        if (l == first[s] && s > 0) deps.push_back(send_f[s - 1][j]);
+        const size_t f = b.Compute(fmt::format("fwd {} mb{}", w.layers[l].name, j),
+                                   t.Fwd(l) * per * share, deps);
+        ar = kNone;
+        if (tp && w.layers[l].tp_fwd > 0) {
+          ar = b.Comm(fmt::format("allreduce(inner/out) {} mb{}", w.layers[l].name, j),
+                      C::kAllReduce, Bytes(static_cast<double>(w.layers[l].tp_fwd) * u, c), cost,
+                      {f}, Scope::kInner);
+        }
+        if (l + 1 == first[s + 1] && s + 1 < stages) {
+          send_f[s][j] = b.Comm(fmt::format("send(stage) {} mb{}", w.layers[l].name, j),
+                                C::kAllGather, transfer(l), cost, Deps({f, ar}), Scope::kStage);
+        }
+      }
+    }
+  }
+  // Backward, last stage first (each waits for the next stage's gradient), micro-batches in
+  // reverse; ddp inside a stage all-reduces a layer's gradient after its last micro-batch.
+  for (unsigned s = stages; s-- > 0;) {
+    b.stage = s;
+    size_t ar = kNone;
+    for (unsigned j = m; j-- > 0;) {
+      for (size_t l = first[s + 1]; l-- > first[s];) {
+        std::vector<size_t> deps = Deps({ar});
+        if (l + 1 == first[s + 1] && s + 1 < stages) deps.push_back(send_b[s + 1][j]);
+        const size_t bw = b.Compute(fmt::format("bwd {} mb{}", w.layers[l].name, j),
+                                    t.Bwd(l) * per * share, deps);
+        ar = kNone;
+        if (tp && w.layers[l].tp_bwd > 0) {
+          ar = b.Comm(fmt::format("allreduce(inner/grad) {} mb{}", w.layers[l].name, j),
+                      C::kAllReduce, Bytes(static_cast<double>(w.layers[l].tp_bwd) * u, c), cost,
+                      {bw}, Scope::kInner);
+        }
+        if (l == first[s] && s > 0) {
+          send_b[s][j] =
+              b.Comm(fmt::format("send(stage/grad) {} mb{}", w.layers[l].name, j), C::kAllGather,
+                     transfer(l - 1), cost, Deps({bw, ar}), Scope::kStage);
+        }
+        if (j == 0 && !tp && t.Synced(l)) {
+          b.Comm("allreduce(inner) " + w.layers[l].name, C::kAllReduce,
+                 Bytes(static_cast<double>(w.layers[l].params), c), cost, {bw}, Scope::kInner);
+        }
+      }
+    }
+  }
+  b.stage = 0;
+}
+
+}  // namespace
+
+Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptions& o,
+                       const ScopedCost& cost) {
+  if (o.chiplets == 0) throw std::invalid_argument("chiplets: 0; need at least 1");
+  const Parallelism& p = o.par;
+  if (!p.Flat() && (o.group < 2 || o.group >= o.chiplets || o.chiplets % o.group != 0)) {
+    throw std::invalid_argument(
+        fmt::format("{}: groups of {} chiplets do not divide {} into at least two groups of two",
+                    p.Label(), o.group, o.chiplets));
+  }
+  const Embeddings x = EmbeddingsOf(w);
+  Builder b;
   Iteration it;
+  if (p.Flat()) {
+    FlatOps(b, w, c, o, cost, x);
+  } else if (p.outer == Strategy::kPp) {
+    it.stages = o.chiplets / o.group;
+    PipelineOps(b, w, c, o, cost, it.microbatches);
+  } else {
+    NestedOps(b, w, c, o, cost, x);
+  }
   it.ops = std::move(b.ops);
   Schedule(it.ops, o.overlap);
+  std::vector<double> compute(it.stages, 0), comm(it.stages, 0);
+  std::vector<unsigned> colls(it.stages, 0);
   for (const Op& op : it.ops) {
     it.time = std::max(it.time, op.end);
     if (op.stream == Stream::kCompute) {
-      it.compute_busy += op.duration;
+      compute[op.stage] += op.duration;
     } else {
-      it.comm_busy += op.duration;
-      ++it.collectives;
+      comm[op.stage] += op.duration;
+      ++colls[op.stage];
     }
   }
+  const size_t busiest =
+      static_cast<size_t>(std::max_element(compute.begin(), compute.end()) - compute.begin());
+  it.compute_busy = compute[busiest];
+  it.comm_busy = comm[busiest];
+  it.collectives = colls[busiest];
   it.exposed_comm = it.time - it.compute_busy;
   return it;
 }
 
+Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptions& o,
+                       const CommCost& cost) {
+  if (!o.par.Flat()) {
+    throw std::invalid_argument(fmt::format(
+        "{}: a nested strategy needs the costs of its groups' collectives", o.par.Label()));
+  }
+  return RunIteration(w, c, o, ScopedCost([&cost](coll::Collective x, uint64_t bytes, Scope) {
+                        return cost(x, bytes);
+                      }));
+}
+
+double MemoryBytes(const Workload& w, const Chiplet& c, const IterationOptions& o) {
+  const Parallelism& p = o.par;
+  const double n = o.chiplets, g = p.Flat() ? n : o.group, groups = n / g;
+  const double batch = o.batch ? o.batch : w.batch;
+  const double e = c.elem_bytes;
+  double params = 0, largest = 0, act = 0;
+  // Parameters a chiplet keeps of one replicated (dp) layer, and whether it gathers them.
+  double keep = 1;
+  bool gathers = false;
+  if (p.Flat()) {
+    keep = p.inner == Strategy::kDdp ? 1 : 1 / n;
+    gathers = p.inner == Strategy::kFsdp;
+  } else if (p.outer == Strategy::kPp) {
+    keep = (p.inner == Strategy::kTp ? 1 / g : 1) * groups;  // of its stage's layers: see below
+  } else {
+    const double in = p.inner == Strategy::kDdp ? 1 : 1 / g;
+    keep = in * (p.outer == Strategy::kFsdp ? 1 / groups : 1);
+    gathers = p.inner == Strategy::kFsdp || p.outer == Strategy::kFsdp;
+  }
+  for (const Layer& l : w.layers) {
+    const double pl = static_cast<double>(l.params);
+    params += l.sharded ? pl / n : pl * keep;
+    if (!l.sharded) largest = std::max(largest, pl);
+    act += static_cast<double>(l.act);
+  }
+  if (!p.Flat() && p.outer == Strategy::kPp) {
+    params /= groups;  // a stage's share (balanced by compute: an approximation)
+    act /= groups;
+  }
+  // Samples whose layer outputs a chiplet keeps: its batch (the global batch over the chiplets
+  // under every strategy but flat tp's shared batch; GPipe keeps every micro-batch's).
+  const double kept = p.Flat() && p.inner == Strategy::kTp ? batch / n : batch;
+  return 16 * params + (gathers ? 2 * 2 * largest * e : 0) + act * kept * e;
+}
+
 std::string TimelineCsv(const Iteration& it) {
-  std::string s = "stream,op,collective,bytes,start_ns,end_ns\n";
+  std::string s = "stage,stream,op,collective,scope,bytes,start_ns,end_ns\n";
   for (const Op& op : it.ops) {
     const bool comm = op.stream == Stream::kComm;
-    s += fmt::format("{},{},{},{},{:.1f},{:.1f}\n", comm ? "comm" : "compute", op.name,
-                     comm ? coll::CollectiveName(op.collective) : "", comm ? op.bytes : 0, op.start,
-                     op.end);
+    s += fmt::format("{},{},{},{},{},{},{:.1f},{:.1f}\n", op.stage, comm ? "comm" : "compute",
+                     op.name, comm ? coll::CollectiveName(op.collective) : "",
+                     comm ? ScopeName(op.scope) : "", comm ? op.bytes : 0, op.start, op.end);
   }
   return s;
 }

@@ -64,6 +64,13 @@ double Workload::FwdFlops() const {
   return f;
 }
 
+bool Workload::HasActivations() const {
+  for (const Layer& l : layers) {
+    if (l.act > 0) return true;
+  }
+  return false;
+}
+
 Workload LoadWorkload(const std::string& path) {
   std::ifstream f(path);
   if (!f) {
@@ -71,7 +78,7 @@ Workload LoadWorkload(const std::string& path) {
                                     fmt::join(ShippedWorkloads(), ", ")));
   }
   Workload w;
-  bool header = false, timed = false;
+  bool header = false, timed = false, with_act = false;
   std::string line;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     line = Trim(line);
@@ -83,6 +90,7 @@ Workload LoadWorkload(const std::string& path) {
       if (key == "workload") w.name = value;
       if (key == "source") w.sources.push_back(value);
       if (key == "sample") w.sample = value;
+      if (key == "embeddings_to") w.embeddings_to = value;
       if (key == "batch") {
         const uint64_t b = ParseCount(path, ln, "batch", value);
         if (b == 0 || b > 1'000'000) {
@@ -93,11 +101,16 @@ Workload LoadWorkload(const std::string& path) {
       continue;
     }
     if (!header) {
-      timed = line == std::string(kHeader) + ",fwd_ns,bwd_ns";
-      if (line != kHeader && !timed) {
+      const std::string base = kHeader;
+      with_act = line.rfind(base + ",act", 0) == 0;
+      const std::string rest =
+          line.substr(std::min(line.size(), (base + (with_act ? ",act" : "")).size()));
+      timed = rest == ",fwd_ns,bwd_ns";
+      if (line.rfind(base, 0) != 0 || !(rest.empty() || timed)) {
         throw WorkloadError(
-            fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',fwd_ns,bwd_ns')", path,
-                        ln, line, kHeader));
+            fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',act', then optionally + "
+                        "',fwd_ns,bwd_ns')",
+                        path, ln, line, kHeader));
       }
       header = true;
       continue;
@@ -105,7 +118,7 @@ Workload LoadWorkload(const std::string& path) {
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
-    const size_t fields = timed ? 8 : 6;
+    const size_t fields = 6 + (with_act ? 1 : 0) + (timed ? 2 : 0);
     if (c.size() != fields) {
       throw WorkloadError(
           fmt::format("{}:{}: {} fields; expected {} (as the header)", path, ln, c.size(), fields));
@@ -126,11 +139,22 @@ Workload LoadWorkload(const std::string& path) {
     } else if (c[5] != "dp") {
       throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[5]));
     }
+    const size_t t = with_act ? 7 : 6;  // the first time column
+    if (with_act) l.act = ParseCount(path, ln, "act", c[6]);
     if (timed) {
-      l.fwd_ns = ParseTime(path, ln, "fwd_ns", c[6]);
-      l.bwd_ns = ParseTime(path, ln, "bwd_ns", c[7]);
+      l.fwd_ns = ParseTime(path, ln, "fwd_ns", c[t]);
+      l.bwd_ns = ParseTime(path, ln, "bwd_ns", c[t + 1]);
     }
     w.layers.push_back(l);
+  }
+  if (!w.embeddings_to.empty()) {
+    bool found = false;
+    for (const Layer& l : w.layers) found = found || (l.name == w.embeddings_to && !l.sharded);
+    if (!found) {
+      throw WorkloadError(
+          fmt::format("{}: embeddings_to '{}': allowed the name of a layer that is not sharded",
+                      path, w.embeddings_to));
+    }
   }
   if (!header) throw WorkloadError(fmt::format("{}: no header line '{}'", path, kHeader));
   if (w.layers.empty()) throw WorkloadError(fmt::format("{}: no layers", path));

@@ -38,7 +38,7 @@ grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 
 grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
 for a in "ring,mesh,64,snake" "tree,fbfly,1K,snake" "ring,fbfly,1K,snake" "ring,fbfly,1K,rank"; do
   IFS=, read -r al to sz map <<< "$a"
-  row="^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 ),.*,$map,1,1\$"
+  row="^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 ),.*,$map,1,1,all,0\$"
   b=$(grep "$row" "$dir/p.csv" | cut -d, -f9)
   c=$(grep "$row" "$dir/c.csv" | cut -d, -f9)
   [ -n "$b" ] && [ "$b" = "$c" ] || { echo "$a: parallel $b vs sequential $c cycles"; exit 1; }
@@ -55,11 +55,23 @@ bash "$dir/jobs.txt"
 "$aries" coll-sweep -k 2 --sizes 64K --algos ring --topologies mesh --set node.local_ports=2 --csv "$dir/l2.csv" > "$dir/l2.md"
 [ "$(($(grep -vc '^#' "$dir/l2.csv") - 1))" -eq 4 ] || { cat "$dir/l2.csv"; exit 1; }
 grep -q "^| ring bidir | mesh | [0-9]* ([0-9.]*, 9[0-9]%) |" "$dir/l2.md" || { cat "$dir/l2.md"; exit 1; }
-one=$(grep "^mesh,2,ring,.*,snake,1,2\$" "$dir/l2.csv" | cut -d, -f9)
-two=$(grep "^mesh,2,ring,.*,snake,2,2\$" "$dir/l2.csv" | cut -d, -f9)
+one=$(grep "^mesh,2,ring,.*,snake,1,2,all,0\$" "$dir/l2.csv" | cut -d, -f9)
+two=$(grep "^mesh,2,ring,.*,snake,2,2,all,0\$" "$dir/l2.csv" | cut -d, -f9)
 [ -n "$one" ] && [ -n "$two" ] && [ $((two * 18)) -lt $((one * 10)) ] || { echo "bidir $two vs one-way $one cycles"; exit 1; }
 "$aries" coll-sweep -k 2 --sizes 1K --algos ring --set node.local_ports=2 --job-file "$dir/j2.txt" > /dev/null
 grep -q -- "--set node.local_ports=2 " "$dir/j2.txt"
 if "$aries" coll-merge "$dir/jobs.txt" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged a job file"; exit 1; fi
 grep -q "jobs.txt: not a sweep CSV" "$dir/o"
+# Communicators: only the algorithms that plan them, every group at once and the first alone,
+# recorded under the shape's name; the parallel jobs pass the shape on; a list is refused.
+"$aries" coll-sweep -k 4 --groups qpeers --collective allgather --topologies mesh,aries --sizes 4K \
+  --csv "$dir/g.csv" > "$dir/g.md"
+[ "$(grep -vc '^#' "$dir/g.csv")" -eq 3 ] || { cat "$dir/g.csv"; exit 1; }  # header, ring x 2
+grep -q "^| ring | aries, qpeers | [0-9]* (" "$dir/g.md" || { cat "$dir/g.md"; exit 1; }
+awk -F, '/^#/ || NR == 1 || $1 == "topology" { next }
+  $19 != "qpeers" || $20 + 0 <= 0 || $9 + 0 < $20 + 0 { print "row: " $0; bad = 1 } END { exit bad }' "$dir/g.csv"
+"$aries" coll-sweep -k 4 --groups rows --sizes 1K --algos ring --job-file "$dir/j3.txt" > /dev/null
+grep -q -- "--set coll.groups=rows " "$dir/j3.txt"
+if "$aries" coll-sweep -k 4 --groups "0,1;2,3" --sizes 1K > "$dir/o" 2>&1; then echo "swept a list"; exit 1; fi
+grep -q "allowed all or a named shape for a sweep" "$dir/o" || { cat "$dir/o"; exit 1; }
 echo ok

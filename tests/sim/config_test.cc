@@ -215,11 +215,47 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
   EXPECT_EQ(o.bucket, 25u << 20);
   EXPECT_EQ(o.check_max, 8u << 20);
   EXPECT_EQ(o.topology, coll::Topology::kMesh);
-  EXPECT_EQ(o.strategy, train::Strategy::kDdp);
+  EXPECT_TRUE(o.par.Flat());
+  EXPECT_EQ(o.par.inner, train::Strategy::kDdp);
   Config d;
   d.Set("train.strategy", "fsdp");
   d.Set("train.bucket", "1M");
-  EXPECT_NE(ErrorOf([&] { TrainRequest(d, {}); }).find("buckets are ddp's"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { TrainRequest(d, {}); }).find("buckets are flat ddp's"),
+            std::string::npos);
+  // Nested strategies: parsed, and refused by the part that is wrong, naming what is allowed.
+  Config n;
+  n.Set("train.strategy", "tp@rows+pp");
+  n.Set("train.microbatches", "16");
+  const TrainOptions nested = TrainRequest(n, {});
+  EXPECT_EQ(nested.par.Label(), "tp@rows+pp");
+  EXPECT_EQ(nested.microbatches, 16u);
+  auto strategy_error = [](const std::string& v, const std::string& k = "4") {
+    Config x;
+    x.Set("train.strategy", v);
+    x.Set("package.k", k);
+    return ErrorOf([&] { TrainRequest(x, {}); });
+  };
+  EXPECT_NE(strategy_error("tp@diagonals+ddp")
+                .find("groups of rows, cols or quadrants ('diagonals' is not one)"),
+            std::string::npos);
+  EXPECT_NE(strategy_error("zero@rows+ddp").find("an inner strategy of ddp, fsdp or tp"),
+            std::string::npos);
+  EXPECT_NE(strategy_error("tp@rows+zero").find("an outer strategy of ddp, fsdp or pp"),
+            std::string::npos);
+  EXPECT_NE(strategy_error("fsdp@rows+fsdp").find("that is flat fsdp"), std::string::npos);
+  EXPECT_NE(strategy_error("fsdp@rows+pp").find("ddp or tp inside pipeline stages"),
+            std::string::npos);
+  EXPECT_NE(strategy_error("tp@quadrants+pp").find("pipeline stages of rows or cols"),
+            std::string::npos);
+  EXPECT_NE(strategy_error("tp@rows").find("INNER@GROUPS+OUTER"), std::string::npos);
+  EXPECT_NE(strategy_error("tp@quadrants+ddp", "5").find("with K even (K = 5"), std::string::npos);
+  Config m;
+  m.Set("train.microbatches", "8");
+  EXPECT_NE(ErrorOf([&] { TrainRequest(m, {}); }).find("micro-batches are a pipeline's"),
+            std::string::npos);
+  Config mem;
+  mem.Set("train.memory", "2G");
+  EXPECT_EQ(TrainRequest(mem, {}).memory, uint64_t{2} << 30);
   Config e;
   e.Set("coll.algo", "auto");
   EXPECT_NE(ErrorOf([&] { TrainRequest(e, {}); }).find("auto is coll's only"), std::string::npos);

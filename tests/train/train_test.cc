@@ -89,7 +89,7 @@ TEST(Streams, DdpBucketsGatherLayersInBackwardOrder) {
 
 TEST(Streams, FsdpGathersAheadAndReduceScattersAfterEachLayer) {
   IterationOptions o;
-  o.strategy = Strategy::kFsdp;
+  o.par.inner = Strategy::kFsdp;
   const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
   // Forward: AG A 0-40, AG B 40-120, fwd A 40-140, AG C waits for fwd A (two layers held):
   // 140-260, fwd B 140-190, fwd C 260-270.
@@ -112,7 +112,7 @@ TEST(Streams, FsdpGathersAheadAndReduceScattersAfterEachLayer) {
 
 TEST(Streams, TensorParallelAllReducesBlockEveryLayer) {
   IterationOptions o;
-  o.strategy = Strategy::kTp;
+  o.par.inner = Strategy::kTp;
   o.chiplets = 2;
   const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ByteCost);
   // Half of each layer's work: fwd A 0-50, AR 20 B 50-70, fwd B 70-95, AR 40 B 95-135, fwd C
@@ -162,7 +162,7 @@ TEST(Streams, TensorParallelUsesTheWorkloadsAllReduceSizes) {
   w.layers[1].tp_fwd = 0;
   w.layers[1].tp_bwd = 0;
   IterationOptions o;
-  o.strategy = Strategy::kTp;
+  o.par.inner = Strategy::kTp;
   o.chiplets = 2;
   o.batch = 2;
   const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
@@ -259,6 +259,21 @@ TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
                 "fwd_ns '-1': expected ns per sample");
   ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp\n",
                 "6 fields; expected 8");
+  const std::string act = "layer,params,fwd_flops,tp_fwd,tp_bwd,sync,act\n";
+  ExpectRefused(act + "a,1,1,0,0,dp\n", "6 fields; expected 7");
+  ExpectRefused(act + "a,1,1,0,0,dp,x\n", "act 'x'");
+  ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns,act\n",
+                "optionally + ',act', then optionally + ',fwd_ns,bwd_ns'");
+  ExpectRefused(std::string("# embeddings_to: t\n") + kHead + "t,3,0,0,0,sharded\n",
+                "embeddings_to 't': allowed the name of a layer that is not sharded");
+  // The act column, with and without the times after it.
+  const Workload a =
+      LoadWorkload(Write("act.csv",
+                         "layer,params,fwd_flops,tp_fwd,tp_bwd,sync,act,fwd_ns,bwd_ns\n"
+                         "a,3,100,5,0,dp,7,2,0\n"));
+  EXPECT_EQ(a.layers[0].act, 7u);
+  EXPECT_DOUBLE_EQ(a.layers[0].fwd_ns, 2);
+  EXPECT_TRUE(a.HasActivations());
   EXPECT_THROW(LoadWorkload("/nonexistent/w.csv"), WorkloadError);
 }
 
@@ -280,16 +295,23 @@ TEST(Workload, ShippedModelsMatchTheirPapers) {
   unsigned tables = 0;
   for (const Layer& l : d.layers) tables += l.sharded ? 1 : 0;
   EXPECT_EQ(tables, 26u);  // Criteo's 26 categorical features
+  // Each table pools one 16-wide vector per sample (--arch-sparse-feature-size=16), read by the
+  // interaction: 26 x 16 elements exchanged per sample.
+  uint64_t pooled = 0;
+  for (const Layer& l : d.layers) pooled += l.sharded ? l.act : 0;
+  EXPECT_EQ(pooled, 26u * 16);
+  EXPECT_EQ(d.embeddings_to, "interaction");
+  EXPECT_EQ(r.layers[0].act, 112u * 112 * 64);  // conv1's output
 }
 
 TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
-  const std::string path =
-      Write("costs.csv", std::string(coll::CostCsvHeader()) +
-                             "\n"
-                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1\n"
-                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1\n"
-                             "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1,snake,1,1\n"
-                             "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1,snake,1,1\n");
+  const std::string path = Write(
+      "costs.csv", std::string(coll::CostCsvHeader()) +
+                       "\n"
+                       "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1,snake,1,1,all,0\n");
   const CostTable table(path);
   Chiplet chip;
   chip.clock_ghz = 2.0;
@@ -317,13 +339,13 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
 
 TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
   // ring: 400 cycles at 1 KB, 600 at 2 KB; tree: 300, 700 (crossing at 1.5 KB: both 500).
-  const std::string path =
-      Write("cheap.csv", std::string(coll::CostCsvHeader()) +
-                             "\n"
-                             "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1\n"
-                             "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1\n"
-                             "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1,1\n"
-                             "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1,1\n");
+  const std::string path = Write(
+      "cheap.csv", std::string(coll::CostCsvHeader()) +
+                       "\n"
+                       "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1,1,all,0\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
   const CommCost c =
@@ -342,15 +364,16 @@ TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
 // Candidates on several packages (Adapt-NoC's sub-networks): per size the cheapest of all, each
 // counted under "candidate on topology"; a package's local ports select its rows.
 TEST(Costs, CheapestAcrossPackagesNamesTheTopology) {
-  const std::string path = Write(
-      "across.csv", std::string(coll::CostCsvHeader()) +
-                        "\n"
-                        "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1\n"
-                        "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1\n"
-                        "torus,4,ring,2,1,allreduce,int32,1024,450,1,0.1,1,2,10,1,snake,1,1\n"
-                        "torus,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1,2,10,1,snake,1,1\n"
-                        "mesh,4,ring,2,1,allreduce,int32,1024,200,1,0.1,1,2,10,1,snake,1,2\n"
-                        "mesh,4,ring,2,1,allreduce,int32,2048,300,1,0.1,1,2,10,1,snake,1,2\n");
+  const std::string path =
+      Write("across.csv",
+            std::string(coll::CostCsvHeader()) +
+                "\n"
+                "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                "torus,4,ring,2,1,allreduce,int32,1024,450,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                "torus,4,ring,2,1,allreduce,int32,2048,500,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                "mesh,4,ring,2,1,allreduce,int32,1024,200,1,0.1,1,2,10,1,snake,1,2,all,0\n"
+                "mesh,4,ring,2,1,allreduce,int32,2048,300,1,0.1,1,2,10,1,snake,1,2,all,0\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
   const coll::Candidate ring{"ring", 2, 1, {}};
@@ -367,6 +390,174 @@ TEST(Costs, CheapestAcrossPackagesNamesTheTopology) {
   EXPECT_THROW(table.Cost(PackageOf(coll::Topology::kTorus, 4, 2), ring, Chiplet(),
                           {Collective::kAllReduce}),
                std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace aries::train
+
+namespace aries::train {
+namespace {
+
+// Every collective costs 1 ns per byte whatever its scope; the scopes it saw are recorded.
+struct ScopedByteCost {
+  std::vector<std::tuple<Collective, Scope, uint64_t>>* seen;
+  double operator()(Collective c, uint64_t bytes, Scope s) const {
+    seen->push_back({c, s, bytes});
+    return static_cast<double>(bytes);
+  }
+};
+
+Workload ThreeLayersWithOutputs() {
+  Workload w = ThreeLayers();
+  w.layers[0].act = 5;
+  w.layers[1].act = 10;
+  w.layers[2].act = 15;
+  return w;
+}
+
+// ddp within rows and across them: each gradient reduce-scattered in the row (its 4 bytes per
+// parameter), its quarter all-reduced across the rows, gathered back in the row, in that order
+// after the layer's backward; tp within rows: a row shares 4 x the batch, each chiplet computing
+// a quarter of every layer (the same compute as ddp), the tp all-reduces in the row.
+TEST(Streams, NestedStrategiesIssueTheirCollectivesPerScope) {
+  std::vector<std::tuple<Collective, Scope, uint64_t>> seen;
+  IterationOptions o;
+  o.chiplets = 16;
+  o.group = 4;
+  o.par = ParseParallelism("ddp@rows+ddp");
+  const Iteration it = RunIteration(ThreeLayers(), UnitChiplet(), o, ScopedByteCost{&seen});
+  ASSERT_EQ(seen.size(), 9u);
+  // C back-propagates first: 30 parameters = 120 bytes; its quarter 7.5 -> 8 elements.
+  EXPECT_EQ(seen[0], std::make_tuple(Collective::kReduceScatter, Scope::kInner, uint64_t{120}));
+  EXPECT_EQ(seen[1], std::make_tuple(Collective::kAllReduce, Scope::kOuter, uint64_t{32}));
+  EXPECT_EQ(seen[2], std::make_tuple(Collective::kAllGather, Scope::kInner, uint64_t{120}));
+  const Op& ar = Find(it, "allreduce(outer) C");
+  EXPECT_DOUBLE_EQ(ar.start, Find(it, "reducescatter(inner) C").end);
+  EXPECT_DOUBLE_EQ(Find(it, "allgather(inner) C").start, ar.end);
+  EXPECT_DOUBLE_EQ(it.compute_busy, 480);  // 160 forward + 320 backward, as flat ddp
+
+  seen.clear();
+  o.par = ParseParallelism("tp@rows+ddp");
+  const Iteration tp = RunIteration(ThreeLayers(), UnitChiplet(), o, ScopedByteCost{&seen});
+  EXPECT_DOUBLE_EQ(tp.compute_busy, 480);
+  // A's output (5 per sample) over the row's 4 samples: 80 bytes in the row, blocking B.
+  const Op& out = Find(tp, "allreduce(inner/out) A");
+  EXPECT_EQ(out.scope, Scope::kInner);
+  EXPECT_EQ(out.bytes, 80u);
+  EXPECT_DOUBLE_EQ(Find(tp, "fwd B").start, out.end);
+  // The gradients: a quarter of each layer across the rows (C: 30 / 4 -> 8 elements).
+  EXPECT_EQ(Find(tp, "allreduce(outer) C").bytes, 32u);
+  EXPECT_EQ(Find(tp, "allreduce(outer) C").scope, Scope::kOuter);
+
+  // fsdp within rows, ddp across: gathers in the row before each forward and backward, the
+  // gradient reduce-scattered in the row, its quarter all-reduced across.
+  o.par = ParseParallelism("fsdp@rows+ddp");
+  const Iteration h = RunIteration(ThreeLayers(), UnitChiplet(), o, ScopedByteCost{&seen});
+  EXPECT_EQ(Find(h, "allgather(inner) A").bytes, 40u);
+  EXPECT_DOUBLE_EQ(Find(h, "fwd A").start, Find(h, "allgather(inner) A").end);
+  EXPECT_EQ(Find(h, "allgather(inner/bwd) C").scope, Scope::kInner);
+  EXPECT_EQ(Find(h, "allreduce(outer) C").bytes, 32u);
+  // Scopes name their communicators: rows -> cols across; quadrants -> qpeers; pipeline
+  // stages of rows pass to vertical pairs.
+  EXPECT_EQ(ScopeShape(ParseParallelism("tp@rows+ddp"), Scope::kOuter), "cols");
+  EXPECT_EQ(ScopeShape(ParseParallelism("tp@quadrants+ddp"), Scope::kOuter), "qpeers");
+  EXPECT_EQ(ScopeShape(ParseParallelism("ddp@cols+pp"), Scope::kStage), "hpairs");
+  EXPECT_EQ(ScopeShape(ParseParallelism("ddp"), Scope::kAll), "all");
+  EXPECT_EQ(GroupSize("quadrants", 8), 16u);
+}
+
+// GPipe over 2 stages of 2 chiplets (A | B, C: cut where the compute halves), the global batch
+// of 4 in 2 micro-batches (1 sample per chiplet each): the schedule worked by hand.
+TEST(Streams, PipelineStagesPassActivationsAndGradients) {
+  IterationOptions o;
+  o.chiplets = 4;
+  o.group = 2;
+  o.microbatches = 2;
+  o.par = ParseParallelism("ddp@rows+pp");
+  std::vector<std::tuple<Collective, Scope, uint64_t>> seen;
+  const Iteration it =
+      RunIteration(ThreeLayersWithOutputs(), UnitChiplet(), o, ScopedByteCost{&seen});
+  EXPECT_EQ(it.stages, 2u);
+  EXPECT_EQ(it.microbatches, 2u);
+  // Stage 0: fwd A mb0 [0, 100], mb1 [100, 200]; its activations (5 elements, both ways of the
+  // pair: 40 bytes) leave at 100 and 200.
+  EXPECT_DOUBLE_EQ(Find(it, "send(stage) A mb0").end, 140);
+  EXPECT_EQ(Find(it, "send(stage) A mb0").scope, Scope::kStage);
+  EXPECT_DOUBLE_EQ(Find(it, "fwd B mb0").start, 140);
+  EXPECT_DOUBLE_EQ(Find(it, "fwd B mb1").start, 240);
+  // Stage 1's backward: mb1 then mb0; the gradient to stage 0 after B's backward.
+  EXPECT_DOUBLE_EQ(Find(it, "bwd C mb1").start, 300);
+  EXPECT_DOUBLE_EQ(Find(it, "send(stage/grad) B mb1").end, 460);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd A mb1").start, 460);
+  EXPECT_DOUBLE_EQ(Find(it, "send(stage/grad) B mb0").end, 620);
+  EXPECT_DOUBLE_EQ(Find(it, "bwd A mb0").start, 660);
+  // ddp inside each stage: A's gradient all-reduced in its row after the last micro-batch.
+  EXPECT_DOUBLE_EQ(Find(it, "allreduce(inner) A").end, 900);
+  EXPECT_DOUBLE_EQ(it.time, 900);
+  EXPECT_DOUBLE_EQ(it.compute_busy, 600);  // stage 0, the busiest
+  EXPECT_DOUBLE_EQ(it.exposed_comm, 300);
+  // Refusals: more stages than layers; a micro-batch under a sample per chiplet.
+  o.chiplets = 16;
+  o.group = 4;
+  o.microbatches = 0;
+  o.par = ParseParallelism("ddp@rows+pp");
+  EXPECT_THROW(RunIteration(ThreeLayersWithOutputs(), UnitChiplet(), o, ScopedByteCost{&seen}),
+               std::invalid_argument);
+  o.chiplets = 4;
+  o.group = 2;
+  o.microbatches = 4;
+  EXPECT_THROW(RunIteration(ThreeLayersWithOutputs(), UnitChiplet(), o, ScopedByteCost{&seen}),
+               std::invalid_argument);
+}
+
+// The pooled embeddings: an all-to-all of the tables' outputs after the last table's forward,
+// before the layer that reads them, and back after its backward; the tables' backward waits.
+TEST(Streams, ShardedTablesExchangeTheirPooledOutputs) {
+  Workload w;
+  w.name = "rec";
+  w.batch = 2;
+  w.layers = {{"t0", 100, 0, 0, 0, true},
+              {"t1", 100, 0, 0, 0, true},
+              {"mlp", 10, 100, 5, 0, false},
+              {"inter", 0, 20, 0, 0, false},
+              {"top", 10, 50, 5, 5, false}};
+  w.layers[0].act = 3;
+  w.layers[1].act = 3;
+  w.embeddings_to = "inter";
+  IterationOptions o;
+  o.chiplets = 16;
+  const Iteration it = RunIteration(w, UnitChiplet(), o, ByteCost);
+  const Op& x = Find(it, "alltoall embeddings");
+  EXPECT_EQ(x.bytes, 48u);  // 6 elements x 2 samples x 4 bytes
+  EXPECT_DOUBLE_EQ(x.start, 0);
+  EXPECT_DOUBLE_EQ(Find(it, "fwd mlp").start, 0);  // the bottom MLP does not wait
+  EXPECT_DOUBLE_EQ(Find(it, "fwd inter").start, 200);
+  EXPECT_DOUBLE_EQ(Find(it, "fwd inter").start, std::max(x.end, Find(it, "fwd mlp").end));
+  const Op& back = Find(it, "alltoall(grad) embeddings");
+  EXPECT_DOUBLE_EQ(back.start, Find(it, "bwd inter").end);
+  EXPECT_GE(Find(it, "bwd t1").start, back.end);
+  // fig10's all-reduce study leaves the exchange out.
+  o.embedding_exchange = false;
+  for (const Op& op : RunIteration(w, UnitChiplet(), o, ByteCost).ops)
+    EXPECT_EQ(op.name.find("embeddings"), std::string::npos) << op.name;
+  // A reading layer before the tables is refused by name.
+  w.embeddings_to = "";
+  std::swap(w.layers[0], w.layers[4]);
+  o.embedding_exchange = true;
+  EXPECT_THROW(RunIteration(w, UnitChiplet(), o, ByteCost), std::invalid_argument);
+}
+
+// Memory per chiplet: 16 bytes per kept parameter, the outputs kept for the backward pass.
+TEST(Streams, MemoryCountsWhatAChipletKeeps) {
+  IterationOptions o;
+  o.chiplets = 16;
+  const Workload w = ThreeLayersWithOutputs();  // 60 parameters, 30 output elements per sample
+  EXPECT_DOUBLE_EQ(MemoryBytes(w, UnitChiplet(), o), 16 * 60 + 30 * 4);
+  o.par = ParseParallelism("fsdp");  // 1/16 of the parameters, two gathered layers of 30
+  EXPECT_DOUBLE_EQ(MemoryBytes(w, UnitChiplet(), o), 16 * 60 / 16.0 + 4 * 30 * 4 + 30 * 4);
+  o.par = ParseParallelism("tp@rows+ddp");
+  o.group = 4;
+  EXPECT_DOUBLE_EQ(MemoryBytes(w, UnitChiplet(), o), 16 * 60 / 4.0 + 30 * 4);
 }
 
 }  // namespace
