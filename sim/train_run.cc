@@ -160,58 +160,87 @@ void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
   }
 }
 
-// --check: every distinct collective of the iteration up to `cap` bytes run cycle-accurately
-// on the package (over its communicators, every group at once), model against measurement.
-// Returns false when a run failed.
-bool CheckIteration(const TrainOptions& o, const train::CostTable& table, const coll::Geometry& g,
-                    const std::vector<coll::Candidate>& cands, const train::Parallelism& par,
-                    const train::ScopedCost& cost, const train::Chiplet& chip,
-                    const CollSizes& colls, double& worst) {
-  std::vector<std::tuple<coll::Collective, train::Scope, uint64_t>> runs;
-  for (const auto& [key, sizes] : colls) {
-    for (uint64_t b : sizes) {
-      if (b <= o.check_max) runs.push_back({key.first, key.second, b});
+// One cycle-accurate check: a collective over every chiplet or over the communicators of
+// `shape` (every group at once), the algorithm the cost model took, the model's cycles.
+struct CheckRun {
+  coll::Collective c;
+  std::string shape;
+  uint64_t bytes;
+  coll::Candidate run;
+  double model;  // cycles
+  bool operator<(const CheckRun& o) const {
+    return std::make_tuple(static_cast<int>(c), shape, bytes, run.Label()) <
+           std::make_tuple(static_cast<int>(o.c), o.shape, o.bytes, o.run.Label());
+  }
+};
+
+// The distinct collectives of an iteration up to `cap` bytes, as checks.
+std::set<CheckRun> ChecksOf(const train::Iteration& it, const train::Parallelism& par,
+                            const train::CostTable& table, const coll::Geometry& g,
+                            const std::vector<coll::Candidate>& cands,
+                            const train::ScopedCost& cost, const train::Chiplet& chip,
+                            uint64_t cap) {
+  std::set<CheckRun> runs;
+  for (const auto& [key, sizes] : CollectivesIn(it)) {
+    const auto [c, scope] = key;
+    const std::string shape = train::ScopeShape(par, scope);
+    for (uint64_t bytes : sizes) {
+      if (bytes > cap) continue;
+      // Over every chiplet the algorithm the cost takes at this size; over groups the ring.
+      const coll::Candidate run =
+          shape == "all" ? table.Cheapest(c, g, cands, bytes) : coll::Candidate{"ring", 2, 1, {}};
+      runs.insert({c, shape, bytes, run, cost(c, bytes, scope) * chip.clock_ghz});
     }
   }
+  return runs;
+}
+
+// --check: each run cycle-accurately on the package, model against measurement; the largest
+// error into `worst` (over every chiplet: [0], over communicators: [1]). Returns false when a
+// run failed.
+bool RunChecks(const TrainOptions& o, const coll::Geometry& g, const std::string& what,
+               const std::set<CheckRun>& runs, double (&worst)[2]) {
   fmt::print(
       "\n  cycle-accurate check of {} distinct collectives of {} up to {} bytes on {} (every "
       "element verified):\n\n"
       "| collective | communicators | algorithm | bytes | model (cycles) | measured (cycles) | "
       "error |\n|---|---|---|---|---|---|---|\n",
-      runs.size(), par.Label(), o.check_max, coll::GeometryLabel(g));
+      runs.size(), what, o.check_max, coll::GeometryLabel(g));
   bool ok = true;
   unsigned done = 0;
-  for (const auto& [c, scope, bytes] : runs) {
-    const std::string shape = train::ScopeShape(par, scope);
+  for (const CheckRun& r : runs) {
     CollOptions co;
     co.geometry = g;
     co.model = o.model;
-    co.collective = c;
-    co.bytes = bytes;
+    co.collective = r.c;
+    co.bytes = r.bytes;
     co.verify = true;
     co.alone = false;
-    coll::Candidate run{"ring", 2, 1, {}};
-    if (shape != "all") {
-      co.groups = coll::ParseGroups(shape, g.k);
-    } else {  // the algorithm the cost takes at this size
-      run = table.Cheapest(c, g, cands, bytes);
-    }
-    co.algo = run.algo;
-    co.levels = run.levels;
-    co.embeddings = run.embeddings;
-    co.ring = run.ring;
+    if (r.shape != "all") co.groups = coll::ParseGroups(r.shape, g.k);
+    co.algo = r.run.algo;
+    co.levels = r.run.levels;
+    co.embeddings = r.run.embeddings;
+    co.ring = r.run.ring;
     fmt::print(stderr, "  check {}/{}: {} over {} of {} bytes\n", ++done, runs.size(),
-               coll::CollectiveName(c), shape, bytes);
+               coll::CollectiveName(r.c), r.shape, r.bytes);
     const CollMeasurement m = MeasureCollective(co, true);
-    const double model = cost(c, bytes, scope) * chip.clock_ghz;
-    const double err = (model - static_cast<double>(m.cycles)) / static_cast<double>(m.cycles);
-    worst = std::max(worst, std::abs(err));
+    const double err = (r.model - static_cast<double>(m.cycles)) / static_cast<double>(m.cycles);
+    double& w = worst[r.shape == "all" ? 0 : 1];
+    w = std::max(w, std::abs(err));
     ok = ok && m.ok;
-    fmt::print("| {} | {} | {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", coll::CollectiveName(c),
-               shape == "all" ? "every chiplet" : shape, run.Label(), bytes, model, m.cycles,
-               m.ok ? "" : " FAILED", 100 * err);
+    fmt::print("| {} | {} | {} | {} | {:.0f} | {}{} | {:+.1f}% |\n", coll::CollectiveName(r.c),
+               r.shape == "all" ? "every chiplet" : r.shape, r.run.Label(), r.bytes, r.model,
+               m.cycles, m.ok ? "" : " FAILED", 100 * err);
   }
   return ok;
+}
+
+void PrintWorst(const double (&worst)[2], bool ok) {
+  fmt::print(
+      "\n  largest model error {:.1f}% (collectives over every chiplet {:.1f}%, over "
+      "communicators {:.1f}%){}\n",
+      100 * std::max(worst[0], worst[1]), 100 * worst[0], 100 * worst[1],
+      ok ? "" : "; some runs FAILED");
 }
 
 const char* BatchLine(const train::Parallelism& p) {
@@ -283,9 +312,10 @@ int RunTrainCommand(const TrainOptions& o) {
   WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
   PlotCsv("timeline", train::TimelineCsv(it), o.plot);
   if (!o.check) return 0;
-  double worst = 0;
-  const bool ok = CheckIteration(o, table, geom, {cand}, par, cost, chip, colls, worst);
-  fmt::print("\n  largest model error {:.1f}%{}\n", 100 * worst, ok ? "" : "; some runs FAILED");
+  double worst[2] = {0, 0};
+  const bool ok = RunChecks(o, geom, par.Label(),
+                            ChecksOf(it, par, table, geom, {cand}, cost, chip, o.check_max), worst);
+  PrintWorst(worst, ok);
   return ok ? 0 : 1;
 }
 
@@ -418,19 +448,24 @@ int RunTrainSearch(const TrainOptions& o) {
     }
   }
   if (!o.check) return 0;
+  // Every distinct collective of each package's printed strategies (the subgroups' too).
   bool ok = true;
-  double worst = 0;
+  double worst[2] = {0, 0};
   for (const Best& b : bests) {
-    if (b.ranked.empty()) continue;
-    const Result& r = b.ranked[0];
     const coll::Geometry g = train::PackageOf(b.topo, o.k);
-    TrainOptions x = o;
-    x.microbatches = r.io.microbatches;
-    ok = CheckIteration(x, table, g, {}, r.par, table.Scoped(g, {}, r.par, chip), chip,
-                        CollectivesIn(r.it), worst) &&
+    std::set<CheckRun> runs;
+    for (size_t i = 0; i < b.ranked.size() && i < o.top; ++i) {
+      const Result& r = b.ranked[i];
+      const auto mine =
+          ChecksOf(r.it, r.par, table, g, {}, table.Scoped(g, {}, r.par, chip), chip, o.check_max);
+      runs.insert(mine.begin(), mine.end());
+    }
+    ok = RunChecks(o, g,
+                   fmt::format("the {} best strategies", std::min<size_t>(o.top, b.ranked.size())),
+                   runs, worst) &&
          ok;
   }
-  fmt::print("\n  largest model error {:.1f}%{}\n", 100 * worst, ok ? "" : "; some runs FAILED");
+  PrintWorst(worst, ok);
   return ok ? 0 : 1;
 }
 
