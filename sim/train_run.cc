@@ -235,11 +235,15 @@ bool RunChecks(const TrainOptions& o, const coll::Geometry& g, const std::string
   return ok;
 }
 
+// worst[i] < 0: no run of that kind.
 void PrintWorst(const double (&worst)[2], bool ok) {
+  auto pct = [](double w) {
+    return w < 0 ? std::string("none run") : fmt::format("{:.1f}%", 100 * w);
+  };
   fmt::print(
-      "\n  largest model error {:.1f}% (collectives over every chiplet {:.1f}%, over "
-      "communicators {:.1f}%){}\n",
-      100 * std::max(worst[0], worst[1]), 100 * worst[0], 100 * worst[1],
+      "\n  largest model error {:.1f}% (collectives over every chiplet {}, over "
+      "communicators {}){}\n",
+      100 * std::max({0.0, worst[0], worst[1]}), pct(worst[0]), pct(worst[1]),
       ok ? "" : "; some runs FAILED");
 }
 
@@ -312,7 +316,7 @@ int RunTrainCommand(const TrainOptions& o) {
   WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
   PlotCsv("timeline", train::TimelineCsv(it), o.plot);
   if (!o.check) return 0;
-  double worst[2] = {0, 0};
+  double worst[2] = {-1, -1};
   const bool ok = RunChecks(o, geom, par.Label(),
                             ChecksOf(it, par, table, geom, {cand}, cost, chip, o.check_max), worst);
   PrintWorst(worst, ok);
@@ -450,7 +454,7 @@ int RunTrainSearch(const TrainOptions& o) {
   if (!o.check) return 0;
   // Every distinct collective of each package's printed strategies (the subgroups' too).
   bool ok = true;
-  double worst[2] = {0, 0};
+  double worst[2] = {-1, -1};
   for (const Best& b : bests) {
     const coll::Geometry g = train::PackageOf(b.topo, o.k);
     std::set<CheckRun> runs;
