@@ -377,6 +377,7 @@ int RunTrainSearch(const TrainOptions& o) {
     const coll::Geometry g = train::PackageOf(t, o.k);
     Best best{t, {}, 0};
     unsigned pruned = 0, unmeasured = 0, invalid = 0;
+    double least = 0;  // the least memory of a pruned strategy
     std::string why_unmeasured;
     for (const auto& [par, micro] : SearchSpace(o.k)) {
       TrainOptions x = o;
@@ -388,6 +389,7 @@ int RunTrainSearch(const TrainOptions& o) {
       const double mem = train::MemoryBytes(w, chip, io);
       if (mem > static_cast<double>(o.memory)) {
         ++pruned;
+        least = least == 0 ? mem : std::min(least, mem);
         continue;
       }
       Result r{par.Label() + (micro ? fmt::format(" m={}", micro) : ""), par, io, {}, mem};
@@ -409,10 +411,11 @@ int RunTrainSearch(const TrainOptions& o) {
     std::stable_sort(best.ranked.begin(), best.ranked.end(),
                      [](const Result& a, const Result& b) { return a.it.time < b.it.time; });
     fmt::print(
-        "\n{} {}x{}: {} strategies evaluated, {} over the memory, {} without measured costs{}, "
+        "\n{} {}x{}: {} strategies evaluated, {} over the memory{}, {} without measured costs{}, "
         "{} not applicable to {} (pipelines of sharded tables, more stages than layers, "
         "micro-batches under a sample)\n\n",
-        coll::TopologyName(t), o.k, o.k, best.ranked.size(), pruned, unmeasured,
+        coll::TopologyName(t), o.k, o.k, best.ranked.size(), pruned,
+        pruned ? fmt::format(" (the least of them needs {} GiB)", Gb(least)) : "", unmeasured,
         why_unmeasured.empty() ? "" : " (first: " + why_unmeasured + ")", invalid, w.name);
     fmt::print(
         "| rank | strategy | iteration us | compute us | exposed communication us (%) | "

@@ -686,7 +686,7 @@ double MemoryBytes(const Workload& w, const Chiplet& c, const IterationOptions& 
     keep = p.inner == Strategy::kDdp ? 1 : 1 / n;
     gathers = p.inner == Strategy::kFsdp;
   } else if (p.outer == Strategy::kPp) {
-    keep = (p.inner == Strategy::kTp ? 1 / g : 1) * groups;  // of its stage's layers: see below
+    keep = p.inner == Strategy::kTp ? 1 / g : 1;  // of its stage's layers: see below
   } else {
     const double in = p.inner == Strategy::kDdp ? 1 : 1 / g;
     keep = in * (p.outer == Strategy::kFsdp ? 1 / groups : 1);
@@ -698,12 +698,12 @@ double MemoryBytes(const Workload& w, const Chiplet& c, const IterationOptions& 
     if (!l.sharded) largest = std::max(largest, pl);
     act += static_cast<double>(l.act);
   }
-  if (!p.Flat() && p.outer == Strategy::kPp) {
-    params /= groups;  // a stage's share (balanced by compute: an approximation)
-    act /= groups;
-  }
+  // A pipeline stage keeps a stage's share of the parameters (balanced by compute: an
+  // approximation) and, GPipe keeping every micro-batch's, its layers' outputs for the global
+  // batch's B / g samples: (act / stages) x batch x stages, as many as without the pipeline.
+  if (!p.Flat() && p.outer == Strategy::kPp) params /= groups;
   // Samples whose layer outputs a chiplet keeps: its batch (the global batch over the chiplets
-  // under every strategy but flat tp's shared batch; GPipe keeps every micro-batch's).
+  // under every strategy but flat tp's shared batch).
   const double kept = p.Flat() && p.inner == Strategy::kTp ? batch / n : batch;
   return 16 * params + (gathers ? 2 * 2 * largest * e : 0) + act * kept * e;
 }

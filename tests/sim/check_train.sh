@@ -23,6 +23,21 @@ printf '# batch: 2\nlayer,params,fwd_flops,tp_fwd,tp_bwd,sync\nfc,4096,1000000,6
 "$aries" train --workload "$dir/one.csv" -k 4 --topology mesh --algo ring --check > "$dir/c" 2> /dev/null
 grep -q "^| allreduce | every chiplet | ring | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
 grep -q "largest model error" "$dir/c"
+# Nested: tp within rows (its all-reduce over the row communicators), ddp across (over the
+# columns), both checked cycle-accurately with every group at once.
+"$aries" train --workload "$dir/one.csv" -k 4 --topology aries --strategy tp@rows+ddp --check > "$dir/n" 2> /dev/null
+grep -q "^| allreduce | rows | ring | 2048 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/n" || { cat "$dir/n"; exit 1; }
+grep -q "^| allreduce | cols | ring | 4096 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/n" || { cat "$dir/n"; exit 1; }
+grep -q "cost model: allreduce ring over cols (every group at once: [0-9.]*x one group alone)" "$dir/n"
+# The search: ranked strategies against flat fsdp per package, the best of each package, and
+# a memory budget nothing fits.
+"$aries" train --workload dlrm --search --top 3 > "$dir/s"
+grep -q "^| 1 | ddp | [0-9.]* | [0-9.]* | [0-9.]* ([0-9.]*%) | [0-9.]* | [0-9.]*x |" "$dir/s" || { cat "$dir/s"; exit 1; }
+grep -q "^| ([0-9]*) | fsdp (the baseline) |" "$dir/s"
+grep -q "^| torus | ddp | " "$dir/s"
+grep -q "aries 4x4: 18 strategies evaluated, 0 over the memory" "$dir/s"
+"$aries" train --workload dlrm --search --memory 1M --topologies mesh > "$dir/s2"
+grep -q "mesh 4x4: 0 strategies evaluated, 34 over the memory (the least of them needs" "$dir/s2" || { cat "$dir/s2"; exit 1; }
 "$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --plot "$dir/f10" > "$dir/g"
 [ "$(($(grep -vc '^#' "$dir/f10.csv") - 1))" -eq 30 ] || { cat "$dir/f10.csv"; exit 1; }  # 3 families x 2 x 5 (4 baselines, ARIES)
 grep -q "^| paper (V-B) | | | | | | 2.10 / 2.10 / 1.52 / 1.48 |" "$dir/g"
@@ -91,6 +106,9 @@ refused() {  # command... ; expected message
 }
 refused train --strategy zero3 "--strategy zero3: allowed ddp, fsdp, tp, or INNER@GROUPS+OUTER"
 refused train --strategy tp@rows+pp --workload dlrm "pipeline stages of sharded tables are not modelled"
+refused train --strategy tp@quadrants+ddp -k 3 "quadrants and pipeline stages with K even (K = 3"
+refused train --microbatches 8 "--microbatches 8: allowed 0 with ddp (micro-batches are a pipeline's"
+refused train --search --topologies ring "--topologies ring: 'ring' unknown"
 refused train --workload "$dir/none.csv" "none.csv: cannot open the workload file (shipped: resnet50, vgg16"
 refused train --bucket 1Q "--bucket 1Q: allowed 0 or a byte count"
 refused train --utilization 0 "--utilization 0: allowed (0, 1]"

@@ -558,6 +558,12 @@ TEST(Streams, MemoryCountsWhatAChipletKeeps) {
   o.par = ParseParallelism("tp@rows+ddp");
   o.group = 4;
   EXPECT_DOUBLE_EQ(MemoryBytes(w, UnitChiplet(), o), 16 * 60 / 4.0 + 30 * 4);
+  // A pipeline of 4 stages: a stage's quarter of the layers, split 4 ways under tp; every
+  // micro-batch's outputs of the stage kept: a quarter of the outputs for 4 x the batch.
+  o.par = ParseParallelism("tp@rows+pp");
+  EXPECT_DOUBLE_EQ(MemoryBytes(w, UnitChiplet(), o), 16 * 60 / 16.0 + 30 * 4);
+  o.par = ParseParallelism("ddp@rows+pp");
+  EXPECT_DOUBLE_EQ(MemoryBytes(w, UnitChiplet(), o), 16 * 60 / 4.0 + 30 * 4);
 }
 
 }  // namespace
