@@ -115,7 +115,7 @@ using CollSizes = std::map<std::pair<coll::Collective, train::Scope>, std::set<u
 CollSizes CollectivesIn(const train::Iteration& it) {
   CollSizes m;
   for (const train::Op& op : it.ops) {
-    if (op.stream == train::Stream::kComm) m[{op.collective, op.scope}].insert(op.bytes);
+    if (op.stream != train::Stream::kCompute) m[{op.collective, op.scope}].insert(op.bytes);
   }
   return m;
 }
@@ -400,8 +400,10 @@ int RunTrainSearch(const TrainOptions& o) {
         if (what.find("no measured") != std::string::npos) {
           ++unmeasured;
           if (why_unmeasured.empty()) why_unmeasured = what;
-        } else {
+        } else if (!par.Flat() && par.outer == train::Strategy::kPp) {
           ++invalid;  // a pipeline it cannot build for this workload
+        } else {
+          throw;  // not a property of the search space: say it
         }
         continue;
       }
@@ -412,8 +414,8 @@ int RunTrainSearch(const TrainOptions& o) {
                      [](const Result& a, const Result& b) { return a.it.time < b.it.time; });
     fmt::print(
         "\n{} {}x{}: {} strategies evaluated, {} over the memory{}, {} without measured costs{}, "
-        "{} not applicable to {} (pipelines of sharded tables, more stages than layers, "
-        "micro-batches under a sample)\n\n",
+        "{} pipelines not applicable to {} (sharded tables, more stages than layers, no act "
+        "column, micro-batches under a sample)\n\n",
         coll::TopologyName(t), o.k, o.k, best.ranked.size(), pruned,
         pruned ? fmt::format(" (the least of them needs {} GiB)", Gb(least)) : "", unmeasured,
         why_unmeasured.empty() ? "" : " (first: " + why_unmeasured + ")", invalid, w.name);

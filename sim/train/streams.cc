@@ -91,7 +91,9 @@ std::string ScopeShape(const Parallelism& p, Scope scope) {
   if (scope == Scope::kOuter) {
     return p.groups == "rows" ? "cols" : p.groups == "cols" ? "rows" : "qpeers";
   }
-  return p.groups == "rows" ? "vpairs" : "hpairs";  // stage i (row i) to stage i + 1
+  // Stage i (row i) to stage i + 1, costed on the pairs (2i, 2i + 1): every boundary crosses
+  // one neighbour link per chiplet, as those pairs do.
+  return p.groups == "rows" ? "vpairs" : "hpairs";
 }
 
 unsigned GroupSize(const std::string& groups, unsigned k) {
@@ -112,12 +114,13 @@ void Schedule(std::vector<Op>& ops, bool overlap) {
   const size_t n = ops.size();
   unsigned stages = 1;
   for (const Op& op : ops) stages = std::max(stages, op.stage + 1);
-  const int streams = static_cast<int>(stages) * (overlap ? 2 : 1);
+  const int per_stage = overlap ? 3 : 1;  // compute, comm, sync
+  const int streams = static_cast<int>(stages) * per_stage;
   std::vector<bool> done(n, false);
   std::vector<size_t> next(streams, 0);  // per stream: the index of the next op to look at
   std::vector<double> free_at(streams, 0.0);
   auto stream_of = [&](size_t i) {
-    return static_cast<int>(ops[i].stage) * (overlap ? 2 : 1) +
+    return static_cast<int>(ops[i].stage) * per_stage +
            (overlap ? static_cast<int>(ops[i].stream) : 0);
   };
   size_t scheduled = 0;
@@ -184,11 +187,12 @@ struct Builder {
     return ops.size() - 1;
   }
   size_t Comm(const std::string& name, coll::Collective c, uint64_t bytes, const ScopedCost& cost,
-              std::vector<size_t> deps = {}, Scope scope = Scope::kAll) {
+              std::vector<size_t> deps = {}, Scope scope = Scope::kAll,
+              Stream stream = Stream::kComm) {
     Op op;
     op.name = name;
     op.stage = stage;
-    op.stream = Stream::kComm;
+    op.stream = stream;
     op.collective = c;
     op.scope = scope;
     op.bytes = bytes;
@@ -205,11 +209,11 @@ struct Builder {
     uint64_t bytes;
   };
   size_t Chain(const std::string& what, const std::vector<Step>& steps, const ScopedCost& cost,
-               size_t after) {
+               size_t after, Stream stream = Stream::kComm) {
     for (const Step& st : steps) {
       if (st.bytes == 0) continue;
       after = Comm(fmt::format("{}({}) {}", coll::CollectiveName(st.c), ScopeName(st.scope), what),
-                   st.c, st.bytes, cost, Deps({after}), st.scope);
+                   st.c, st.bytes, cost, Deps({after}), st.scope, stream);
     }
     return after;
   }
@@ -278,7 +282,8 @@ void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOpt
   auto grad_bytes = [&](size_t i) { return w.layers[i].params * c.elem_bytes; };
   auto synced = [&](size_t i) { return t.Synced(i); };
   // The embedding exchange: after the last table's forward (all-to-all of every chiplet's
-  // samples; tp: an all-gather of the shared batch's), before the reading layer's forward;
+  // samples; tp: an all-gather of the shared batch's, `batch` being that batch), before the
+  // reading layer's forward;
   // back after its backward (not under tp: every chiplet holds the whole gradient).
   const bool exchange = o.embedding_exchange && x.to != kNone;
   const uint64_t x_bytes = exchange ? Bytes(static_cast<double>(x.elems) * batch, c) : 0;
@@ -290,8 +295,7 @@ void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOpt
   auto after_fwd = [&](size_t i, size_t op) {
     if (!exchange || i != x.last_sharded) return;
     x_fwd = strategy == Strategy::kTp
-                ? b.Comm("allgather embeddings", coll::Collective::kAllGather, x_bytes * o.chiplets,
-                         cost, {op})
+                ? b.Comm("allgather embeddings", coll::Collective::kAllGather, x_bytes, cost, {op})
                 : b.Comm("alltoall embeddings", coll::Collective::kAllToAll, x_bytes, cost, {op});
   };
   auto bwd_deps = [&](size_t j, std::vector<size_t> d) {
@@ -420,6 +424,9 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
     return {C::kAllGather, Scope::kAll, 0};
   };
   const bool gathers = p.inner == Strategy::kFsdp || p.outer == Strategy::kFsdp;
+  // Under tp the gathers and gradient collectives across the groups take the sync stream, the
+  // tp all-reduces within them the comm stream (Stream::kSync).
+  const Stream across = tp ? Stream::kSync : Stream::kComm;
   // The gradient's collectives after the layer's backward.
   auto sync = [&](size_t i) -> std::vector<Builder::Step> {
     const double params = static_cast<double>(w.layers[i].params);
@@ -450,7 +457,7 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
       const size_t hold = gathered.size() >= 2 ? fwd[gathered[gathered.size() - 2]] : kNone;
       const Builder::Step st = gather(i);
       ag_f[i] = b.Comm(fmt::format("allgather({}) {}", ScopeName(st.scope), w.layers[i].name), st.c,
-                       st.bytes, cost, Deps({hold}), st.scope);
+                       st.bytes, cost, Deps({hold}), st.scope, across);
       gathered.push_back(i);
     }
     std::vector<size_t> deps = Deps({ag_f[i], ar});
@@ -482,7 +489,7 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
       const Builder::Step st = gather(layer);
       ag_b[layer] =
           b.Comm(fmt::format("allgather({}/bwd) {}", ScopeName(st.scope), w.layers[layer].name),
-                 st.c, st.bytes, cost, Deps({hold}), st.scope);
+                 st.c, st.bytes, cost, Deps({hold}), st.scope, across);
       ++issued;
     }
   };
@@ -502,7 +509,7 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
     }
     if (t.Synced(j)) {
       if (gathers) issue_ag(pos++ + 2);
-      b.Chain(w.layers[j].name, sync(j), cost, bwd[j]);
+      b.Chain(w.layers[j].name, sync(j), cost, bwd[j], across);
     }
   }
 }
@@ -525,6 +532,11 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
   if (L < stages) {
     throw std::invalid_argument(
         fmt::format("{}: {} stages for {} layers of {}", p.Label(), stages, L, w.name));
+  }
+  if (!w.HasActivations()) {
+    throw std::invalid_argument(
+        fmt::format("{}: workload {} has no act column (the activations its stages pass on)",
+                    p.Label(), w.name));
   }
   const unsigned m = o.microbatches ? o.microbatches : 4 * stages;
   microbatches = m;
@@ -563,14 +575,22 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
     return Bytes(static_cast<double>(w.layers[layer].act) * u / g, c) * 2;
   };
   std::vector<std::vector<size_t>> send_f(stages, std::vector<size_t>(m, kNone)),
-      send_b(stages, std::vector<size_t>(m, kNone));
+      send_b(stages, std::vector<size_t>(m, kNone)), last_ar(stages, std::vector<size_t>(m, kNone));
+  // Under tp a stage's chiplets each receive 1/g of the boundary's activations (or gradients)
+  // and gather the rest from their group before computing on the whole micro-batch.
+  auto receive = [&](size_t send, size_t layer, unsigned j, const char* what) {
+    if (!tp) return send;
+    return b.Comm(fmt::format("allgather(inner/{}) {} mb{}", what, w.layers[layer].name, j),
+                  C::kAllGather, Bytes(static_cast<double>(w.layers[layer].act) * u, c), cost,
+                  {send}, Scope::kInner);
+  };
   for (unsigned s = 0; s < stages; ++s) {
     b.stage = s;
-    size_t ar = kNone;
     for (unsigned j = 0; j < m; ++j) {
+      size_t ar = kNone;  // the last tp all-reduce of this micro-batch (blocks its next layer)
       for (size_t l = first[s]; l < first[s + 1]; ++l) {
         std::vector<size_t> deps = Deps({ar});
-        if (l == first[s] && s > 0) deps.push_back(send_f[s - 1][j]);
+        if (l == first[s] && s > 0) deps.push_back(receive(send_f[s - 1][j], l - 1, j, "recv"));
         const size_t f = b.Compute(fmt::format("fwd {} mb{}", w.layers[l].name, j),
                                    t.Fwd(l) * per * share, deps);
         ar = kNone;
@@ -583,18 +603,21 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
           send_f[s][j] = b.Comm(fmt::format("send(stage) {} mb{}", w.layers[l].name, j),
                                 C::kAllGather, transfer(l), cost, Deps({f, ar}), Scope::kStage);
         }
+        last_ar[s][j] = ar;
       }
     }
   }
-  // Backward, last stage first (each waits for the next stage's gradient), micro-batches in
-  // reverse; ddp inside a stage all-reduces a layer's gradient after its last micro-batch.
+  // Backward, last stage first (each waits for the next stage's gradient; the last stage for
+  // its forward's last all-reduce), micro-batches in reverse; ddp inside a stage all-reduces a
+  // layer's gradient after its last micro-batch.
   for (unsigned s = stages; s-- > 0;) {
     b.stage = s;
-    size_t ar = kNone;
     for (unsigned j = m; j-- > 0;) {
+      size_t ar = s + 1 == stages ? last_ar[s][j] : kNone;
       for (size_t l = first[s + 1]; l-- > first[s];) {
         std::vector<size_t> deps = Deps({ar});
-        if (l + 1 == first[s + 1] && s + 1 < stages) deps.push_back(send_b[s + 1][j]);
+        if (l + 1 == first[s + 1] && s + 1 < stages)
+          deps.push_back(receive(send_b[s + 1][j], l, j, "grad"));
         const size_t bw = b.Compute(fmt::format("bwd {} mb{}", w.layers[l].name, j),
                                     t.Bwd(l) * per * share, deps);
         ar = kNone;
@@ -629,7 +652,7 @@ Iteration RunIteration(const Workload& w, const Chiplet& c, const IterationOptio
         fmt::format("{}: groups of {} chiplets do not divide {} into at least two groups of two",
                     p.Label(), o.group, o.chiplets));
   }
-  const Embeddings x = EmbeddingsOf(w);
+  const Embeddings x = o.embedding_exchange ? EmbeddingsOf(w) : Embeddings{};
   Builder b;
   Iteration it;
   if (p.Flat()) {
@@ -705,15 +728,18 @@ double MemoryBytes(const Workload& w, const Chiplet& c, const IterationOptions& 
   // Samples whose layer outputs a chiplet keeps: its batch (the global batch over the chiplets
   // under every strategy but flat tp's shared batch).
   const double kept = p.Flat() && p.inner == Strategy::kTp ? batch / n : batch;
-  return 16 * params + (gathers ? 2 * 2 * largest * e : 0) + act * kept * e;
+  // A gathered layer: the whole layer, or under tp@G+fsdp the chiplet's 1/g of it.
+  const double gathered = !p.Flat() && p.inner == Strategy::kTp ? largest / g : largest;
+  return 16 * params + (gathers ? 2 * 2 * gathered * e : 0) + act * kept * e;
 }
 
 std::string TimelineCsv(const Iteration& it) {
   std::string s = "stage,stream,op,collective,scope,bytes,start_ns,end_ns\n";
   for (const Op& op : it.ops) {
-    const bool comm = op.stream == Stream::kComm;
-    s += fmt::format("{},{},{},{},{},{},{:.1f},{:.1f}\n", op.stage, comm ? "comm" : "compute",
-                     op.name, comm ? coll::CollectiveName(op.collective) : "",
+    const bool comm = op.stream != Stream::kCompute;
+    const char* stream = op.stream == Stream::kSync ? "sync" : comm ? "comm" : "compute";
+    s += fmt::format("{},{},{},{},{},{},{:.1f},{:.1f}\n", op.stage, stream, op.name,
+                     comm ? coll::CollectiveName(op.collective) : "",
                      comm ? ScopeName(op.scope) : "", comm ? op.bytes : 0, op.start, op.end);
   }
   return s;

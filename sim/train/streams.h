@@ -125,7 +125,11 @@ using CommCost = std::function<double(coll::Collective, uint64_t bytes)>;
 // The same over the chiplets of `scope`.
 using ScopedCost = std::function<double(coll::Collective, uint64_t bytes, Scope scope)>;
 
-enum class Stream { kCompute, kComm };
+// kSync: a second communication stream, for the gradient synchronisation (and parameter
+// gathers) across the groups of a tp@G strategy, whose tp all-reduces within the groups take
+// kComm: they run on other links (a row's, against a column's) and a framework issues them on
+// separate communicators, so neither waits behind the other.
+enum class Stream { kCompute, kComm, kSync };
 
 struct Op {
   std::string name;  // "fwd conv1", "allreduce fc7+fc8", ...
@@ -174,7 +178,8 @@ double MemoryBytes(const Workload& w, const Chiplet& c, const IterationOptions& 
 // never end (a cycle).
 void Schedule(std::vector<Op>& ops, bool overlap);
 
-// The timeline as CSV: stage,stream,op,collective,scope,bytes,start_ns,end_ns.
+// The timeline as CSV: stage,stream (compute, comm, sync),op,collective,scope,bytes,start_ns,
+// end_ns.
 std::string TimelineCsv(const Iteration& it);
 
 }  // namespace aries::train

@@ -448,6 +448,10 @@ TEST(Streams, NestedStrategiesIssueTheirCollectivesPerScope) {
   // The gradients: a quarter of each layer across the rows (C: 30 / 4 -> 8 elements).
   EXPECT_EQ(Find(tp, "allreduce(outer) C").bytes, 32u);
   EXPECT_EQ(Find(tp, "allreduce(outer) C").scope, Scope::kOuter);
+  // ... on the sync stream: the tp all-reduces within the rows never wait behind them.
+  EXPECT_EQ(Find(tp, "allreduce(outer) C").stream, Stream::kSync);
+  EXPECT_EQ(Find(tp, "allreduce(inner/grad) C").stream, Stream::kComm);
+  EXPECT_DOUBLE_EQ(Find(tp, "allreduce(inner/grad) B").start, Find(tp, "bwd B").end);
 
   // fsdp within rows, ddp across: gathers in the row before each forward and backward, the
   // gradient reduce-scattered in the row, its quarter all-reduced across.
@@ -496,7 +500,20 @@ TEST(Streams, PipelineStagesPassActivationsAndGradients) {
   EXPECT_DOUBLE_EQ(it.time, 900);
   EXPECT_DOUBLE_EQ(it.compute_busy, 600);  // stage 0, the busiest
   EXPECT_DOUBLE_EQ(it.exposed_comm, 300);
-  // Refusals: more stages than layers; a micro-batch under a sample per chiplet.
+  // Under tp a stage's chiplets each receive 1/2 of the boundary and gather the rest in their
+  // row: A's 5 outputs x 2 samples = 40 bytes, before B's forward.
+  o.par = ParseParallelism("tp@rows+pp");
+  const Iteration tp =
+      RunIteration(ThreeLayersWithOutputs(), UnitChiplet(), o, ScopedByteCost{&seen});
+  const Op& recv = Find(tp, "allgather(inner/recv) A mb1");
+  EXPECT_EQ(recv.bytes, 40u);
+  EXPECT_EQ(recv.stage, 1u);
+  EXPECT_DOUBLE_EQ(Find(tp, "fwd B mb1").start, std::max(recv.end, Find(tp, "fwd C mb0").end));
+  EXPECT_EQ(Find(tp, "allgather(inner/grad) A mb0").stage, 0u);
+  // Refusals: more stages than layers; a micro-batch under a sample per chiplet; no act column.
+  EXPECT_THROW(RunIteration(ThreeLayers(), UnitChiplet(), o, ScopedByteCost{&seen}),
+               std::invalid_argument);
+  o.par = ParseParallelism("ddp@rows+pp");
   o.chiplets = 16;
   o.group = 4;
   o.microbatches = 0;
