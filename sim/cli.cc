@@ -213,8 +213,8 @@ Subcommand CollSweep(CLI::App& app) {
   k.Alias("--type", "coll.type");
   k.Alias("--collective", "coll.collective", coll::SweptNames());
   k.Alias("--groups", "coll.groups",
-          "communicators all at once: all, or a named shape (rows, cols, quadrants, qpeers, "
-          "vpairs, hpairs)");
+          fmt::format("communicators all at once: all, or a named shape ({})",
+                      coll::GroupShapeNames()));
   s.app->add_option("--csv", cs->csv,
                     "append the measurements to this CSV (the --algo auto cost file format)");
   k.Alias("--seed", "sim.seed", "input generator seed");
@@ -298,8 +298,8 @@ Subcommand Train(CLI::App& app) {
   k.Alias("--memory", "train.memory");
   s.app->add_flag("--search", to->search,
                   "enumerate flat, nested and pipelined strategies on each of --topologies, "
-                  "prune those over --memory, print the best against fsdp (--check: check the "
-                  "best one's collectives)");
+                  "prune those over --memory, print the best against fsdp (--check: run the "
+                  "collectives of the --top best cycle-accurately)");
   auto topologies = std::make_shared<std::string>("aries,mesh,torus");
   s.app->add_option("--topologies", *topologies, "--search: comma-separated packages");
   s.app->add_option("--top", to->top, "--search: strategies printed per package");

@@ -158,6 +158,8 @@ int RunCollSweep(const CollSweepOptions& o) {
   const char* collective = coll::CollectiveName(o.collective);
   RequireElementType(o.type);
   const bool grouped = o.groups != "all";
+  const auto groups =
+      grouped ? coll::ParseGroups(o.groups, k) : std::vector<std::vector<unsigned>>{};
   auto selected = [&](const coll::AlgorithmInfo& a) {
     if (grouped && !a.communicators) return false;
     return algos.empty() ||
@@ -345,10 +347,8 @@ int RunCollSweep(const CollSweepOptions& o) {
           co.seed = o.seed;
           co.model = o.model;
           co.verify = true;
-          if (grouped) {
-            co.groups = coll::ParseGroups(o.groups, k);
-            co.alone_first_only = true;
-          }
+          co.groups = groups;
+          co.alone_first_only = grouped;
           CollMeasurement m;
           try {
             m = MeasureCollective(co, true);

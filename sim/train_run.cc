@@ -120,12 +120,6 @@ CollSizes CollectivesIn(const train::Iteration& it) {
   return m;
 }
 
-// The measured candidates an all-to-all over the whole package may take (the cheapest wins).
-std::vector<coll::Candidate> AllToAllCandidates(const train::CostTable& table,
-                                                const coll::Geometry& g) {
-  return table.Candidates(coll::Collective::kAllToAll, g);
-}
-
 // Prints the cost model behind each (collective, scope) of the iteration.
 void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
                      const coll::Candidate& cand, const train::Parallelism& par,
@@ -135,12 +129,12 @@ void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
     const std::string shape = train::ScopeShape(par, scope);
     std::vector<std::pair<const coll::CostModel*, std::string>> models;
     if (shape != "all") {
-      const coll::CostModel& m = table.Find(c, g, {"ring", 2, 1, {}}, shape);
+      const coll::CostModel& m = table.Find(c, g, train::GroupCandidate(), shape);
       models.push_back(
           {&m, fmt::format("ring over {} (every group at once: {:.2f}x one group alone)", shape,
                            m.Slowdown())});
     } else if (c == coll::Collective::kAllToAll) {
-      for (const coll::Candidate& x : AllToAllCandidates(table, g))
+      for (const coll::Candidate& x : table.Candidates(c, g))
         models.push_back({&table.Find(c, g, x), x.Label() + " (the cheaper at each size)"});
     } else {
       models.push_back({&table.Find(c, g, cand), cand.Label()});
@@ -188,7 +182,7 @@ std::set<CheckRun> ChecksOf(const train::Iteration& it, const train::Parallelism
       if (bytes > cap) continue;
       // Over every chiplet the algorithm the cost takes at this size; over groups the ring.
       const coll::Candidate run =
-          shape == "all" ? table.Cheapest(c, g, cands, bytes) : coll::Candidate{"ring", 2, 1, {}};
+          shape == "all" ? table.Cheapest(c, g, cands, bytes) : train::GroupCandidate();
       runs.insert({c, shape, bytes, run, cost(c, bytes, scope) * chip.clock_ghz});
     }
   }
@@ -369,8 +363,11 @@ int RunTrainSearch(const TrainOptions& o) {
   };
   struct Best {
     coll::Topology topo;
-    std::vector<Result> ranked;
-    double fsdp = 0;  // flat fsdp's iteration (0: it does not fit)
+    std::vector<Result> ranked;  // fastest first
+    size_t fsdp = 0;             // flat fsdp's place in `ranked` (ranked.size(): it does not fit)
+    std::string Speedup(const Result& r) const {
+      return fsdp < ranked.size() ? fmt::format("{:.2f}x", ranked[fsdp].it.time / r.it.time) : "-";
+    }
   };
   std::vector<Best> bests;
   for (const coll::Topology t : o.search_topologies) {
@@ -395,23 +392,23 @@ int RunTrainSearch(const TrainOptions& o) {
       Result r{par.Label() + (micro ? fmt::format(" m={}", micro) : ""), par, io, {}, mem};
       try {
         r.it = train::RunIteration(w, chip, io, table.Scoped(g, {}, par, chip));
-      } catch (const std::invalid_argument& e) {
-        const std::string what = e.what();
-        if (what.find("no measured") != std::string::npos) {
-          ++unmeasured;
-          if (why_unmeasured.empty()) why_unmeasured = what;
-        } else if (!par.Flat() && par.outer == train::Strategy::kPp) {
-          ++invalid;  // a pipeline it cannot build for this workload
-        } else {
-          throw;  // not a property of the search space: say it
-        }
+      } catch (const train::MissingCost& e) {
+        ++unmeasured;
+        if (why_unmeasured.empty()) why_unmeasured = e.what();
+        continue;
+      } catch (const std::invalid_argument&) {
+        if (par.Flat() || par.outer != train::Strategy::kPp) throw;  // not the search space's
+        ++invalid;  // a pipeline it cannot build for this workload
         continue;
       }
-      if (par.Flat() && par.inner == train::Strategy::kFsdp) best.fsdp = r.it.time;
       best.ranked.push_back(std::move(r));
     }
     std::stable_sort(best.ranked.begin(), best.ranked.end(),
                      [](const Result& a, const Result& b) { return a.it.time < b.it.time; });
+    for (best.fsdp = 0; best.fsdp < best.ranked.size(); ++best.fsdp) {
+      const train::Parallelism& par = best.ranked[best.fsdp].par;
+      if (par.Flat() && par.inner == train::Strategy::kFsdp) break;
+    }
     fmt::print(
         "\n{} {}x{}: {} strategies evaluated, {} over the memory{}, {} without measured costs{}, "
         "{} pipelines not applicable to {} (sharded tables, more stages than layers, no act "
@@ -422,20 +419,15 @@ int RunTrainSearch(const TrainOptions& o) {
     fmt::print(
         "| rank | strategy | iteration us | compute us | exposed communication us (%) | "
         "memory GiB | speedup over fsdp |\n|---|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < best.ranked.size() && i < o.top; ++i) {
-      const Result& r = best.ranked[i];
-      fmt::print("| {} | {} | {} | {} | {} ({:.1f}%) | {} | {} |\n", i + 1, r.label, Us(r.it.time),
+    auto row = [&](const std::string& rank, const std::string& label, const Result& r) {
+      fmt::print("| {} | {} | {} | {} | {} ({:.1f}%) | {} | {} |\n", rank, label, Us(r.it.time),
                  Us(r.it.compute_busy), Us(r.it.exposed_comm),
-                 100.0 * r.it.exposed_comm / r.it.time, Gb(r.memory),
-                 best.fsdp > 0 ? fmt::format("{:.2f}x", best.fsdp / r.it.time) : "-");
-    }
-    for (const Result& r : best.ranked) {
-      if (r.par.Flat() && r.par.inner == train::Strategy::kFsdp) {
-        fmt::print("| ({}) | fsdp (the baseline) | {} | {} | {} ({:.1f}%) | {} | 1.00x |\n",
-                   &r - best.ranked.data() + 1, Us(r.it.time), Us(r.it.compute_busy),
-                   Us(r.it.exposed_comm), 100.0 * r.it.exposed_comm / r.it.time, Gb(r.memory));
-      }
-    }
+                 100.0 * r.it.exposed_comm / r.it.time, Gb(r.memory), best.Speedup(r));
+    };
+    for (size_t i = 0; i < best.ranked.size() && i < o.top; ++i)
+      row(std::to_string(i + 1), best.ranked[i].label, best.ranked[i]);
+    if (best.fsdp < best.ranked.size())
+      row(fmt::format("({})", best.fsdp + 1), "fsdp (the baseline)", best.ranked[best.fsdp]);
     bests.push_back(std::move(best));
   }
   if (bests.size() > 1) {
@@ -451,8 +443,7 @@ int RunTrainSearch(const TrainOptions& o) {
       }
       const Result& r = b.ranked[0];
       fmt::print("| {} | {} | {} | {} | {} | {} |\n", coll::TopologyName(b.topo), r.label,
-                 Us(r.it.time), Us(r.it.exposed_comm),
-                 b.fsdp > 0 ? fmt::format("{:.2f}x", b.fsdp / r.it.time) : "-",
+                 Us(r.it.time), Us(r.it.exposed_comm), b.Speedup(r),
                  ref > 0 ? fmt::format("{:.2f}x", r.it.time / ref) : "-");
     }
   }

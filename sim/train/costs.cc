@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
-#include <tuple>
 
 namespace aries::train {
 
@@ -34,7 +33,7 @@ const coll::CostModel& CostTable::Find(coll::Collective c, const coll::Geometry&
   for (const coll::Candidate& x : Candidates(c, g, groups))
     have += (have.empty() ? "" : ", ") + x.Label();
   const bool grouped = groups != "all";
-  throw std::invalid_argument(fmt::format(
+  throw MissingCost(fmt::format(
       "no measured {} costs for {} on {}{} in {}; measured there: {} (add them with aries "
       "coll-sweep -k {} --collective {}{} --topologies {} --csv)",
       coll::CollectiveName(c), cand.Label(), coll::GeometryLabel(g),
@@ -52,16 +51,22 @@ std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, const col
   return v;
 }
 
+std::vector<coll::Candidate> CostTable::WholePackage(
+    coll::Collective c, const coll::Geometry& g, const std::vector<coll::Candidate>& cands) const {
+  const bool own = c == coll::Collective::kAllToAll || cands.empty();
+  std::vector<coll::Candidate> list = own ? Candidates(c, g) : cands;
+  // None measured: Find throws, naming what the file has there and the sweep to run.
+  if (list.empty()) Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}});
+  return list;
+}
+
 coll::Candidate CostTable::Cheapest(coll::Collective c, const coll::Geometry& g,
                                     const std::vector<coll::Candidate>& cands,
                                     uint64_t bytes) const {
-  std::vector<coll::Candidate> list =
-      c == coll::Collective::kAllToAll ? std::vector<coll::Candidate>{} : cands;
-  if (list.empty()) list = Candidates(c, g);
-  if (list.empty()) Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}});
+  const std::vector<coll::Candidate> list = WholePackage(c, g, cands);
   coll::Candidate best = list[0];
   double cycles = Find(c, g, best).Predict(bytes);
-  for (const coll::Candidate& x : list) {
+  for (const coll::Candidate& x : list) {  // ties to the first, as CheapestOf's
     const double p = Find(c, g, x).Predict(bytes);
     if (p < cycles) {
       best = x;
@@ -72,44 +77,24 @@ coll::Candidate CostTable::Cheapest(coll::Collective c, const coll::Geometry& g,
 }
 
 ScopedCost CostTable::Scoped(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
-                             const Parallelism& p, const Chiplet& chip,
-                             std::shared_ptr<std::map<std::string, unsigned>> used) const {
-  struct Key {
-    coll::Collective c;
-    Scope s;
-    bool operator<(const Key& o) const { return std::tie(c, s) < std::tie(o.c, o.s); }
-  };
-  using Found = std::vector<std::pair<const coll::CostModel*, std::string>>;
-  auto cache = std::make_shared<std::map<Key, Found>>();
-  const double ghz = chip.clock_ghz;
-  return [this, g, cands, p, ghz, used, cache](coll::Collective c, uint64_t bytes, Scope s) {
+                             const Parallelism& p, const Chiplet& chip) const {
+  // Per (collective, scope) its cost, looked up on first use.
+  auto cache = std::make_shared<std::map<std::pair<coll::Collective, Scope>, CommCost>>();
+  return [this, g, cands, p, chip, cache](coll::Collective c, uint64_t bytes, Scope s) {
     auto it = cache->find({c, s});
     if (it == cache->end()) {
-      Found f;
       const std::string shape = ScopeShape(p, s);
-      if (shape != "all") {
-        f.push_back({&Find(c, g, {"ring", 2, 1, {}}, shape), "ring (" + shape + ")"});
+      CommCost f;
+      if (shape == "all") {
+        f = CheapestOf(g, WholePackage(c, g, cands), chip, {c});
       } else {
-        std::vector<coll::Candidate> list =
-            c == coll::Collective::kAllToAll ? std::vector<coll::Candidate>{} : cands;
-        if (list.empty()) list = Candidates(c, g);
-        if (list.empty())
-          Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}});
-        for (const coll::Candidate& x : list) f.push_back({&Find(c, g, x), x.Label()});
+        const coll::CostModel* m = &Find(c, g, GroupCandidate(), shape);
+        const double ghz = chip.clock_ghz;
+        f = [m, ghz](coll::Collective, uint64_t b) { return m->Predict(b) / ghz; };
       }
-      it = cache->emplace(Key{c, s}, std::move(f)).first;
+      it = cache->emplace(std::make_pair(c, s), std::move(f)).first;
     }
-    const std::pair<const coll::CostModel*, std::string>* best = nullptr;
-    double cycles = 0;
-    for (const auto& m : it->second) {
-      const double x = m.first->Predict(bytes);
-      if (!best || x < cycles) {
-        best = &m;
-        cycles = x;
-      }
-    }
-    if (used) ++(*used)[fmt::format("{} {}", coll::CollectiveName(c), best->second)];
-    return cycles / ghz;
+    return it->second(c, bytes);
   };
 }
 

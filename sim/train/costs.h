@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,14 +19,24 @@ namespace aries::train {
 // ports (the costs of another geometry are not its own).
 coll::Geometry PackageOf(coll::Topology t, unsigned k, unsigned local_ports = 1);
 
+// A cost model the file does not have (the message names what it measured there and the sweep
+// that measures the missing one).
+class MissingCost : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The algorithm collectives over communicators take: the ring, the one point-to-point
+// algorithm planned over communicators (coll.groups) whose communicator rows the sweeps write.
+inline coll::Candidate GroupCandidate() { return {"ring", 2, 1, {}}; }
+
 class CostTable {
  public:
   // All-reduce, reduce-scatter, all-gather and all-to-all models of element type `type` in a
   // sweep CSV, the whole package's and the communicators'.
   explicit CostTable(const std::string& path, const std::string& type = "int32");
   // The model of `cand` for (collective, package `g`: PackageOf, communicator shape `groups`);
-  // throws std::invalid_argument naming what the file measured for that package when there is
-  // none.
+  // throws MissingCost naming what the file measured for that package when there is none.
   const coll::CostModel& Find(coll::Collective c, const coll::Geometry& g,
                               const coll::Candidate& cand, const std::string& groups = "all") const;
   // The candidates measured for (collective, package, communicator shape).
@@ -39,11 +50,9 @@ class CostTable {
   // `cands` at each size (empty: of every candidate measured there; an all-to-all: of every
   // all-to-all algorithm measured), over a group (Scope) the ring's model of the scope's
   // communicator shape (ScopeShape), measured with every group at once. A model missing is
-  // looked up when first needed and throws std::invalid_argument naming it and the sweep that
-  // measures it. `used`, when given, counts the collectives each choice served.
+  // looked up when first needed and throws MissingCost. The table must outlive the result.
   ScopedCost Scoped(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
-                    const Parallelism& p, const Chiplet& chip,
-                    std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
+                    const Parallelism& p, const Chiplet& chip) const;
   // ns per collective on package `g` with `cand` (cycles at the chiplet clock), every collective
   // looked up now so that a missing model fails before any schedule is built.
   CommCost Cost(const coll::Geometry& g, const coll::Candidate& cand, const Chiplet& chip,
@@ -63,6 +72,11 @@ class CostTable {
   const std::string& path() const { return path_; }
 
  private:
+  // The candidates a collective over every chiplet of `g` chooses among: `cands`, or (none
+  // given, or an all-to-all, whose algorithms are not the all-reduce's) every one measured
+  // there; throws MissingCost when there is none.
+  std::vector<coll::Candidate> WholePackage(coll::Collective c, const coll::Geometry& g,
+                                            const std::vector<coll::Candidate>& cands) const;
   std::string path_;
   std::vector<coll::CostModel> models_;
 };

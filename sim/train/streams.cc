@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 namespace aries::train {
@@ -250,9 +251,81 @@ uint64_t Bytes(double elems, const Chiplet& c) {
   return static_cast<uint64_t>(std::llround(elems)) * c.elem_bytes;
 }
 
-}  // namespace
+// FSDP's parameter gathers, flat or nested: before each synced layer's forward, at most two
+// layers held (the gather of g_k waits for the forward of g_{k-2}); in the backward the first
+// two wait for the end of the forward pass (which freed the parameters), later ones for the
+// backward of the layer two gathers back, each issued two layers ahead (the next layer's
+// gather before this one's reduce-scatter: FSDP's backward prefetch).
+struct Gathers {
+  Builder& b;
+  const ScopedCost& cost;
+  std::function<Builder::Step(size_t)> step;          // a layer's gather
+  std::function<std::string(size_t, bool bwd)> name;  // its op's name
+  Stream stream;
+  std::vector<size_t> order = {};  // the gathered layers in forward order (then backward)
+  bool backward = false;           // `order` reversed
+  size_t issued = 0;               // backward gathers issued
+  size_t Forward(size_t i, const std::vector<size_t>& fwd) {
+    const size_t hold = order.size() >= 2 ? fwd[order[order.size() - 2]] : kNone;
+    order.push_back(i);
+    return Issue(i, false, hold);
+  }
+  // Issues the backward gathers up to the `upto`-th (in backward order) into `ag`.
+  void Backward(size_t upto, const std::vector<size_t>& bwd, size_t fwd_end,
+                std::vector<size_t>& ag) {
+    if (!backward) std::reverse(order.begin(), order.end());
+    backward = true;
+    for (; issued < order.size() && issued <= upto; ++issued) {
+      ag[order[issued]] =
+          Issue(order[issued], true, issued >= 2 ? bwd[order[issued - 2]] : fwd_end);
+    }
+  }
+  size_t Issue(size_t layer, bool bwd, size_t hold) {
+    const Builder::Step st = step(layer);
+    return b.Comm(name(layer, bwd), st.c, st.bytes, cost, Deps({hold}), st.scope, stream);
+  }
+};
 
-namespace {
+// The sharded tables' pooled outputs (Embeddings): to the chiplets that own the samples after
+// the last table's forward, before the reading layer's; their gradients back after its
+// backward, before the tables' backward.
+struct Exchange {
+  Builder& b;
+  const ScopedCost& cost;
+  const Embeddings& x;
+  uint64_t bytes;      // a chiplet's share: the pooled elements of its batch (0: no exchange)
+  bool shared;         // flat tp: every chiplet gathers the shared batch's, nothing comes back
+  unsigned group = 0;  // tp@G: the group's samples gathered in the group of this many after
+  size_t fwd = kNone, bwd = kNone;
+  void ForwardDeps(size_t i, std::vector<size_t>& d) const {
+    if (i == x.to && fwd != kNone) d.push_back(fwd);
+  }
+  void AfterForward(size_t i, size_t op) {
+    if (bytes == 0 || i != x.last_sharded) return;
+    using C = coll::Collective;
+    if (shared) {
+      fwd = b.Comm("allgather embeddings", C::kAllGather, bytes, cost, {op});
+      return;
+    }
+    fwd = b.Comm("alltoall embeddings", C::kAllToAll, bytes, cost, {op});
+    if (group) {
+      fwd = b.Comm("allgather(inner) embeddings", C::kAllGather, bytes * group, cost, {fwd},
+                   Scope::kInner);
+    }
+  }
+  void BackwardDeps(size_t j, std::vector<size_t>& d, const Workload& w) const {
+    if (w.layers[j].sharded && bwd != kNone) d.push_back(bwd);
+  }
+  void AfterBackward(size_t j, size_t op) {
+    if (bytes == 0 || j != x.to || shared) return;
+    bwd = b.Comm("alltoall(grad) embeddings", coll::Collective::kAllToAll, bytes, cost, {op});
+  }
+};
+
+uint64_t ExchangeBytes(const Embeddings& x, const IterationOptions& o, double batch,
+                       const Chiplet& c) {
+  return o.embedding_exchange && x.to != kNone ? Bytes(static_cast<double>(x.elems) * batch, c) : 0;
+}
 
 // Per-sample forward and backward ns of layer i on one chiplet (before any split).
 struct LayerTimes {
@@ -281,36 +354,21 @@ void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOpt
   auto bwd_ns = [&](size_t i) { return t.Bwd(i) * batch * share; };
   auto grad_bytes = [&](size_t i) { return w.layers[i].params * c.elem_bytes; };
   auto synced = [&](size_t i) { return t.Synced(i); };
-  // The embedding exchange: after the last table's forward (all-to-all of every chiplet's
-  // samples; tp: an all-gather of the shared batch's, `batch` being that batch), before the
-  // reading layer's forward;
-  // back after its backward (not under tp: every chiplet holds the whole gradient).
-  const bool exchange = o.embedding_exchange && x.to != kNone;
-  const uint64_t x_bytes = exchange ? Bytes(static_cast<double>(x.elems) * batch, c) : 0;
-  size_t x_fwd = kNone, x_bwd = kNone;
+  // The embedding exchange (under tp an all-gather of the shared batch's, `batch` being it).
+  Exchange ex{b, cost, x, ExchangeBytes(x, o, batch, c), strategy == Strategy::kTp};
   auto fwd_deps = [&](size_t i, std::vector<size_t> d) {
-    if (i == x.to && x_fwd != kNone) d.push_back(x_fwd);
+    ex.ForwardDeps(i, d);
     return d;
-  };
-  auto after_fwd = [&](size_t i, size_t op) {
-    if (!exchange || i != x.last_sharded) return;
-    x_fwd = strategy == Strategy::kTp
-                ? b.Comm("allgather embeddings", coll::Collective::kAllGather, x_bytes, cost, {op})
-                : b.Comm("alltoall embeddings", coll::Collective::kAllToAll, x_bytes, cost, {op});
   };
   auto bwd_deps = [&](size_t j, std::vector<size_t> d) {
-    if (w.layers[j].sharded && x_bwd != kNone) d.push_back(x_bwd);
+    ex.BackwardDeps(j, d, w);
     return d;
-  };
-  auto after_bwd = [&](size_t j, size_t op) {
-    if (!exchange || j != x.to || strategy == Strategy::kTp) return;
-    x_bwd = b.Comm("alltoall(grad) embeddings", coll::Collective::kAllToAll, x_bytes, cost, {op});
   };
   if (strategy == Strategy::kDdp) {
     size_t prev = kNone;
     for (size_t i = 0; i < L; ++i) {
       prev = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, {}));
-      after_fwd(i, prev);
+      ex.AfterForward(i, prev);
     }
     size_t first_synced = L;  // the last layer to back-propagate that has a gradient collective
     for (size_t i = 0; i < L && first_synced == L; ++i) {
@@ -320,7 +378,7 @@ void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOpt
     std::string names;
     for (size_t j = L; j-- > 0;) {
       prev = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), bwd_deps(j, {}));
-      after_bwd(j, prev);
+      ex.AfterBackward(j, prev);
       if (!synced(j)) continue;
       bucket += grad_bytes(j);
       names += (names.empty() ? "" : "+") + w.layers[j].name;
@@ -332,49 +390,29 @@ void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOpt
       }
     }
   } else if (strategy == Strategy::kFsdp) {
-    // Forward: gathered layers g0, g1, ...; AG(g_k) waits for fwd(g_{k-2}) (two layers held).
-    std::vector<size_t> fwd(L, kNone), gathered;
+    Gathers ag{b, cost,
+               [&](size_t i) {
+                 return Builder::Step{coll::Collective::kAllGather, Scope::kAll, grad_bytes(i)};
+               },
+               [&](size_t i, bool bwd) {
+                 return (bwd ? "allgather(bwd) " : "allgather ") + w.layers[i].name;
+               },
+               Stream::kComm};
+    std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_b(L, kNone);
     for (size_t i = 0; i < L; ++i) {
-      size_t ag = kNone;
-      if (synced(i)) {
-        const size_t hold = gathered.size() >= 2 ? fwd[gathered[gathered.size() - 2]] : kNone;
-        ag = b.Comm("allgather " + w.layers[i].name, coll::Collective::kAllGather, grad_bytes(i),
-                    cost, Deps({hold}));
-        gathered.push_back(i);
-      }
-      fwd[i] = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({ag})));
-      after_fwd(i, fwd[i]);
+      const size_t g = synced(i) ? ag.Forward(i, fwd) : kNone;
+      fwd[i] = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({g})));
+      ex.AfterForward(i, fwd[i]);
     }
-    // Backward (reverse): the next layer's all-gather is issued before this one's
-    // reduce-scatter (FSDP's backward prefetch).
-    std::vector<size_t> order;  // gathered layers in backward order
-    for (size_t j = L; j-- > 0;) {
-      if (synced(j)) order.push_back(j);
-    }
-    std::vector<size_t> ag_b(L, kNone), bwd(L, kNone);
-    size_t issued = 0;  // backward all-gathers issued so far (in `order`)
-    // The parameters were freed after the forward: the first two backward gathers wait for the
-    // forward pass to end, later ones for the backward of the layer two gathers back.
-    const size_t fwd_end = fwd[L - 1];
-    auto issue_ag = [&](size_t upto) {  // issue backward all-gathers of order[issued..upto]
-      while (issued < order.size() && issued <= upto) {
-        const size_t layer = order[issued];
-        const size_t hold = issued >= 2 ? bwd[order[issued - 2]] : fwd_end;
-        ag_b[layer] = b.Comm("allgather(bwd) " + w.layers[layer].name, coll::Collective::kAllGather,
-                             grad_bytes(layer), cost, Deps({hold}));
-        ++issued;
-      }
-    };
-    size_t pos = 0;  // position in `order` of the next gathered layer to back-propagate
-    issue_ag(1);
+    size_t pos = 0;  // gathered layers back-propagated so far
+    ag.Backward(1, bwd, fwd[L - 1], ag_b);
     for (size_t j = L; j-- > 0;) {
       bwd[j] = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), bwd_deps(j, Deps({ag_b[j]})));
-      after_bwd(j, bwd[j]);
+      ex.AfterBackward(j, bwd[j]);
       if (synced(j)) {
-        issue_ag(pos + 2);
+        ag.Backward(pos++ + 2, bwd, fwd[L - 1], ag_b);
         b.Comm("reducescatter " + w.layers[j].name, coll::Collective::kReduceScatter, grad_bytes(j),
                cost, {bwd[j]});
-        ++pos;
       }
     }
   } else {  // tensor parallel: the workload's tp columns give each layer's all-reduces
@@ -382,7 +420,7 @@ void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOpt
     size_t ar = kNone;
     for (size_t i = 0; i < L; ++i) {
       const size_t f = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({ar})));
-      after_fwd(i, f);
+      ex.AfterForward(i, f);
       ar = kNone;
       if (w.layers[i].tp_fwd > 0) {
         ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce,
@@ -413,20 +451,25 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
   const size_t L = w.layers.size();
   const LayerTimes t{w, c};
   using C = coll::Collective;
-  // Gathers of a layer's parameters before its forward and backward: inner fsdp gathers the
-  // layer in the group, outer fsdp the chiplet's part (1/g under tp) across the groups.
-  auto gather = [&](size_t i) -> Builder::Step {
-    const double params = static_cast<double>(w.layers[i].params);
-    if (p.inner == Strategy::kFsdp) return {C::kAllGather, Scope::kInner, Bytes(params, c)};
-    if (p.outer == Strategy::kFsdp) {
-      return {C::kAllGather, Scope::kOuter, Bytes(params * share, c)};
-    }
-    return {C::kAllGather, Scope::kAll, 0};
-  };
-  const bool gathers = p.inner == Strategy::kFsdp || p.outer == Strategy::kFsdp;
   // Under tp the gathers and gradient collectives across the groups take the sync stream, the
   // tp all-reduces within them the comm stream (Stream::kSync).
   const Stream across = tp ? Stream::kSync : Stream::kComm;
+  // Gathers of a layer's parameters before its forward and backward: inner fsdp gathers the
+  // layer in the group, outer fsdp the chiplet's part (1/g under tp) across the groups.
+  const bool gathers = p.inner == Strategy::kFsdp || p.outer == Strategy::kFsdp;
+  const Scope gather_scope = p.inner == Strategy::kFsdp ? Scope::kInner : Scope::kOuter;
+  const double gather_share = p.inner == Strategy::kFsdp ? 1.0 : share;
+  Gathers ag{b, cost,
+             [&](size_t i) {
+               return Builder::Step{
+                   C::kAllGather, gather_scope,
+                   Bytes(static_cast<double>(w.layers[i].params) * gather_share, c)};
+             },
+             [&](size_t i, bool bwd) {
+               return fmt::format("allgather({}{}) {}", ScopeName(gather_scope), bwd ? "/bwd" : "",
+                                  w.layers[i].name);
+             },
+             across};
   // The gradient's collectives after the layer's backward.
   auto sync = [&](size_t i) -> std::vector<Builder::Step> {
     const double params = static_cast<double>(w.layers[i].params);
@@ -446,22 +489,14 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
     return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},  // fsdp in the group
             {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)}};
   };
-  const bool exchange = o.embedding_exchange && x.to != kNone;
-  const uint64_t x_bytes = exchange ? Bytes(static_cast<double>(x.elems) * batch, c) : 0;
-  size_t x_fwd = kNone, x_bwd = kNone;
-  std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_f(L, kNone), ag_b(L, kNone);
-  std::vector<size_t> gathered;  // layers with gathers, forward order
-  size_t ar = kNone;             // the last tp all-reduce (blocks the next layer)
+  // The embedding exchange: each chiplet's batch by all-to-all, under tp then the group's.
+  Exchange ex{b, cost, x, ExchangeBytes(x, o, batch, c), false, tp ? o.group : 0};
+  std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_b(L, kNone);
+  size_t ar = kNone;  // the last tp all-reduce (blocks the next layer)
   for (size_t i = 0; i < L; ++i) {
-    if (gathers && t.Synced(i)) {
-      const size_t hold = gathered.size() >= 2 ? fwd[gathered[gathered.size() - 2]] : kNone;
-      const Builder::Step st = gather(i);
-      ag_f[i] = b.Comm(fmt::format("allgather({}) {}", ScopeName(st.scope), w.layers[i].name), st.c,
-                       st.bytes, cost, Deps({hold}), st.scope, across);
-      gathered.push_back(i);
-    }
-    std::vector<size_t> deps = Deps({ag_f[i], ar});
-    if (i == x.to && x_fwd != kNone) deps.push_back(x_fwd);
+    const size_t gathered = gathers && t.Synced(i) ? ag.Forward(i, fwd) : kNone;
+    std::vector<size_t> deps = Deps({gathered, ar});
+    ex.ForwardDeps(i, deps);
     fwd[i] = b.Compute("fwd " + w.layers[i].name, t.Fwd(i) * samples * share, deps);
     ar = kNone;
     if (tp && w.layers[i].tp_fwd > 0) {
@@ -469,34 +504,13 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
                   Bytes(static_cast<double>(w.layers[i].tp_fwd) * samples, c), cost, {fwd[i]},
                   Scope::kInner);
     }
-    if (exchange && i == x.last_sharded) {
-      x_fwd = b.Comm("alltoall embeddings", C::kAllToAll, x_bytes, cost, {fwd[i]});
-      if (tp) {  // the group's samples for its split layers
-        x_fwd = b.Comm("allgather(inner) embeddings", C::kAllGather, x_bytes * o.group, cost,
-                       {x_fwd}, Scope::kInner);
-      }
-    }
+    ex.AfterForward(i, fwd[i]);
   }
-  std::vector<size_t> order;  // gathered layers in backward order
-  for (size_t j = L; j-- > 0;) {
-    if (gathers && t.Synced(j)) order.push_back(j);
-  }
-  size_t issued = 0, pos = 0;
-  auto issue_ag = [&](size_t upto) {  // as flat fsdp: two layers held, prefetched
-    while (issued < order.size() && issued <= upto) {
-      const size_t layer = order[issued];
-      const size_t hold = issued >= 2 ? bwd[order[issued - 2]] : fwd[L - 1];
-      const Builder::Step st = gather(layer);
-      ag_b[layer] =
-          b.Comm(fmt::format("allgather({}/bwd) {}", ScopeName(st.scope), w.layers[layer].name),
-                 st.c, st.bytes, cost, Deps({hold}), st.scope, across);
-      ++issued;
-    }
-  };
-  issue_ag(1);
+  size_t pos = 0;  // gathered layers back-propagated so far
+  if (gathers) ag.Backward(1, bwd, fwd[L - 1], ag_b);
   for (size_t j = L; j-- > 0;) {
     std::vector<size_t> deps = Deps({ag_b[j], ar});
-    if (w.layers[j].sharded && x_bwd != kNone) deps.push_back(x_bwd);
+    ex.BackwardDeps(j, deps, w);
     bwd[j] = b.Compute("bwd " + w.layers[j].name, t.Bwd(j) * samples * share, deps);
     ar = kNone;
     if (tp && w.layers[j].tp_bwd > 0) {
@@ -504,11 +518,9 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
                   Bytes(static_cast<double>(w.layers[j].tp_bwd) * samples, c), cost, {bwd[j]},
                   Scope::kInner);
     }
-    if (exchange && j == x.to) {
-      x_bwd = b.Comm("alltoall(grad) embeddings", C::kAllToAll, x_bytes, cost, {bwd[j]});
-    }
+    ex.AfterBackward(j, bwd[j]);
     if (t.Synced(j)) {
-      if (gathers) issue_ag(pos++ + 2);
+      if (gathers) ag.Backward(pos++ + 2, bwd, fwd[L - 1], ag_b);
       b.Chain(w.layers[j].name, sync(j), cost, bwd[j], across);
     }
   }
