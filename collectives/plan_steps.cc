@@ -43,12 +43,16 @@ void RingAllGather(Builder& b, const std::vector<unsigned>& ring, const std::vec
   }
 }
 
+Range SubShard(Range r, unsigned n, unsigned i) {
+  Range c = Shard(r.len, n, i);
+  c.off += r.off;
+  return c;
+}
+
 std::vector<Range> Chunks(size_t n, Range r) {
   std::vector<Range> c(n);
-  for (size_t i = 0; i < n; ++i) {
-    c[i] = Shard(r.len, static_cast<unsigned>(n), static_cast<unsigned>(i));
-    c[i].off += r.off;
-  }
+  for (size_t i = 0; i < n; ++i)
+    c[i] = SubShard(r, static_cast<unsigned>(n), static_cast<unsigned>(i));
   return c;
 }
 

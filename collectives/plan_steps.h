@@ -28,7 +28,9 @@ Program Empty(const Request& req);
 void RingReduceScatter(Builder& b, const std::vector<unsigned>& ring, const std::vector<Range>& c);
 // Ring all-gather: position i starts with chunk c[i]; every position ends with all of them.
 void RingAllGather(Builder& b, const std::vector<unsigned>& ring, const std::vector<Range>& c);
-// `r` cut into n balanced chunks (chunk i: Shard i of r's length, offset by r.off).
+// Chunk i of `r` cut into n balanced chunks: Shard i of r's length, offset by r.off.
+Range SubShard(Range r, unsigned n, unsigned i);
+// `r` cut into n balanced chunks (SubShard 0 .. n-1).
 std::vector<Range> Chunks(size_t n, Range r);
 bool PowerOfTwo(unsigned n);
 // Spreads the messages of a program that puts them all on local port 0 over `ports` local ports

@@ -47,6 +47,10 @@ const char* CollectiveNames() {
   return "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall, alltoallv";
 }
 
+bool MovesElements(Collective c) {
+  return c == Collective::kAllToAll || c == Collective::kAllToAllV;
+}
+
 bool Swept(Collective c) {
   return c == Collective::kAllReduce || c == Collective::kReduceScatter ||
          c == Collective::kAllGather || c == Collective::kAllToAll;
@@ -132,7 +136,8 @@ AllToAllVLayout::AllToAllVLayout(const Request& req)
       send_(size_t{n_} * n_),
       recv_(size_t{n_} * n_),
       recv_len_(n_),
-      sent_(n_) {
+      sent_(n_),
+      blocks_(n_) {
   for (const auto& members : Communicators(req)) {
     for (unsigned i : members) {
       uint64_t s = 0, r = 0;
@@ -153,9 +158,23 @@ AllToAllVLayout::AllToAllVLayout(const Request& req)
   uint64_t longest = 0;
   for (unsigned i = 0; i < n_; ++i) {
     longest = std::max(longest, recv_len_[i]);
-    for (unsigned j = 0; j < n_; ++j) recv_[size_t{i} * n_ + j].off += send_area_;
+    for (unsigned j = 0; j < n_; ++j) {  // in rank order: ascending offsets
+      Range& r = recv_[size_t{i} * n_ + j];
+      r.off += send_area_;
+      if (r.len) blocks_[i].push_back({r.end(), j});
+    }
   }
   elements_ = send_area_ + longest;
+}
+
+std::optional<AllToAllVLayout::Source> AllToAllVLayout::SourceOf(unsigned at, uint64_t e) const {
+  const auto& b = blocks_[at];
+  const auto it = std::upper_bound(b.begin(), b.end(), e,
+                                   [](uint64_t x, const auto& blk) { return x < blk.first; });
+  if (it == b.end()) return std::nullopt;
+  const Range r = Recv(at, it->second);
+  if (e < r.off) return std::nullopt;
+  return Source{it->second, Send(it->second, at).off + (e - r.off)};
 }
 
 void CheckCounts(const Request& req, uint64_t max_elements) {

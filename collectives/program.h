@@ -61,6 +61,9 @@ const char* CollectiveNames();
 // The collectives the sweeps measure and cost models cover (coll-sweep, coll-models, --algo
 // auto), and their names for messages.
 bool Swept(Collective c);
+// The collectives that move elements rather than reduce or copy them (all-to-all, -v): their
+// inputs use every bit, their golden is the sender's element.
+bool MovesElements(Collective c);
 const char* SweptNames();  // "allreduce, reducescatter, allgather, alltoall"
 
 // How the ring algorithm lays its ring over the K x K grid (coll.ring_map):
@@ -187,11 +190,20 @@ class AllToAllVLayout {
   uint64_t elements() const { return elements_; }
   // Elements a node sends to other nodes (its send area without its own block).
   uint64_t Sent(unsigned node) const { return sent_[node]; }
+  // Where element e of node `at`'s receive area comes from: the sending node and the element
+  // of its send area (nothing outside every receive block of `at`).
+  struct Source {
+    unsigned from = 0;
+    uint64_t offset = 0;
+  };
+  std::optional<Source> SourceOf(unsigned at, uint64_t e) const;
 
  private:
   unsigned n_;
   std::vector<Range> send_, recv_;
   std::vector<uint64_t> recv_len_, sent_;
+  // Per node: the end and the sender of each nonempty receive block, ascending.
+  std::vector<std::vector<std::pair<uint64_t, unsigned>>> blocks_;
   uint64_t send_area_ = 0, elements_ = 0;
 };
 // The counts of an all-to-all-v: K^2 rows of K^2 counts, zero between nodes that share no

@@ -38,11 +38,7 @@ Program PlanRing(const Request& req, const Hardware& hwp) {
   // the whole buffer for the chains.
   std::vector<std::vector<unsigned>> rings{RingOrder(req.geom.k, req.ring.map)};
   if (dirs == 2) rings.emplace_back(rings[0].rbegin(), rings[0].rend());
-  auto part = [&](Range r, unsigned d) {
-    Range h = Shard(r.len, dirs, d);
-    h.off += r.off;
-    return h;
-  };
+  auto part = [&](Range r, unsigned d) { return SubShard(r, dirs, d); };
   // Communicators (Request::groups): each runs its own ring, its members in the package ring's
   // order, at the same time as the others (the whole package: one communicator of every node).
   const auto comms = Communicators(req);

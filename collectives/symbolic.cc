@@ -462,11 +462,9 @@ class Executor {
             break;
           }
           case Collective::kAllToAllV:  // the block of the member whose receive block holds it
-            for (unsigned m : comms_[rank->comm]) {
-              const Range r = layout_->Recv(n, m);
-              if (m == n || bounds_[i] < r.off || bounds_[i] >= r.end()) continue;
-              want.set(m);
-              want_org = layout_->Send(m, n).off + (bounds_[i] - r.off);
+            if (const auto src = layout_->SourceOf(n, bounds_[i])) {
+              want.set(src->from);
+              want_org = src->offset;
             }
             break;
           default:

@@ -257,11 +257,7 @@ unsigned Height(const std::vector<Tree>& trees) {
 void MultiTreePhases(Builder& b, const std::vector<Tree>& trees, Range r, bool rs, bool ag) {
   const auto m = static_cast<unsigned>(trees.size());
   const unsigned height = Height(trees);
-  auto chunk = [&](unsigned j) {
-    Range c = Shard(r.len, m, j);
-    c.off += r.off;
-    return c;
-  };
+  auto chunk = [&](unsigned j) { return SubShard(r, m, j); };
   if (rs) {
     for (unsigned d = height; d >= 1; --d) {
       for (unsigned j = 0; j < m; ++j) {

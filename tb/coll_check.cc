@@ -22,13 +22,15 @@ using coll::AsFloat;
 std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64_t seed) {
   std::mt19937_64 rng(seed);
   // All-to-all(-v) moves elements: any bits (a narrow range would let a misplaced element pass).
-  const bool moves = p.req.collective == coll::Collective::kAllToAll ||
-                     p.req.collective == coll::Collective::kAllToAllV;
-  const unsigned op = moves ? hw::kOpAddI32 : p.req.op;
+  const bool moves = coll::MovesElements(p.req.collective);
   std::vector<std::vector<uint32_t>> in(p.num_nodes(), std::vector<uint32_t>(p.elements));
   for (auto& v : in) {
     for (auto& x : v) {
-      switch (op) {
+      if (moves) {
+        x = static_cast<uint32_t>(rng());
+        continue;
+      }
+      switch (p.req.op) {
         case hw::kOpAddF32:
           x = AsBits(std::uniform_real_distribution<float>(-1, 1)(rng));
           break;
@@ -59,7 +61,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   const unsigned n = p.num_nodes(), op = p.req.op;
   const bool fp_assoc = op == hw::kOpAddF32 || op == hw::kOpMulF32;
   const bool v = p.req.collective == coll::Collective::kAllToAllV;
-  const bool moves = p.req.collective == coll::Collective::kAllToAll || v;
+  const bool moves = coll::MovesElements(p.req.collective);
   const bool reduction = p.req.collective != coll::Collective::kAllGather &&
                          p.req.collective != coll::Collective::kBroadcast && !moves;
   // fp32 add and mul depend on the association: their golden is the program executed on the
@@ -97,34 +99,21 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   auto owner = [&](const coll::CommRank& r, uint64_t e) {
     return comms[r.comm][coll::ShardOf(p.elements, r.size, e)];
   };
-  // All-to-all: the member and the element it came from (coll::AllToAllSource).
-  auto sent = [&](const coll::CommRank& r, uint64_t e) {
-    const coll::BlockSource b = coll::AllToAllSource(p.elements, r.size, r.rank, e);
-    return std::pair{comms[r.comm][b.rank], b.offset};
-  };
-  // All-to-all-v: a node's receive blocks in offset order (its members' rank order) with their
-  // senders; sent_v gives the sender and its element of a received element.
+  // All-to-all(-v): the sender and its element of a received element
+  // (coll::AllToAllSource, AllToAllVLayout::SourceOf: every result element is in a block).
   std::optional<coll::AllToAllVLayout> layout;
   if (v) layout.emplace(p.req);
-  struct VBlock {
-    coll::Range at;
-    unsigned from;
-  };
-  std::vector<VBlock> blocks;
-  auto sent_v = [&](unsigned node, uint64_t e) {
-    auto it = std::upper_bound(blocks.begin(), blocks.end(), e,
-                               [](uint64_t x, const VBlock& b) { return x < b.at.end(); });
-    return std::pair{it->from, layout->Send(it->from, node).off + (e - it->at.off)};
+  auto sent = [&](unsigned node, const coll::CommRank& r, uint64_t e) {
+    if (v) {
+      const auto s = layout->SourceOf(node, e);
+      return std::pair{s->from, s->offset};
+    }
+    const coll::BlockSource b = coll::AllToAllSource(p.elements, r.size, r.rank, e);
+    return std::pair{comms[r.comm][b.rank], b.offset};
   };
   for (unsigned node = 0; node < n; ++node) {
     const coll::Range r = p.ResultRegion(node);
     const auto rank = coll::RankOf(p.req, node);
-    if (v && rank) {
-      blocks.clear();
-      for (unsigned m : comms[rank->comm]) {
-        if (m != node && layout->Recv(node, m).len) blocks.push_back({layout->Recv(node, m), m});
-      }
-    }
     for (uint64_t e = r.off; e < r.end(); ++e) {
       const uint32_t got = out[node][e];
       bool ok = true;
@@ -135,13 +124,9 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
         case coll::Collective::kBroadcast:
           ok = got == in[p.req.root][e];
           break;
-        case coll::Collective::kAllToAll: {
-          const auto [from, at] = sent(*rank, e);
-          ok = got == in[from][at];
-          break;
-        }
+        case coll::Collective::kAllToAll:
         case coll::Collective::kAllToAllV: {
-          const auto [from, at] = sent_v(node, e);
+          const auto [from, at] = sent(node, *rank, e);
           ok = got == in[from][at];
           break;
         }
@@ -165,7 +150,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
             break;
           case coll::Collective::kAllToAll:
           case coll::Collective::kAllToAllV: {
-            const auto [from, at] = v ? sent_v(node, e) : sent(*rank, e);
+            const auto [from, at] = sent(node, *rank, e);
             want = fmt::format("{:#010x} (node {}'s element {})", in[from][at], from, at);
             break;
           }

@@ -134,13 +134,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (uint64_t e = rr.off; e < rr.end(); ++e) {
       uint32_t want;
       if (v_layout) {  // the sender's element of the block this one is in
-        unsigned from = n;
-        for (unsigned m = 0; m < n; ++m) {
-          const Range at = v_layout->Recv(node, m);
-          if (m != node && e >= at.off && e < at.end()) from = m;
-        }
-        if (from == n) aries::fuzz::Finding("all-to-all-v result outside every block", "");
-        want = in[from][v_layout->Send(from, node).off + (e - v_layout->Recv(node, from).off)];
+        const auto src = v_layout->SourceOf(node, e);
+        if (!src) aries::fuzz::Finding("all-to-all-v result outside every block", "");
+        want = in[src->from][src->offset];
       } else if (p.req.collective == Collective::kAllToAll) {  // the sender's block
         const BlockSource src = AllToAllSource(p.elements, n, node, e);
         want = in[src.rank][src.offset];

@@ -48,7 +48,7 @@ TEST(ConfigKeys, EveryKeyNamesKnownSubcommandsAndEveryDefaultIsValid) {
   EXPECT_NO_THROW(SweepRates(c));
   EXPECT_NO_THROW(CollRequest(c, kNoColl));
   EXPECT_NO_THROW(CollSweepRequest(c, kNoSweep));
-  EXPECT_NO_THROW(TrainRequest(c, {}));
+  EXPECT_NO_THROW(TrainRequest(c, TrainOptions()));
   EXPECT_NO_THROW(Fig10Request(c, {}));
 }
 
@@ -67,7 +67,7 @@ TEST(ConfigKeys, EachBuilderReadsOnlyTheKeysItsSubcommandLists) {
   EXPECT_NO_THROW(SweepRates(poisoned("sweep")));
   EXPECT_NO_THROW(CollRequest(poisoned("coll"), kNoColl));
   EXPECT_NO_THROW(CollSweepRequest(poisoned("coll-sweep"), kNoSweep));
-  EXPECT_NO_THROW(TrainRequest(poisoned("train"), {}));
+  EXPECT_NO_THROW(TrainRequest(poisoned("train"), TrainOptions()));
   EXPECT_NO_THROW(Fig10Request(poisoned("fig10"), {}));
   // (The check can fail: a builder given its own key poisoned throws.)
   Config bad = poisoned("coll");
@@ -211,7 +211,7 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
   c.Set("train.bucket", "25M");
   c.Set("train.check_max", "8M");
   c.Set("package.topology", "mesh");
-  const TrainOptions o = TrainRequest(c, {});
+  const TrainOptions o = TrainRequest(c, TrainOptions());
   EXPECT_EQ(o.bucket, 25u << 20);
   EXPECT_EQ(o.check_max, 8u << 20);
   EXPECT_EQ(o.topology, coll::Topology::kMesh);
@@ -220,20 +220,20 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
   Config d;
   d.Set("train.strategy", "fsdp");
   d.Set("train.bucket", "1M");
-  EXPECT_NE(ErrorOf([&] { TrainRequest(d, {}); }).find("buckets are flat ddp's"),
+  EXPECT_NE(ErrorOf([&] { TrainRequest(d, TrainOptions()); }).find("buckets are flat ddp's"),
             std::string::npos);
   // Nested strategies: parsed, and refused by the part that is wrong, naming what is allowed.
   Config n;
   n.Set("train.strategy", "tp@rows+pp");
   n.Set("train.microbatches", "16");
-  const TrainOptions nested = TrainRequest(n, {});
+  const TrainOptions nested = TrainRequest(n, TrainOptions());
   EXPECT_EQ(nested.par.Label(), "tp@rows+pp");
   EXPECT_EQ(nested.microbatches, 16u);
   auto strategy_error = [](const std::string& v, const std::string& k = "4") {
     Config x;
     x.Set("train.strategy", v);
     x.Set("package.k", k);
-    return ErrorOf([&] { TrainRequest(x, {}); });
+    return ErrorOf([&] { TrainRequest(x, TrainOptions()); });
   };
   EXPECT_NE(strategy_error("tp@diagonals+ddp")
                 .find("groups of rows, cols or quadrants ('diagonals' is not one)"),
@@ -251,14 +251,16 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
   EXPECT_NE(strategy_error("tp@quadrants+ddp", "5").find("with K even (K = 5"), std::string::npos);
   Config m;
   m.Set("train.microbatches", "8");
-  EXPECT_NE(ErrorOf([&] { TrainRequest(m, {}); }).find("micro-batches are a pipeline's"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf([&] { TrainRequest(m, TrainOptions()); }).find("micro-batches are a pipeline's"),
+      std::string::npos);
   Config mem;
   mem.Set("train.memory", "2G");
-  EXPECT_EQ(TrainRequest(mem, {}).memory, uint64_t{2} << 30);
+  EXPECT_EQ(TrainRequest(mem, TrainOptions()).memory, uint64_t{2} << 30);
   Config e;
   e.Set("coll.algo", "auto");
-  EXPECT_NE(ErrorOf([&] { TrainRequest(e, {}); }).find("auto is coll's only"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { TrainRequest(e, TrainOptions()); }).find("auto is coll's only"),
+            std::string::npos);
 }
 
 }  // namespace
