@@ -56,71 +56,107 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
   const uint64_t passes = (max_flits + count - 1) / count;
   if (passes > 0xFFFF)
     throw PlanError("vector too large for the engine's program (passes > 65535)");
+  // The roots: of the whole package, the centre nodes; of a communicator, its members by
+  // eccentricity (the longest dimension-order path to another member), fewest hops first.
+  const auto comms = Communicators(req);
+  std::vector<std::vector<unsigned>> roots;
+  for (const auto& members : comms) {
+    if (req.groups.empty()) {
+      roots.push_back(rooted ? std::vector<unsigned>{req.root} : centres);
+      continue;
+    }
+    std::vector<std::pair<size_t, unsigned>> ecc;
+    for (unsigned a : members) {
+      size_t far = 0;
+      for (unsigned b : members) far = std::max(far, w.DorPath(a, b, 0, nullptr).size());
+      ecc.emplace_back(far, a);
+    }
+    std::sort(ecc.begin(), ecc.end());
+    std::vector<unsigned> r;
+    for (size_t i = 0; i < std::min<size_t>(4, ecc.size()); ++i) r.push_back(ecc[i].second);
+    roots.push_back(r);
+  }
   unsigned depth_max = 0;
   for (unsigned e = 0; e < emb; ++e) {
     if (seg[e].len == 0) continue;
-    const unsigned root = rooted ? req.root : centres[e % centres.size()];
-    // Parent port of every node: the first hop of its dimension-order path to the root (a
-    // shortest path on every topology here), or, where a fault breaks that path, a live link to
-    // a node one hop nearer the root over the live links.
-    std::vector<unsigned> parent_port(n, 0), dist;
-    std::vector<uint32_t> children(n, 0);
-    const bool faults = !req.geom.faults.empty();
-    if (faults) dist = w.Hops(root, true);  // symmetric: hops to the root
-    for (unsigned a = 0; a < n; ++a) {
-      if (a == root) continue;
-      std::string why;
-      const auto path = w.DorPath(a, root, 0, &why);
-      if (!path.empty()) {
-        parent_port[a] = path[0].port;
-        depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
-      } else if (!faults || dist[a] == Wiring::kUnreachable) {
-        throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
-                                             "links ({})",
-                                             w.NodeName(a), w.NodeName(root), why)
-                               : "tree: " + why);
-      } else {
-        for (unsigned q = 1; q < w.num_ports() && parent_port[a] == 0; ++q) {
-          const auto to = w.Across(a, q, nullptr);
-          if (to && dist[to->node] + 1 == dist[a] && w.Across(to->node, to->port, nullptr)) {
-            parent_port[a] = q;
+    for (size_t g = 0; g < comms.size(); ++g) {
+      const auto& members = comms[g];
+      const unsigned root = roots[g][e % roots[g].size()];
+      // Parent port of every member: the first hop of its dimension-order path to the root (a
+      // shortest path on every topology here), or, where a fault breaks that path, a live link
+      // to a node one hop nearer the root over the live links.
+      std::vector<unsigned> parent_port(n, 0), dist;
+      std::vector<uint32_t> children(n, 0);
+      const bool faults = !req.geom.faults.empty();
+      if (faults) dist = w.Hops(root, true);  // symmetric: hops to the root
+      for (unsigned a : members) {
+        if (a == root) continue;
+        std::string why;
+        const auto path = w.DorPath(a, root, 0, &why);
+        if (!path.empty()) {
+          parent_port[a] = path[0].port;
+          depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
+          // Every engine on the way reduces: the way must stay inside the communicator.
+          for (const Hop& h : path) {
+            if (!std::binary_search(members.begin(), members.end(), h.node)) {
+              throw PlanError(fmt::format(
+                  "tree over communicators: the dimension-order path from {} to its group's "
+                  "root {} passes {}, outside the group (group {}); the engines of every node "
+                  "on the way reduce, so allowed are groups whose paths stay inside them (rows, "
+                  "cols, quadrants, rectangles)",
+                  w.NodeName(a), w.NodeName(root), w.NodeName(h.node), g + 1));
+            }
           }
+        } else if (!faults || dist[a] == Wiring::kUnreachable || !req.groups.empty()) {
+          throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
+                                               "links ({})",
+                                               w.NodeName(a), w.NodeName(root), why)
+                                 : "tree: " + why);
+        } else {
+          for (unsigned q = 1; q < w.num_ports() && parent_port[a] == 0; ++q) {
+            const auto to = w.Across(a, q, nullptr);
+            if (to && dist[to->node] + 1 == dist[a] && w.Across(to->node, to->port, nullptr)) {
+              parent_port[a] = q;
+            }
+          }
+          depth_max = std::max(depth_max, dist[a]);
         }
-        depth_max = std::max(depth_max, dist[a]);
+        const auto to = w.Across(a, parent_port[a], nullptr);
+        children[to->node] |= 1u << to->port;
       }
-      const auto to = w.Across(a, parent_port[a], nullptr);
-      children[to->node] |= 1u << to->port;
-    }
-    for (unsigned a = 0; a < n; ++a) {
-      EngineId id;
-      id.id = e;
-      id.op = req.op;
-      id.count = static_cast<uint32_t>(count);
-      const bool is_root = a == root;
-      if (up) {
-        id.req_in = 1u | children[a];
-        id.req_out = is_root ? (down ? hw::kEngTurn : 0u) : parent_port[a];
-      } else if (is_root) {
-        id.req_in = 1u;
-        id.req_out = hw::kEngTurn;
+      for (unsigned a : members) {
+        EngineId id;
+        id.id = e;
+        id.op = req.op;
+        id.count = static_cast<uint32_t>(count);
+        const bool is_root = a == root;
+        if (up) {
+          id.req_in = 1u | children[a];
+          id.req_out = is_root ? (down ? hw::kEngTurn : 0u) : parent_port[a];
+        } else if (is_root) {
+          id.req_in = 1u;
+          id.req_out = hw::kEngTurn;
+        }
+        if (down) {
+          id.rsp_in = is_root ? hw::kEngTurn : parent_port[a];
+          id.rsp_out = 1u | children[a];
+        }
+        NodeProgram& np = p.nodes[a];
+        np.ids.push_back(id);
+        if (id.req_in) np.req.steps.push_back(e);
+        if (id.rsp_out) np.rsp.steps.push_back(e);
+        if (id.req_in & 1u) np.ops.push_back({Act::kEngSend, 0, seg[e], -1, 0, e});
       }
-      if (down) {
-        id.rsp_in = is_root ? hw::kEngTurn : parent_port[a];
-        id.rsp_out = 1u | children[a];
-      }
-      NodeProgram& np = p.nodes[a];
-      np.ids.push_back(id);
-      if (id.req_in) np.req.steps.push_back(e);
-      if (id.rsp_out) np.rsp.steps.push_back(e);
-      if (id.req_in & 1u) np.ops.push_back({Act::kEngSend, 0, seg[e], -1, 0, e});
     }
   }
   // Receives after every send (the endpoint injects all its ids' requests in program order).
   for (unsigned e = 0; e < emb; ++e) {
     if (seg[e].len == 0) continue;
-    const unsigned root = rooted ? req.root : centres[e % centres.size()];
-    for (unsigned a = 0; a < n; ++a) {
-      if (down || a == root) p.nodes[a].ops.push_back({Act::kEngRecv, 0, seg[e], -1, 0, e});
+    for (size_t g = 0; g < comms.size(); ++g) {
+      const unsigned root = roots[g][e % roots[g].size()];
+      for (unsigned a : comms[g]) {
+        if (down || a == root) p.nodes[a].ops.push_back({Act::kEngRecv, 0, seg[e], -1, 0, e});
+      }
     }
   }
   for (NodeProgram& np : p.nodes) {
@@ -129,9 +165,11 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
   }
   p.sync_steps = depth_max;
   p.summary = fmt::format(
-      "in-network tree: dimension-order paths to {} root(s) of minimum "
-      "eccentricity, {} embedding(s), engine steps of {} flits x {} passes",
-      rooted ? 1u : std::min<unsigned>(emb, 4), emb, count, passes);
+      "in-network tree{}: dimension-order paths to {} root(s) of minimum "
+      "eccentricity{}, {} embedding(s), engine steps of {} flits x {} passes",
+      req.groups.empty() ? "" : " over " + GroupsLabel(req) + " at once",
+      std::min<unsigned>(emb, static_cast<unsigned>(roots[0].size())),
+      req.groups.empty() ? "" : " in each", emb, count, passes);
   return p;
 }
 
@@ -284,56 +322,164 @@ void MultiTreePhases(Builder& b, const std::vector<Tree>& trees, Range r, bool r
   }
 }
 
+// The double binary tree over `members` (node ids by rank): tree A is the in-order binary tree
+// over the ranks, tree B its mirror (rank m-1-r; shifted by one for odd m) so A's leaves are B's
+// inner nodes.
+std::vector<Tree> DoubleBinaryTrees(const std::vector<unsigned>& members, unsigned num_nodes) {
+  const auto m = static_cast<unsigned>(members.size());
+  const std::vector<int> up = BtreeParents(m);
+  std::vector<Tree> t(2);
+  for (Tree& x : t) x.parent.assign(num_nodes, -1);
+  for (unsigned r = 0; r < m; ++r) {
+    if (up[r] >= 0) t[0].parent[members[r]] = static_cast<int>(members[up[r]]);
+    const int u = m % 2 == 0 ? up[m - 1 - r] : up[(r + m - 1) % m];
+    if (u >= 0) {
+      t[1].parent[members[r]] = static_cast<int>(members[m % 2 == 0 ? m - 1 - u : (u + 1) % m]);
+    }
+  }
+  t[0].root = members[0];
+  t[1].root = members[m % 2 == 0 ? m - 1 : 1 % m];
+  for (Tree& x : t) SetDepths(x);
+  return t;
+}
+
+// The links a communicator's multi-tree grows over, as member indices: the topology's live
+// links between members; where they leave the group in pieces (members apart, as the
+// communicators across quadrants), also each member's nearest member along its row and column
+// (a bypass segment on ARIES, a dimension-order path elsewhere); where those still do not join
+// it, consecutive ranks.
+std::vector<std::vector<unsigned>> GroupNeighbours(const Geometry& g,
+                                                   const std::vector<unsigned>& members) {
+  const size_t m = members.size();
+  const auto all = Neighbours(g);
+  std::vector<std::vector<unsigned>> nb(m);
+  auto index = [&](unsigned v) -> int {
+    const auto it = std::lower_bound(members.begin(), members.end(), v);
+    return it != members.end() && *it == v ? static_cast<int>(it - members.begin()) : -1;
+  };
+  auto join = [&](size_t i, size_t j) {
+    if (i == j || std::find(nb[i].begin(), nb[i].end(), j) != nb[i].end()) return;
+    nb[i].push_back(static_cast<unsigned>(j));
+    nb[j].push_back(static_cast<unsigned>(i));
+  };
+  auto connected = [&] {
+    std::vector<bool> seen(m, false);
+    std::vector<unsigned> todo{0};
+    seen[0] = true;
+    size_t count = 1;
+    while (!todo.empty()) {
+      const unsigned i = todo.back();
+      todo.pop_back();
+      for (unsigned j : nb[i]) {
+        if (!seen[j]) {
+          seen[j] = true;
+          ++count;
+          todo.push_back(j);
+        }
+      }
+    }
+    return count == m;
+  };
+  for (size_t i = 0; i < m; ++i) {
+    for (unsigned v : all[members[i]]) {
+      const int j = index(v);
+      if (j >= 0) join(i, static_cast<size_t>(j));
+    }
+  }
+  if (!connected()) {
+    const unsigned k = g.k;
+    for (size_t i = 0; i < m; ++i) {
+      const unsigned x = members[i] % k, y = members[i] / k;
+      int best[4] = {-1, -1, -1, -1};  // nearest left, right, above, below
+      unsigned gap[4] = {0, 0, 0, 0};
+      for (size_t j = 0; j < m; ++j) {
+        const unsigned xj = members[j] % k, yj = members[j] / k;
+        int side = -1;
+        unsigned d = 0;
+        if (yj == y && xj != x) {
+          side = xj < x ? 0 : 1;
+          d = xj < x ? x - xj : xj - x;
+        } else if (xj == x && yj != y) {
+          side = yj < y ? 2 : 3;
+          d = yj < y ? y - yj : yj - y;
+        }
+        if (side >= 0 && (best[side] < 0 || d < gap[side])) {
+          best[side] = static_cast<int>(j);
+          gap[side] = d;
+        }
+      }
+      for (int j : best) {
+        if (j >= 0) join(i, static_cast<size_t>(j));
+      }
+    }
+  }
+  if (!connected()) {
+    for (size_t i = 0; i + 1 < m; ++i) join(i, i + 1);
+  }
+  for (auto& v : nb) std::sort(v.begin(), v.end());
+  return nb;
+}
+
 }  // namespace
 
 // Double binary tree (Sanders et al.; NCCL; ARIES IV-B1): ranks are node ids (row-major, as
-// ARIES Fig. 7); tree A is the in-order binary tree, tree B its mirror (rank N-1-r; shifted by
-// one for odd N) so A's leaves are B's inner nodes. Each tree reduces half of the vector to its
-// root and broadcasts it back, pipelined element by element. On ARIES the embedder bridges
-// aligned non-adjacent tree neighbours with bypass segments.
+// ARIES Fig. 7); each tree reduces half of the vector to its root and broadcasts it back,
+// pipelined element by element. On ARIES the embedder bridges aligned non-adjacent tree
+// neighbours with bypass segments. Communicators: one pair of trees over each group's ranks, all
+// at once.
 Program PlanDoubleBinaryTree(const Request& req, const Hardware&) {
   Program p = Empty(req);
   Builder b(p);
-  const unsigned n = p.num_nodes();
-  Tree a, bt;
-  a.parent = BtreeParents(n);
-  bt.parent.assign(n, -1);
-  for (unsigned r = 0; r < n; ++r) {
-    if (n % 2 == 0) {
-      const int u = a.parent[n - 1 - r];
-      bt.parent[r] = u < 0 ? -1 : static_cast<int>(n - 1 - u);
-    } else {
-      const int u = a.parent[(r + n - 1) % n];
-      bt.parent[r] = u < 0 ? -1 : static_cast<int>((u + 1) % n);
-    }
+  unsigned height = 0;
+  std::vector<Tree> first;
+  for (const auto& members : Communicators(req)) {
+    const auto trees = DoubleBinaryTrees(members, p.num_nodes());
+    MultiTreePhases(b, trees, {0, p.elements}, true, true);  // half of the vector each
+    height = std::max(height, Height(trees));
+    if (first.empty()) first = trees;
   }
-  a.root = 0;
-  bt.root = n % 2 == 0 ? n - 1 : 1 % n;
-  SetDepths(a);
-  SetDepths(bt);
-  MultiTreePhases(b, {a, bt}, {0, p.elements}, true, true);  // half of the vector each
-  p.sync_steps = Height({a, bt});
+  p.sync_steps = height;
+  const bool odd = LargestCommunicator(req) % 2 != 0;
+  if (!req.groups.empty()) {
+    p.summary = fmt::format(
+        "double binary tree over each of {} at once: in-order binary tree over its ranks and "
+        "its {}, half of the vector each, height {}",
+        GroupsLabel(req), odd ? "shift by one" : "mirror", height);
+    return p;
+  }
   p.summary = fmt::format(
       "double binary tree: in-order binary tree over the node ids (root {}) "
       "and its {} (root {}), half of the vector each, height {}",
-      a.root, n % 2 == 0 ? "mirror" : "shift by one", bt.root, p.sync_steps);
+      first[0].root, odd ? "shift by one" : "mirror", first[1].root, p.sync_steps);
   return p;
 }
 
 // Multi-tree (Huang et al., ISCA'21; ARIES IV-B2): N trees over the topology's links, tree j
 // rooted at node j reduces chunk j (reduce-scatter), then broadcasts it back (all-gather).
+// Communicators: a multi-tree over each group's links (GroupNeighbours), all at once; tree j of
+// a group is rooted at its rank j.
 Program PlanMultiTree(const Request& req, const Hardware&) {
   Program p = Empty(req);
   Builder b(p);
   const unsigned n = p.num_nodes();
-  std::vector<unsigned> members(n);
-  for (unsigned v = 0; v < n; ++v) members[v] = v;
-  const auto trees = MultiTrees(members, Neighbours(req.geom), n);
   const bool rs = req.collective != Collective::kAllGather;
   const bool ag = req.collective != Collective::kReduceScatter;
-  MultiTreePhases(b, trees, {0, p.elements}, rs, ag);
-  const unsigned height = Height(trees);
+  unsigned height = 0;
+  for (const auto& members : Communicators(req)) {
+    const auto trees = MultiTrees(
+        members, req.groups.empty() ? Neighbours(req.geom) : GroupNeighbours(req.geom, members), n);
+    MultiTreePhases(b, trees, {0, p.elements}, rs, ag);
+    height = std::max(height, Height(trees));
+  }
   p.sync_steps = height;
+  if (!req.groups.empty()) {
+    p.summary = fmt::format(
+        "multi-tree over each of {} at once: breadth-first trees over its members' {} links "
+        "(members apart: their nearest along rows and columns), tree j reduces chunk j to rank "
+        "j, height {}",
+        GroupsLabel(req), TopologyName(req.geom.topology), height);
+    return p;
+  }
   p.summary = fmt::format(
       "multi-tree: {} breadth-first trees over the {} links, tree j reduces "
       "chunk j to node j, height {}",

@@ -129,10 +129,15 @@ void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
     const std::string shape = train::ScopeShape(par, scope);
     std::vector<std::pair<const coll::CostModel*, std::string>> models;
     if (shape != "all") {
-      const coll::CostModel& m = table.Find(c, g, train::GroupCandidate(), shape);
-      models.push_back(
-          {&m, fmt::format("ring over {} (every group at once: {:.2f}x one group alone)", shape,
-                           m.Slowdown())});
+      const auto choices = table.Choices(c, g, {}, shape);
+      for (const coll::Candidate& x : choices) {
+        const coll::CostModel& m = table.Find(c, g, x, shape);
+        models.push_back(
+            {&m, fmt::format("{} over {} (every group at once: {:.2f}x one group "
+                             "alone){}",
+                             x.Label(), shape, m.Slowdown(),
+                             choices.size() > 1 ? "; the cheapest at each size" : "")});
+      }
     } else if (c == coll::Collective::kAllToAll) {
       for (const coll::Candidate& x : table.Candidates(c, g))
         models.push_back({&table.Find(c, g, x), x.Label() + " (the cheaper at each size)"});
@@ -180,9 +185,8 @@ std::set<CheckRun> ChecksOf(const train::Iteration& it, const train::Parallelism
     const std::string shape = train::ScopeShape(par, scope);
     for (uint64_t bytes : sizes) {
       if (bytes > cap) continue;
-      // Over every chiplet the algorithm the cost takes at this size; over groups the ring.
-      const coll::Candidate run =
-          shape == "all" ? table.Cheapest(c, g, cands, bytes) : train::GroupCandidate();
+      // The algorithm the cost takes at this size (over groups: of those measured for them).
+      const coll::Candidate run = table.Cheapest(c, g, cands, bytes, shape);
       runs.insert({c, shape, bytes, run, cost(c, bytes, scope) * chip.clock_ghz});
     }
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace aries::train {
@@ -51,23 +52,26 @@ std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, const col
   return v;
 }
 
-std::vector<coll::Candidate> CostTable::WholePackage(
-    coll::Collective c, const coll::Geometry& g, const std::vector<coll::Candidate>& cands) const {
-  const bool own = c == coll::Collective::kAllToAll || cands.empty();
-  std::vector<coll::Candidate> list = own ? Candidates(c, g) : cands;
-  // None measured: Find throws, naming what the file has there and the sweep to run.
-  if (list.empty()) Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}});
+std::vector<coll::Candidate> CostTable::Choices(coll::Collective c, const coll::Geometry& g,
+                                                const std::vector<coll::Candidate>& cands,
+                                                const std::string& groups) const {
+  const bool own = c == coll::Collective::kAllToAll || cands.empty() || groups != "all";
+  std::vector<coll::Candidate> list = own ? Candidates(c, g, groups) : cands;
+  // None measured: Find throws, naming what the file has there and the sweep to run (for
+  // the algorithm every shape plans).
+  if (list.empty())
+    Find(c, g, {c == coll::Collective::kAllToAll ? "direct" : "ring", 2, 1, {}}, groups);
   return list;
 }
 
 coll::Candidate CostTable::Cheapest(coll::Collective c, const coll::Geometry& g,
-                                    const std::vector<coll::Candidate>& cands,
-                                    uint64_t bytes) const {
-  const std::vector<coll::Candidate> list = WholePackage(c, g, cands);
+                                    const std::vector<coll::Candidate>& cands, uint64_t bytes,
+                                    const std::string& groups) const {
+  const std::vector<coll::Candidate> list = Choices(c, g, cands, groups);
   coll::Candidate best = list[0];
-  double cycles = Find(c, g, best).Predict(bytes);
+  double cycles = Find(c, g, best, groups).Predict(bytes);
   for (const coll::Candidate& x : list) {  // ties to the first, as CheapestOf's
-    const double p = Find(c, g, x).Predict(bytes);
+    const double p = Find(c, g, x, groups).Predict(bytes);
     if (p < cycles) {
       best = x;
       cycles = p;
@@ -86,11 +90,17 @@ ScopedCost CostTable::Scoped(const coll::Geometry& g, const std::vector<coll::Ca
       const std::string shape = ScopeShape(p, s);
       CommCost f;
       if (shape == "all") {
-        f = CheapestOf(g, WholePackage(c, g, cands), chip, {c});
+        f = CheapestOf(g, Choices(c, g, cands), chip, {c});
       } else {
-        const coll::CostModel* m = &Find(c, g, GroupCandidate(), shape);
+        std::vector<const coll::CostModel*> models;
+        for (const coll::Candidate& x : Choices(c, g, cands, shape))
+          models.push_back(&Find(c, g, x, shape));
         const double ghz = chip.clock_ghz;
-        f = [m, ghz](coll::Collective, uint64_t b) { return m->Predict(b) / ghz; };
+        f = [models, ghz](coll::Collective, uint64_t b) {
+          double best = models[0]->Predict(b);
+          for (const coll::CostModel* m : models) best = std::min(best, m->Predict(b));
+          return best / ghz;
+        };
       }
       it = cache->emplace(std::make_pair(c, s), std::move(f)).first;
     }

@@ -26,10 +26,6 @@ class MissingCost : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The algorithm collectives over communicators take: the ring, the one point-to-point
-// algorithm planned over communicators (coll.groups) whose communicator rows the sweeps write.
-inline coll::Candidate GroupCandidate() { return {"ring", 2, 1, {}}; }
-
 class CostTable {
  public:
   // All-reduce, reduce-scatter, all-gather and all-to-all models of element type `type` in a
@@ -42,14 +38,21 @@ class CostTable {
   // The candidates measured for (collective, package, communicator shape).
   std::vector<coll::Candidate> Candidates(coll::Collective c, const coll::Geometry& g,
                                           const std::string& groups = "all") const;
-  // The candidate Scoped takes for collective `c` over every chiplet of `g` at `bytes`: the
-  // cheapest of `cands` (empty, or an all-to-all: of every candidate measured there).
+  // The candidates collective `c` chooses among on `g`: over every chiplet (`groups` "all")
+  // `cands`, or (none given, or an all-to-all, whose algorithms are not the all-reduce's) every
+  // one measured there; over the communicators of a shape every one measured for it (the
+  // algorithms that plan communicators: ring, dbt, mtree, tree). Throws MissingCost when there
+  // is none.
+  std::vector<coll::Candidate> Choices(coll::Collective c, const coll::Geometry& g,
+                                       const std::vector<coll::Candidate>& cands,
+                                       const std::string& groups = "all") const;
+  // The candidate Scoped takes for collective `c` at `bytes`: the cheapest of Choices.
   coll::Candidate Cheapest(coll::Collective c, const coll::Geometry& g,
-                           const std::vector<coll::Candidate>& cands, uint64_t bytes) const;
-  // The costs of strategy `p`'s collectives on package `g`: over every chiplet the cheapest of
-  // `cands` at each size (empty: of every candidate measured there; an all-to-all: of every
-  // all-to-all algorithm measured), over a group (Scope) the ring's model of the scope's
-  // communicator shape (ScopeShape), measured with every group at once. A model missing is
+                           const std::vector<coll::Candidate>& cands, uint64_t bytes,
+                           const std::string& groups = "all") const;
+  // The costs of strategy `p`'s collectives on package `g`: each the cheapest of its Choices
+  // at its size: over every chiplet of `cands`, over a group (Scope) of the models measured for
+  // the scope's communicator shape (ScopeShape) with every group at once. A model missing is
   // looked up when first needed and throws MissingCost. The table must outlive the result.
   ScopedCost Scoped(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
                     const Parallelism& p, const Chiplet& chip) const;
@@ -72,11 +75,6 @@ class CostTable {
   const std::string& path() const { return path_; }
 
  private:
-  // The candidates a collective over every chiplet of `g` chooses among: `cands`, or (none
-  // given, or an all-to-all, whose algorithms are not the all-reduce's) every one measured
-  // there; throws MissingCost when there is none.
-  std::vector<coll::Candidate> WholePackage(coll::Collective c, const coll::Geometry& g,
-                                            const std::vector<coll::Candidate>& cands) const;
   std::string path_;
   std::vector<coll::CostModel> models_;
 };

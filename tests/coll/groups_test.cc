@@ -76,41 +76,123 @@ TEST(Groups, RanksAndResultRegionsAreTheCommunicators) {
   EXPECT_EQ(RankOf(r, 7)->rank, 7u);
 }
 
-// Every grouping on every topology, all-reduce, reduce-scatter and all-gather, sizes that do not
-// divide: Plan validates each, so the symbolic execution proves every member holds its own
-// group's result.
-TEST(Groups, RingsOverGroupsValidateOnEveryTopology) {
+// Every grouping on every topology, every algorithm that plans communicators and every
+// collective it serves of all-reduce, reduce-scatter and all-gather, sizes that do not divide:
+// Plan validates each, so the symbolic execution proves every member holds its own group's
+// result. The in-network tree takes the groups whose dimension-order paths stay inside them.
+TEST(Groups, CommunicatorsValidateOnEveryTopology) {
   unsigned planned = 0;
+  const char* groupings[] = {"rows", "cols", "quadrants", "0,2,8,10;1,3,9,11", "0,5,10,15;3,6"};
   for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
-    for (const char* g : {"rows", "cols", "quadrants", "0,2,8,10;1,3,9,11", "0,5,10,15;3,6"}) {
-      for (Collective c :
-           {Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather}) {
-        for (uint64_t m : {uint64_t{1}, uint64_t{1001}}) {
-          for (unsigned dirs : {1u, 2u}) {
-            SCOPED_TRACE(fmt::format("{} {} {} {} elements, {} directions", TopologyName(t), g,
-                                     CollectiveName(c), m, dirs));
-            Request r;
-            r.geom.topology = t;
-            r.geom.k = 4;
-            r.algo = "ring";
-            r.collective = c;
-            r.op = hw::kOpAddI32;
-            r.elements = m;
-            r.ring.dirs = dirs;
-            r.groups = ParseGroups(g, 4);
-            Hardware h;
-            h.engine = t != Topology::kFbfly;
-            Validation v;
-            const Program p = Plan(r, h, &v);
-            EXPECT_GT(v.symbolic.messages, 0u);
-            EXPECT_EQ(p.sync_steps, r.groups[0].size() - 1);
-            ++planned;
+    for (const char* algo : {"ring", "dbt", "mtree", "tree"}) {
+      const AlgorithmInfo& info = *FindAlgorithm(algo);
+      ASSERT_TRUE(info.communicators) << algo;
+      for (const char* g : groupings) {
+        const bool inside = std::string(g).find(',') == std::string::npos;  // the named shapes
+        if (info.engine && (t == Topology::kFbfly || !inside)) continue;
+        for (Collective c :
+             {Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather}) {
+          if (!info.Serves(c)) continue;
+          for (uint64_t m : {uint64_t{1}, uint64_t{1001}}) {
+            for (unsigned dirs : {1u, 2u}) {
+              if (dirs == 2 && !info.ring_layout) continue;
+              SCOPED_TRACE(fmt::format("{} {} {} {} {} elements, {} directions", TopologyName(t),
+                                       algo, g, CollectiveName(c), m, dirs));
+              Request r;
+              r.geom.topology = t;
+              r.geom.k = 4;
+              r.algo = algo;
+              r.collective = c;
+              r.op = hw::kOpAddI32;
+              r.elements = m;
+              r.ring.dirs = dirs;
+              r.groups = ParseGroups(g, 4);
+              Hardware h;
+              h.engine = t != Topology::kFbfly;
+              Validation v;
+              const Program p = Plan(r, h, &v);
+              EXPECT_GT(v.symbolic.messages + v.symbolic.engine_ids, 0u);
+              EXPECT_NE(p.summary.find("communicators of"), std::string::npos) << p.summary;
+              if (std::string(algo) == "ring") EXPECT_EQ(p.sync_steps, r.groups[0].size() - 1);
+              // Members of one group only ever talk to each other.
+              for (unsigned a = 0; a < 16; ++a) {
+                const auto ra = RankOf(r, a);
+                for (const Op& o : p.nodes[a].ops) {
+                  if (o.act == Act::kEngSend || o.act == Act::kEngRecv) continue;
+                  const auto rb = RankOf(r, o.peer);
+                  ASSERT_TRUE(ra && rb);
+                  EXPECT_EQ(ra->comm, rb->comm) << "node " << a << " and " << o.peer;
+                }
+              }
+              ++planned;
+            }
           }
         }
       }
     }
   }
-  EXPECT_EQ(planned, 4u * 5 * 3 * 2 * 2);
+  // ring: 4 topologies x 5 groupings x 3 collectives x 2 sizes x 2 directions; dbt: 4 x 5 x 2;
+  // mtree: 4 x 5 x 3 x 2; tree: 3 topologies x 3 shapes x 2 collectives x 2.
+  EXPECT_EQ(planned, 240u + 40 + 120 + 36);
+}
+
+// Trees over communicators, as the whole package's: the double binary tree over a group's ranks,
+// the multi-tree over its links (members apart: their nearest along rows and columns), the
+// in-network tree rooted at a member of least eccentricity; a group whose dimension-order paths
+// leave it is refused for the in-network tree, naming the node outside.
+TEST(Groups, TreesOverCommunicators) {
+  Request r;
+  r.geom.topology = Topology::kMesh;
+  r.geom.k = 4;
+  r.elements = 4096;
+  r.op = hw::kOpAddI32;
+  r.groups = ParseGroups("rows", 4);
+  r.algo = "dbt";
+  Program p = Plan(r, Hardware{});
+  // Row 1's trees: in-order over ranks 0..3 (nodes 4..7), root rank 0 (node 4), and its mirror
+  // rooted at rank 3 (node 7); heights 2.
+  EXPECT_EQ(p.sync_steps, 2u);
+  auto peers = [&](unsigned node) {
+    std::vector<unsigned> v;
+    for (const Op& o : p.nodes[node].ops) v.push_back(o.peer);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  EXPECT_EQ(peers(4), (std::vector<unsigned>{5, 6}));  // A: root above 2 (6), B: under 5
+  // The communicators across quadrants: a multi-tree over members two pitches apart (no link
+  // joins them on the mesh), height 2 on the 2x2 plane.
+  r.algo = "mtree";
+  r.groups = ParseGroups("qpeers", 4);
+  p = Plan(r, Hardware{});
+  EXPECT_EQ(p.sync_steps, 2u);
+  EXPECT_EQ(peers(0), (std::vector<unsigned>{2, 8}));
+  // A diagonal group has no member in a row or column of another: consecutive ranks join it.
+  r.groups = ParseGroups("0,5,10,15", 4);
+  p = Plan(r, Hardware{});
+  EXPECT_EQ(peers(0), (std::vector<unsigned>{5}));
+  EXPECT_EQ(p.sync_steps, 3u);
+  // In-network tree: each row rooted at its member of least eccentricity (x = 1), the only
+  // engine entries on the row's nodes.
+  r.algo = "tree";
+  r.groups = ParseGroups("rows", 4);
+  p = Plan(r, Hardware{});
+  for (unsigned y = 0; y < 4; ++y) {
+    const EngineId* root = p.nodes[y * 4 + 1].FindId(0);
+    ASSERT_NE(root, nullptr);
+    EXPECT_EQ(root->req_out, hw::kEngTurn);
+    EXPECT_EQ(p.nodes[y * 4].FindId(0)->req_out, static_cast<unsigned>(hw::kPortXP));
+  }
+  EXPECT_EQ(p.sync_steps, 2u);
+  r.groups = ParseGroups("qpeers", 4);
+  try {
+    Plan(r, Hardware{});
+    ADD_FAILURE() << "qpeers planned for the in-network tree";
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("passes node 1 (1,0), outside the group (group 1)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // The symbolic check is per communicator: the rows' program does not pass for the columns.
@@ -143,9 +225,9 @@ TEST(Groups, RefusedWhereTheyCannotBePlanned) {
     return "";
   };
   Request a = r;
-  a.algo = "dbt";
-  EXPECT_NE(refusal(a).find("algorithm dbt plans the whole package only; communicators are "
-                            "planned by: ring, direct"),
+  a.algo = "cmtree";
+  EXPECT_NE(refusal(a).find("algorithm cmtree plans the whole package only; communicators are "
+                            "planned by: ring, dbt, mtree, tree, direct"),
             std::string::npos);
   Request b = r;
   b.collective = Collective::kBroadcast;

@@ -320,6 +320,48 @@ TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
             1.5 * static_cast<double>(one.node_cycles[0]));
 }
 
+// Trees over communicators (issue 20): the double binary tree, the multi-tree and the in-network
+// tree over row groups and quadrants at once, on ARIES and the mesh, every element of every
+// member against its own group's reduction; groups apart (the communicators across quadrants)
+// for the point-to-point trees. Rows meet no link of each other: each row's tree takes as long
+// together as alone.
+TEST(CollProgram, TreesOverCommunicatorsRunAtOnceAndEachIsVerified) {
+  const uint64_t seed = aries::test::TestSeed(24);
+  auto run = [&](Topology t, const char* algo, const std::string& groups, Collective c,
+                 uint64_t elements) {
+    sysc::PackageConfig pc;
+    pc.topology = t;
+    pc.k = 4;
+    sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kAny), seed);
+    coll::Request r;
+    r.geom = pc;
+    r.algo = algo;
+    r.collective = c;
+    r.op = hw::kOpAddI32;
+    r.elements = elements;
+    r.groups = coll::ParseGroups(groups, 4);
+    return RunVerified(pkg, r, seed, fmt::format("{} {} {}", algo, groups, TopologyName(t))).res;
+  };
+  for (Topology t : {Topology::kAries, Topology::kMesh}) {
+    for (const char* algo : {"dbt", "mtree", "tree"}) {
+      run(t, algo, "rows", Collective::kAllReduce, 1001);
+      run(t, algo, "quadrants", Collective::kAllReduce, 999);
+    }
+    run(t, "mtree", "qpeers", Collective::kAllReduce, 1001);
+    run(t, "dbt", "qpeers", Collective::kAllReduce, 1001);
+    run(t, "mtree", "rows", Collective::kReduceScatter, 1001);
+    run(t, "mtree", "cols", Collective::kAllGather, 1001);
+    run(t, "tree", "cols", Collective::kReduceScatter, 1001);
+  }
+  for (const char* algo : {"dbt", "mtree", "tree"}) {
+    const auto both = run(Topology::kAries, algo, "0,1,2,3;4,5,6,7", Collective::kAllReduce, 4096);
+    const auto alone = run(Topology::kAries, algo, "0,1,2,3", Collective::kAllReduce, 4096);
+    EXPECT_EQ(*std::max_element(both.node_cycles.begin(), both.node_cycles.begin() + 4),
+              *std::max_element(alone.node_cycles.begin(), alone.node_cycles.begin() + 4))
+        << algo;
+  }
+}
+
 // A direct all-to-all (-v: counts still to give) on the package `pc`.
 coll::Request Direct(const sysc::PackageConfig& pc, Collective c) {
   coll::Request r;
