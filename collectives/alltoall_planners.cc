@@ -3,10 +3,11 @@
 // * direct: each member sends each block straight to its destination (dimension-order routed on
 //   mesh, torus and flattened butterfly; on ARIES the embedder gives row and column peers that
 //   are not neighbours bypass segments of their own, embed.h), one step;
-// * 2phase: dimension-ordered, the whole package only: along the rows each node hands a row
-//   peer the K blocks bound for the peer's column, then along the columns each node hands a
-//   column peer the K blocks bound for it; every message is one hop of one dimension, K - 1
-//   peers per phase instead of N - 1.
+// * 2phase: dimension-ordered: along the rows each node hands a row peer the K blocks bound for
+//   the peer's column, then along the columns each node hands a column peer the K blocks bound
+//   for it; every message is one dimension, K - 1 peers per phase instead of N - 1.
+//   Communicators that are grids (every crossing of their members' rows and columns a member:
+//   rows, quadrants, the peers across quadrants) run it over their own rows and columns.
 // direct also serves all-to-all-v (program.h: AllToAllVLayout): the same messages from the
 // send area into the receive area, of the counts' sizes (an empty block sends nothing).
 // Both are exchanges: what a node sends to a peer and what it receives from that peer occupy
@@ -106,32 +107,60 @@ Program PlanAllToAllDirect(const Request& req, const Hardware& hwp) {
 Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
   RequireBlocks(req);
   Program p = Empty(req);
-  const unsigned k = req.geom.k, n = k * k;
+  const unsigned k = req.geom.k;
   const unsigned ports = std::max(1u, hwp.local_ports);
-  auto block = [&](unsigned x, unsigned y) { return AllToAllBlock(p.elements, n, y * k + x); };
-  // Block (x, y) is block y K + x, the one bound for node (x, y) at the start.
-  // Phase 1, rows: nodes (x, y) and (x', y) swap column x' of (x, y)'s blocks (what it has for
-  // (x', y'') for every y'') for column x of (x', y)'s blocks, each keeping what it gets in the
-  // blocks it gave (so (x, y) keeps them as its column x'). Afterwards block (x', y'') of
-  // (x, y) holds what (x', y) has for (x, y'').
-  // Phase 2, columns: nodes (x, y) and (x, y') swap row y' of (x, y)'s blocks (what the row of
-  // (x, y) has for (x, y')) for row y of (x, y')'s blocks, each keeping what it gets in the
-  // blocks it gave. Afterwards block (x'', y') of (x, y) holds what (x'', y') sent it.
-  for (int phase = 0; phase < 2; ++phase) {
-    for (int recv = 0; recv < 2; ++recv) {
-      const Act act = recv ? Act::kRecvCopy : Act::kSend;
-      for (unsigned y = 0; y < k; ++y) {
-        for (unsigned x = 0; x < k; ++x) {
-          const unsigned me = y * k + x;
-          for (unsigned s = 1; s < k; ++s) {
-            const auto port = static_cast<uint8_t>(s % ports);
-            if (phase == 0) {
-              const unsigned px = (x + (recv ? k - s : s)) % k, peer = y * k + px;
-              for (unsigned yy = 0; yy < k; ++yy) Put(p, act, me, peer, block(px, yy), port);
-            } else {
-              const unsigned py = (y + (recv ? k - s : s)) % k, peer = py * k + x;
-              const Range row{block(0, py).off, block(0, py).len * k};
-              Put(p, act, me, peer, row, port);
+  unsigned most = 0;  // peers per phase, the largest
+  const auto comms = Communicators(req);
+  for (size_t gi = 0; gi < comms.size(); ++gi) {
+    const auto& members = comms[gi];
+    // The group as a grid: its members' columns (w of them) and rows (h), every crossing a
+    // member; ranks (ascending ids) are then row-major: (c, r) is rank r w + c.
+    std::vector<unsigned> xs, ys;
+    for (unsigned m : members) {
+      xs.push_back(m % k);
+      ys.push_back(m / k);
+    }
+    for (auto* v : {&xs, &ys}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    const auto w = static_cast<unsigned>(xs.size()), h = static_cast<unsigned>(ys.size());
+    if (static_cast<size_t>(w) * h != members.size()) {
+      throw PlanError(fmt::format(
+          "2phase over communicators: group {} ({} members in {} columns and {} rows) is not a "
+          "grid; allowed are groups holding every crossing of their members' rows and columns "
+          "(rows, cols, quadrants, qpeers, vpairs, hpairs, rectangles)",
+          gi + 1, members.size(), w, h));
+    }
+    most = std::max(most, (w - 1) + (h - 1));
+    const auto g = static_cast<unsigned>(members.size());
+    auto node = [&](unsigned c, unsigned r) { return members[r * w + c]; };
+    auto block = [&](unsigned c, unsigned r) { return AllToAllBlock(p.elements, g, r * w + c); };
+    // Block (c, r) is the one bound for the member at (c, r) at the start.
+    // Phase 1, rows: members (c, r) and (c', r) swap column c' of (c, r)'s blocks (what it has
+    // for (c', r'') for every r'') for column c of (c', r)'s blocks, each keeping what it gets
+    // in the blocks it gave (so (c, r) keeps them as its column c'). Afterwards block (c', r'')
+    // of (c, r) holds what (c', r) has for (c, r'').
+    // Phase 2, columns: members (c, r) and (c, r') swap row r' of (c, r)'s blocks (what the row
+    // of (c, r) has for (c, r')) for row r of (c, r')'s blocks, each keeping what it gets in the
+    // blocks it gave. Afterwards block (c'', r') of (c, r) holds what (c'', r') sent it.
+    for (int phase = 0; phase < 2; ++phase) {
+      for (int recv = 0; recv < 2; ++recv) {
+        const Act act = recv ? Act::kRecvCopy : Act::kSend;
+        for (unsigned r = 0; r < h; ++r) {
+          for (unsigned c = 0; c < w; ++c) {
+            const unsigned me = node(c, r);
+            for (unsigned s = 1; s < (phase == 0 ? w : h); ++s) {
+              const auto port = static_cast<uint8_t>(s % ports);
+              if (phase == 0) {
+                const unsigned pc = (c + (recv ? w - s : s)) % w;
+                for (unsigned rr = 0; rr < h; ++rr)
+                  Put(p, act, me, node(pc, r), block(pc, rr), port);
+              } else {
+                const unsigned pr = (r + (recv ? h - s : s)) % h;
+                const Range row{block(0, pr).off, block(0, pr).len * w};
+                Put(p, act, me, node(c, pr), row, port);
+              }
             }
           }
         }
@@ -139,6 +168,13 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
     }
   }
   p.sync_steps = 2;
+  if (!req.groups.empty()) {
+    p.summary = fmt::format(
+        "2-phase all-to-all over each of {} at once: along the group's rows then its columns, "
+        "every message one dimension, at most {} peers in all",
+        GroupsLabel(req), most);
+    return p;
+  }
   p.summary = fmt::format(
       "2-phase all-to-all: rows then columns, K - 1 = {} peers per phase, every message one "
       "dimension",

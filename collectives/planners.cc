@@ -194,11 +194,16 @@ const std::vector<Entry>& Registry() {
         true},
        PlanAllToAllDirect},
       {{"2phase",
-        "all-to-all: rows then columns, one dimension per message (whole package)",
+        "all-to-all: rows then columns, one dimension per message (communicators: grids)",
         false,
         {C::kAllToAll},
         any,
-        "2phase"},
+        "2phase",
+        AlgoVariant::kNone,
+        none,
+        nullptr,
+        false,
+        true},
        PlanAllToAll2d},
   };
   return r;

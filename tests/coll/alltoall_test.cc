@@ -92,12 +92,39 @@ TEST(AllToAll, PlannedOnEveryTopologyOddKAndGroups) {
   EXPECT_EQ(planned, 4u * 4 * 2);
 }
 
+// 2phase over communicators that are grids, proven on every topology: a row (one phase, its
+// K - 1 peers), a quadrant and the peers across quadrants (2 x 2: one row peer, one column
+// peer), pairs; each member talks to its own group only.
+TEST(AllToAll, TwoPhaseOverGridCommunicators) {
+  for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
+    for (const char* g : {"rows", "cols", "quadrants", "qpeers", "vpairs", "hpairs"}) {
+      SCOPED_TRACE(fmt::format("{} {}", TopologyName(t), g));
+      Request r = A2a(t, 4, "2phase", 1001);
+      r.groups = ParseGroups(g, 4);
+      Validation v;
+      const Program p = Plan(r, Hardware{}, &v);
+      // A member of a w x h grid sends its w - 1 row peers h blocks each (one message a
+      // block), then its h - 1 column peers a row of blocks each.
+      const std::string sh = g;
+      const uint64_t w = sh == "rows" ? 4 : sh == "cols" || sh == "vpairs" ? 1 : 2;
+      const uint64_t h = sh == "cols" ? 4 : sh == "rows" || sh == "hpairs" ? 1 : 2;
+      EXPECT_EQ(v.symbolic.messages, 16 * ((w - 1) * h + (h - 1)));
+      for (unsigned a = 0; a < 16; ++a) {
+        for (const Op& o : p.nodes[a].ops) EXPECT_EQ(RankOf(r, a)->comm, RankOf(r, o.peer)->comm);
+      }
+      EXPECT_NE(p.summary.find("over each of"), std::string::npos);
+    }
+  }
+}
+
 TEST(AllToAll, RefusalsNameTheItem) {
   EXPECT_HAS(Refusal(A2a(Topology::kMesh, 4, "direct", 15)),
              "coll.size: all-to-all over 16 members needs at least 16 elements");
   Request g = A2a(Topology::kMesh, 4, "2phase", 64);
-  g.groups = ParseGroups("rows", 4);
-  EXPECT_HAS(Refusal(g), "algorithm 2phase plans the whole package only");
+  g.groups = ParseGroups("0,1,4;2,3", 4);
+  EXPECT_HAS(Refusal(g),
+             "2phase over communicators: group 1 (3 members in 2 columns and 2 rows) is not a "
+             "grid; allowed are groups holding every crossing");
   EXPECT_HAS(Refusal(A2a(Topology::kMesh, 4, "ring", 64)),
              "algorithm ring does not implement alltoall");
   Request d = A2a(Topology::kMesh, 4, "direct", 64);

@@ -399,6 +399,20 @@ TEST(CollProgram, AllToAllEverywhereAndTheGoldenCatchesAStrayBlock) {
   ASSERT_EQ(found.size(), 2u);
   EXPECT_NE(found[0].find("node 6 element 167"), std::string::npos) << found[0];
   EXPECT_NE(found[0].find("(node 5's element 327)"), std::string::npos) << found[0];
+  // 2phase over grid communicators at once, every block verified: quadrants and the peers
+  // across quadrants (2 x 2 grids), rows (one phase), on ARIES and the mesh.
+  for (Topology t : {Topology::kAries, Topology::kMesh}) {
+    for (const char* g : {"quadrants", "qpeers", "rows"}) {
+      sysc::PackageConfig pg = pc;
+      pg.topology = t;
+      sysc::Package pk(pg, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
+      coll::Request q = Direct(pg, Collective::kAllToAll);
+      q.algo = "2phase";
+      q.elements = 1001;
+      q.groups = coll::ParseGroups(g, 4);
+      RunVerified(pk, q, seed, fmt::format("2phase {} {}", g, TopologyName(t)));
+    }
+  }
   // What no message writes keeps its input: the tail past G blocks (3 members, 641 elements:
   // blocks of 213, elements 639 and 640 left) and every element of a node in no communicator.
   sysc::Package pkg3(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
