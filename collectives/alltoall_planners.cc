@@ -126,11 +126,19 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
     }
     const auto w = static_cast<unsigned>(xs.size()), h = static_cast<unsigned>(ys.size());
     if (static_cast<size_t>(w) * h != members.size()) {
+      unsigned missing = 0;  // the first crossing that is no member
+      for (unsigned y : ys) {
+        for (unsigned x : xs) {
+          if (missing == 0 && !std::binary_search(members.begin(), members.end(), y * k + x))
+            missing = y * k + x + 1;
+        }
+      }
       throw PlanError(fmt::format(
-          "2phase over communicators: group {} ({} members in {} columns and {} rows) is not a "
-          "grid; allowed are groups holding every crossing of their members' rows and columns "
-          "(rows, cols, quadrants, qpeers, vpairs, hpairs, rectangles)",
-          gi + 1, members.size(), w, h));
+          "2phase over communicators: group {} is not a grid (its {} members lie in {} columns "
+          "and {} rows, and node {} ({},{}) where one of them crosses one is not a member); "
+          "allowed are groups holding every crossing of their members' rows and columns (rows, "
+          "cols, quadrants, qpeers, vpairs, hpairs, rectangles)",
+          gi + 1, members.size(), w, h, missing - 1, (missing - 1) % k, (missing - 1) / k));
     }
     most = std::max(most, (w - 1) + (h - 1));
     const auto g = static_cast<unsigned>(members.size());

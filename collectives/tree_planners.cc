@@ -56,20 +56,49 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
   const uint64_t passes = (max_flits + count - 1) / count;
   if (passes > 0xFFFF)
     throw PlanError("vector too large for the engine's program (passes > 65535)");
-  // The roots: of the whole package, the centre nodes; of a communicator, its members by
-  // eccentricity (the longest dimension-order path to another member), fewest hops first.
+  // The roots: of the whole package, the centre nodes; of a communicator, the members every
+  // member reaches over a dimension-order path inside the group (the engines of every node on
+  // the way reduce), by eccentricity (the longest of those paths), fewest hops first.
   const auto comms = Communicators(req);
   std::vector<std::vector<unsigned>> roots;
-  for (const auto& members : comms) {
+  for (size_t g = 0; g < comms.size(); ++g) {
+    const auto& members = comms[g];
     if (req.groups.empty()) {
       roots.push_back(rooted ? std::vector<unsigned>{req.root} : centres);
       continue;
     }
     std::vector<std::pair<size_t, unsigned>> ecc;
+    std::string why_not;  // why the first member cannot be the root
     for (unsigned a : members) {
       size_t far = 0;
-      for (unsigned b : members) far = std::max(far, w.DorPath(a, b, 0, nullptr).size());
-      ecc.emplace_back(far, a);
+      std::string bad;
+      for (unsigned b : members) {
+        if (b == a) continue;
+        std::string why;
+        const auto path = w.DorPath(b, a, 0, &why);
+        if (path.empty()) {
+          bad = fmt::format("{}'s path to it is broken ({})", w.NodeName(b), why);
+        }
+        for (const Hop& h : path) {
+          if (bad.empty() && !std::binary_search(members.begin(), members.end(), h.node))
+            bad = fmt::format("{}'s path to it passes {}", w.NodeName(b), w.NodeName(h.node));
+        }
+        if (!bad.empty()) break;
+        far = std::max(far, path.size());
+      }
+      if (bad.empty()) {
+        ecc.emplace_back(far, a);
+      } else if (why_not.empty()) {
+        why_not = fmt::format("{}: {}", w.NodeName(a), bad);
+      }
+    }
+    if (ecc.empty()) {
+      throw PlanError(fmt::format(
+          "tree over communicators: no member of group {} can be its root, every one has a "
+          "member whose dimension-order path to it leaves the group or is broken (as {}); the "
+          "engines of every node on the way reduce, so allowed are groups whose paths stay "
+          "inside them (rows, cols, quadrants, rectangles)",
+          g + 1, why_not));
     }
     std::sort(ecc.begin(), ecc.end());
     std::vector<unsigned> r;
@@ -83,8 +112,9 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
       const auto& members = comms[g];
       const unsigned root = roots[g][e % roots[g].size()];
       // Parent port of every member: the first hop of its dimension-order path to the root (a
-      // shortest path on every topology here), or, where a fault breaks that path, a live link
-      // to a node one hop nearer the root over the live links.
+      // shortest path on every topology here), or, where a fault breaks that path (the whole
+      // package only: a communicator's root has unbroken paths), a live link to a node one hop
+      // nearer the root over the live links.
       std::vector<unsigned> parent_port(n, 0), dist;
       std::vector<uint32_t> children(n, 0);
       const bool faults = !req.geom.faults.empty();
@@ -96,18 +126,7 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
         if (!path.empty()) {
           parent_port[a] = path[0].port;
           depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
-          // Every engine on the way reduces: the way must stay inside the communicator.
-          for (const Hop& h : path) {
-            if (!std::binary_search(members.begin(), members.end(), h.node)) {
-              throw PlanError(fmt::format(
-                  "tree over communicators: the dimension-order path from {} to its group's "
-                  "root {} passes {}, outside the group (group {}); the engines of every node "
-                  "on the way reduce, so allowed are groups whose paths stay inside them (rows, "
-                  "cols, quadrants, rectangles)",
-                  w.NodeName(a), w.NodeName(root), w.NodeName(h.node), g + 1));
-            }
-          }
-        } else if (!faults || dist[a] == Wiring::kUnreachable || !req.groups.empty()) {
+        } else if (!faults || dist[a] == Wiring::kUnreachable) {
           throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
                                                "links ({})",
                                                w.NodeName(a), w.NodeName(root), why)

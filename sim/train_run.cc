@@ -287,7 +287,7 @@ int RunTrainCommand(const TrainOptions& o) {
   if (!par.Flat()) {
     fmt::print(
         "  groups: {} {} of {} chiplets ({} in each, across them {}); collectives within and "
-        "across the groups over the ring's communicator costs\n",
+        "across the groups take the cheapest algorithm measured over their communicators\n",
         io.chiplets / io.group, par.groups, io.group, train::StrategyName(par.inner),
         train::StrategyName(par.outer));
   }
@@ -354,8 +354,8 @@ int RunTrainSearch(const TrainOptions& o) {
   fmt::print(
       "ARIES-sim train --search: {} ({:.1f}M parameters), global batch {} ({} per chiplet) on "
       "{} chiplets ({}x{}), at most {} GiB per chiplet; collectives over every chiplet take the "
-      "cheapest measured algorithm at each size, within and across groups the ring over the "
-      "communicators (measured with every group at once); costs from {}\n",
+      "cheapest measured algorithm at each size, within and across groups the cheapest measured "
+      "over the communicators (ring, dbt, mtree, tree; every group at once); costs from {}\n",
       w.name, w.Params() / 1e6, batch * n, batch, n, o.k, o.k, Gb(static_cast<double>(o.memory)),
       table.path());
   struct Result {

@@ -157,10 +157,16 @@ std::string ScheduleEndpoint::Where() const {
   for (size_t j = 0; j < ops_.size(); ++j) {
     if (st_[j].progress < ops_[j].region.len) {
       const coll::Op& o = ops_[j];
-      return fmt::format("op {} ({} {} {}): {} of {} elements", j, coll::ActName(o.act),
+      std::string more;  // a receive: the flits waiting for it in its channel
+      if (o.IsRecv()) {
+        const auto it = rx_.find(KeyOf(o.peer, o.flow, o.vc));
+        if (it != rx_.end() && !it->second.flits.empty())
+          more = fmt::format("; {} flits of it wait", it->second.flits.size());
+      }
+      return fmt::format("op {} ({} {} {}): {} of {} elements{}", j, coll::ActName(o.act),
                          o.act == Act::kEngSend || o.act == Act::kEngRecv ? "id" : "peer",
                          o.act == Act::kEngSend || o.act == Act::kEngRecv ? o.id : o.peer,
-                         st_[j].progress, o.region.len);
+                         st_[j].progress, o.region.len, more);
     }
   }
   return eng_tx_next_ < eng_tx_.size() ? "engine padding flits" : "done";
@@ -303,6 +309,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       }
       ch.flits.pop_front();
       --rx_pending_;
+      ++flits_processed_;
       Advance(j, n, cycle);
       if (st_[j].progress >= o.region.len) ++ch.next;
       --budget;
@@ -319,6 +326,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       for (uint64_t e = from; e < to; ++e) buf_[e] = rx.flits.front()[e - from];
       rx.flits.pop_front();
       --rx_pending_;
+      ++flits_processed_;
       if (from < to) Advance(rx.op, to - from, cycle);
       if (++rx.count > rx.total) {
         errors_.push_back(
@@ -354,12 +362,14 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   // finish in, so running a few cycles past it changes no result).
   const uint64_t window = std::min<uint64_t>(pkg.lookahead(), 32);
   if (watchdog == 0) watchdog = coll::DefaultWatchdog(pkg.config());
-  uint64_t moved = 0, last_move = start;  // endpoint flits so far, and when they last changed
+  // Endpoint flits sent, received and taken from the endpoints' queues so far (a backlog the
+  // endpoints are still reducing is progress), and when they last changed.
+  uint64_t moved = 0, last_move = start;
   while (!all_done() && pkg.endpoint_cycle() - start < limit) {
     pkg.Run(std::min(window, limit - (pkg.endpoint_cycle() - start)));
     if (progress) progress(pkg.endpoint_cycle() - start);
     uint64_t now = 0;
-    for (const auto& e : eps) now += e->flits_sent() + e->flits_received();
+    for (const auto& e : eps) now += e->flits_sent() + e->flits_received() + e->flits_processed();
     if (now != moved) {
       moved = now;
       last_move = pkg.endpoint_cycle();
@@ -368,10 +378,17 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
       res.stuck_cycle = pkg.endpoint_cycle() - start;
       res.lost = pkg.LostLinks();
       std::string why = fmt::format(
-          "stuck at cycle {}: no endpoint sent or received a flit for {} cycles and nothing is "
-          "on the wires",
+          "stuck at cycle {}: no endpoint sent, received or took in a flit for {} cycles and "
+          "nothing is on the wires",
           res.stuck_cycle, pkg.endpoint_cycle() - last_move);
       for (const auto& l : res.lost) why += "\n    LOST: " + l.Describe(pkg);
+      unsigned waiting = 0;  // where the unfinished endpoints wait (the first few)
+      for (unsigned i = 0; i < n; ++i) {
+        if (eps[i]->done()) continue;
+        if (++waiting <= 8)
+          why += fmt::format("\n    {} waits at {}", pkg.NodeName(i), eps[i]->Where());
+      }
+      if (waiting > 8) why += fmt::format("\n    ... {} endpoints unfinished in all", waiting);
       res.errors.push_back(why);
       break;
     }

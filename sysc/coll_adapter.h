@@ -50,6 +50,8 @@ class ScheduleEndpoint final : public Endpoint {
   const std::vector<uint32_t>& buffer() const { return buf_; }
   uint64_t flits_sent() const { return flits_sent_; }
   uint64_t flits_received() const { return flits_received_; }
+  // Received flits taken from the queues into the buffer (the endpoint reduces a few a cycle).
+  uint64_t flits_processed() const { return flits_processed_; }
   // Flits the schedule sends and receives (point-to-point and engine streams with padding).
   uint64_t flits_to_send() const { return to_send_; }
   uint64_t flits_to_receive() const { return to_receive_; }
@@ -137,6 +139,7 @@ class ScheduleEndpoint final : public Endpoint {
   bool started_ = false;
   size_t done_ops_ = 0;
   uint64_t done_cycle_ = 0, flits_sent_ = 0, flits_received_ = 0, to_send_ = 0, to_receive_ = 0;
+  uint64_t flits_processed_ = 0;
   std::vector<std::string> errors_;
 };
 

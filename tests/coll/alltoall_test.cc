@@ -94,10 +94,12 @@ TEST(AllToAll, PlannedOnEveryTopologyOddKAndGroups) {
 
 // 2phase over communicators that are grids, proven on every topology: a row (one phase, its
 // K - 1 peers), a quadrant and the peers across quadrants (2 x 2: one row peer, one column
-// peer), pairs; each member talks to its own group only.
+// peer), pairs, two-column halves (2 x 4: a rank is r w + c, not r h + c); each member talks
+// to its own group only, along one dimension.
 TEST(AllToAll, TwoPhaseOverGridCommunicators) {
   for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
-    for (const char* g : {"rows", "cols", "quadrants", "qpeers", "vpairs", "hpairs"}) {
+    for (const char* g : {"rows", "cols", "quadrants", "qpeers", "vpairs", "hpairs",
+                          "0,1,4,5,8,9,12,13;2,3,6,7,10,11,14,15"}) {
       SCOPED_TRACE(fmt::format("{} {}", TopologyName(t), g));
       Request r = A2a(t, 4, "2phase", 1001);
       r.groups = ParseGroups(g, 4);
@@ -107,10 +109,14 @@ TEST(AllToAll, TwoPhaseOverGridCommunicators) {
       // block), then its h - 1 column peers a row of blocks each.
       const std::string sh = g;
       const uint64_t w = sh == "rows" ? 4 : sh == "cols" || sh == "vpairs" ? 1 : 2;
-      const uint64_t h = sh == "cols" ? 4 : sh == "rows" || sh == "hpairs" ? 1 : 2;
+      const uint64_t h = sh == "cols" || sh[0] == '0' ? 4 : sh == "rows" || sh == "hpairs" ? 1 : 2;
       EXPECT_EQ(v.symbolic.messages, 16 * ((w - 1) * h + (h - 1)));
       for (unsigned a = 0; a < 16; ++a) {
-        for (const Op& o : p.nodes[a].ops) EXPECT_EQ(RankOf(r, a)->comm, RankOf(r, o.peer)->comm);
+        for (const Op& o : p.nodes[a].ops) {
+          EXPECT_EQ(RankOf(r, a)->comm, RankOf(r, o.peer)->comm);
+          EXPECT_TRUE(a % 4 == o.peer % 4 || a / 4 == o.peer / 4)  // one dimension
+              << a << " and " << o.peer;
+        }
       }
       EXPECT_NE(p.summary.find("over each of"), std::string::npos);
     }
@@ -123,8 +129,8 @@ TEST(AllToAll, RefusalsNameTheItem) {
   Request g = A2a(Topology::kMesh, 4, "2phase", 64);
   g.groups = ParseGroups("0,1,4;2,3", 4);
   EXPECT_HAS(Refusal(g),
-             "2phase over communicators: group 1 (3 members in 2 columns and 2 rows) is not a "
-             "grid; allowed are groups holding every crossing");
+             "2phase over communicators: group 1 is not a grid (its 3 members lie in 2 columns "
+             "and 2 rows, and node 5 (1,1) where one of them crosses one is not a member)");
   EXPECT_HAS(Refusal(A2a(Topology::kMesh, 4, "ring", 64)),
              "algorithm ring does not implement alltoall");
   Request d = A2a(Topology::kMesh, 4, "direct", 64);

@@ -189,10 +189,24 @@ TEST(Groups, TreesOverCommunicators) {
     Plan(r, Hardware{});
     ADD_FAILURE() << "qpeers planned for the in-network tree";
   } catch (const PlanError& e) {
-    EXPECT_NE(std::string(e.what()).find("passes node 1 (1,0), outside the group (group 1)"),
+    EXPECT_NE(std::string(e.what()).find("no member of group 1 can be its root, every one has a "
+                                         "member whose dimension-order path to it leaves the "
+                                         "group or is broken (as node 0 (0,0): node 2 (2,0)'s "
+                                         "path to it passes node 1 (1,0))"),
               std::string::npos)
         << e.what();
   }
+  // A group whose least eccentric member is no root: 1 and 2 tie, but 6 reaches 1 through 5.
+  r.groups = {{0, 1, 2, 6}};
+  p = Plan(r, Hardware{});
+  EXPECT_EQ(p.nodes[2].FindId(0)->req_out, hw::kEngTurn);
+  EXPECT_EQ(p.nodes[1].FindId(0)->req_out, static_cast<unsigned>(hw::kPortXP));
+  // Only members hold engine entries, and each entry's ports stay in the group.
+  for (unsigned a = 0; a < 16; ++a) {
+    const bool member = a == 0 || a == 1 || a == 2 || a == 6;
+    EXPECT_EQ(p.nodes[a].ids.empty(), !member) << a;
+  }
+  EXPECT_EQ(p.nodes[6].FindId(0)->req_out, static_cast<unsigned>(hw::kPortYM));
 }
 
 // The symbolic check is per communicator: the rows' program does not pass for the columns.
@@ -226,9 +240,9 @@ TEST(Groups, RefusedWhereTheyCannotBePlanned) {
   };
   Request a = r;
   a.algo = "cmtree";
-  EXPECT_NE(refusal(a).find("algorithm cmtree plans the whole package only; communicators are "
-                            "planned by: ring, dbt, mtree, tree, direct"),
-            std::string::npos);
+  EXPECT_EQ(refusal(a),
+            "coll.groups: algorithm cmtree plans the whole package only; communicators are "
+            "planned by: ring, dbt, mtree, tree, direct, 2phase");
   Request b = r;
   b.collective = Collective::kBroadcast;
   EXPECT_NE(refusal(b).find("coll.groups with broadcast: allowed allreduce"), std::string::npos);

@@ -361,6 +361,46 @@ TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
                std::invalid_argument);
 }
 
+// A collective over communicators takes, per size, the cheapest algorithm measured for its
+// shape (whatever the candidates given for the whole package); a shape with none measured names
+// itself and the sweep to run.
+TEST(Costs, CommunicatorsTakeTheCheapestMeasuredForTheirShape) {
+  // rows: ring 400 / 600 cycles at 1 / 2 KB, tree 300 / 700; the whole package: ring 900 / 1000.
+  const std::string path =
+      Write("groups.csv",
+            std::string(coll::CostCsvHeader()) +
+                "\n"
+                "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1,rows,400\n"
+                "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1,rows,600\n"
+                "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1,1,rows,300\n"
+                "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1,1,rows,700\n"
+                "mesh,4,ring,2,1,allreduce,int32,1024,900,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                "mesh,4,ring,2,1,allreduce,int32,2048,1000,1,0.1,1,2,10,1,snake,1,1,all,0\n");
+  const CostTable table(path);
+  const coll::Geometry g = PackageOf(coll::Topology::kMesh, 4);
+  const coll::Candidate ring{"ring", 2, 1, {}};
+  EXPECT_EQ(table.Choices(Collective::kAllReduce, g, {ring}, "rows").size(), 2u);
+  EXPECT_EQ(table.Cheapest(Collective::kAllReduce, g, {ring}, 1024, "rows").algo, "tree");
+  EXPECT_EQ(table.Cheapest(Collective::kAllReduce, g, {ring}, 2048, "rows").algo, "ring");
+  EXPECT_EQ(table.Cheapest(Collective::kAllReduce, g, {ring}, 1024).algo, "ring");
+  Chiplet chip;
+  chip.clock_ghz = 2.0;
+  const ScopedCost cost = table.Scoped(g, {ring}, ParseParallelism("tp@rows+ddp"), chip);
+  EXPECT_DOUBLE_EQ(cost(Collective::kAllReduce, 1024, Scope::kInner), 150);  // tree, 2 GHz
+  EXPECT_DOUBLE_EQ(cost(Collective::kAllReduce, 2048, Scope::kInner), 300);  // ring
+  EXPECT_DOUBLE_EQ(cost(Collective::kAllReduce, 1024, Scope::kAll), 450);
+  try {
+    cost(Collective::kAllReduce, 1024, Scope::kOuter);  // the columns: nothing measured
+    FAIL();
+  } catch (const MissingCost& e) {
+    EXPECT_NE(std::string(e.what()).find("no measured allreduce costs for ring on mesh 4x4, "
+                                         "communicators cols"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("--groups cols"), std::string::npos) << e.what();
+  }
+}
+
 // Candidates on several packages (Adapt-NoC's sub-networks): per size the cheapest of all, each
 // counted under "candidate on topology"; a package's local ports select its rows.
 TEST(Costs, CheapestAcrossPackagesNamesTheTopology) {
