@@ -66,8 +66,10 @@ grep -q "jobs.txt: not a sweep CSV" "$dir/o"
 # recorded under the shape's name; the parallel jobs pass the shape on; a list is refused.
 "$aries" coll-sweep -k 4 --groups qpeers --collective allgather --topologies mesh,aries --sizes 4K \
   --csv "$dir/g.csv" > "$dir/g.md"
-[ "$(grep -vc '^#' "$dir/g.csv")" -eq 3 ] || { cat "$dir/g.csv"; exit 1; }  # header, ring x 2
+# header, ring x 2, mtree x 2 (of the all-gathers, only those two plan communicators)
+[ "$(grep -vc '^#' "$dir/g.csv")" -eq 5 ] || { cat "$dir/g.csv"; exit 1; }
 grep -q "^| ring | aries, qpeers | [0-9]* (" "$dir/g.md" || { cat "$dir/g.md"; exit 1; }
+grep -q "^| mtree | aries, qpeers | [0-9]* (" "$dir/g.md" || { cat "$dir/g.md"; exit 1; }
 awk -F, '/^#/ || NR == 1 || $1 == "topology" { next }
   $19 != "qpeers" || $20 + 0 <= 0 || $9 + 0 < $20 + 0 { print "row: " $0; bad = 1 } END { exit bad }' "$dir/g.csv"
 "$aries" coll-sweep -k 4 --groups rows --sizes 1K --algos ring --job-file "$dir/j3.txt" > /dev/null
