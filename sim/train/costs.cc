@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace aries::train {
@@ -88,20 +87,7 @@ ScopedCost CostTable::Scoped(const coll::Geometry& g, const std::vector<coll::Ca
     auto it = cache->find({c, s});
     if (it == cache->end()) {
       const std::string shape = ScopeShape(p, s);
-      CommCost f;
-      if (shape == "all") {
-        f = CheapestOf(g, Choices(c, g, cands), chip, {c});
-      } else {
-        std::vector<const coll::CostModel*> models;
-        for (const coll::Candidate& x : Choices(c, g, cands, shape))
-          models.push_back(&Find(c, g, x, shape));
-        const double ghz = chip.clock_ghz;
-        f = [models, ghz](coll::Collective, uint64_t b) {
-          double best = models[0]->Predict(b);
-          for (const coll::CostModel* m : models) best = std::min(best, m->Predict(b));
-          return best / ghz;
-        };
-      }
+      CommCost f = CheapestOf(g, Choices(c, g, cands, shape), chip, {c}, nullptr, shape);
       it = cache->emplace(std::make_pair(c, s), std::move(f)).first;
     }
     return it->second(c, bytes);
@@ -115,16 +101,17 @@ CommCost CostTable::Cost(const coll::Geometry& g, const coll::Candidate& cand, c
 
 CommCost CostTable::CheapestOf(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
                                const Chiplet& chip, const std::vector<coll::Collective>& needed,
-                               std::shared_ptr<std::map<std::string, unsigned>> used) const {
+                               std::shared_ptr<std::map<std::string, unsigned>> used,
+                               const std::string& groups) const {
   std::vector<std::pair<coll::Geometry, coll::Candidate>> options;
   for (const coll::Candidate& c : cands) options.push_back({g, c});
-  return CheapestOf(options, chip, needed, std::move(used));
+  return CheapestOf(options, chip, needed, std::move(used), groups);
 }
 
 CommCost CostTable::CheapestOf(
     const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options, const Chiplet& chip,
     const std::vector<coll::Collective>& needed,
-    std::shared_ptr<std::map<std::string, unsigned>> used) const {
+    std::shared_ptr<std::map<std::string, unsigned>> used, const std::string& groups) const {
   if (options.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
   bool one_package = true;
   for (const auto& [g, c] : options) {
@@ -139,7 +126,7 @@ CommCost CostTable::CheapestOf(
   for (coll::Collective c : needed) {
     for (const auto& [g, cand] : options) {
       found.push_back(
-          {c, &Find(c, g, cand),
+          {c, &Find(c, g, cand, groups),
            one_package ? cand.Label()
                        : fmt::format("{} on {}", cand.Label(), coll::TopologyName(g.topology))});
     }

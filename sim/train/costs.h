@@ -62,16 +62,19 @@ class CostTable {
                 const std::vector<coll::Collective>& needed) const;
   // A reconfigurable package: each collective takes the cheapest of `cands` at its size (the
   // controller reprograms the links between collectives; the register writes are not timed).
-  // `used`, when given, counts the collectives each candidate served (by label).
+  // `used`, when given, counts the collectives each candidate served (by label); `groups`: the
+  // models measured over the communicators of that shape ("all": the whole package's).
   CommCost CheapestOf(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,
                       const Chiplet& chip, const std::vector<coll::Collective>& needed,
-                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
+                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr,
+                      const std::string& groups = "all") const;
   // The same over candidates on several packages: a package that reconfigures its links into
   // one of several sub-network topologies between collectives (Adapt-NoC); `used` labels each
   // "candidate on topology".
   CommCost CheapestOf(const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options,
                       const Chiplet& chip, const std::vector<coll::Collective>& needed,
-                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr) const;
+                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr,
+                      const std::string& groups = "all") const;
   const std::string& path() const { return path_; }
 
  private:
