@@ -305,9 +305,10 @@ void CheckCommunicators(const Request& req, const AlgorithmInfo& info) {
     throw PlanError(fmt::format("coll.groups: allowed {}", e.what()));
   }
 }
-}  // namespace
 
-Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
+// The registry entry of the request's algorithm, once the request is one it can plan; throws
+// PlanError naming what is not.
+const Entry& CheckedEntry(const Request& req) {
   const Entry* entry = nullptr;
   for (const Entry& e : Registry()) {
     if (req.algo == e.info.name) entry = &e;
@@ -357,7 +358,30 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   if (req.op >= hw::kNumOps) {
     throw PlanError(fmt::format("operation {}: allowed 0..{}", req.op, hw::kNumOps - 1));
   }
-  Program p = entry->fn(req, hw);
+  return *entry;
+}
+
+}  // namespace
+
+Program PlanUnvalidated(const Request& req, const Hardware& hw) {
+  return CheckedEntry(req).fn(req, hw);
+}
+
+uint64_t BusiestNodeFlits(const Program& p, unsigned lanes) {
+  uint64_t most = 0;
+  for (const NodeProgram& np : p.nodes) {
+    uint64_t flits = 0;
+    for (const Op& o : np.ops) {
+      if (o.act == Act::kSend || o.act == Act::kEngSend)
+        flits += (o.region.len + lanes - 1) / lanes;
+    }
+    most = std::max(most, flits);
+  }
+  return most;
+}
+
+Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
+  Program p = PlanUnvalidated(req, hw);
   if (SpreadOverPorts(p, hw.local_ports))
     p.summary += fmt::format("; messages over {} local ports", hw.local_ports);
   const EmbedReport embedding = Embed(p, hw);

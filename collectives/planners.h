@@ -74,6 +74,12 @@ std::string AlgorithmNames();
 // algorithm does not serve, hardware too small) or std::logic_error if a planner produced a
 // program its own validator refuses (a bug, with the validator's message).
 Program Plan(const Request& req, const Hardware& hw, Validation* validation = nullptr);
+// The planner's program for `req`, checked as Plan checks the request but neither embedded nor
+// validated: what a plan's shape says (its flits), not a program to run.
+Program PlanUnvalidated(const Request& req, const Hardware& hw);
+// The most flits any node's endpoint injects for `p`: its sends and engine streams, `lanes`
+// elements a flit (a region a flit does not divide ends with a partial one).
+uint64_t BusiestNodeFlits(const Program& p, unsigned lanes);
 
 // The level counts L that aries_lt accepts for K (K = b^L for an integer b >= 2), increasing.
 std::vector<unsigned> AriesLtLevels(unsigned k);

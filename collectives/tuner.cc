@@ -7,6 +7,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace aries::coll {
@@ -22,9 +24,64 @@ std::string Candidate::Label() const {
 
 namespace {
 
-double Interpolate(const CostPoint& a, const CostPoint& b, uint64_t bytes) {
-  const double x0 = static_cast<double>(a.bytes), x1 = static_cast<double>(b.bytes);
-  return a.cycles + (b.cycles - a.cycles) * (static_cast<double>(bytes) - x0) / (x1 - x0);
+// The line through a and b at `bytes`: in the busiest node's flits where `flits` gives them
+// and they differ at a and b, else in bytes.
+double Interpolate(const CostPoint& a, const CostPoint& b, uint64_t bytes,
+                   const std::function<uint64_t(uint64_t)>& flits) {
+  double x0 = static_cast<double>(a.bytes), x1 = static_cast<double>(b.bytes);
+  double x = static_cast<double>(bytes);
+  if (flits) {
+    const uint64_t f0 = flits(a.bytes), f1 = flits(b.bytes), f = flits(bytes);
+    if (f0 != 0 && f1 != 0 && f != 0 && f0 != f1) {
+      x0 = static_cast<double>(f0);
+      x1 = static_cast<double>(f1);
+      x = static_cast<double>(f);
+    }
+  }
+  return a.cycles + (b.cycles - a.cycles) * (x - x0) / (x1 - x0);
+}
+
+// CostModel::flits for `m`: its candidate planned at each size asked (once; PlanUnvalidated on
+// the shipped node with the model's local ports), 0 where the planner refuses the size.
+std::function<uint64_t(uint64_t)> PlannedFlits(const CostModel& m) {
+  Request req;
+  req.geom.topology = m.topology;
+  req.geom.k = m.k;
+  req.geom.tracks = m.tracks;
+  req.geom.link_latency = m.link_latency;
+  req.geom.extra_per_pitch = m.extra_per_pitch;
+  req.geom.local_ports = m.local_ports;
+  req.collective = m.collective;
+  req.algo = m.cand.algo;
+  req.levels = m.cand.levels;
+  req.embeddings = m.cand.embeddings;
+  req.ring = m.cand.ring;
+  if (m.groups != "all") req.groups = ParseGroups(m.groups, m.k);
+  Hardware hw;
+  hw.local_ports = m.local_ports;
+  struct Cache {
+    std::mutex mu;
+    std::map<uint64_t, uint64_t> flits;  // bytes -> flits
+  };
+  auto cache = std::make_shared<Cache>();
+  return [req, hw, cache](uint64_t bytes) -> uint64_t {
+    {
+      std::lock_guard<std::mutex> lock(cache->mu);
+      auto it = cache->flits.find(bytes);
+      if (it != cache->flits.end()) return it->second;
+    }
+    Request q = req;
+    q.elements = (bytes + 3) / 4;
+    uint64_t f = 0;
+    try {
+      f = BusiestNodeFlits(PlanUnvalidated(q, hw), hw.lanes);
+    } catch (const PlanError&) {
+      f = 0;  // a size this candidate does not plan: the line in bytes
+    }
+    std::lock_guard<std::mutex> lock(cache->mu);
+    cache->flits[bytes] = f;
+    return f;
+  };
 }
 
 }  // namespace
@@ -36,13 +93,13 @@ double CostModel::Predict(uint64_t bytes) const {
   while (i + 1 < points.size() && points[i].bytes < bytes) ++i;
   double floor = points[0].cycles;
   for (const CostPoint& q : points) floor = std::min(floor, q.cycles);
-  return std::max(floor, Interpolate(points[i - 1], points[i], bytes));
+  return std::max(floor, Interpolate(points[i - 1], points[i], bytes, flits));
 }
 
 double CostModel::LeaveOneOutError() const {
   double worst = 0;
   for (size_t i = 1; i + 1 < points.size(); ++i) {
-    const double p = Interpolate(points[i - 1], points[i + 1], points[i].bytes);
+    const double p = Interpolate(points[i - 1], points[i + 1], points[i].bytes, flits);
     worst = std::max(worst, std::abs(p - points[i].cycles) / points[i].cycles);
   }
   return worst;
@@ -303,6 +360,7 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
   for (auto& [key, m] : by_key) {
     merge(m.points);
     merge(m.alone);
+    m.flits = PlannedFlits(m);
     out.push_back(std::move(m));
   }
   return out;

@@ -60,7 +60,15 @@ struct CostModel {
   std::vector<CostPoint> alone;
   // Mean over the sizes measured both ways of cycles at once / alone (1 without `alone`).
   double Slowdown() const;
-  // Interpolated cycles, never below the smallest measured value.
+  // The flits the busiest node injects at a size (BusiestNodeFlits of the candidate's program
+  // planned for this package and communicators; 0 where it cannot be planned), or none.
+  // LoadCostModels sets it. A collective's cycles step with the whole flits of each piece it
+  // cuts the data into (a 16-member reduce-scatter of 4,160 bytes sends shards of 65 elements
+  // in 5 flits, of 4,096 bytes in 4), which a line through the measured sizes in bytes does
+  // not see; Predict interpolates in these flits where the two sizes around differ in them.
+  std::function<uint64_t(uint64_t bytes)> flits;
+  // Interpolated cycles (in flits as above, else in bytes), never below the smallest measured
+  // value.
   double Predict(uint64_t bytes) const;
   // Largest relative error of an inner point predicted from its two neighbours (0 with fewer
   // than three points).

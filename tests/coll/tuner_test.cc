@@ -51,6 +51,50 @@ TEST(Tuner, PiecewiseLinearBetweenMeasuredSizes) {
   EXPECT_NEAR(m.LeaveOneOutError(), (100 + 250.0 / 3 - 150) / 150, 1e-12);
 }
 
+// Between measured sizes the model follows the busiest node's flits: the steps of whole flits
+// a line in bytes cuts across.
+TEST(Tuner, InterpolatesInTheBusiestNodesFlits) {
+  // The 4x4 ring all-reduce sends 2 (N - 1) = 30 chunks of 1/16 of the buffer from every node:
+  // 64 elements (4 flits) at 4 KB, 65 (5 flits) at 4,160 bytes, 128 (8 flits) at 8 KB.
+  Request q;
+  q.geom.topology = Topology::kMesh;
+  q.geom.k = 4;
+  const Hardware hw;
+  for (const auto& [bytes, flits] :
+       std::vector<std::pair<uint64_t, uint64_t>>{{4096, 120}, {4160, 150}, {8192, 240}}) {
+    q.elements = bytes / 4;
+    EXPECT_EQ(BusiestNodeFlits(PlanUnvalidated(q, hw), hw.lanes), flits) << bytes;
+  }
+  // A communicator's program: rows of 8x8 (8 members), chunks of 1/8: 14 x 1 flit at 512 B.
+  q.geom.k = 8;
+  q.groups = ParseGroups("rows", 8);
+  q.elements = 128;
+  EXPECT_EQ(BusiestNodeFlits(PlanUnvalidated(q, hw), hw.lanes), 14u);
+  // An engine tree's stream: every element once, in flits of 16.
+  q.groups.clear();
+  q.algo = "tree";
+  q.elements = 1000;
+  EXPECT_EQ(BusiestNodeFlits(PlanUnvalidated(q, hw), hw.lanes), 63u);
+
+  const std::string path = Write("flits.csv", std::string(CostCsvHeader()) +
+                                                  "\n"
+                                                  "mesh,4,ring,2,1,allreduce,int32,4096,400,1,0.1,"
+                                                  "1,2,10,1,snake,1,1,all,0\n"
+                                                  "mesh,4,ring,2,1,allreduce,int32,8192,800,1,0.1,"
+                                                  "1,2,10,1,snake,1,1,all,0\n");
+  const auto models = LoadCostModels(path);
+  ASSERT_EQ(models.size(), 1u);
+  ASSERT_TRUE(models[0].flits);
+  EXPECT_DOUBLE_EQ(models[0].Predict(4160), 500);    // a quarter of the way in flits (30 of 120)
+  EXPECT_DOUBLE_EQ(models[0].Predict(6144), 600);    // 6 flits a chunk: halfway
+  EXPECT_DOUBLE_EQ(models[0].Predict(16384), 1600);  // beyond: the last slope in flits
+  CostModel bytes_only = models[0];
+  bytes_only.flits = nullptr;
+  EXPECT_DOUBLE_EQ(bytes_only.Predict(4160), 406.25);  // in bytes: 64 of 4,096
+  // A size the planner refuses (no element) falls back to the line in bytes.
+  EXPECT_EQ(models[0].flits(0), 0u);
+}
+
 TEST(Tuner, AlphaBetaFit) {
   // On a line: exact.
   const AlphaBeta line = FitAlphaBeta({{1000, 150}, {2000, 250}, {8000, 850}});
@@ -215,7 +259,12 @@ TEST(Tuner, RepeatedSizesAreAveragedAndTypesKeptApart) {
   ASSERT_EQ(models.size(), 1u);
   ASSERT_EQ(models[0].points.size(), 2u);
   EXPECT_DOUBLE_EQ(models[0].points[0].cycles, 410);
-  EXPECT_DOUBLE_EQ(models[0].Predict(1536), 455);
+  // In bytes the line gives 455 at 1.5 KB; the 4x4 ring's chunks of 24 elements take two flits
+  // there as 2 KB's 32 do (1 KB's 16 one), so the model stands at 2 KB's cycles.
+  EXPECT_DOUBLE_EQ(models[0].Predict(1536), 500);
+  CostModel bytes_only = models[0];
+  bytes_only.flits = nullptr;
+  EXPECT_DOUBLE_EQ(bytes_only.Predict(1536), 455);
   const auto fp = LoadCostModels(path, "fp32");
   ASSERT_EQ(fp.size(), 1u);
   EXPECT_DOUBLE_EQ(fp[0].Predict(1024), 9999);

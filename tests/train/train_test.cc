@@ -308,8 +308,8 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
   const std::string path = Write(
       "costs.csv", std::string(coll::CostCsvHeader()) +
                        "\n"
-                       "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
-                       "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allreduce,int32,4096,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allreduce,int32,8192,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
                        "mesh,4,ring,2,1,allgather,int32,1024,100,1,0.1,1,2,10,1,snake,1,1,all,0\n"
                        "mesh,4,ring,2,1,allgather,int32,2048,150,1,0.1,1,2,10,1,snake,1,1,all,0\n");
   const CostTable table(path);
@@ -317,7 +317,8 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
   chip.clock_ghz = 2.0;
   const CommCost c = table.Cost(PackageOf(coll::Topology::kMesh, 4), {"ring", 2, 1}, chip,
                                 {Collective::kAllReduce, Collective::kAllGather});
-  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 250);  // 500 cycles at 2 GHz
+  // 6 KB: chunks of 6 flits, between 4 KB's 4 and 8 KB's 8: 500 cycles at 2 GHz.
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 6144), 250);
   EXPECT_DOUBLE_EQ(c(Collective::kAllGather, 4096), 125);  // extrapolated: 250 cycles
   try {
     table.Cost(PackageOf(coll::Topology::kMesh, 4), {"ring", 2, 1}, chip,
@@ -338,22 +339,23 @@ TEST(Costs, LooksUpModelsAndNamesWhatIsMissing) {
 }
 
 TEST(Costs, CheapestOfTakesTheCheaperPerSizeAndTiesToTheFirst) {
-  // ring: 400 cycles at 1 KB, 600 at 2 KB; tree: 300, 700 (crossing at 1.5 KB: both 500).
+  // ring: 400 cycles at 4 KB, 600 at 8 KB; tree: 300, 700 (crossing at 6 KB, halfway in both
+  // candidates' flits: both 500).
   const std::string path = Write(
       "cheap.csv", std::string(coll::CostCsvHeader()) +
                        "\n"
-                       "mesh,4,ring,2,1,allreduce,int32,1024,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
-                       "mesh,4,ring,2,1,allreduce,int32,2048,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
-                       "mesh,4,tree,2,1,allreduce,int32,1024,300,1,0.1,1,2,10,1,snake,1,1,all,0\n"
-                       "mesh,4,tree,2,1,allreduce,int32,2048,700,1,0.1,1,2,10,1,snake,1,1,all,0\n");
+                       "mesh,4,ring,2,1,allreduce,int32,4096,400,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,ring,2,1,allreduce,int32,8192,600,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,tree,2,1,allreduce,int32,4096,300,1,0.1,1,2,10,1,snake,1,1,all,0\n"
+                       "mesh,4,tree,2,1,allreduce,int32,8192,700,1,0.1,1,2,10,1,snake,1,1,all,0\n");
   const CostTable table(path);
   auto used = std::make_shared<std::map<std::string, unsigned>>();
   const CommCost c =
       table.CheapestOf(PackageOf(coll::Topology::kMesh, 4), {{"ring", 2, 1}, {"tree", 2, 1}},
                        Chiplet(), {Collective::kAllReduce}, used);
-  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1024), 300);  // tree
-  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 2048), 600);  // ring
-  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 1536), 500);  // a tie: the first listed, ring
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 4096), 300);  // tree
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 8192), 600);  // ring
+  EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 6144), 500);  // a tie: the first listed, ring
   EXPECT_EQ((*used)["tree"], 1u);
   EXPECT_EQ((*used)["ring"], 2u);
   EXPECT_THROW(table.CheapestOf(PackageOf(coll::Topology::kMesh, 4), {}, Chiplet(),
