@@ -226,8 +226,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
     }
     print(
-        "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between "
-        "measured sizes in {}; this model's leave-one-out error {:.1f}%): {}{}\n",
+        "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated in the busiest "
+        "chiplet's flits between measured sizes in {}; this model's leave-one-out error "
+        "{:.1f}%): {}{}\n",
         ch.best.Label(), bytes, coll::GeometryLabel(fault_free), path, 100.0 * ch.fit_error, why,
         ch.ranking.size() > 5 ? ", ..." : "");
   }
