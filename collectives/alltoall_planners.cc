@@ -8,12 +8,18 @@
 //   for it; every message is one dimension, K - 1 peers per phase instead of N - 1.
 //   Communicators that are grids (every crossing of their members' rows and columns a member:
 //   rows, quadrants, the peers across quadrants) run it over their own rows and columns.
-// direct also serves all-to-all-v (program.h: AllToAllVLayout): the same messages from the
-// send area into the receive area, of the counts' sizes (an empty block sends nothing).
-// Both are exchanges: what a node sends to a peer and what it receives from that peer occupy
-// the same region of its buffer, so the receive waits (per element, the endpoint's program
-// order) until the send has read it. In each phase every node's sends come before its
-// receives.
+// Both serve all-to-all-v (program.h: AllToAllVLayout). direct: the same messages from the
+// send area into the receive area, of the counts' sizes (an empty block sends nothing). 2phase:
+// a member hands each row peer its blocks for the peer's column; the peer keeps the one for
+// itself in its receive area and the others in a staging area past the layout's buffer (per
+// destination row, the row's senders in rank order), then sends each column peer what its row
+// sent that peer, in at most three messages (the senders before it from staging, its own block
+// from its send area, the senders after it), which land as one run in the receiver's receive
+// area: the receive blocks are in rank order and a grid's ranks are row-major.
+// The all-to-alls are exchanges: what a node sends to a peer and what it receives from that
+// peer occupy the same region of its buffer, so the receive waits (per element, the endpoint's
+// program order) until the send has read it. In each phase every node's sends come before its
+// receives; the all-to-all-v's second phase reads the staging its first phase's receives wrote.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -58,6 +64,125 @@ void RequireBlocks(const Request& req) {
                     "block), the buffer has {}",
                     g, g, req.elements));
   }
+}
+
+// A communicator as a grid: its members' columns (w of them) and rows (h), every crossing a
+// member; ranks (ascending ids) are then row-major: (c, r) is rank r w + c. Throws PlanError
+// naming group `gi` (from 0) and the first crossing that is no member.
+struct Grid {
+  unsigned w = 0, h = 0;
+  const std::vector<unsigned>* members = nullptr;
+  unsigned Node(unsigned c, unsigned r) const { return (*members)[r * w + c]; }
+};
+
+Grid GridOf(const std::vector<unsigned>& members, unsigned k, size_t gi) {
+  std::vector<unsigned> xs, ys;
+  for (unsigned m : members) {
+    xs.push_back(m % k);
+    ys.push_back(m / k);
+  }
+  for (auto* v : {&xs, &ys}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  const auto w = static_cast<unsigned>(xs.size()), h = static_cast<unsigned>(ys.size());
+  if (static_cast<size_t>(w) * h != members.size()) {
+    unsigned missing = 0;  // the first crossing that is no member
+    for (unsigned y : ys) {
+      for (unsigned x : xs) {
+        if (missing == 0 && !std::binary_search(members.begin(), members.end(), y * k + x))
+          missing = y * k + x + 1;
+      }
+    }
+    throw PlanError(fmt::format(
+        "2phase over communicators: group {} is not a grid (its {} members lie in {} columns "
+        "and {} rows, and node {} ({},{}) where one of them crosses one is not a member); "
+        "allowed are groups holding every crossing of their members' rows and columns (rows, "
+        "cols, quadrants, qpeers, vpairs, hpairs, rectangles)",
+        gi + 1, members.size(), w, h, missing - 1, (missing - 1) % k, (missing - 1) / k));
+  }
+  return {w, h, &members};
+}
+
+// The all-to-all-v's two phases over grid `g` (see the file's head), its staging areas from
+// offset `stage_base`; returns the longest staging area of its members.
+uint64_t TwoPhaseV(Program& p, const AllToAllVLayout& lay, const Grid& g, uint64_t stage_base,
+                   unsigned ports) {
+  const auto& cnt = p.req.counts;
+  const unsigned w = g.w, h = g.h;
+  // stage[(cp, r) as r w + cp][rr][c]: what (c, r) sent (cp, r) for (cp, rr); rr != r, c != cp.
+  std::vector<std::vector<std::vector<Range>>> stage(
+      size_t{w} * h, std::vector<std::vector<Range>>(h, std::vector<Range>(w)));
+  uint64_t longest = 0;
+  for (unsigned r = 0; r < h; ++r) {
+    for (unsigned cp = 0; cp < w; ++cp) {
+      uint64_t off = stage_base;
+      for (unsigned rr = 0; rr < h; ++rr) {
+        if (rr == r) continue;
+        for (unsigned c = 0; c < w; ++c) {
+          if (c == cp) continue;
+          const uint64_t len = cnt[g.Node(c, r)][g.Node(cp, rr)];
+          stage[r * w + cp][rr][c] = {off, len};
+          off += len;
+        }
+      }
+      longest = std::max(longest, off - stage_base);
+    }
+  }
+  // The staged blocks of senders c0 .. c1 - 1 of row r for (cp, rr), held at (cp, r): one run.
+  auto staged = [&](unsigned cp, unsigned r, unsigned rr, unsigned c0, unsigned c1) {
+    const auto& v = stage[r * w + cp][rr];
+    uint64_t len = 0;
+    for (unsigned c = c0; c < c1; ++c) len += v[c].len;
+    return Range{c0 < c1 ? v[c0].off : 0, len};
+  };
+  // The blocks from senders c0 .. c1 - 1 of row r in the receive area of `at` (in another
+  // row): one run, the receive blocks being in rank order.
+  auto received = [&](unsigned at, unsigned r, unsigned c0, unsigned c1) {
+    uint64_t len = 0;
+    for (unsigned c = c0; c < c1; ++c) len += lay.Recv(at, g.Node(c, r)).len;
+    return Range{c0 < c1 ? lay.Recv(at, g.Node(c0, r)).off : 0, len};
+  };
+  for (int phase = 0; phase < 2; ++phase) {
+    for (int recv = 0; recv < 2; ++recv) {
+      const Act act = recv ? Act::kRecvCopy : Act::kSend;
+      for (unsigned r = 0; r < h; ++r) {
+        for (unsigned c = 0; c < w; ++c) {
+          const unsigned me = g.Node(c, r);
+          for (unsigned s = 1; s < (phase == 0 ? w : h); ++s) {
+            const auto port = static_cast<uint8_t>(s % ports);
+            if (phase == 0) {
+              // (c, r) sends (pc, r) its blocks for column pc, row by row; (c, r) receives from
+              // (pc, r) the blocks for (c, rr): its own into the receive area, the rest staged.
+              const unsigned pc = (c + (recv ? w - s : s)) % w;
+              const unsigned peer = g.Node(pc, r);
+              for (unsigned rr = 0; rr < h; ++rr) {
+                if (!recv) {
+                  Put(p, act, me, peer, lay.Send(me, g.Node(pc, rr)), port);
+                } else {
+                  Put(p, act, me, peer, rr == r ? lay.Recv(me, peer) : stage[r * w + c][rr][pc],
+                      port);
+                }
+              }
+            } else if (!recv) {
+              // (c, r) sends (c, pr) what row r has for it: staged, its own, staged.
+              const unsigned pr = (r + s) % h, peer = g.Node(c, pr);
+              Put(p, act, me, peer, staged(c, r, pr, 0, c), port);
+              Put(p, act, me, peer, lay.Send(me, peer), port);
+              Put(p, act, me, peer, staged(c, r, pr, c + 1, w), port);
+            } else {
+              // (c, r) receives from (c, pr) row pr's blocks for it, in the same three runs.
+              const unsigned pr = (r + h - s) % h, peer = g.Node(c, pr);
+              Put(p, act, me, peer, received(me, pr, 0, c), port);
+              Put(p, act, me, peer, lay.Recv(me, peer), port);
+              Put(p, act, me, peer, received(me, pr, c + 1, w), port);
+            }
+          }
+        }
+      }
+    }
+  }
+  return longest;
 }
 
 }  // namespace
@@ -111,38 +236,21 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
   const unsigned ports = std::max(1u, hwp.local_ports);
   unsigned most = 0;  // peers per phase, the largest
   const auto comms = Communicators(req);
+  const bool v = req.collective == Collective::kAllToAllV;
+  std::optional<AllToAllVLayout> layout;
+  if (v) layout.emplace(req);
+  uint64_t staging = 0;  // the longest staging area (all-to-all-v)
   for (size_t gi = 0; gi < comms.size(); ++gi) {
     const auto& members = comms[gi];
-    // The group as a grid: its members' columns (w of them) and rows (h), every crossing a
-    // member; ranks (ascending ids) are then row-major: (c, r) is rank r w + c.
-    std::vector<unsigned> xs, ys;
-    for (unsigned m : members) {
-      xs.push_back(m % k);
-      ys.push_back(m / k);
-    }
-    for (auto* v : {&xs, &ys}) {
-      std::sort(v->begin(), v->end());
-      v->erase(std::unique(v->begin(), v->end()), v->end());
-    }
-    const auto w = static_cast<unsigned>(xs.size()), h = static_cast<unsigned>(ys.size());
-    if (static_cast<size_t>(w) * h != members.size()) {
-      unsigned missing = 0;  // the first crossing that is no member
-      for (unsigned y : ys) {
-        for (unsigned x : xs) {
-          if (missing == 0 && !std::binary_search(members.begin(), members.end(), y * k + x))
-            missing = y * k + x + 1;
-        }
-      }
-      throw PlanError(fmt::format(
-          "2phase over communicators: group {} is not a grid (its {} members lie in {} columns "
-          "and {} rows, and node {} ({},{}) where one of them crosses one is not a member); "
-          "allowed are groups holding every crossing of their members' rows and columns (rows, "
-          "cols, quadrants, qpeers, vpairs, hpairs, rectangles)",
-          gi + 1, members.size(), w, h, missing - 1, (missing - 1) % k, (missing - 1) / k));
-    }
+    const Grid grid = GridOf(members, k, gi);
+    const unsigned w = grid.w, h = grid.h;
     most = std::max(most, (w - 1) + (h - 1));
+    if (v) {
+      staging = std::max(staging, TwoPhaseV(p, *layout, grid, layout->elements(), ports));
+      continue;
+    }
     const auto g = static_cast<unsigned>(members.size());
-    auto node = [&](unsigned c, unsigned r) { return members[r * w + c]; };
+    auto node = [&](unsigned c, unsigned r) { return grid.Node(c, r); };
     auto block = [&](unsigned c, unsigned r) { return AllToAllBlock(p.elements, g, r * w + c); };
     // Block (c, r) is the one bound for the member at (c, r) at the start.
     // Phase 1, rows: members (c, r) and (c', r) swap column c' of (c, r)'s blocks (what it has
@@ -176,17 +284,20 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
     }
   }
   p.sync_steps = 2;
+  p.elements += staging;
+  const std::string what =
+      v ? fmt::format("all-to-all-v (through a staging area of {} elements)", staging)
+        : "all-to-all";
   if (!req.groups.empty()) {
     p.summary = fmt::format(
-        "2-phase all-to-all over each of {} at once: along the group's rows then its columns, "
-        "every message one dimension, at most {} peers in all",
-        GroupsLabel(req), most);
+        "2-phase {} over each of {} at once: along the group's rows then its columns, every "
+        "message one dimension, at most {} peers in all",
+        what, GroupsLabel(req), most);
     return p;
   }
   p.summary = fmt::format(
-      "2-phase all-to-all: rows then columns, K - 1 = {} peers per phase, every message one "
-      "dimension",
-      k - 1);
+      "2-phase {}: rows then columns, K - 1 = {} peers per phase, every message one dimension",
+      what, k - 1);
   return p;
 }
 

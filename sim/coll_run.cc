@@ -283,9 +283,12 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         for (unsigned i = 0; i < p.num_nodes(); ++i) moved += lay->Sent(i);
         print(
             "ARIES-sim coll: {} alltoallv, {} counts: {} bytes between chiplets in all (send area "
-            "{} + receive area {} elements of {}) on {} ({} node model)\n",
-            r.algo, o.counts, moved * 4, lay->send_area(), p.elements - lay->send_area(), o.type,
-            coll::GeometryLabel(pc), model);
+            "{} + receive area {}{} elements of {}) on {} ({} node model)\n",
+            r.algo, o.counts, moved * 4, lay->send_area(), lay->elements() - lay->send_area(),
+            p.elements > lay->elements()
+                ? fmt::format(" + staging {}", p.elements - lay->elements())
+                : std::string(),
+            o.type, coll::GeometryLabel(pc), model);
       } else {
         print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
               coll::CollectiveName(o.collective), coll::OpName(r.op), bytes, p.elements, o.type,

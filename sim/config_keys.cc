@@ -138,7 +138,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"coll.groups", "all",
        "all, rows, cols, quadrants, qpeers, vpairs, hpairs, or node ids: 0,1,2,3;4,5,6,7",
        "communicators: each group runs the collective over its own members, all at the same "
-       "time (ring: allreduce, reducescatter, allgather; direct: alltoall, alltoallv); qpeers: "
+       "time (ring, dbt, mtree, tree: allreduce, reducescatter, allgather; direct, 2phase (grids): "
+       "alltoall, alltoallv); qpeers: "
        "the chiplets at one offset in each quadrant, vpairs / hpairs: vertical / horizontal "
        "neighbour pairs; coll-sweep: a named shape, recorded in the cost file",
        "coll coll-sweep"},

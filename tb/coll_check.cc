@@ -166,9 +166,11 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
     }
     // What no message may write keeps the input: the tail past an all-to-all's G blocks, an
     // all-to-all-v's send area and the rest of its receive area, and the whole buffer of a node
-    // in no communicator.
+    // in no communicator. Past the all-to-all-v's layout a program may stage blocks it relays
+    // (2phase): a member's scratch.
     if (!moves && rank) continue;
-    for (uint64_t e = 0; e < p.elements; ++e) {
+    const uint64_t kept = v && rank ? layout->elements() : p.elements;
+    for (uint64_t e = 0; e < kept; ++e) {
       if (e >= r.off && e < r.end()) continue;
       if (out[node][e] != in[node][e] && count++ < max_report) {
         bad.push_back(fmt::format(
