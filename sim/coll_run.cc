@@ -124,7 +124,14 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
                        coll::CollectiveName(o.collective)));
   }
   if (o.collective == coll::Collective::kAllToAllV) {
-    if (algo == "auto") BadKey(c, "coll.algo", "direct with alltoallv (no measured costs)");
+    if (algo == "auto") {
+      std::string serve;  // the algorithms that plan it
+      for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+        if (a.Serves(coll::Collective::kAllToAllV))
+          serve += std::string(serve.empty() ? "" : " or ") + a.name;
+      }
+      BadKey(c, "coll.algo", serve + " with alltoallv (no measured costs)");
+    }
     if (o.counts != "uniform" && o.counts != "random") {
       std::ifstream probe(o.counts);
       if (!probe) {
