@@ -68,7 +68,7 @@ void RequireBlocks(const Request& req) {
 
 // A communicator as a grid: its members' columns (w of them) and rows (h), every crossing a
 // member; ranks (ascending ids) are then row-major: (c, r) is rank r w + c. Throws PlanError
-// naming group `gi` (from 0) and the first crossing that is no member.
+// naming group `gi` (index from 0, named from 1) and the first crossing that is no member.
 struct Grid {
   unsigned w = 0, h = 0;
   const std::vector<unsigned>* members = nullptr;
@@ -284,6 +284,12 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
     }
   }
   p.sync_steps = 2;
+  if (v && layout->elements() + staging > kMaxAllToAllVElements) {
+    throw PlanError(fmt::format(
+        "2phase alltoallv: a buffer of {} elements per chiplet (send and receive areas {} + "
+        "the staging of what a chiplet relays {}); allowed at most {} (direct needs no staging)",
+        layout->elements() + staging, layout->elements(), staging, kMaxAllToAllVElements));
+  }
   p.elements += staging;
   const std::string what =
       v ? fmt::format("all-to-all-v (through a staging area of {} elements)", staging)

@@ -210,7 +210,8 @@ class AllToAllVLayout {
 // communicator (and for nodes in none), some element moving between two nodes, and a buffer of
 // at most `max_elements`; throws PlanError naming the offending row and column, worded to
 // follow "allowed".
-void CheckCounts(const Request& req, uint64_t max_elements = uint64_t{1} << 24);
+inline constexpr uint64_t kMaxAllToAllVElements = uint64_t{1} << 24;
+void CheckCounts(const Request& req, uint64_t max_elements = kMaxAllToAllVElements);
 // Generated all-to-all-v counts (coll.counts): "uniform", every member sends every member of its
 // communicator (itself included) `per_pair` elements; "random", each such count drawn uniformly
 // from 0 .. 2 per_pair (the same mean: a load imbalance like DLRM's embedding lookups), from

@@ -32,7 +32,11 @@ double Interpolate(const CostPoint& a, const CostPoint& b, uint64_t bytes,
   double x = static_cast<double>(bytes);
   if (flits) {
     const uint64_t f0 = flits(a.bytes), f1 = flits(b.bytes), f = flits(bytes);
-    if (f0 != 0 && f1 != 0 && f != 0 && f0 != f1) {
+    // Between the two sizes the flits must lie between theirs too (a planner whose busiest
+    // node sent fewer flits for more bytes would put the line outside the measurements).
+    const bool inside =
+        bytes < a.bytes || bytes > b.bytes || (f >= std::min(f0, f1) && f <= std::max(f0, f1));
+    if (f0 != 0 && f1 != 0 && f != 0 && f0 != f1 && inside) {
       x0 = static_cast<double>(f0);
       x1 = static_cast<double>(f1);
       x = static_cast<double>(f);
@@ -45,12 +49,7 @@ double Interpolate(const CostPoint& a, const CostPoint& b, uint64_t bytes,
 // the shipped node with the model's local ports), 0 where the planner refuses the size.
 std::function<uint64_t(uint64_t)> PlannedFlits(const CostModel& m) {
   Request req;
-  req.geom.topology = m.topology;
-  req.geom.k = m.k;
-  req.geom.tracks = m.tracks;
-  req.geom.link_latency = m.link_latency;
-  req.geom.extra_per_pitch = m.extra_per_pitch;
-  req.geom.local_ports = m.local_ports;
+  req.geom = m.Geom();
   req.collective = m.collective;
   req.algo = m.cand.algo;
   req.levels = m.cand.levels;
@@ -221,7 +220,7 @@ std::string GeometryLabel(const Geometry& g) {
   return s;
 }
 
-std::string CostModel::Where() const {
+Geometry CostModel::Geom() const {
   Geometry g;
   g.topology = topology;
   g.k = k;
@@ -229,7 +228,11 @@ std::string CostModel::Where() const {
   g.link_latency = link_latency;
   g.extra_per_pitch = extra_per_pitch;
   g.local_ports = local_ports;
-  return GeometryLabel(g) + (groups == "all" ? "" : ", " + groups);
+  return g;
+}
+
+std::string CostModel::Where() const {
+  return GeometryLabel(Geom()) + (groups == "all" ? "" : ", " + groups);
 }
 
 std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type,

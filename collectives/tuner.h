@@ -1,7 +1,8 @@
 // Choosing an all-reduce algorithm from measured costs, the way NCCL's tuner does, but fed by
 // this simulator: `aries coll-sweep --csv` writes the cycles of every (topology, K, candidate,
 // size) it ran; a candidate's cost at any size is the piecewise-linear interpolation between
-// its measured sizes (linear extrapolation beyond the first and last), and `--algo auto` takes
+// its measured sizes, in the flits its busiest node sends (CostModel::flits; linear
+// extrapolation beyond the first and last), and `--algo auto` takes
 // the cheapest. The quality of each model is its leave-one-out error: every inner measured
 // point predicted from its neighbours alone.
 #ifndef ARIES_COLLECTIVES_TUNER_H_
@@ -48,6 +49,8 @@ struct CostModel {
            link_latency == g.link_latency && extra_per_pitch == g.extra_per_pitch &&
            local_ports == g.local_ports;
   }
+  // The package geometry the runs had (no faults).
+  Geometry Geom() const;
   // "mesh 4x4", with the geometry's other fields where they are not the defaults.
   std::string Where() const;
   Candidate cand;

@@ -173,7 +173,8 @@ Subcommand Coll(CLI::App& app) {
   s.app->add_option("--inputs", co->inputs,
                     "per-node input files, {node} in the path: in/node{node}.npy (.npy or raw "
                     "little-endian); each holds the node's whole buffer (all-gather: the "
-                    "gathered size, the node's shard in place)");
+                    "gathered size, the node's shard in place; alltoallv: its send and "
+                    "receive areas)");
   s.app->add_option("--outputs", co->outputs,
                     "per-node result files (the node's result region), {node} in the path");
   s.app->add_flag("--energy", co->energy,

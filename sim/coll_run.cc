@@ -233,8 +233,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
     }
     print(
-        "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated in the busiest "
-        "chiplet's flits between measured sizes in {}; this model's leave-one-out error "
+        "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between measured "
+        "sizes in {}, in the busiest chiplet's flits where they differ; this model's "
+        "leave-one-out error "
         "{:.1f}%): {}{}\n",
         ch.best.Label(), bytes, coll::GeometryLabel(fault_free), path, 100.0 * ch.fit_error, why,
         ch.ranking.size() > 5 ? ", ..." : "");
@@ -302,8 +303,14 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
               coll::GeometryLabel(pc), model);
       }
       if (!pc.faults.empty()) print("  faults: {}\n", pc.faults.Names(pc));
-      in = o.inputs.empty() ? tb::MakeCollInputs(p, o.seed)
-                            : tb::ReadNodeVectors(o.inputs, o.type, nn, p.elements);
+      if (o.inputs.empty()) {
+        in = tb::MakeCollInputs(p, o.seed);
+      } else {
+        // An input file holds the node's buffer: an all-to-all-v's send and receive areas,
+        // without the staging a 2phase plan adds past them (zeros: its scratch).
+        in = tb::ReadNodeVectors(o.inputs, o.type, nn, lay ? lay->elements() : p.elements);
+        for (auto& v : in) v.resize(p.elements, 0);
+      }
     }
     print("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "", p.summary);
     if (!known.empty()) print("  planned around: {}\n", known.Names(pc));

@@ -138,8 +138,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"coll.groups", "all",
        "all, rows, cols, quadrants, qpeers, vpairs, hpairs, or node ids: 0,1,2,3;4,5,6,7",
        "communicators: each group runs the collective over its own members, all at the same "
-       "time (ring, dbt, mtree, tree: allreduce, reducescatter, allgather; direct, 2phase (grids): "
-       "alltoall, alltoallv); qpeers: "
+       "time (the algorithms that plan them: ring, dbt, mtree, tree, direct, 2phase (grids only), "
+       "each for the collectives it serves: aries coll --help lists them); qpeers: "
        "the chiplets at one offset in each quadrant, vpairs / hpairs: vertical / horizontal "
        "neighbour pairs; coll-sweep: a named shape, recorded in the cost file",
        "coll coll-sweep"},

@@ -1,6 +1,7 @@
 // Collective times for the training model from the cost models fitted to this simulator's
-// cycle-accurate runs (collectives/tuner.h: piecewise-linear in the measured sizes, linear
-// extrapolation past the largest), per (collective, topology, K, algorithm).
+// cycle-accurate runs (collectives/tuner.h: piecewise-linear between the measured sizes in the
+// flits the busiest chiplet sends, linear extrapolation past the largest), per (collective,
+// topology, K, algorithm).
 #ifndef ARIES_SIM_TRAIN_COSTS_H_
 #define ARIES_SIM_TRAIN_COSTS_H_
 

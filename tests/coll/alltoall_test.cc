@@ -271,9 +271,9 @@ TEST(AllToAllV, PlannedAndProvenOnEveryTopologyWithZerosAndGroups) {
 TEST(AllToAllV, TwoPhaseProvenOnEveryTopologyAndGridCommunicators) {
   for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kAries, Topology::kFbfly}) {
     for (unsigned k : {2u, 3u, 4u, 5u}) {
-      for (const char* g : {"all", "rows", "quadrants", "qpeers"}) {
+      for (const char* g : {"all", "rows", "cols", "quadrants", "qpeers", "vpairs", "hpairs"}) {
         const std::string shape = g;
-        if (k != 4 && (shape == "quadrants" || shape == "qpeers")) continue;
+        if (k != 4 && shape != "all" && shape != "rows" && shape != "cols") continue;
         SCOPED_TRACE(fmt::format("{} {}x{} {}", TopologyName(t), k, k, g));
         Request r = V(t, k, {});
         r.algo = "2phase";
@@ -317,6 +317,14 @@ TEST(AllToAllV, TwoPhaseProvenOnEveryTopologyAndGridCommunicators) {
   r.groups = ParseGroups("0,5,10,15;3,6", 4);
   r.counts = MakeCounts(r, "uniform", 3, 1);
   EXPECT_HAS(Refusal(r), "group 1 is not a grid");
+  // The staging counts against the buffer's limit: 2^19 elements from every chiplet of the 4x4
+  // package to every one make send and receive areas of 16 x 2^19 + 15 x 2^19 = 31 x 2^19,
+  // under 2^24 = 32 x 2^19 (direct plans it), and a relay stages 3 rows x 3 senders x 2^19 more.
+  r = V(Topology::kMesh, 4, {});
+  r.algo = "2phase";
+  r.counts = MakeCounts(r, "uniform", uint64_t{1} << 19, 1);
+  EXPECT_HAS(Refusal(r), "2phase alltoallv: a buffer of 20971520 elements per chiplet");
+  EXPECT_HAS(Refusal(r), "allowed at most 16777216 (direct needs no staging)");
 }
 
 TEST(AllToAllV, CountsRefusalsNameRowAndColumn) {

@@ -85,14 +85,34 @@ TEST(Tuner, InterpolatesInTheBusiestNodesFlits) {
   const auto models = LoadCostModels(path);
   ASSERT_EQ(models.size(), 1u);
   ASSERT_TRUE(models[0].flits);
-  EXPECT_DOUBLE_EQ(models[0].Predict(4160), 500);    // a quarter of the way in flits (30 of 120)
-  EXPECT_DOUBLE_EQ(models[0].Predict(6144), 600);    // 6 flits a chunk: halfway
-  EXPECT_DOUBLE_EQ(models[0].Predict(16384), 1600);  // beyond: the last slope in flits
+  EXPECT_DOUBLE_EQ(models[0].Predict(4160), 500);  // a quarter of the way in flits (30 of 120)
+  EXPECT_DOUBLE_EQ(models[0].Predict(6144), 600);  // 6 flits a chunk: halfway
+  // Beyond: the last slope in flits (chunks of 129 elements, 9 flits: 1.25 steps of 4 flits
+  // past 4 KB, where bytes say 1.016).
+  EXPECT_DOUBLE_EQ(models[0].Predict(8256), 900);
   CostModel bytes_only = models[0];
   bytes_only.flits = nullptr;
   EXPECT_DOUBLE_EQ(bytes_only.Predict(4160), 406.25);  // in bytes: 64 of 4,096
-  // A size the planner refuses (no element) falls back to the line in bytes.
-  EXPECT_EQ(models[0].flits(0), 0u);
+  EXPECT_EQ(models[0].flits(0), 0u);                   // no element: the planner refuses
+
+  // The line in bytes where the flits cannot say: the two sizes send the same flits, the
+  // planner refuses the size, or the flits fall outside the two sizes' (a busiest node sending
+  // less for more bytes).
+  CostModel m;
+  m.points = {{1000, 100}, {2000, 200}, {4000, 400}};
+  m.flits = [](uint64_t b) -> uint64_t { return b <= 2000 ? 5 : b == 3000 ? 0 : 9; };
+  EXPECT_DOUBLE_EQ(m.Predict(1500), 150);  // 5 flits at both ends
+  EXPECT_DOUBLE_EQ(m.Predict(3000), 300);  // refused
+  m.flits = [](uint64_t b) -> uint64_t { return b == 3000 ? 20 : b <= 2000 ? 5 : 9; };
+  EXPECT_DOUBLE_EQ(m.Predict(3000), 300);  // 20 flits: outside 5 .. 9
+  m.flits = [](uint64_t b) -> uint64_t { return b == 3000 ? 8 : b <= 2000 ? 5 : 9; };
+  EXPECT_DOUBLE_EQ(m.Predict(3000), 350);  // in flits: 3 of 4
+  // The leave-one-out error in flits: the middle point from its neighbours at 1, 3 and 5
+  // flits: 100 + 250 x 2 / 4 = 225 against 150 measured (in bytes 183.3).
+  CostModel l;
+  l.points = {{1000, 100}, {2000, 150}, {4000, 350}};
+  l.flits = [](uint64_t b) -> uint64_t { return b / 1000 + (b > 1000 ? 1 : 0); };
+  EXPECT_NEAR(l.LeaveOneOutError(), (225.0 - 150) / 150, 1e-12);
 }
 
 TEST(Tuner, AlphaBetaFit) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # aries coll with per-node input files and result files: .npy inputs written here (by hand, no
 # NumPy needed), an all-reduce on ARIES 2x2, every result file equal to the elementwise sum of
-# the inputs; a reduce-scatter writes each node's shard only; a bad input file is refused with
-# its name and nothing is written.
+# the inputs; a reduce-scatter writes each node's shard only; an all-to-all-v (direct and
+# 2phase) from files of its send and receive areas writes each node's received blocks; a bad
+# input file is refused with its name and nothing is written.
 set -euo pipefail
 aries="$1"
 dir=$(mktemp -d)
@@ -42,6 +43,40 @@ for node in range(4):
     rs = open(f"{d}/rs{node}.bin", "rb").read()
     assert list(struct.unpack(f"<{lens[node]}i", rs)) == want[off:off + lens[node]], f"rs node {node}"
 print("result files match the elementwise sums")
+PY
+# All-to-all-v from input files of the send and receive areas (10 + 7 elements here), direct and
+# 2phase (which relays the diagonal pairs through a staging area past them): each result file
+# holds the other nodes' blocks for it in rank order.
+printf '2 3 1 4\n1 0 2 2\n3 1 1 1\n2 2 2 0\n' > "$dir/counts"
+python3 - "$dir" <<'PY'
+import struct, sys
+d = sys.argv[1]
+for node in range(4):
+    with open(f"{d}/v{node}.bin", "wb") as f:
+        f.write(struct.pack("<17i", *[(node + 1) * 100 + i for i in range(17)]))
+PY
+for algo in direct 2phase; do
+  "$aries" coll --topology mesh -k 2 --collective alltoallv --algo "$algo" --counts "$dir/counts" \
+    --inputs "$dir/v{node}.bin" --outputs "$dir/v_$algo{node}.bin" --verify > "$dir/vlog"
+  grep -q "every element of every node matches" "$dir/vlog" || { cat "$dir/vlog"; exit 1; }
+done
+# The largest relay: node 1 (1,0) stages node 0's 4 elements for node 3 (1,1).
+grep -q "staging 4 elements" "$dir/vlog" || { cat "$dir/vlog"; exit 1; }
+python3 - "$dir" <<'PY'
+import struct, sys
+d = sys.argv[1]
+counts = [[2, 3, 1, 4], [1, 0, 2, 2], [3, 1, 1, 1], [2, 2, 2, 0]]
+for algo in ("direct", "2phase"):
+    for j in range(4):
+        want = []
+        for i in range(4):
+            if i != j:
+                off = sum(counts[i][:j])
+                want += [(i + 1) * 100 + off + e for e in range(counts[i][j])]
+        raw = open(f"{d}/v_{algo}{j}.bin", "rb").read()
+        got = list(struct.unpack(f"<{len(raw) // 4}i", raw))
+        assert got == want, f"{algo} node {j}: {got} != {want}"
+print("all-to-all-v result files hold each sender's block")
 PY
 # A wrong-size input is refused by name; no output is written.
 head -c 100 "$dir/in1.bin" > "$dir/short1.bin"

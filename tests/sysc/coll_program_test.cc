@@ -528,8 +528,9 @@ TEST(CollProgram, TwoPhaseAllToAllVEverywhereAndTheGoldenCatchesARelayedElement)
   const auto [p, in, res] = RunVerified(pkg, r, seed, "2phase uniform");
   const coll::AllToAllVLayout lay(r);
   ASSERT_GT(p.elements, lay.elements());  // a staging area
-  // Node 1 (1,0) relays node 0's block for node 5 (1,1); a wrong element there lands in node
-  // 5's block from node 0. The staging area itself is no result.
+  // Node 1 (1,0) relays node 0's block for node 5 (1,1), which the run delivered (verified
+  // above). The golden leaves the staging area as scratch and names a wrong element of the
+  // relayed block by its sender's offset.
   auto bad = res.out;
   bad[1][lay.elements()] ^= 1u;
   EXPECT_TRUE(tb::CheckCollective(p, in, bad).empty());
