@@ -147,6 +147,10 @@ const char* GroupShapeNames();
 // "rows of 4x4 (4 communicators of 4)" style label of a request's groups ("" without groups).
 std::string GroupsLabel(const Request& req);
 
+// The 32-bit elements of a buffer of `bytes` per chiplet (coll.size; a partial element rounds
+// up), as `aries coll`, the sweeps and the cost models size a request.
+inline uint64_t ElementsOfBytes(uint64_t bytes) { return (bytes + 3) / 4; }
+
 // Shard i of n of `elements` (balanced: the first elements % n shards hold one more).
 struct Range {
   uint64_t off = 0, len = 0;

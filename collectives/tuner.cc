@@ -22,6 +22,13 @@ std::string Candidate::Label() const {
   return algo + ring.Suffix();
 }
 
+void Candidate::ApplyTo(Request& r) const {
+  r.algo = algo;
+  r.levels = levels;
+  r.embeddings = embeddings;
+  r.ring = ring;
+}
+
 namespace {
 
 // The line through a and b at `bytes`: in the busiest node's flits where `flits` gives them
@@ -51,10 +58,7 @@ std::function<uint64_t(uint64_t)> PlannedFlits(const CostModel& m) {
   Request req;
   req.geom = m.Geom();
   req.collective = m.collective;
-  req.algo = m.cand.algo;
-  req.levels = m.cand.levels;
-  req.embeddings = m.cand.embeddings;
-  req.ring = m.cand.ring;
+  m.cand.ApplyTo(req);
   if (m.groups != "all") req.groups = ParseGroups(m.groups, m.k);
   Hardware hw;
   hw.local_ports = m.local_ports;
@@ -70,7 +74,7 @@ std::function<uint64_t(uint64_t)> PlannedFlits(const CostModel& m) {
       if (it != cache->flits.end()) return it->second;
     }
     Request q = req;
-    q.elements = (bytes + 3) / 4;
+    q.elements = ElementsOfBytes(bytes);
     uint64_t f = 0;
     try {
       f = BusiestNodeFlits(PlanUnvalidated(q, hw), hw.lanes);

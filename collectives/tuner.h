@@ -27,6 +27,8 @@ struct Candidate {
   // "ring", "aries_lt L=3", "tree E=4", "ring rank bidir" (a ring map other than the snake, two
   // directions)
   std::string Label() const;
+  // `r` asking for this candidate (its algorithm and embedding parameters).
+  void ApplyTo(Request& r) const;
 };
 
 struct CostPoint {

@@ -203,11 +203,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       refuse = [&](const coll::Candidate& cand) -> std::string {
         coll::Request q = r;
         q.collective = *c;
-        q.algo = cand.algo;
-        q.levels = cand.levels;
-        q.embeddings = cand.embeddings;
-        q.ring = cand.ring;
-        q.elements = (bytes + 3) / 4;
+        cand.ApplyTo(q);
+        q.elements = coll::ElementsOfBytes(bytes);
         q.geom.faults = pc.faults.FromReset();
         try {
           coll::Hardware h;  // the shipped node's, with the package's local ports
@@ -223,10 +220,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     for (const auto& [label, why] : ch.refused) {
       print("auto: {} cannot serve around the faults: {}\n", label, why);
     }
-    r.algo = ch.best.algo;
-    r.levels = ch.best.levels;
-    r.embeddings = ch.best.embeddings;
-    r.ring = ch.best.ring;
+    ch.best.ApplyTo(r);
     predicted = ch.predicted;
     std::string why;
     for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
@@ -254,7 +248,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // the collective again from the inputs on the package as it is now (at most kAttempts runs).
   coll::FaultSet known = pc.faults.FromReset();
   sysc::PackageConfig run_pc = pc;  // the package of the next attempt (faults' cycles shifted)
-  r.elements = (bytes + 3) / 4;
+  r.elements = coll::ElementsOfBytes(bytes);
   r.root = o.root;
   const bool is_v = *c == coll::Collective::kAllToAllV;
   if (is_v) {
