@@ -51,6 +51,7 @@ struct AlgorithmInfo {
   bool ring_layout = false;           // takes coll.ring_map and coll.ring_dirs (Request::ring)
   bool communicators = false;         // plans Request::groups (its collectives over each
                                       // group at once)
+  bool concentrates = false;          // gathers 2x2 groups first (ARIES IV-B2: cmtree)
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };

@@ -31,6 +31,7 @@ coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as
   g.topology = t;
   g.k = k;
   g.local_ports = t == coll::Topology::kAries ? as.aries_ports : 1;
+  if (t == coll::Topology::kAries) g.extra_per_pitch = as.aries_extra_per_pitch;
   return g;
 }
 
@@ -40,6 +41,7 @@ coll::RingLayout PresetRing(const Assumptions& as, bool baseline) {
 
 bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as) {
   const coll::AlgorithmInfo* a = coll::FindAlgorithm(c.algo);
+  if (a && a->concentrates && !baseline && !as.concentration) return false;
   if (!a || !a->ring_layout) return true;
   const coll::RingLayout want = PresetRing(as, baseline);
   return c.ring.map == want.map && c.ring.dirs == want.dirs;

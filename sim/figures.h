@@ -18,14 +18,24 @@ namespace aries::sim {
 // ARIES's chiplets with the two local ports its ARIES_BW needs (ARIES II-C: its two rings run
 // at once, so each chiplet injects and ejects two flits per cycle); the baselines keep one.
 // kRankBaselines is the step between them that fig10's decomposition measures.
+//
+// Two further steps, measured by fig10's decomposition only (no preset takes them): ARIES's
+// bypass segments at a one-pitch link's latency whatever their length (the paper gives a hop 10
+// ns, V, and a segment no latency of its own: a switch closes a wire, III-B2; ours adds a cycle
+// per further pitch, package.extra_per_pitch), and ARIES without its concentrated algorithms
+// (cmtree, IV-B2), which tells how much of a speedup concentration gives.
 struct Assumptions {
   const char* name;
-  bool rank_baselines;   // the baselines' ring in rank order
-  unsigned aries_ports;  // ARIES's node.local_ports
+  bool rank_baselines;                 // the baselines' ring in rank order
+  unsigned aries_ports;                // ARIES's node.local_ports
+  unsigned aries_extra_per_pitch = 1;  // ARIES's package.extra_per_pitch (its segments)
+  bool concentration = true;           // ARIES's concentrating algorithms are candidates
 };
 inline constexpr Assumptions kOurAssumptions{"default", false, 1};
 inline constexpr Assumptions kRankBaselines{"default + rank-order baselines", true, 1};
 inline constexpr Assumptions kPaperAssumptions{"paper", true, 2};
+inline constexpr Assumptions kPaperOneHopSegments{"paper + one-hop segments", true, 2, 0};
+inline constexpr Assumptions kPaperUnconcentrated{"paper without concentration", true, 2, 1, false};
 // eval.preset "default" or "paper" (the key's table checks the value).
 const Assumptions& PresetAssumptions(const std::string& preset);
 // The package of topology `t` on K x K under `as` (the default geometry, ARIES's local ports).
@@ -34,7 +44,7 @@ coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as
 // order on a baseline under the paper's; one direction.
 coll::RingLayout PresetRing(const Assumptions& as, bool baseline);
 // Whether `as` admits the measured candidate `c` there: an algorithm that lays out no ring, or
-// the ring in PresetRing's layout.
+// the ring in PresetRing's layout; on ARIES no concentrating algorithm unless `as` has them.
 bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as);
 // Adapt-NoC (ARIES ref. [28]: Zheng, Wang and Louri, HPCA 2021), the baseline ARIES Figs. 10
 // and 11 add to mesh, torus and the butterfly, as this model builds it. Adapt-NoC's adaptable

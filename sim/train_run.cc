@@ -598,16 +598,20 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
             const coll::Geometry geom = PresetPackage(packages[0], k, as);
             const bool rank = as.rank_baselines && !aries;
             const bool ports = geom.local_ports != 1;
+            const bool pitch = geom.extra_per_pitch != coll::Geometry{}.extra_per_pitch;
             throw std::invalid_argument(fmt::format(
                 "{}: no all-reduce costs of {}{} on {}{}", table.path(), fmt::join(algos, "/"),
                 rank ? " (the rank-order ring the paper preset needs)" : "",
                 coll::GeometryLabel(geom),
-                rank || ports
+                rank || ports || pitch
                     ? fmt::format(
                           "; measure them with aries coll-sweep -k {} --algos {} "
-                          "--topologies {}{} --csv FILE",
+                          "--topologies {}{}{} --csv FILE",
                           k, fmt::join(algos, ","), coll::TopologyName(geom.topology),
-                          ports ? fmt::format(" --set node.local_ports={}", geom.local_ports) : "")
+                          ports ? fmt::format(" --set node.local_ports={}", geom.local_ports) : "",
+                          pitch ? fmt::format(" --set package.extra_per_pitch={}",
+                                              geom.extra_per_pitch)
+                                : "")
                     : ""));
           }
           auto used = std::make_shared<std::map<std::string, unsigned>>();
@@ -706,33 +710,46 @@ int RunFig10Command(const Fig10Options& o) {
     Fig10Options one = o;
     one.batch = 1;
     const auto bound = Fig10Tables(one, ws, table, kPaperAssumptions, true, &unused);
+    // Two assumptions the paper leaves open, at batch 1: ARIES's segments at one hop's latency,
+    // and what ARIES's concentrated algorithms add (the preset without them).
+    const auto one_hop = Fig10Tables(one, ws, table, kPaperOneHopSegments, true, &unused);
+    const auto unconc = Fig10Tables(one, ws, table, kPaperUnconcentrated, true, &unused);
     fmt::print(
         "\nDecomposition of the paper's speedups over mesh / torus / fbfly / Adapt-NoC (geometric "
         "means over the workloads): ours under our assumptions, the factor the paper's baseline "
         "ring mapping adds (rank-order baselines / ours), the factor ARIES's second local port "
         "adds (paper preset / rank-order baselines), the most the unstated batch can add (the "
-        "paper preset at batch 1 per chiplet, communication-bound, / at {}), and what remains "
-        "unexplained (paper / paper preset at batch 1)\n\n"
+        "paper preset at batch 1 per chiplet, communication-bound, / at {}), the factor ARIES's "
+        "bypass segments at one hop's latency add (package.extra_per_pitch 0 on ARIES / 1, at "
+        "batch 1), and what remains unexplained (paper / all of these); last, the part of the "
+        "paper preset's speedup at batch 1 that ARIES's concentrated multi-tree gives (with / "
+        "without cmtree among ARIES's candidates), included in the columns before\n\n"
         "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
-        "x batch 1 | = paper preset, batch 1 | paper (V-B) | unexplained |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n",
+        "x batch 1 | = paper preset, batch 1 | x one-hop segments | paper (V-B) | unexplained | "
+        "of it concentration |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         o.batch ? fmt::format("batch {}", o.batch) : "the reference batches");
     for (size_t i = 0; i < means.size(); ++i) {
       const Fig10Mean& p = means[i];
       const Fig10Mean& d = ours[i];
       const Fig10Mean& m = mapped[i];
       const Fig10Mean& b = bound[i];
+      const Fig10Mean& h = one_hop[i];
+      const Fig10Mean& u = unconc[i];
       const PaperSpeedup* ref = PaperFor(p.family, p.k);
-      double map[kBaselines], ports[kBaselines], batch[kBaselines], rest[kBaselines];
+      double map[kBaselines], ports[kBaselines], batch[kBaselines], hop[kBaselines],
+          rest[kBaselines], conc[kBaselines];
       for (int t = 0; t < kBaselines; ++t) {
         map[t] = m.speedup[t] / d.speedup[t];
         ports[t] = p.speedup[t] / m.speedup[t];
         batch[t] = b.speedup[t] / p.speedup[t];
-        rest[t] = ref ? ref->vs[t] / b.speedup[t] : 0;
+        hop[t] = h.speedup[t] / b.speedup[t];
+        rest[t] = ref ? ref->vs[t] / h.speedup[t] : 0;
+        conc[t] = b.speedup[t] / u.speedup[t];
       }
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k,
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k,
                  Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch), Per(b.speedup),
-                 ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-");
+                 Per(hop), ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-", Per(conc));
     }
     fmt::print("\n");
   }
