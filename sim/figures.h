@@ -22,7 +22,8 @@ namespace aries::sim {
 // Two further steps, measured by fig10's decomposition only (no preset takes them): ARIES's
 // bypass segments at a one-pitch link's latency whatever their length (the paper gives a hop 10
 // ns, V, and a segment no latency of its own: a switch closes a wire, III-B2; ours adds a cycle
-// per further pitch, package.extra_per_pitch), and ARIES without its concentrated algorithms
+// per further pitch, package.extra_per_pitch; the baselines' wraps and butterfly links keep
+// theirs: the step measures ARIES's segments alone), and ARIES without its concentrated algorithms
 // (cmtree, IV-B2), which tells how much of a speedup concentration gives.
 struct Assumptions {
   const char* name;

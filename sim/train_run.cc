@@ -721,12 +721,12 @@ int RunFig10Command(const Fig10Options& o) {
         "adds (paper preset / rank-order baselines), the most the unstated batch can add (the "
         "paper preset at batch 1 per chiplet, communication-bound, / at {}), the factor ARIES's "
         "bypass segments at one hop's latency add (package.extra_per_pitch 0 on ARIES / 1, at "
-        "batch 1), and what remains unexplained (paper / all of these); last, the part of the "
-        "paper preset's speedup at batch 1 that ARIES's concentrated multi-tree gives (with / "
-        "without cmtree among ARIES's candidates), included in the columns before\n\n"
+        "batch 1), and what remains unexplained (paper / all of these); beside the paper preset "
+        "at batch 1, the part of it ARIES's concentrated multi-tree gives (with / without cmtree "
+        "among ARIES's candidates)\n\n"
         "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
-        "x batch 1 | = paper preset, batch 1 | x one-hop segments | paper (V-B) | unexplained | "
-        "of it concentration |\n"
+        "x batch 1 | = paper preset, batch 1 | of which concentration | x one-hop segments | "
+        "paper (V-B) | unexplained |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         o.batch ? fmt::format("batch {}", o.batch) : "the reference batches");
     for (size_t i = 0; i < means.size(); ++i) {
@@ -749,7 +749,7 @@ int RunFig10Command(const Fig10Options& o) {
       }
       fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k,
                  Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch), Per(b.speedup),
-                 Per(hop), ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-", Per(conc));
+                 Per(conc), Per(hop), ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-");
     }
     fmt::print("\n");
   }

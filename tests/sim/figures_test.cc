@@ -1,0 +1,61 @@
+// The evaluation's assumption sets: what each gives the packages and which measured candidates it
+// admits (fig9, fig10 and its decomposition, fig11 and the report read them).
+#include "figures.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "planners.h"
+
+namespace aries::sim {
+namespace {
+
+coll::Candidate Cand(const char* algo, coll::RingMap map = coll::RingMap::kSnake) {
+  coll::Candidate c;
+  c.algo = algo;
+  c.ring.map = map;
+  return c;
+}
+
+TEST(Presets, PackagesTakeThePresetsPortsAndSegmentLatency) {
+  using coll::Topology;
+  const coll::Geometry def = PresetPackage(Topology::kAries, 8, kOurAssumptions);
+  EXPECT_EQ(def.local_ports, 1u);
+  EXPECT_EQ(def.extra_per_pitch, coll::Geometry{}.extra_per_pitch);
+  const coll::Geometry paper = PresetPackage(Topology::kAries, 8, kPaperAssumptions);
+  EXPECT_EQ(paper.local_ports, 2u);
+  EXPECT_EQ(paper.extra_per_pitch, 1u);
+  // One-hop segments: ARIES's segments only; the baselines' long links keep theirs.
+  EXPECT_EQ(PresetPackage(Topology::kAries, 4, kPaperOneHopSegments).extra_per_pitch, 0u);
+  EXPECT_EQ(PresetPackage(Topology::kAries, 4, kPaperOneHopSegments).local_ports, 2u);
+  for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kFbfly}) {
+    const coll::Geometry g = PresetPackage(t, 4, kPaperOneHopSegments);
+    EXPECT_EQ(g.extra_per_pitch, 1u) << coll::TopologyName(t);
+    EXPECT_EQ(g.local_ports, 1u) << coll::TopologyName(t);
+  }
+}
+
+TEST(Presets, AdmitTheirRingsAndConcentrationOnlyWhereTheyHaveIt) {
+  ASSERT_TRUE(coll::FindAlgorithm("cmtree")->concentrates);
+  for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+    if (std::string(a.name) != "cmtree") {
+      EXPECT_FALSE(a.concentrates) << a.name;
+    }
+  }
+  // ARIES (baseline = false): the concentrated multi-tree unless the set leaves it out.
+  EXPECT_TRUE(PresetAdmits(Cand("cmtree"), false, kPaperAssumptions));
+  EXPECT_TRUE(PresetAdmits(Cand("cmtree"), false, kOurAssumptions));
+  EXPECT_FALSE(PresetAdmits(Cand("cmtree"), false, kPaperUnconcentrated));
+  EXPECT_TRUE(PresetAdmits(Cand("mtree"), false, kPaperUnconcentrated));
+  EXPECT_TRUE(PresetAdmits(Cand("dbt"), false, kPaperUnconcentrated));
+  // Rings: the snake on ARIES, the rank order on the paper's baselines.
+  EXPECT_TRUE(PresetAdmits(Cand("ring"), false, kPaperAssumptions));
+  EXPECT_FALSE(PresetAdmits(Cand("ring", coll::RingMap::kRank), false, kPaperAssumptions));
+  EXPECT_TRUE(PresetAdmits(Cand("ring", coll::RingMap::kRank), true, kPaperAssumptions));
+  EXPECT_FALSE(PresetAdmits(Cand("ring"), true, kPaperAssumptions));
+  EXPECT_TRUE(PresetAdmits(Cand("ring"), true, kOurAssumptions));
+}
+
+}  // namespace
+}  // namespace aries::sim
