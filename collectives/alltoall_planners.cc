@@ -104,6 +104,29 @@ Grid GridOf(const std::vector<unsigned>& members, unsigned k, size_t gi) {
   return {w, h, &members};
 }
 
+// The messages of the two phases over a w x h grid, in program order: fn(phase, recv, c, r, pc,
+// pr, port) for member (c, r) sending to (recv: receiving from) member (pc, pr) on local port
+// `port`. Phase 0 pairs (c, r) with every other member of its row, phase 1 with every other of
+// its column, step s reaching the member s places on (receiving from the one s places back).
+template <typename Fn>
+void TwoPhaseMessages(unsigned w, unsigned h, unsigned ports, Fn fn) {
+  for (int phase = 0; phase < 2; ++phase) {
+    for (int recv = 0; recv < 2; ++recv) {
+      for (unsigned r = 0; r < h; ++r) {
+        for (unsigned c = 0; c < w; ++c) {
+          for (unsigned s = 1; s < (phase == 0 ? w : h); ++s) {
+            const auto port = static_cast<uint8_t>(s % ports);
+            if (phase == 0)
+              fn(0, recv != 0, c, r, (c + (recv ? w - s : s)) % w, r, port);
+            else
+              fn(1, recv != 0, c, r, c, (r + (recv ? h - s : s)) % h, port);
+          }
+        }
+      }
+    }
+  }
+}
+
 // The all-to-all-v's two phases over grid `g` (see the file's head), its staging areas from
 // offset `stage_base`; returns the longest staging area of its members.
 uint64_t TwoPhaseV(Program& p, const AllToAllVLayout& lay, const Grid& g, uint64_t stage_base,
@@ -143,45 +166,33 @@ uint64_t TwoPhaseV(Program& p, const AllToAllVLayout& lay, const Grid& g, uint64
     for (unsigned c = c0; c < c1; ++c) len += lay.Recv(at, g.Node(c, r)).len;
     return Range{c0 < c1 ? lay.Recv(at, g.Node(c0, r)).off : 0, len};
   };
-  for (int phase = 0; phase < 2; ++phase) {
-    for (int recv = 0; recv < 2; ++recv) {
-      const Act act = recv ? Act::kRecvCopy : Act::kSend;
-      for (unsigned r = 0; r < h; ++r) {
-        for (unsigned c = 0; c < w; ++c) {
-          const unsigned me = g.Node(c, r);
-          for (unsigned s = 1; s < (phase == 0 ? w : h); ++s) {
-            const auto port = static_cast<uint8_t>(s % ports);
-            if (phase == 0) {
-              // (c, r) sends (pc, r) its blocks for column pc, row by row; (c, r) receives from
-              // (pc, r) the blocks for (c, rr): its own into the receive area, the rest staged.
-              const unsigned pc = (c + (recv ? w - s : s)) % w;
-              const unsigned peer = g.Node(pc, r);
-              for (unsigned rr = 0; rr < h; ++rr) {
-                if (!recv) {
-                  Put(p, act, me, peer, lay.Send(me, g.Node(pc, rr)), port);
-                } else {
-                  Put(p, act, me, peer, rr == r ? lay.Recv(me, peer) : stage[r * w + c][rr][pc],
-                      port);
-                }
-              }
-            } else if (!recv) {
-              // (c, r) sends (c, pr) what row r has for it: staged, its own, staged.
-              const unsigned pr = (r + s) % h, peer = g.Node(c, pr);
-              Put(p, act, me, peer, staged(c, r, pr, 0, c), port);
-              Put(p, act, me, peer, lay.Send(me, peer), port);
-              Put(p, act, me, peer, staged(c, r, pr, c + 1, w), port);
+  TwoPhaseMessages(
+      w, h, ports,
+      [&](int phase, bool recv, unsigned c, unsigned r, unsigned pc, unsigned pr, uint8_t port) {
+        const Act act = recv ? Act::kRecvCopy : Act::kSend;
+        const unsigned me = g.Node(c, r), peer = g.Node(pc, pr);
+        if (phase == 0) {
+          // (c, r) sends (pc, r) its blocks for column pc, row by row; (c, r) receives from (pc, r)
+          // the blocks for (c, rr): its own into the receive area, the rest staged.
+          for (unsigned rr = 0; rr < h; ++rr) {
+            if (!recv) {
+              Put(p, act, me, peer, lay.Send(me, g.Node(pc, rr)), port);
             } else {
-              // (c, r) receives from (c, pr) row pr's blocks for it, in the same three runs.
-              const unsigned pr = (r + h - s) % h, peer = g.Node(c, pr);
-              Put(p, act, me, peer, received(me, pr, 0, c), port);
-              Put(p, act, me, peer, lay.Recv(me, peer), port);
-              Put(p, act, me, peer, received(me, pr, c + 1, w), port);
+              Put(p, act, me, peer, rr == r ? lay.Recv(me, peer) : stage[r * w + c][rr][pc], port);
             }
           }
+        } else if (!recv) {
+          // (c, r) sends (c, pr) what row r has for it: staged, its own, staged.
+          Put(p, act, me, peer, staged(c, r, pr, 0, c), port);
+          Put(p, act, me, peer, lay.Send(me, peer), port);
+          Put(p, act, me, peer, staged(c, r, pr, c + 1, w), port);
+        } else {
+          // (c, r) receives from (c, pr) row pr's blocks for it, in the same three runs.
+          Put(p, act, me, peer, received(me, pr, 0, c), port);
+          Put(p, act, me, peer, lay.Recv(me, peer), port);
+          Put(p, act, me, peer, received(me, pr, c + 1, w), port);
         }
-      }
-    }
-  }
+      });
   return longest;
 }
 
@@ -250,7 +261,6 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
       continue;
     }
     const auto g = static_cast<unsigned>(members.size());
-    auto node = [&](unsigned c, unsigned r) { return grid.Node(c, r); };
     auto block = [&](unsigned c, unsigned r) { return AllToAllBlock(p.elements, g, r * w + c); };
     // Block (c, r) is the one bound for the member at (c, r) at the start.
     // Phase 1, rows: members (c, r) and (c', r) swap column c' of (c, r)'s blocks (what it has
@@ -260,28 +270,17 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
     // Phase 2, columns: members (c, r) and (c, r') swap row r' of (c, r)'s blocks (what the row
     // of (c, r) has for (c, r')) for row r of (c, r')'s blocks, each keeping what it gets in the
     // blocks it gave. Afterwards block (c'', r') of (c, r) holds what (c'', r') sent it.
-    for (int phase = 0; phase < 2; ++phase) {
-      for (int recv = 0; recv < 2; ++recv) {
-        const Act act = recv ? Act::kRecvCopy : Act::kSend;
-        for (unsigned r = 0; r < h; ++r) {
-          for (unsigned c = 0; c < w; ++c) {
-            const unsigned me = node(c, r);
-            for (unsigned s = 1; s < (phase == 0 ? w : h); ++s) {
-              const auto port = static_cast<uint8_t>(s % ports);
-              if (phase == 0) {
-                const unsigned pc = (c + (recv ? w - s : s)) % w;
-                for (unsigned rr = 0; rr < h; ++rr)
-                  Put(p, act, me, node(pc, r), block(pc, rr), port);
-              } else {
-                const unsigned pr = (r + (recv ? h - s : s)) % h;
-                const Range row{block(0, pr).off, block(0, pr).len * w};
-                Put(p, act, me, node(c, pr), row, port);
-              }
-            }
+    TwoPhaseMessages(
+        w, h, ports,
+        [&](int phase, bool recv, unsigned c, unsigned r, unsigned pc, unsigned pr, uint8_t port) {
+          const Act act = recv ? Act::kRecvCopy : Act::kSend;
+          const unsigned me = grid.Node(c, r), peer = grid.Node(pc, pr);
+          if (phase == 0) {
+            for (unsigned rr = 0; rr < h; ++rr) Put(p, act, me, peer, block(pc, rr), port);
+          } else {
+            Put(p, act, me, peer, Range{block(0, pr).off, block(0, pr).len * w}, port);
           }
-        }
-      }
-    }
+        });
   }
   p.sync_steps = 2;
   if (v && layout->elements() + staging > kMaxAllToAllVElements) {

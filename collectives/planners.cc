@@ -276,9 +276,12 @@ std::vector<const AlgorithmInfo*> TableIAlgorithms() {
   return v;
 }
 
-std::string AlgorithmNames() {
+std::string AlgorithmNames(const std::function<bool(const AlgorithmInfo&)>& which,
+                           const char* sep) {
   std::string s;
-  for (const Entry& e : Registry()) s += std::string(s.empty() ? "" : ", ") + e.info.name;
+  for (const Entry& e : Registry()) {
+    if (!which || which(e.info)) s += std::string(s.empty() ? "" : sep) + e.info.name;
+  }
   return s;
 }
 
@@ -287,10 +290,8 @@ namespace {
 // groups that are disjoint sets of at least two of the package's nodes (CheckGroups).
 void CheckCommunicators(const Request& req, const AlgorithmInfo& info) {
   if (!info.communicators) {
-    std::string names;
-    for (const Entry& e : Registry()) {
-      if (e.info.communicators) names += std::string(names.empty() ? "" : ", ") + e.info.name;
-    }
+    const std::string names =
+        AlgorithmNames([](const AlgorithmInfo& a) { return a.communicators; });
     throw PlanError(
         fmt::format("coll.groups: algorithm {} plans the whole package only; "
                     "communicators are planned by: {}",
@@ -376,8 +377,10 @@ uint64_t BusiestNodeFlits(const Program& p, unsigned lanes) {
   for (const NodeProgram& np : p.nodes) {
     uint64_t flits = 0;
     for (const Op& o : np.ops) {
-      if (o.act == Act::kSend || o.act == Act::kEngSend)
-        flits += (o.region.len + lanes - 1) / lanes;
+      // An engine stream is its id's count in every step of the request program, padding
+      // included (what the endpoint injects, ScheduleEndpoint); a message its region's flits.
+      if (o.act == Act::kSend) flits += (o.region.len + lanes - 1) / lanes;
+      if (o.act == Act::kEngSend) flits += EngineFlits(np, o.id, false);
     }
     most = std::max(most, flits);
   }

@@ -4,6 +4,7 @@
 #ifndef ARIES_COLLECTIVES_PLANNERS_H_
 #define ARIES_COLLECTIVES_PLANNERS_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,8 +69,10 @@ std::vector<const AlgorithmInfo*> TableIAlgorithms();
 const std::vector<AlgorithmInfo>& Algorithms();
 // The algorithm called `name`, or nullptr.
 const AlgorithmInfo* FindAlgorithm(std::string_view name);
-// "ring, 2dring, ..." for messages and --help.
-std::string AlgorithmNames();
+// "ring, 2dring, ..." for messages and --help: every algorithm, or those `which` accepts, in
+// registry order, joined by `sep`.
+std::string AlgorithmNames(const std::function<bool(const AlgorithmInfo&)>& which = nullptr,
+                           const char* sep = ", ");
 
 // Plans and validates; throws PlanError (unknown algorithm, a collective or topology the
 // algorithm does not serve, hardware too small) or std::logic_error if a planner produced a
@@ -78,8 +81,9 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation = nu
 // The planner's program for `req`, checked as Plan checks the request but neither embedded nor
 // validated: what a plan's shape says (its flits), not a program to run.
 Program PlanUnvalidated(const Request& req, const Hardware& hw);
-// The most flits any node's endpoint injects for `p`: its sends and engine streams, `lanes`
-// elements a flit (a region a flit does not divide ends with a partial one).
+// The most flits any node's endpoint injects for `p`: its sends, `lanes` elements a flit (a
+// region a flit does not divide ends with a partial one), and its engine streams with their
+// padding (EngineFlits).
 uint64_t BusiestNodeFlits(const Program& p, unsigned lanes);
 
 // The level counts L that aries_lt accepts for K (K = b^L for an integer b >= 2), increasing.

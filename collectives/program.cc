@@ -423,21 +423,40 @@ unsigned Program::SegmentLinks() const {
   return n;
 }
 
-Range Program::ResultRegion(unsigned node) const {
-  const auto r = RankOf(req, node);
+namespace {
+
+// Node `node`'s result region; `v`: the all-to-all-v's layout (built once by the caller).
+Range ResultOf(const Program& p, unsigned node, const AllToAllVLayout* v) {
+  const auto r = RankOf(p.req, node);
   if (!r) return {0, 0};  // in no communicator
-  switch (req.collective) {
+  switch (p.req.collective) {
     case Collective::kReduceScatter:
-      return Shard(elements, r->size, r->rank);
+      return Shard(p.elements, r->size, r->rank);
     case Collective::kReduce:
-      return node == req.root ? Range{0, elements} : Range{0, 0};
+      return node == p.req.root ? Range{0, p.elements} : Range{0, 0};
     case Collective::kAllToAll:
-      return {0, AllToAllBlock(elements, r->size, 0).len * r->size};
+      return {0, AllToAllBlock(p.elements, r->size, 0).len * r->size};
     case Collective::kAllToAllV:
-      return AllToAllVLayout(req).Received(node);
+      return v->Received(node);
     default:
-      return {0, elements};
+      return {0, p.elements};
   }
+}
+
+}  // namespace
+
+Range Program::ResultRegion(unsigned node) const {
+  if (req.collective != Collective::kAllToAllV) return ResultOf(*this, node, nullptr);
+  const AllToAllVLayout v(req);
+  return ResultOf(*this, node, &v);
+}
+
+std::vector<Range> Program::ResultRegions() const {
+  std::optional<AllToAllVLayout> v;
+  if (req.collective == Collective::kAllToAllV) v.emplace(req);
+  std::vector<Range> r(num_nodes());
+  for (unsigned n = 0; n < num_nodes(); ++n) r[n] = ResultOf(*this, n, v ? &*v : nullptr);
+  return r;
 }
 
 }  // namespace aries::coll

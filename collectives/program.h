@@ -303,6 +303,8 @@ struct Program {
   // communicator; all-reduce: all; all-to-all: its communicator's blocks; a node in no
   // communicator: none).
   Range ResultRegion(unsigned node) const;
+  // Every node's, by node id (one all-to-all-v layout for all: loop over these).
+  std::vector<Range> ResultRegions() const;
   // Links the program wires onto bypass segments: port outputs whose mux selects a track.
   unsigned SegmentLinks() const;
   unsigned num_nodes() const { return static_cast<unsigned>(nodes.size()); }

@@ -438,8 +438,9 @@ class Executor {
   }
 
   void CheckResult() {
+    const std::vector<Range> regions = p_.ResultRegions();
     for (unsigned n = 0; n < n_; ++n) {
-      const auto [lo, hi] = Span(p_.ResultRegion(n));
+      const auto [lo, hi] = Span(regions[n]);
       const auto rank = RankOf(p_.req, n);
       Set all;  // the members of n's communicator
       if (rank) {

@@ -366,11 +366,11 @@ std::vector<Tree> DoubleBinaryTrees(const std::vector<unsigned>& members, unsign
 // links between members; where they leave the group in pieces (members apart, as the
 // communicators across quadrants), also each member's nearest member along its row and column
 // (a bypass segment on ARIES, a dimension-order path elsewhere); where those still do not join
-// it, consecutive ranks.
+// it, consecutive ranks. `all`: the package's Neighbours.
 std::vector<std::vector<unsigned>> GroupNeighbours(const Geometry& g,
+                                                   const std::vector<std::vector<unsigned>>& all,
                                                    const std::vector<unsigned>& members) {
   const size_t m = members.size();
-  const auto all = Neighbours(g);
   std::vector<std::vector<unsigned>> nb(m);
   auto index = [&](unsigned v) -> int {
     const auto it = std::lower_bound(members.begin(), members.end(), v);
@@ -450,12 +450,12 @@ Program PlanDoubleBinaryTree(const Request& req, const Hardware&) {
   Program p = Empty(req);
   Builder b(p);
   unsigned height = 0;
-  std::vector<Tree> first;
+  std::vector<unsigned> roots;  // the first communicator's two trees' (the summary names them)
   for (const auto& members : Communicators(req)) {
     const auto trees = DoubleBinaryTrees(members, p.num_nodes());
     MultiTreePhases(b, trees, {0, p.elements}, true, true);  // half of the vector each
     height = std::max(height, Height(trees));
-    if (first.empty()) first = trees;
+    if (roots.empty()) roots = {trees[0].root, trees[1].root};
   }
   p.sync_steps = height;
   const bool odd = LargestCommunicator(req) % 2 != 0;
@@ -469,7 +469,7 @@ Program PlanDoubleBinaryTree(const Request& req, const Hardware&) {
   p.summary = fmt::format(
       "double binary tree: in-order binary tree over the node ids (root {}) "
       "and its {} (root {}), half of the vector each, height {}",
-      first[0].root, odd ? "shift by one" : "mirror", first[1].root, p.sync_steps);
+      roots[0], odd ? "shift by one" : "mirror", roots[1], p.sync_steps);
   return p;
 }
 
@@ -484,9 +484,10 @@ Program PlanMultiTree(const Request& req, const Hardware&) {
   const bool rs = req.collective != Collective::kAllGather;
   const bool ag = req.collective != Collective::kReduceScatter;
   unsigned height = 0;
+  const auto links = Neighbours(req.geom);
   for (const auto& members : Communicators(req)) {
     const auto trees = MultiTrees(
-        members, req.groups.empty() ? Neighbours(req.geom) : GroupNeighbours(req.geom, members), n);
+        members, req.groups.empty() ? links : GroupNeighbours(req.geom, links, members), n);
     MultiTreePhases(b, trees, {0, p.elements}, rs, ag);
     height = std::max(height, Height(trees));
   }

@@ -125,11 +125,9 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   if (o.collective == coll::Collective::kAllToAllV) {
     if (algo == "auto") {
-      std::string serve;  // the algorithms that plan it
-      for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
-        if (a.Serves(coll::Collective::kAllToAllV))
-          serve += std::string(serve.empty() ? "" : " or ") + a.name;
-      }
+      const std::string serve = coll::AlgorithmNames(  // the algorithms that plan it
+          [](const coll::AlgorithmInfo& a) { return a.Serves(coll::Collective::kAllToAllV); },
+          " or ");
       BadKey(c, "coll.algo", serve + " with alltoallv (no measured costs)");
     }
     if (o.counts != "uniform" && o.counts != "random") {
@@ -459,8 +457,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     // off the root of a reduce).
     unsigned written = 0;
     std::string first;
+    const std::vector<coll::Range> regions = p.ResultRegions();
     for (unsigned node = 0; node < n; ++node) {
-      const coll::Range rr = p.ResultRegion(node);
+      const coll::Range rr = regions[node];
       if (rr.len == 0) continue;
       if (first.empty()) first = tb::NodePath(o.outputs, node);
       tb::WriteVectorFile(

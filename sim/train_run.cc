@@ -127,22 +127,19 @@ void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
   for (const auto& [key, sizes] : colls) {
     const auto [c, scope] = key;
     const std::string shape = train::ScopeShape(par, scope);
+    // The models the cost chooses from (CostTable::Choices: over groups and for the all-to-all
+    // every algorithm measured there, else `cand`).
     std::vector<std::pair<const coll::CostModel*, std::string>> models;
-    if (shape != "all") {
-      const auto choices = table.Choices(c, g, {}, shape);
-      for (const coll::Candidate& x : choices) {
-        const coll::CostModel& m = table.Find(c, g, x, shape);
-        models.push_back(
-            {&m, fmt::format("{} over {} (every group at once: {:.2f}x one group "
-                             "alone){}",
-                             x.Label(), shape, m.Slowdown(),
-                             choices.size() > 1 ? "; the cheapest at each size" : "")});
-      }
-    } else if (c == coll::Collective::kAllToAll) {
-      for (const coll::Candidate& x : table.Candidates(c, g))
-        models.push_back({&table.Find(c, g, x), x.Label() + " (the cheaper at each size)"});
-    } else {
-      models.push_back({&table.Find(c, g, cand), cand.Label()});
+    const auto choices = table.Choices(c, g, {cand}, shape);
+    for (const coll::Candidate& x : choices) {
+      const coll::CostModel& m = table.Find(c, g, x, shape);
+      models.push_back(
+          {&m, fmt::format("{}{}{}", x.Label(),
+                           shape != "all" ? fmt::format(" over {} (every group at once: {:.2f}x "
+                                                        "one group alone)",
+                                                        shape, m.Slowdown())
+                                          : "",
+                           choices.size() > 1 ? "; the cheapest at each size" : "")});
     }
     for (const auto& [m, label] : models) {
       const coll::AlphaBeta ab = coll::FitAlphaBeta(m->points);
@@ -485,6 +482,14 @@ struct Family {
 };
 
 // The paper's families from the algorithm descriptors (collectives/planners.h: PaperRole).
+// Whether ARIES's candidates of `family` include a concentrating algorithm (cmtree).
+bool Concentrating(const std::string& family) {
+  for (const coll::AlgorithmInfo* a : coll::AriesCandidates(family)) {
+    if (a->concentrates) return true;
+  }
+  return false;
+}
+
 const std::vector<Family>& Families() {
   static const std::vector<Family> f = [] {
     std::vector<Family> v;
@@ -723,7 +728,7 @@ int RunFig10Command(const Fig10Options& o) {
         "bypass segments at one hop's latency add (package.extra_per_pitch 0 on ARIES / 1, at "
         "batch 1), and what remains unexplained (paper / all of these); beside the paper preset "
         "at batch 1, the part of it ARIES's concentrated multi-tree gives (with / without cmtree "
-        "among ARIES's candidates)\n\n"
+        "among ARIES's candidates; - for a family without a concentrated algorithm)\n\n"
         "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
         "x batch 1 | = paper preset, batch 1 | of which concentration | x one-hop segments | "
         "paper (V-B) | unexplained |\n"
@@ -749,7 +754,8 @@ int RunFig10Command(const Fig10Options& o) {
       }
       fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k,
                  Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch), Per(b.speedup),
-                 Per(conc), Per(hop), ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-");
+                 Concentrating(p.family) ? Per(conc) : "-", Per(hop), ref ? Per(ref->vs) : "-",
+                 ref ? Per(rest) : "-");
     }
     fmt::print("\n");
   }

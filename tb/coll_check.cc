@@ -111,8 +111,9 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
     const coll::BlockSource b = coll::AllToAllSource(p.elements, r.size, r.rank, e);
     return std::pair{comms[r.comm][b.rank], b.offset};
   };
+  const std::vector<coll::Range> regions = p.ResultRegions();
   for (unsigned node = 0; node < n; ++node) {
-    const coll::Range r = p.ResultRegion(node);
+    const coll::Range r = regions[node];
     const auto rank = coll::RankOf(p.req, node);
     for (uint64_t e = r.off; e < r.end(); ++e) {
       const uint32_t got = out[node][e];

@@ -66,17 +66,17 @@ std::vector<coll::Candidate> CostTable::Choices(coll::Collective c, const coll::
 coll::Candidate CostTable::Cheapest(coll::Collective c, const coll::Geometry& g,
                                     const std::vector<coll::Candidate>& cands, uint64_t bytes,
                                     const std::string& groups) const {
-  const std::vector<coll::Candidate> list = Choices(c, g, cands, groups);
-  coll::Candidate best = list[0];
-  double cycles = Find(c, g, best, groups).Predict(bytes);
+  const coll::Candidate* best = nullptr;
+  double cycles = 0;
+  const std::vector<coll::Candidate> list = Choices(c, g, cands, groups);  // never empty
   for (const coll::Candidate& x : list) {  // ties to the first, as CheapestOf's
     const double p = Find(c, g, x, groups).Predict(bytes);
-    if (p < cycles) {
-      best = x;
+    if (!best || p < cycles) {
+      best = &x;
       cycles = p;
     }
   }
-  return best;
+  return *best;
 }
 
 ScopedCost CostTable::Scoped(const coll::Geometry& g, const std::vector<coll::Candidate>& cands,

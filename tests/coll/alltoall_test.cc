@@ -232,6 +232,12 @@ TEST(AllToAllV, LayoutOfSendAndReceiveAreas) {
   EXPECT_EQ(p.elements, 30u);
   EXPECT_EQ(p.ResultRegion(0).off, 14u);
   EXPECT_EQ(p.ResultRegion(0).len, 5u);
+  const std::vector<Range> all = p.ResultRegions();  // every node's, from one layout
+  ASSERT_EQ(all.size(), 4u);
+  for (unsigned n = 0; n < 4; ++n) {
+    EXPECT_EQ(all[n].off, l.Received(n).off) << n;
+    EXPECT_EQ(all[n].len, l.Received(n).len) << n;
+  }
   EXPECT_EQ(ParseCollective("alltoallv"), Collective::kAllToAllV);
   EXPECT_HAS(std::string(CollectiveNames()), "alltoallv");
   EXPECT_FALSE(Swept(Collective::kAllToAllV));

@@ -56,8 +56,9 @@ TEST(Reference, OrderFreeOperationsGiveTheDefinitionForEveryAlgorithm) {
             for (auto& x : v) x = static_cast<uint32_t>(rng());
           const auto out = Execute(p, h, in);
           std::vector<uint32_t> vals(n);
+          const std::vector<Range> regions = p.ResultRegions();
           for (unsigned node = 0; node < n; ++node) {
-            const Range rr = p.ResultRegion(node);
+            const Range rr = regions[node];
             for (uint64_t e = rr.off; e < rr.end(); ++e) {
               uint32_t want;
               if (c == Collective::kAllGather) {

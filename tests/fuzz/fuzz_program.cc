@@ -129,8 +129,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint32_t> vals(n);
   std::optional<AllToAllVLayout> v_layout;
   if (p.req.collective == Collective::kAllToAllV) v_layout.emplace(p.req);
+  const std::vector<Range> regions = p.ResultRegions();
   for (unsigned node = 0; node < n; ++node) {
-    const Range rr = p.ResultRegion(node);
+    const Range rr = regions[node];
     for (uint64_t e = rr.off; e < rr.end(); ++e) {
       uint32_t want;
       if (v_layout) {  // the sender's element of the block this one is in

@@ -113,6 +113,24 @@ VerifiedRun RunVerified(sysc::Package& pkg, const coll::Request& r, uint64_t see
   return v;
 }
 
+// `algo` over the communicators `groups` of a 4x4 package of topology `t` (the shipped node
+// models for `use`), every group at once, verified as RunVerified does.
+VerifiedRun RunGroups(Topology t, sysc::NodeUse use, const std::string& algo,
+                      const std::string& groups, Collective c, uint64_t elements, uint64_t seed) {
+  sysc::PackageConfig pc;
+  pc.topology = t;
+  pc.k = 4;
+  sysc::Package pkg(pc, sysc::ShippedNodeModels(use), seed);
+  coll::Request r;
+  r.geom = pc;
+  r.algo = algo;
+  r.collective = c;
+  r.op = hw::kOpAddI32;
+  r.elements = elements;
+  r.groups = coll::ParseGroups(groups, 4);
+  return RunVerified(pkg, r, seed, fmt::format("{} {} {}", algo, groups, TopologyName(t)));
+}
+
 // What the ring family implements (all-to-all has algorithms of its own).
 const Collective kAll[] = {Collective::kAllReduce, Collective::kReduceScatter,
                            Collective::kAllGather, Collective::kReduce,
@@ -277,26 +295,15 @@ TEST(CollProgram, TreeWithFourEmbeddingsAndPadding) {
 TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
   const uint64_t seed = aries::test::TestSeed(22);
   auto run = [&](Topology t, const std::string& groups, Collective c, uint64_t elements) {
-    sysc::PackageConfig pc;
-    pc.topology = t;
-    pc.k = 4;
-    sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint), seed);
-    coll::Request r;
-    r.geom = pc;
-    r.algo = "ring";
-    r.collective = c;
-    r.op = hw::kOpAddI32;
-    r.elements = elements;
-    r.groups = coll::ParseGroups(groups, 4);
-    VerifiedRun v = RunVerified(pkg, r, seed, groups);
-    return std::make_tuple(v.p, v.in, v.res);
+    return RunGroups(t, sysc::NodeUse::kPointToPoint, "ring", groups, c, elements, seed);
   };
   for (Collective c :
        {Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather}) {
     run(Topology::kAries, "0,1,2,3;4,5,6,7", c, 1001);
     run(Topology::kMesh, "quadrants", c, 999);
   }
-  auto [p, in, res] = run(Topology::kAries, "0,1,2,3;4,5,6,7", Collective::kAllReduce, 4096);
+  const VerifiedRun v = run(Topology::kAries, "0,1,2,3;4,5,6,7", Collective::kAllReduce, 4096);
+  const auto& [p, in, res] = v;
   // Nodes 8..15 take no part: their buffers keep their inputs (the golden checks that too).
   EXPECT_EQ(res.out[12], in[12]);
   EXPECT_EQ(res.node_cycles.size(), 16u);
@@ -309,13 +316,12 @@ TEST(CollProgram, CommunicatorsRunAtOnceAndEachIsVerified) {
   EXPECT_FALSE(tb::CheckCollective(other, in, res.out).empty());
   // Together as fast as alone (no shared link on ARIES: the rows' wrap links are bypass
   // segments of their own rows).
-  const auto alone = std::get<2>(run(Topology::kAries, "0,1,2,3", Collective::kAllReduce, 4096));
+  const auto alone = run(Topology::kAries, "0,1,2,3", Collective::kAllReduce, 4096).res;
   EXPECT_EQ(*std::max_element(res.node_cycles.begin(), res.node_cycles.begin() + 4),
             *std::max_element(alone.node_cycles.begin(), alone.node_cycles.begin() + 4));
   // Interleaved groups on the mesh: their dimension-order paths share links.
-  const auto both =
-      std::get<2>(run(Topology::kMesh, "0,2,8,10;1,3,9,11", Collective::kAllReduce, 4096));
-  const auto one = std::get<2>(run(Topology::kMesh, "0,2,8,10", Collective::kAllReduce, 4096));
+  const auto both = run(Topology::kMesh, "0,2,8,10;1,3,9,11", Collective::kAllReduce, 4096).res;
+  const auto one = run(Topology::kMesh, "0,2,8,10", Collective::kAllReduce, 4096).res;
   EXPECT_GT(static_cast<double>(both.node_cycles[0]),
             1.5 * static_cast<double>(one.node_cycles[0]));
 }
@@ -329,18 +335,7 @@ TEST(CollProgram, TreesOverCommunicatorsRunAtOnceAndEachIsVerified) {
   const uint64_t seed = aries::test::TestSeed(24);
   auto run = [&](Topology t, const char* algo, const std::string& groups, Collective c,
                  uint64_t elements) {
-    sysc::PackageConfig pc;
-    pc.topology = t;
-    pc.k = 4;
-    sysc::Package pkg(pc, sysc::ShippedNodeModels(sysc::NodeUse::kAny), seed);
-    coll::Request r;
-    r.geom = pc;
-    r.algo = algo;
-    r.collective = c;
-    r.op = hw::kOpAddI32;
-    r.elements = elements;
-    r.groups = coll::ParseGroups(groups, 4);
-    return RunVerified(pkg, r, seed, fmt::format("{} {} {}", algo, groups, TopologyName(t))).res;
+    return RunGroups(t, sysc::NodeUse::kAny, algo, groups, c, elements, seed).res;
   };
   for (Topology t : {Topology::kAries, Topology::kMesh}) {
     for (const char* algo : {"dbt", "mtree", "tree"}) {
@@ -543,6 +538,34 @@ TEST(CollProgram, TwoPhaseAllToAllVEverywhereAndTheGoldenCatchesARelayedElement)
   EXPECT_NE(found[0].find(fmt::format("(node 0's element {})", lay.Send(0, 5).off + 2)),
             std::string::npos)
       << found[0];
+}
+
+// The cost models' flit count (coll::BusiestNodeFlits) is what the endpoints inject: messages by
+// their regions' flits, engine streams with their steps' padding (the tree with four embeddings
+// steps its ids in 256-flit pieces, which 20,000 elements do not fill).
+TEST(CollProgram, BusiestNodeFlitsIsWhatTheEndpointsInject) {
+  const sysc::NodeShape shape;  // the shipped node's
+  for (const char* algo : {"tree", "ring", "dbt", "mtree"}) {
+    for (unsigned e : {1u, 4u}) {
+      if (e == 4 && std::string(algo) != "tree") continue;
+      coll::Request r;
+      r.geom.topology = Topology::kAries;
+      r.geom.k = 4;
+      r.algo = algo;
+      r.embeddings = e;
+      r.op = hw::kOpAddI32;
+      r.elements = 20000;
+      const coll::Program p = coll::Plan(r, sysc::HardwareOf(shape));
+      uint64_t most = 0;
+      for (unsigned n = 0; n < p.num_nodes(); ++n) {
+        sysc::ScheduleEndpoint ep(shape, 4, n, p, std::vector<uint32_t>(p.elements));
+        most = std::max(most, ep.flits_to_send());
+      }
+      EXPECT_EQ(coll::BusiestNodeFlits(p, shape.lanes), most) << algo << " E=" << e;
+      // Without padding a node injects its vector once: 1,250 flits.
+      if (e == 4) EXPECT_GT(most, (r.elements + shape.lanes - 1) / shape.lanes) << "padding";
+    }
+  }
 }
 
 }  // namespace
