@@ -55,6 +55,16 @@ class Channel {
   unsigned dst() const { return dst_; }
   unsigned dst_link() const { return dst_link_; }
 
+  // The receiver's arrival ring: `ring` holds one word per cycle (a power of two, `mask` + 1,
+  // at least 2 lookahead() entries), bit dst_link() of the word of a flit's arrival cycle is set
+  // when it is sent, and the receiver reads and clears the word of each cycle, so it visits only
+  // the links with an arriving flit. `atomic`: senders on several threads share the words.
+  void SetArrivals(uint64_t* ring, unsigned mask, bool atomic) {
+    arrivals_ = ring;
+    arrivals_mask_ = mask;
+    arrivals_atomic_ = atomic;
+  }
+
   void SendFlit(uint64_t cycle, const uint32_t* words) {
     if (cycle >= dead_from_) {  // a dead wire: sent by one end, never seen by the other
       ++flits_sent_;
@@ -65,6 +75,7 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
     CopyFlit(&flits_[s * words_], words, words_);
+    MarkArrival(at);
     ++flits_sent_;
   }
   // The flit arriving in `cycle`, or nullptr.
@@ -127,6 +138,7 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
     CopyFlit(&flits_[s * words_], words, words_);
+    MarkArrival(at);
   }
   void PutCredit(uint64_t at, uint8_t vc_mask) {
     const unsigned s = static_cast<unsigned>(at & mask_);
@@ -137,6 +149,15 @@ class Channel {
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
+  void MarkArrival(uint64_t at) {
+    if (arrivals_ == nullptr) return;
+    uint64_t* word = &arrivals_[at & arrivals_mask_];
+    const uint64_t bit = uint64_t{1} << dst_link_;
+    if (arrivals_atomic_)
+      __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+    else
+      *word |= bit;
+  }
   static unsigned RingSize(unsigned at_least) {
     unsigned r = 1;
     while (r < at_least) r *= 2;
@@ -153,6 +174,9 @@ class Channel {
   uint64_t flits_sent_ = 0;
   uint64_t dead_from_ = kAlive;
   uint64_t flits_lost_ = 0, credits_lost_ = 0;
+  uint64_t* arrivals_ = nullptr;
+  unsigned arrivals_mask_ = 0;
+  bool arrivals_atomic_ = false;
 };
 
 }  // namespace aries::sysc

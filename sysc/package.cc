@@ -110,6 +110,11 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     }
   };
   const unsigned w = shape_.words();
+  // The longest link's lookahead (Channel) bounds every channel's, segments' included.
+  const unsigned longest = coll::LongestLinkLatency(cfg_) - shape_.link_in_regs + 1;
+  arrival_ring_ = 1;
+  while (arrival_ring_ < 2 * longest) arrival_ring_ *= 2;
+  arrivals_.assign(static_cast<size_t>(num_nodes()) * arrival_ring_, 0);
   for (unsigned n = 0; n < num_nodes(); ++n) {
     Node& nd = nodes_[n];
     nd.in.link_flit.assign(shape_.num_links * w, 0);
@@ -228,6 +233,13 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
     nodes_[s].out_pitches[sl] = l.pitches;
     nodes_[d].in_ch[dl] = into.back().get();
     nodes_[d].in_links |= uint64_t{1} << dl;
+    if (into.back()->lookahead() * 2 > arrival_ring_) {
+      throw std::logic_error(fmt::format("{}: lookahead {} beyond the arrival ring of {}",
+                                         into.back()->name(), into.back()->lookahead(),
+                                         arrival_ring_));
+    }
+    into.back()->SetArrivals(&arrivals_[static_cast<size_t>(d) * arrival_ring_], arrival_ring_ - 1,
+                             parts_.size() > 1);
   };
   one(l.a, l.la, l.b, l.lb, "+");
   one(l.b, l.lb, l.a, l.la, "-");
@@ -343,10 +355,14 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   NodeCounters& k = nd.counters;
   const unsigned w = shape_.words();
   in.link_valid = 0;
-  // Only the links with wires (a link without stays empty: its credit entry is zero).
-  for (uint64_t m = nd.in_links; m != 0; m &= m - 1) {
+  // Only the links with a flit arriving (a link without wires has no channel to mark one).
+  uint64_t& arriving =
+      arrivals_[static_cast<size_t>(n) * arrival_ring_ + (cycle & (arrival_ring_ - 1))];
+  const uint64_t marked = arriving & nd.in_links;
+  arriving = 0;
+  for (uint64_t m = marked; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-    if (const uint32_t* f = nd.in_ch[l]->FlitAt(cycle)) {
+    if (const uint32_t* f = nd.in_ch[l]->FlitAt(cycle)) {  // (a mark outlives a rebuilt link)
       CopyFlit(&in.link_flit[l * w], f, w);
       in.link_valid |= uint64_t{1} << l;
       CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped

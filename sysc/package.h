@@ -288,6 +288,10 @@ class Package {
   std::unique_ptr<TickPool> pool_;
   std::vector<std::vector<unsigned>> parts_;  // nodes of each partition, in id order
   unsigned lookahead_ = kNoLookahead;
+  // Per node, a ring of words, one per cycle: the links with a flit arriving then (Channel::
+  // SetArrivals), arrival_ring_ words each (a power of two, twice the longest link's lookahead).
+  std::vector<uint64_t> arrivals_;
+  unsigned arrival_ring_ = 0;
   std::vector<Channel*> borders_;               // channels whose ends are on two ranks
   unsigned window_ = 0;                         // cycles of the window being run (RunWindow)
   std::vector<std::exception_ptr> part_error_;  // what a partition threw in the window
