@@ -107,6 +107,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   slot_ovc_.assign(slots, 0);
   slot_hdr_.assign(slots, 0);
   slot_flit_.assign(slots * w_, 0);
+  fifo_.assign(slots, 0);
+  free_.assign(slots, 0);
   in_credit_q_.assign(np_, 0);
   pt_open_.assign(np_, 0);
   sw_last_.assign(np_, 0);
@@ -177,6 +179,8 @@ void FastNode::Reset(unsigned x, unsigned y) {
   rtr_rsp_ = rtr_err_ = false;
   rtr_rdata_ = 0;
   std::fill(count_.begin(), count_.end(), 0);
+  nfree_ = static_cast<unsigned>(free_.size());
+  for (unsigned i = 0; i < nfree_; ++i) free_[i] = static_cast<uint16_t>(nfree_ - 1 - i);
   std::fill(rd_.begin(), rd_.end(), 0);
   std::fill(wr_.begin(), wr_.end(), 0);
   std::fill(nonempty_.begin(), nonempty_.end(), 0);
@@ -346,7 +350,7 @@ void FastNode::ComputeComb() {
     for (uint32_t m = ne; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
       const unsigned q = p * nv_ + v;
-      const size_t s = Slot(p, v, rd_[q]);
+      const size_t s = Slot(q, rd_[q]);
       const uint32_t hdr = slot_hdr_[s];
       const uint32_t route = slot_route_[s];
       const unsigned hovc = slot_ovc_[s];
@@ -474,7 +478,8 @@ void FastNode::SendFlit(unsigned o, uint32_t* dst) const {
   }
   const unsigned p = c_.gnt_idx[o];
   const unsigned v = c_.sel[p];
-  CopyFlit(dst, &slot_flit_[Slot(p, v, rd_[p * nv_ + v]) * w_], w_);
+  const unsigned q = p * nv_ + v;
+  CopyFlit(dst, &slot_flit_[Slot(q, rd_[q]) * w_], w_);
   dst[0] = (dst[0] & ~(kVcMask << hw::kHdrVcLsb)) | (uint32_t{c_.sel_ovc[p]} << hw::kHdrVcLsb);
 }
 
@@ -772,6 +777,7 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned v = c.sel[p];
     const unsigned q = p * nv_ + v;
     if ((c.sel_done >> p) & 1u) {
+      free_[nfree_++] = fifo_[q * depth_ + rd_[q]];
       rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == depth_ ? 0 : rd_[q] + 1u);
       if (--count_[q] == 0 && (nonempty_[p] &= ~(1u << v)) == 0) ne_ports_ &= ~(1u << p);
       served_[q] = 0;
@@ -898,7 +904,8 @@ void FastNode::Edge(const NodeIn& in) {
       overflow = true;
       continue;
     }
-    const size_t s = Slot(p, vc, wr_[q]);
+    const size_t s = free_[--nfree_];
+    fifo_[q * depth_ + wr_[q]] = static_cast<uint16_t>(s);
     CopyFlit(&slot_flit_[s * w_], f, w_);
     slot_route_[s] = route;
     slot_ovc_[s] = static_cast<uint8_t>(ovc);

@@ -92,10 +92,8 @@ class FastNode final : public NodeModel {
   // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
   void SendFlit(unsigned o, uint32_t* dst) const;
 
-  // Slot index of VC v of input p, position i.
-  size_t Slot(unsigned p, unsigned v, unsigned i) const {
-    return (static_cast<size_t>(p) * nv_ + v) * depth_ + i;
-  }
+  // The slot holding position i of the FIFO of input VC q (p * nv_ + v).
+  unsigned Slot(unsigned q, unsigned i) const { return fifo_[q * depth_ + i]; }
 
   NodeShape shape_;
   // np_: the router's radix; nn_: its ports without the extra local ports (the port side: the
@@ -151,6 +149,11 @@ class FastNode final : public NodeModel {
   std::vector<uint8_t> slot_ovc_;         // per slot
   std::vector<uint32_t> slot_hdr_;        // per slot: the header (a compact copy of word 0)
   std::vector<uint32_t> slot_flit_;       // per slot: w words (header as it arrived)
+  // Slots are not tied to a FIFO position: a flit written takes the slot freed last, so the
+  // flits in the buffers keep to a few cache lines instead of rotating through every position.
+  std::vector<uint16_t> fifo_;  // per (input, VC) and position: the slot there
+  std::vector<uint16_t> free_;  // free slots, the last freed on top
+  unsigned nfree_ = 0;
   // Multicast token.
   bool mc_busy_ = false;
   unsigned mc_port_ = 0, mc_vc_ = 0, mc_last_ = 0;
