@@ -57,6 +57,28 @@ void NetScoreboard::Error(std::string e) {
   if (errors_.size() < 50) errors_.push_back(std::move(e));
 }
 
+NetScoreboard::Stream& NetScoreboard::StreamTable::operator[](uint64_t key) {
+  if (2 * (used_ + 1) > entries_.size()) {  // grow to keep it at most half full
+    std::vector<Entry> old = std::move(entries_);
+    entries_.assign(old.empty() ? 1024 : 2 * old.size(), Entry{});
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(entries_.size()));
+    used_ = 0;
+    for (const Entry& e : old) {
+      if (e.key != kEmpty) (*this)[e.key] = e.s;
+    }
+  }
+  const size_t mask = entries_.size() - 1;
+  for (size_t i = Home(key);; i = (i + 1) & mask) {
+    Entry& e = entries_[i];
+    if (e.key == key) return e.s;
+    if (e.key == kEmpty) {
+      e.key = key;
+      ++used_;
+      return e.s;
+    }
+  }
+}
+
 Packet& NetScoreboard::OnCreate(Packet p) {
   if (p.id < first_id_ + records_.size()) {
     throw std::logic_error(
