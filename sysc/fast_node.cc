@@ -142,6 +142,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   c_.gnt.assign(np_, 0);
   c_.rem.assign(np_, 0);
   c_.sel_ovc.assign(np_, 0);
+  c_.sel_slot.assign(np_, 0);
   c_.pt_src.assign(np_, 0);
   c_.gnt_idx.assign(np_, 0);
   c_.in_credit_d.assign(np_, 0);
@@ -346,11 +347,13 @@ void FastNode::ComputeComb() {
     uint32_t vc_req = 0;
     uint32_t rem_v[hw::kMaxVCs], ok_v[hw::kMaxVCs];
     uint8_t eff_v[hw::kMaxVCs];
+    uint16_t slot_v[hw::kMaxVCs];
     uint32_t mc_head_m = 0, head_m = 0, tail_m = 0, dyn_m = 0;
     for (uint32_t m = ne; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
       const unsigned q = p * nv_ + v;
-      const size_t s = Slot(q, rd_[q]);
+      const unsigned s = Slot(q, rd_[q]);
+      slot_v[v] = static_cast<uint16_t>(s);
       const uint32_t hdr = slot_hdr_[s];
       const uint32_t route = slot_route_[s];
       const unsigned hovc = slot_ovc_[s];
@@ -395,6 +398,7 @@ void FastNode::ComputeComb() {
     c.sel_valid |= 1u << p;
     c.rem[p] = rem_v[sel];
     c.sel_ovc[p] = eff_v[sel];
+    c.sel_slot[p] = slot_v[sel];
     ok_sel[p] = ok_v[sel];
     if (rem_v[sel] == 0) c.sel_drop |= 1u << p;
     if ((head_m >> sel) & 1u) c.sel_is_head |= 1u << p;
@@ -477,9 +481,7 @@ void FastNode::SendFlit(unsigned o, uint32_t* dst) const {
     return;
   }
   const unsigned p = c_.gnt_idx[o];
-  const unsigned v = c_.sel[p];
-  const unsigned q = p * nv_ + v;
-  CopyFlit(dst, &slot_flit_[Slot(q, rd_[q]) * w_], w_);
+  CopyFlit(dst, &slot_flit_[size_t{c_.sel_slot[p]} * w_], w_);
   dst[0] = (dst[0] & ~(kVcMask << hw::kHdrVcLsb)) | (uint32_t{c_.sel_ovc[p]} << hw::kHdrVcLsb);
 }
 
@@ -777,7 +779,7 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned v = c.sel[p];
     const unsigned q = p * nv_ + v;
     if ((c.sel_done >> p) & 1u) {
-      free_[nfree_++] = fifo_[q * depth_ + rd_[q]];
+      free_[nfree_++] = c.sel_slot[p];
       rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == depth_ ? 0 : rd_[q] + 1u);
       if (--count_[q] == 0 && (nonempty_[p] &= ~(1u << v)) == 0) ne_ports_ &= ~(1u << p);
       served_[q] = 0;

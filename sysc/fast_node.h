@@ -57,9 +57,10 @@ class FastNode final : public NodeModel {
     // Inputs.
     std::vector<uint8_t> sel;  // per input: the selected VC
     uint32_t sel_valid = 0, sel_drop = 0, mc_start = 0, sel_done = 0, pop_tail = 0;
-    std::vector<uint32_t> gnt;     // per input: outputs granted
-    std::vector<uint32_t> rem;     // per input: head_rem of the selected VC
-    std::vector<uint8_t> sel_ovc;  // per input: the output VC of the selected head
+    std::vector<uint32_t> gnt;       // per input: outputs granted
+    std::vector<uint32_t> rem;       // per input: head_rem of the selected VC
+    std::vector<uint8_t> sel_ovc;    // per input: the output VC of the selected head
+    std::vector<uint16_t> sel_slot;  // per input: the slot of the selected VC's head
     uint32_t sel_is_head = 0, sel_dyn = 0;
     uint32_t req_any = 0;  // outputs some input requests
     uint32_t mc_gate = 0;
