@@ -87,7 +87,6 @@ Packet& NetScoreboard::OnCreate(Packet p) {
   }
   if (records_.empty()) first_id_ = p.id;
   while (first_id_ + records_.size() < p.id) records_.push_back({Packet{}, false});
-  if (ordered_) p.seq = streams_[StreamKey(p)].created++;
   flits_created_ += p.len;
   ++live_;
   records_.push_back({p, true});
@@ -157,13 +156,13 @@ std::optional<Packet> NetScoreboard::OnEject(unsigned node, uint64_t cycle, cons
     }
     if (ordered_) {
       Stream& st = streams_[StreamKey(p)];
-      if (p.seq < st.arrived_hi) {
-        Error(
-            fmt::format("cycle {}: a later packet of {} -> {} on VC {} overtook packet {} (number "
-                        "{} of that stream; number {} arrived before it)",
-                        cycle, p.src, p.dst, p.vc, id, p.seq, st.arrived_hi - 1));
+      if (id < st.arrived_hi) {
+        Error(fmt::format(
+            "cycle {}: a later packet of {} -> {} on VC {} overtook packet {} (packet {} of that "
+            "stream arrived before it)",
+            cycle, p.src, p.dst, p.vc, id, st.arrived_hi - 1));
       }
-      st.arrived_hi = std::max(st.arrived_hi, p.seq + 1);
+      st.arrived_hi = std::max(st.arrived_hi, id + 1);
     }
     open = {id, 1};
   } else if (open.first != id || open.second == 0) {

@@ -1122,7 +1122,7 @@ std::vector<std::string> EjectSwapped(bool ordered) {
 TEST(NetScoreboard, OvertakingIsReportedOnlyWithStaticVcs) {
   const auto errs = EjectSwapped(true);
   ASSERT_EQ(errs.size(), 1u);
-  EXPECT_NE(errs[0].find("overtook packet 1 (number 0 of that stream; number 1 arrived"),
+  EXPECT_NE(errs[0].find("overtook packet 1 (packet 2 of that stream arrived before it)"),
             std::string::npos)
       << errs[0];
   EXPECT_TRUE(EjectSwapped(false).empty());
