@@ -86,6 +86,11 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         shape.num_links, nn_, nt_, nl_, hw::kMaxTracks));
   }
   const size_t slots = static_cast<size_t>(np_) * nv_ * depth_;
+  if (slots > 0x10000) {  // slot numbers are 16 bits (fifo_, free_)
+    throw std::invalid_argument(fmt::format(
+        "FastNode: {} ports x {} VCs x {} flits = {} buffer slots (allowed: at most 65,536)", np_,
+        nv_, depth_, slots));
+  }
   lnk_in_flit_q_.assign(static_cast<size_t>(nl_) * w_, 0);
   lnk_out_credit_q_.assign(nl_, 0);
   ep_in_flit_q_.assign(static_cast<size_t>(lp_) * w_, 0);

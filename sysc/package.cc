@@ -110,10 +110,16 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     }
   };
   const unsigned w = shape_.words();
-  // The longest link's lookahead (Channel) bounds every channel's, segments' included.
-  const unsigned longest = coll::LongestLinkLatency(cfg_) - shape_.link_in_regs + 1;
+  // The arrival rings hold twice the longest link's lookahead (Channel): the fixed links', and
+  // with bypass tracks a segment's across the package.
+  const std::vector<LinkSpec> fixed_links = coll::FixedLinks(cfg_);
+  unsigned longest = cfg_.topology == Topology::kAries && cfg_.tracks > 0
+                         ? coll::LongestLinkLatency(cfg_)
+                         : cfg_.link_latency;
+  for (const LinkSpec& l : fixed_links)
+    longest = std::max(longest, coll::LinkLatency(cfg_, l.pitches));
   arrival_ring_ = 1;
-  while (arrival_ring_ < 2 * longest) arrival_ring_ *= 2;
+  while (arrival_ring_ < 2 * (longest - shape_.link_in_regs + 1)) arrival_ring_ *= 2;
   arrivals_.assign(static_cast<size_t>(num_nodes()) * arrival_ring_, 0);
   for (unsigned n = 0; n < num_nodes(); ++n) {
     Node& nd = nodes_[n];
@@ -134,7 +140,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.counters.link_flit_pitches.assign(shape_.num_links, 0);
     if (nd.model) nd.model->Reset(n % cfg.k, n / cfg.k);
   }
-  for (const LinkSpec& l : coll::FixedLinks(cfg_)) Connect(l, fixed_);
+  for (const LinkSpec& l : fixed_links) Connect(l, fixed_);
   UpdateLookahead();
   if (!cfg_.faults.empty() && transport_ && transport_->ranks() > 1) {
     throw std::invalid_argument(
@@ -224,6 +230,10 @@ void Package::AttachEndpoint(unsigned node, Endpoint* ep) { nodes_.at(node).ep =
 
 void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& into) {
   const unsigned lat = coll::LinkLatency(cfg_, l.pitches);
+  if (2 * (lat - shape_.link_in_regs + 1) > arrival_ring_) {  // (the constructor sized it)
+    throw std::logic_error(fmt::format("link {}: {} cycles, beyond the arrival rings of {}", l.name,
+                                       lat, arrival_ring_));
+  }
   const unsigned w = shape_.words();
   auto one = [&](unsigned s, unsigned sl, unsigned d, unsigned dl, const char* dir) {
     into.push_back(std::make_unique<Channel>(fmt::format("{}{}", l.name, dir), lat,
@@ -233,11 +243,6 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
     nodes_[s].out_pitches[sl] = l.pitches;
     nodes_[d].in_ch[dl] = into.back().get();
     nodes_[d].in_links |= uint64_t{1} << dl;
-    if (into.back()->lookahead() * 2 > arrival_ring_) {
-      throw std::logic_error(fmt::format("{}: lookahead {} beyond the arrival ring of {}",
-                                         into.back()->name(), into.back()->lookahead(),
-                                         arrival_ring_));
-    }
     into.back()->SetArrivals(&arrivals_[static_cast<size_t>(d) * arrival_ring_], arrival_ring_ - 1,
                              parts_.size() > 1);
   };

@@ -1128,6 +1128,40 @@ TEST(NetScoreboard, OvertakingIsReportedOnlyWithStaticVcs) {
   EXPECT_TRUE(EjectSwapped(false).empty());
 }
 
+// The stream table grows past its first 1,024 entries (512 streams) and keeps every stream:
+// an overtaking on the first stream is still seen after 599 more streams made it grow.
+TEST(NetScoreboard, OvertakingIsSeenAfterTheStreamTableGrows) {
+  aries::tb::NetScoreboard sb(2, true);
+  std::vector<aries::tb::Packet> ps;
+  for (unsigned round = 0; round < 2; ++round) {
+    for (unsigned s = 0; s < 600; ++s) {  // one packet of each stream per round
+      aries::tb::Packet p{};
+      p.id = 1 + ps.size();
+      p.src = s % 30;
+      p.dst = 30 + s / 30;
+      p.vc = 1;
+      p.len = 1;
+      sb.OnCreate(p);
+      ps.push_back(p);
+    }
+  }
+  auto eject = [&](size_t i, uint64_t cycle) {
+    EXPECT_TRUE(sb.OnEject(ps[i].dst, cycle, FlitWords(ps[i], 0).data()).has_value()) << i;
+  };
+  eject(600, 10);                     // stream 0's second packet first
+  for (size_t i = 1; i < 600; ++i) {  // every other stream in order
+    eject(i, 11);
+    eject(600 + i, 12);
+  }
+  eject(0, 13);  // then stream 0's first
+  EXPECT_EQ(sb.outstanding(), 0u);
+  const auto errs = sb.errors();
+  ASSERT_EQ(errs.size(), 1u) << errs[0];
+  EXPECT_NE(errs[0].find("overtook packet 1 (packet 601 of that stream arrived before it)"),
+            std::string::npos)
+      << errs[0];
+}
+
 TEST(NetScoreboard, DuplicateAndStrayFlitsAreReported) {
   aries::tb::NetScoreboard sb(2, true);
   aries::tb::Packet a{};
