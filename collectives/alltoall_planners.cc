@@ -104,22 +104,30 @@ Grid GridOf(const std::vector<unsigned>& members, unsigned k, size_t gi) {
   return {w, h, &members};
 }
 
-// The messages of the two phases over a w x h grid, in program order: fn(phase, recv, c, r, pc,
-// pr, port) for member (c, r) sending to (recv: receiving from) member (pc, pr) on local port
-// `port`. Phase 0 pairs (c, r) with every other member of its row, phase 1 with every other of
-// its column, step s reaching the member s places on (receiving from the one s places back).
+// One message of the two phases: member `me` at (c, r) sends to (act kRecvCopy: receives from)
+// member `peer` at (pc, pr) on local port `port`.
+struct TwoPhaseMessage {
+  int phase;
+  Act act;
+  unsigned me, peer, c, r, pc, pr;
+  uint8_t port;
+};
+
+// The messages of the two phases over grid `g`, in program order, each to fn(TwoPhaseMessage).
+// Phase 0 pairs (c, r) with every other member of its row, phase 1 with every other of its
+// column, step s reaching the member s places on (receiving from the one s places back).
 template <typename Fn>
-void TwoPhaseMessages(unsigned w, unsigned h, unsigned ports, Fn fn) {
+void TwoPhaseMessages(const Grid& g, unsigned ports, Fn fn) {
+  const unsigned w = g.w, h = g.h;
   for (int phase = 0; phase < 2; ++phase) {
     for (int recv = 0; recv < 2; ++recv) {
       for (unsigned r = 0; r < h; ++r) {
         for (unsigned c = 0; c < w; ++c) {
           for (unsigned s = 1; s < (phase == 0 ? w : h); ++s) {
-            const auto port = static_cast<uint8_t>(s % ports);
-            if (phase == 0)
-              fn(0, recv != 0, c, r, (c + (recv ? w - s : s)) % w, r, port);
-            else
-              fn(1, recv != 0, c, r, c, (r + (recv ? h - s : s)) % h, port);
+            const unsigned pc = phase == 0 ? (c + (recv ? w - s : s)) % w : c;
+            const unsigned pr = phase == 0 ? r : (r + (recv ? h - s : s)) % h;
+            fn(TwoPhaseMessage{phase, recv ? Act::kRecvCopy : Act::kSend, g.Node(c, r),
+                               g.Node(pc, pr), c, r, pc, pr, static_cast<uint8_t>(s % ports)});
           }
         }
       }
@@ -166,33 +174,31 @@ uint64_t TwoPhaseV(Program& p, const AllToAllVLayout& lay, const Grid& g, uint64
     for (unsigned c = c0; c < c1; ++c) len += lay.Recv(at, g.Node(c, r)).len;
     return Range{c0 < c1 ? lay.Recv(at, g.Node(c0, r)).off : 0, len};
   };
-  TwoPhaseMessages(
-      w, h, ports,
-      [&](int phase, bool recv, unsigned c, unsigned r, unsigned pc, unsigned pr, uint8_t port) {
-        const Act act = recv ? Act::kRecvCopy : Act::kSend;
-        const unsigned me = g.Node(c, r), peer = g.Node(pc, pr);
-        if (phase == 0) {
-          // (c, r) sends (pc, r) its blocks for column pc, row by row; (c, r) receives from (pc, r)
-          // the blocks for (c, rr): its own into the receive area, the rest staged.
-          for (unsigned rr = 0; rr < h; ++rr) {
-            if (!recv) {
-              Put(p, act, me, peer, lay.Send(me, g.Node(pc, rr)), port);
-            } else {
-              Put(p, act, me, peer, rr == r ? lay.Recv(me, peer) : stage[r * w + c][rr][pc], port);
-            }
-          }
-        } else if (!recv) {
-          // (c, r) sends (c, pr) what row r has for it: staged, its own, staged.
-          Put(p, act, me, peer, staged(c, r, pr, 0, c), port);
-          Put(p, act, me, peer, lay.Send(me, peer), port);
-          Put(p, act, me, peer, staged(c, r, pr, c + 1, w), port);
+  TwoPhaseMessages(g, ports, [&](const TwoPhaseMessage& m) {
+    const auto [phase, act, me, peer, c, r, pc, pr, port] = m;
+    const bool recv = act == Act::kRecvCopy;
+    if (phase == 0) {
+      // (c, r) sends (pc, r) its blocks for column pc, row by row; (c, r) receives from (pc, r)
+      // the blocks for (c, rr): its own into the receive area, the rest staged.
+      for (unsigned rr = 0; rr < h; ++rr) {
+        if (!recv) {
+          Put(p, act, me, peer, lay.Send(me, g.Node(pc, rr)), port);
         } else {
-          // (c, r) receives from (c, pr) row pr's blocks for it, in the same three runs.
-          Put(p, act, me, peer, received(me, pr, 0, c), port);
-          Put(p, act, me, peer, lay.Recv(me, peer), port);
-          Put(p, act, me, peer, received(me, pr, c + 1, w), port);
+          Put(p, act, me, peer, rr == r ? lay.Recv(me, peer) : stage[r * w + c][rr][pc], port);
         }
-      });
+      }
+    } else if (!recv) {
+      // (c, r) sends (c, pr) what row r has for it: staged, its own, staged.
+      Put(p, act, me, peer, staged(c, r, pr, 0, c), port);
+      Put(p, act, me, peer, lay.Send(me, peer), port);
+      Put(p, act, me, peer, staged(c, r, pr, c + 1, w), port);
+    } else {
+      // (c, r) receives from (c, pr) row pr's blocks for it, in the same three runs.
+      Put(p, act, me, peer, received(me, pr, 0, c), port);
+      Put(p, act, me, peer, lay.Recv(me, peer), port);
+      Put(p, act, me, peer, received(me, pr, c + 1, w), port);
+    }
+  });
   return longest;
 }
 
@@ -270,17 +276,13 @@ Program PlanAllToAll2d(const Request& req, const Hardware& hwp) {
     // Phase 2, columns: members (c, r) and (c, r') swap row r' of (c, r)'s blocks (what the row
     // of (c, r) has for (c, r')) for row r of (c, r')'s blocks, each keeping what it gets in the
     // blocks it gave. Afterwards block (c'', r') of (c, r) holds what (c'', r') sent it.
-    TwoPhaseMessages(
-        w, h, ports,
-        [&](int phase, bool recv, unsigned c, unsigned r, unsigned pc, unsigned pr, uint8_t port) {
-          const Act act = recv ? Act::kRecvCopy : Act::kSend;
-          const unsigned me = grid.Node(c, r), peer = grid.Node(pc, pr);
-          if (phase == 0) {
-            for (unsigned rr = 0; rr < h; ++rr) Put(p, act, me, peer, block(pc, rr), port);
-          } else {
-            Put(p, act, me, peer, Range{block(0, pr).off, block(0, pr).len * w}, port);
-          }
-        });
+    TwoPhaseMessages(grid, ports, [&](const TwoPhaseMessage& m) {
+      if (m.phase == 0) {
+        for (unsigned rr = 0; rr < h; ++rr) Put(p, m.act, m.me, m.peer, block(m.pc, rr), m.port);
+      } else {
+        Put(p, m.act, m.me, m.peer, Range{block(0, m.pr).off, block(0, m.pr).len * w}, m.port);
+      }
+    });
   }
   p.sync_steps = 2;
   if (v && layout->elements() + staging > kMaxAllToAllVElements) {
