@@ -23,7 +23,7 @@ struct Candidate {
   std::string algo;
   unsigned levels = 2;      // aries_lt
   unsigned embeddings = 1;  // tree
-  RingLayout ring;          // ring
+  RingLayout ring{};        // ring
   // "ring", "aries_lt L=3", "tree E=4", "ring rank bidir" (a ring map other than the snake, two
   // directions)
   std::string Label() const;

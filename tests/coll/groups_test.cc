@@ -113,7 +113,9 @@ TEST(Groups, CommunicatorsValidateOnEveryTopology) {
               const Program p = Plan(r, h, &v);
               EXPECT_GT(v.symbolic.messages + v.symbolic.engine_ids, 0u);
               EXPECT_NE(p.summary.find("communicators of"), std::string::npos) << p.summary;
-              if (std::string(algo) == "ring") EXPECT_EQ(p.sync_steps, r.groups[0].size() - 1);
+              if (std::string(algo) == "ring") {
+                EXPECT_EQ(p.sync_steps, r.groups[0].size() - 1);
+              }
               // Members of one group only ever talk to each other.
               for (unsigned a = 0; a < 16; ++a) {
                 const auto ra = RankOf(r, a);

@@ -32,7 +32,7 @@ struct Case {
   unsigned op;
   uint64_t elements;
   unsigned levels = 2;    // aries_lt
-  coll::RingLayout ring;  // ring
+  coll::RingLayout ring{};  // ring
   unsigned local_ports = 1;
 };
 
@@ -563,7 +563,9 @@ TEST(CollProgram, BusiestNodeFlitsIsWhatTheEndpointsInject) {
       }
       EXPECT_EQ(coll::BusiestNodeFlits(p, shape.lanes), most) << algo << " E=" << e;
       // Without padding a node injects its vector once: 1,250 flits.
-      if (e == 4) EXPECT_GT(most, (r.elements + shape.lanes - 1) / shape.lanes) << "padding";
+      if (e == 4) {
+        EXPECT_GT(most, (r.elements + shape.lanes - 1) / shape.lanes) << "padding";
+      }
     }
   }
 }

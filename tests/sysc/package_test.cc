@@ -857,7 +857,9 @@ TEST(PackageChannel, SenderAndReceiverMayRunALookaheadApart) {
     unsigned seen = 0;
     for (uint64_t t = 0; t < 12 * w; t += w) {
       for (uint64_t c = t; c < t + w; ++c) {  // the sender's window: a flit every cycle
-        const uint32_t f[2] = {static_cast<uint32_t>(c), 7};
+        // (a two-word channel; the array is a shipped flit's size, which CopyFlit's shipped
+        // branch, never taken here, would read)
+        uint32_t f[1 + aries::hw::kVaries_nodeParams.Lanes] = {static_cast<uint32_t>(c), 7};
         ch.SendFlit(c, f);
         ch.SendCredit(c, static_cast<uint8_t>(1 + c % 200));
       }
