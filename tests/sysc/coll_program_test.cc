@@ -31,7 +31,7 @@ struct Case {
   Collective coll;
   unsigned op;
   uint64_t elements;
-  unsigned levels = 2;    // aries_lt
+  unsigned levels = 2;      // aries_lt
   coll::RingLayout ring{};  // ring
   unsigned local_ports = 1;
 };
