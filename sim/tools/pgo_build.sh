@@ -19,7 +19,8 @@ aries="$build/sim/aries"
 
 # Training: point-to-point traffic at low and high load on mesh, torus and ARIES (1- and
 # 10-cycle links, one and two threads), and collectives with the engine (in-network tree) and
-# without (ring), so every hot path of the models and the harness is profiled.
+# without (ring), on the Verilated node and on the fast model, so every hot path of the models
+# and the harness is profiled.
 run() { echo "train: $*"; "$aries" "$@" > /dev/null; }
 for rate in 0.02 0.1 0.3; do
   run run --set package.topology=mesh --set package.k=8 --set package.link_latency=1 \
@@ -33,6 +34,14 @@ run run --set package.topology=aries --set package.k=4 --set package.bypass=rand
 run run --set package.topology=mesh --set package.k=8 --set package.vc_alloc=dynamic \
   --set package.link_latency=1 --set traffic.rate=0.4 --set sim.kernel=loop \
   --set sim.threads=1 --set sim.measure=1000
+# The cycle-equivalent C++ node (sim.model=fast), which sweeps, figures and the tuner run on.
+for rate in 0.02 0.1 0.3; do
+  run run --set package.topology=mesh --set package.k=8 --set package.link_latency=1 \
+    --set traffic.rate=$rate --set sim.kernel=loop --set sim.threads=1 \
+    --set sim.warmup=500 --set sim.measure=3000 --set sim.model=fast
+done
+run coll --k 4 --topology aries --algo aries_lt --size 4K --verify --model fast
+run coll --k 4 --topology mesh --algo tree --size 4K --verify --model fast
 run coll --k 4 --topology aries --algo aries_lt --size 4K --verify
 run coll --k 4 --topology mesh --algo ring --size 4K --verify
 run coll --k 4 --topology mesh --algo tree --size 4K --verify
