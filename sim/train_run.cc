@@ -481,7 +481,6 @@ struct Family {
   std::vector<std::string> aries;     // algorithms ARIES may configure (the best is taken)
 };
 
-// The paper's families from the algorithm descriptors (collectives/planners.h: PaperRole).
 // Whether ARIES's candidates of `family` include a concentrating algorithm (cmtree).
 bool Concentrating(const std::string& family) {
   for (const coll::AlgorithmInfo* a : coll::AriesCandidates(family)) {
@@ -490,6 +489,7 @@ bool Concentrating(const std::string& family) {
   return false;
 }
 
+// The paper's families from the algorithm descriptors (collectives/planners.h: PaperRole).
 const std::vector<Family>& Families() {
   static const std::vector<Family> f = [] {
     std::vector<Family> v;
