@@ -131,6 +131,8 @@ const std::vector<Entry>& Registry() {
         {true, 0, true, "double binary tree all-reduce"},
         &kDbtRow,
         false,
+        true,
+        false,
         true},
        PlanDoubleBinaryTree},
       {{"mtree",

@@ -53,6 +53,8 @@ struct AlgorithmInfo {
   bool communicators = false;         // plans Request::groups (its collectives over each
                                       // group at once)
   bool concentrates = false;          // gathers 2x2 groups first (ARIES IV-B2: cmtree)
+  bool rank_tree = false;             // its trees join ranks whatever the links (dbt): the same
+                                      // tree edges on every topology, only their paths differ
   bool Serves(Collective c) const;
   bool Serves(Topology t) const;
 };

@@ -24,19 +24,29 @@ namespace aries::sim {
 // ns, V, and a segment no latency of its own: a switch closes a wire, III-B2; ours adds a cycle
 // per further pitch, package.extra_per_pitch; the baselines' wraps and butterfly links keep
 // theirs: the step measures ARIES's segments alone), and ARIES without its concentrated algorithms
-// (cmtree, IV-B2), which tells how much of a speedup concentration gives.
+// (cmtree, IV-B2), which tells how much of a speedup concentration gives. And one step at one
+// local port: ARIES's double binary tree with a link of its own for every tree edge (Fig. 7(c):
+// "a dedicated connection for the double binary trees ... each link is allocated for a given
+// route in the tree"), which our ARIES cannot build at 8x8 (an edge between rows, e.g. ranks 4
+// and 8, is no segment, and a port carries one link). It is measured on the package whose
+// routers have a link to every node of their row and column, the flattened butterfly: the same
+// trees (rank_tree), the same routers and one flit per cycle per link, every aligned tree edge
+// its own link; ARIES takes those rows for its tree algorithms.
 struct Assumptions {
   const char* name;
   bool rank_baselines;                 // the baselines' ring in rank order
   unsigned aries_ports;                // ARIES's node.local_ports
   unsigned aries_extra_per_pitch = 1;  // ARIES's package.extra_per_pitch (its segments)
   bool concentration = true;           // ARIES's concentrating algorithms are candidates
+  bool dedicated_tree_links = false;   // ARIES's rank_tree algorithms on the butterfly's links
 };
 inline constexpr Assumptions kOurAssumptions{"default", false, 1};
 inline constexpr Assumptions kRankBaselines{"default + rank-order baselines", true, 1};
 inline constexpr Assumptions kPaperAssumptions{"paper", true, 2};
 inline constexpr Assumptions kPaperOneHopSegments{"paper + one-hop segments", true, 2, 0};
 inline constexpr Assumptions kPaperUnconcentrated{"paper without concentration", true, 2, 1, false};
+inline constexpr Assumptions kRankDedicatedTreeLinks{
+    "default + rank-order baselines + dedicated tree links", true, 1, 1, true, true};
 // eval.preset "default" or "paper" (the key's table checks the value).
 const Assumptions& PresetAssumptions(const std::string& preset);
 // The package of topology `t` on K x K under `as` (the default geometry, ARIES's local ports).

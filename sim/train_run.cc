@@ -489,6 +489,15 @@ bool Concentrating(const std::string& family) {
   return false;
 }
 
+// Whether ARIES's candidates of `family` include a tree over the ranks (dbt), the same tree
+// edges on every topology: the dedicated-link step measures it on the butterfly.
+bool RankTree(const std::string& family) {
+  for (const coll::AlgorithmInfo* a : coll::AriesCandidates(family)) {
+    if (a->rank_tree) return true;
+  }
+  return false;
+}
+
 // The paper's families from the algorithm descriptors (collectives/planners.h: PaperRole).
 const std::vector<Family>& Families() {
   static const std::vector<Family> f = [] {
@@ -585,13 +594,26 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
           const std::vector<coll::Topology> packages =
               adapt ? AdaptNocSubnetworks() : std::vector<coll::Topology>{*coll::ParseTopology(t)};
           std::vector<std::pair<coll::Geometry, coll::Candidate>> cands;
+          // ARIES with a link per tree edge: its rank-tree algorithms on the butterfly's links.
+          auto dedicated = [&](const coll::Candidate& cand) {
+            const coll::AlgorithmInfo* a = coll::FindAlgorithm(cand.algo);
+            return aries && as.dedicated_tree_links && a && a->rank_tree;
+          };
           for (const coll::Topology pt : packages) {
             const coll::Geometry geom = PresetPackage(pt, k, as);
             for (const coll::Candidate& cand :
                  table.Candidates(coll::Collective::kAllReduce, geom)) {
               if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
-                  PresetAdmits(cand, !aries, as))
+                  PresetAdmits(cand, !aries, as) && !dedicated(cand))
                 cands.push_back({geom, cand});
+            }
+          }
+          if (aries && as.dedicated_tree_links) {
+            const coll::Geometry fb = PresetPackage(coll::Topology::kFbfly, k, as);
+            for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, fb)) {
+              if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
+                  dedicated(cand))
+                cands.push_back({fb, cand});
             }
           }
           // Ties go to the family's first algorithm (the plain ring, the plain multi-tree).
@@ -719,6 +741,10 @@ int RunFig10Command(const Fig10Options& o) {
     // and what ARIES's concentrated algorithms add (the preset without them).
     const auto one_hop = Fig10Tables(one, ws, table, kPaperOneHopSegments, true, &unused);
     const auto unconc = Fig10Tables(one, ws, table, kPaperUnconcentrated, true, &unused);
+    // A link per tree edge (Fig. 7(c)), at one local port and batch 1: the rank-order preset with
+    // ARIES's double binary tree on the butterfly's links, over the same without.
+    const auto rank_one = Fig10Tables(one, ws, table, kRankBaselines, true, &unused);
+    const auto tree_links = Fig10Tables(one, ws, table, kRankDedicatedTreeLinks, true, &unused);
     fmt::print(
         "\nDecomposition of the paper's speedups over mesh / torus / fbfly / Adapt-NoC (geometric "
         "means over the workloads): ours under our assumptions, the factor the paper's baseline "
@@ -726,13 +752,16 @@ int RunFig10Command(const Fig10Options& o) {
         "adds (paper preset / rank-order baselines), the most the unstated batch can add (the "
         "paper preset at batch 1 per chiplet, communication-bound, / at {}), the factor ARIES's "
         "bypass segments at one hop's latency add (package.extra_per_pitch 0 on ARIES / 1, at "
-        "batch 1), and what remains unexplained (paper / all of these); beside the paper preset "
-        "at batch 1, the part of it ARIES's concentrated multi-tree gives (with / without cmtree "
-        "among ARIES's candidates; - for a family without a concentrated algorithm)\n\n"
+        "batch 1), the factor a link of its own for every tree edge adds (Fig. 7(c): ARIES's "
+        "double binary tree on the butterfly's per-pair links / on ARIES, rank-order baselines, "
+        "one local port, batch 1; - for a family without such a tree), and what remains "
+        "unexplained (paper / all of these); beside the paper preset at batch 1, the part of it "
+        "ARIES's concentrated multi-tree gives (with / without cmtree among ARIES's candidates; - "
+        "for a family without a concentrated algorithm)\n\n"
         "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
         "x batch 1 | = paper preset, batch 1 | of which concentration | x one-hop segments | "
-        "paper (V-B) | unexplained |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "x dedicated tree links | paper (V-B) | unexplained |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         o.batch ? fmt::format("batch {}", o.batch) : "the reference batches");
     for (size_t i = 0; i < means.size(); ++i) {
       const Fig10Mean& p = means[i];
@@ -742,20 +771,22 @@ int RunFig10Command(const Fig10Options& o) {
       const Fig10Mean& h = one_hop[i];
       const Fig10Mean& u = unconc[i];
       const PaperSpeedup* ref = PaperFor(p.family, p.k);
+      const bool tree = RankTree(p.family);
       double map[kBaselines], ports[kBaselines], batch[kBaselines], hop[kBaselines],
-          rest[kBaselines], conc[kBaselines];
+          links[kBaselines], rest[kBaselines], conc[kBaselines];
       for (int t = 0; t < kBaselines; ++t) {
         map[t] = m.speedup[t] / d.speedup[t];
         ports[t] = p.speedup[t] / m.speedup[t];
         batch[t] = b.speedup[t] / p.speedup[t];
         hop[t] = h.speedup[t] / b.speedup[t];
-        rest[t] = ref ? ref->vs[t] / h.speedup[t] : 0;
+        links[t] = tree ? tree_links[i].speedup[t] / rank_one[i].speedup[t] : 1.0;
+        rest[t] = ref ? ref->vs[t] / (h.speedup[t] * links[t]) : 0;
         conc[t] = b.speedup[t] / u.speedup[t];
       }
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family, p.k,
-                 Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch), Per(b.speedup),
-                 Concentrating(p.family) ? Per(conc) : "-", Per(hop), ref ? Per(ref->vs) : "-",
-                 ref ? Per(rest) : "-");
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family,
+                 p.k, Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch),
+                 Per(b.speedup), Concentrating(p.family) ? Per(conc) : "-", Per(hop),
+                 tree ? Per(links) : "-", ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-");
     }
     fmt::print("\n");
   }

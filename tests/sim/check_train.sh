@@ -77,10 +77,18 @@ awk -F'|' '$2 ~ /^ ring $/ && $3 ~ / 4 / { split($6, f, "/"); exit !(f[1] + 0 > 
 # Segments at one hop's latency (ARIES's one-hop rows are in the cost file): the README's
 # finding, no family moves by more than 2%; concentration only for the family that has a
 # concentrated algorithm (what each preset admits: tests/sim/figures_test.cc).
-grep -q "| of which concentration | x one-hop segments | paper (V-B) | unexplained |" "$dir/p"
+# A link per tree edge (ARIES's double binary tree on the butterfly's links): a factor for the
+# family with a rank-order tree only, the same against every baseline (one ARIES change), and
+# the unexplained column is the paper's over the product of the steps.
+grep -q "| of which concentration | x one-hop segments | x dedicated tree links | paper (V-B) | unexplained |" "$dir/p"
 awk -F'|' '$2 ~ /^ (ring|dbt|mtree) $/ { n++
     split($11, f, "/"); for (i = 1; i <= 4; i++) if (f[i] + 0 < 0.98 || f[i] + 0 > 1.02) bad = 1
-    if (($2 ~ /mtree/) != ($10 !~ /^ - $/)) bad = 1 }
+    if (($2 ~ /mtree/) != ($10 !~ /^ - $/)) bad = 1
+    if (($2 ~ /dbt/) != ($12 !~ /^ - $/)) bad = 1
+    if ($2 ~ /dbt/) { split($12, l, "/"); for (i = 2; i <= 4; i++) if (l[i] != l[1]) bad = 1
+      split($9, b, "/"); split($13, p, "/"); split($14, u, "/")
+      for (i = 1; i <= 4; i++) { want = p[i] / (b[i] * f[i] * l[i])
+        if (u[i] + 0 < want - 0.03 || u[i] + 0 > want + 0.03) bad = 1 } } }
   END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"

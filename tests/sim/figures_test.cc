@@ -57,5 +57,20 @@ TEST(Presets, AdmitTheirRingsAndConcentrationOnlyWhereTheyHaveIt) {
   EXPECT_TRUE(PresetAdmits(Cand("ring"), true, kOurAssumptions));
 }
 
+// The dedicated-link step swaps ARIES's rank-order trees (the double binary tree, the only one
+// whose tree edges do not depend on the links) for their rows on the butterfly, at one port.
+TEST(Presets, DedicatedTreeLinksStepTakesTheRankTreeOnly) {
+  for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+    EXPECT_EQ(a.rank_tree, std::string(a.name) == "dbt") << a.name;
+  }
+  EXPECT_TRUE(kRankDedicatedTreeLinks.dedicated_tree_links);
+  EXPECT_FALSE(kPaperAssumptions.dedicated_tree_links);
+  EXPECT_FALSE(kRankBaselines.dedicated_tree_links);
+  // Otherwise the rank-order step it is measured against: the same rings and ports.
+  EXPECT_EQ(kRankDedicatedTreeLinks.rank_baselines, kRankBaselines.rank_baselines);
+  EXPECT_EQ(kRankDedicatedTreeLinks.aries_ports, kRankBaselines.aries_ports);
+  EXPECT_EQ(PresetPackage(coll::Topology::kFbfly, 8, kRankDedicatedTreeLinks).local_ports, 1u);
+}
+
 }  // namespace
 }  // namespace aries::sim
