@@ -78,13 +78,16 @@ int RunFig11Command(const Fig11Options& o) {
         k, k);
     double sum_red[4] = {0, 0, 0, 0};
     for (const EnergyFamily& f : fams) {
-      std::vector<CollMeasurement> best(4);
-      std::vector<std::string> label(4);
-      for (int ti = 0; ti < 4; ++ti) {
+      // Mesh, torus, fbfly, ARIES, and (4) Adapt-NoC's adaptable links: the baseline
+      // algorithm on ARIES's tracks at one local port (figures.h).
+      std::vector<CollMeasurement> best(5);
+      std::vector<std::string> label(5);
+      for (int ti = 0; ti < 5; ++ti) {
         const auto& cands = ti == 3 ? f.aries : f.baseline;
         for (const auto& [algo, levels] : cands) {
           CollOptions co;
-          co.geometry = PresetPackage(topos[ti], k, as);
+          co.geometry =
+              ti < 4 ? PresetPackage(topos[ti], k, as) : AdaptNocPackage(coll::Topology::kAries, k);
           co.model = o.model;
           co.algo = algo;
           const coll::AlgorithmInfo* info = coll::FindAlgorithm(algo);
@@ -95,12 +98,13 @@ int RunFig11Command(const Fig11Options& o) {
           co.energy = true;
           co.tech = o.tech;
           co.tech_set = o.tech_set;
-          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo,
-                     coll::TopologyName(topos[ti]));
+          const std::string where = ti < 4 ? coll::TopologyName(topos[ti])
+                                           : AdaptNocSubnetworkName(coll::Topology::kAries);
+          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, where);
           const CollMeasurement m = MeasureCollective(co, true);
           if (!m.ok)
-            throw std::runtime_error(fmt::format("{} on {} {}x{} failed verification", algo,
-                                                 coll::TopologyName(topos[ti]), k, k));
+            throw std::runtime_error(
+                fmt::format("{} on {} {}x{} failed verification", algo, where, k, k));
           if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
             label[ti] = coll::Candidate{algo, co.levels, co.embeddings, co.ring}.Label();
@@ -111,10 +115,14 @@ int RunFig11Command(const Fig11Options& o) {
       // above as a topology of its own (the most favourable choice for it).
       int adapt = -1;
       for (const coll::Topology sub : AdaptNocSubnetworks()) {
-        const int ti = static_cast<int>(std::find(std::begin(topos), std::end(topos), sub) -
-                                        std::begin(topos));
+        const int ti = sub == coll::Topology::kAries
+                           ? 4
+                           : static_cast<int>(std::find(std::begin(topos), std::end(topos), sub) -
+                                              std::begin(topos));
         if (adapt < 0 || best[ti].energy.total() < best[adapt].energy.total()) adapt = ti;
       }
+      const std::string adapt_sub =
+          AdaptNocSubnetworkName(adapt == 4 ? coll::Topology::kAries : topos[adapt]);
       const double a = best[3].energy.total();
       std::string red;
       for (int i = 0; i < 4; ++i) {
@@ -126,21 +134,21 @@ int RunFig11Command(const Fig11Options& o) {
       fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({} on {}) | {:.1f} ({}) | {} | |\n",
                  f.name, best[0].energy.total() / 1e3, best[1].energy.total() / 1e3,
                  best[2].energy.total() / 1e3, best[adapt].energy.total() / 1e3, label[adapt],
-                 coll::TopologyName(topos[adapt]), a / 1e3, label[3], red);
+                 adapt_sub, a / 1e3, label[3], red);
       for (int row = 0; row < 5; ++row) {  // mesh, torus, fbfly, ARIES, Adapt-NoC
         const int ti = row < 4 ? row : adapt;
         const CollMeasurement& m = best[ti];
         // Adapt-NoC's row: its sub-network's run, the algorithm labelled with the sub-network.
         const std::string topo = row < 4 ? coll::TopologyName(topos[ti]) : kAdaptNoc;
         const std::string algo =
-            row < 4 ? label[ti] : fmt::format("{} on {}", label[ti], coll::TopologyName(topos[ti]));
+            row < 4 ? label[ti] : fmt::format("{} on {}", label[ti], adapt_sub);
         csv += fmt::format(
             "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{},{},{}\n", k,
             f.name, topo, algo, m.cycles, m.energy.total() / 1e3, m.energy.buffers / 1e3,
             m.energy.crossbar / 1e3, m.energy.allocators / 1e3, m.energy.links / 1e3,
             m.energy.engine / 1e3, m.energy.leakage / 1e3,
             row == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech,
-            PresetPackage(topos[ti], k, as).local_ports, as.name);
+            row < 4 ? PresetPackage(topos[ti], k, as).local_ports : 1, as.name);
       }
     }
     fmt::print(

@@ -65,8 +65,6 @@ int RunFig9Command(const Fig9Options& o) {
     for (unsigned k : ks) {
       std::vector<uint64_t> sizes;
       std::vector<std::pair<std::string, std::map<uint64_t, double>>> rows;
-      // The baseline's curve per sub-network topology: (label, GB/s per size).
-      std::map<coll::Topology, std::pair<std::string, std::map<uint64_t, double>>> by_topology;
       for (const Fig9Series& f : curves) {
         if (f.family != fam) continue;
         for (const coll::CostModel& m : models) {
@@ -85,33 +83,48 @@ int RunFig9Command(const Fig9Options& o) {
                                f.topology, p.bytes, p.cycles, gbps, g.local_ports, as.name);
           }
           rows.push_back({name, bw});
-          if (g.topology != coll::Topology::kAries) by_topology[g.topology] = {m.cand.Label(), bw};
         }
       }
       // Adapt-NoC (figures.h): at each size every sub-network measured, the faster of them
-      // (the baseline algorithm on each).
-      const auto& subs = AdaptNocSubnetworks();
-      if (std::all_of(subs.begin(), subs.end(),
-                      [&](coll::Topology t) { return by_topology.count(t) != 0; })) {
-        const std::string& label = by_topology[subs[0]].first;  // one curve: the baseline
-        std::map<uint64_t, double> bw;
-        for (const auto& [bytes, first] : by_topology[subs[0]].second) {
-          double best = first;  // the most GB/s of the sub-networks measured at this size
-          bool everywhere = true;
-          for (const coll::Topology t : subs) {
-            const auto& sub = by_topology[t].second;
-            const auto it = sub.find(bytes);
-            if (it == sub.end())
-              everywhere = false;
-            else
-              best = std::max(best, it->second);
+      // (the baseline algorithm on each, one local port).
+      {
+        const char* base = coll::FamilyBaseline(fam).name;
+        std::vector<std::map<uint64_t, double>> subs;  // GB/s per size, per sub-network
+        std::string label;
+        for (const coll::Topology t : AdaptNocSubnetworks()) {
+          const coll::Geometry g = AdaptNocPackage(t, k);
+          for (const coll::CostModel& m : models) {
+            if (!m.On(g) || m.cand.algo != base || !PresetAdmits(m.cand, true, as)) continue;
+            std::map<uint64_t, double> bw;
+            for (const coll::CostPoint& p : m.points)
+              bw[p.bytes] = static_cast<double>(p.bytes) / p.cycles;
+            subs.push_back(std::move(bw));
+            label = m.cand.Label();
+            break;
           }
-          if (!everywhere) continue;
-          bw[bytes] = best;
-          csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{}\n", k, fam, label, kAdaptNoc,
-                             bytes, static_cast<double>(bytes) / best, best, 1, as.name);
         }
-        rows.push_back({"Adapt-NoC (faster of its mesh and torus)", bw});
+        if (subs.size() == AdaptNocSubnetworks().size()) {
+          std::map<uint64_t, double> bw;
+          for (const auto& [bytes, first] : subs[0]) {
+            double best = first;  // the most GB/s of the sub-networks measured at this size
+            bool everywhere = true;
+            for (const auto& sub : subs) {
+              const auto it = sub.find(bytes);
+              if (it == sub.end())
+                everywhere = false;
+              else
+                best = std::max(best, it->second);
+            }
+            if (!everywhere) continue;
+            bw[bytes] = best;
+            csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{}\n", k, fam, label, kAdaptNoc,
+                               bytes, static_cast<double>(bytes) / best, best, 1, as.name);
+          }
+          std::string names;
+          for (const coll::Topology t : AdaptNocSubnetworks())
+            names += (names.empty() ? "" : ", ") + AdaptNocSubnetworkName(t);
+          rows.push_back({fmt::format("Adapt-NoC (fastest of its {})", names), bw});
+        }
       }
       std::sort(sizes.begin(), sizes.end());
       fmt::print("\n{} all-reduce on {}x{}, GB/s:\n\n| curve |", fam, k, k);

@@ -48,8 +48,20 @@ bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as
 }
 
 const std::vector<coll::Topology>& AdaptNocSubnetworks() {
-  static const std::vector<coll::Topology> v = {coll::Topology::kMesh, coll::Topology::kTorus};
+  static const std::vector<coll::Topology> v = {coll::Topology::kMesh, coll::Topology::kTorus,
+                                                coll::Topology::kAries};
   return v;
+}
+
+coll::Geometry AdaptNocPackage(coll::Topology t, unsigned k) {
+  coll::Geometry g;
+  g.topology = t;
+  g.k = k;
+  return g;
+}
+
+std::string AdaptNocSubnetworkName(coll::Topology t) {
+  return t == coll::Topology::kAries ? "adaptable links" : coll::TopologyName(t);
 }
 
 std::string PresetLine(const Assumptions& as) {

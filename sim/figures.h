@@ -62,11 +62,20 @@ bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as
 // routers and links form, per region of the chip, a mesh, concentrated-mesh, torus or tree
 // sub-network, and its controller picks the topology that serves the application (the Adapt-NoC
 // abstract); here the whole package is one region and takes, per collective, the cheapest of
-// the sub-networks this package builds from the same RTL and interposer, each running the
-// family's baseline algorithm (Adapt-NoC reconfigures links, not the algorithm; the ring in the
-// preset's mapping). Built: mesh and torus; the concentrated-mesh and tree sub-networks are not
-// modelled yet, so this Adapt-NoC is at most as fast as the real one.
+// the sub-networks this package builds from the same RTL and interposer, each on one local port
+// running the family's baseline algorithm (Adapt-NoC reconfigures links, not the algorithm; the
+// ring in the preset's mapping). Built: the mesh, the torus, and its adaptable links: long links
+// a switch joins to a router, which bridge a tree's non-adjacent neighbours (the tree
+// sub-network; ARIES V-B: it "can adapt itself to fit the DB-Tree structure to some extent"),
+// modelled as ARIES's tracks, switches and embedder (ARIES II-B: ARIES's link is "very similar
+// to an adaptable link design but with a much lower cost"). The concentrated mesh is not
+// modelled, so this Adapt-NoC is at most as fast as the real one.
 const std::vector<coll::Topology>& AdaptNocSubnetworks();
+// The package a sub-network of Adapt-NoC runs on: topology `t` on K x K, one local port, the
+// default geometry (kAries: its adaptable links).
+coll::Geometry AdaptNocPackage(coll::Topology t, unsigned k);
+// "mesh", "torus", "adaptable links" (kAries): the sub-network's name in the tables.
+std::string AdaptNocSubnetworkName(coll::Topology t);
 inline constexpr const char* kAdaptNoc = "adapt";  // its name in the figures' tables and CSVs
 
 // One line saying what `as` assumes (printed under each figure's title).

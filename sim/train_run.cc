@@ -543,8 +543,12 @@ const char* kTopos[] = {"mesh", "torus", "fbfly", kAdaptNoc, "aries"};
 constexpr int kBaselines = 4;
 std::string Per(const double* v, const char* fmt_one = "{:.2f}") {
   std::string s;
-  for (int i = 0; i < kBaselines; ++i)
-    s += (i ? " / " : "") + fmt::format(fmt::runtime(fmt_one), v[i]);
+  for (int i = 0; i < kBaselines; ++i) {
+    std::string one = fmt::format(fmt::runtime(fmt_one), v[i]);
+    // A value that rounds to zero prints without a sign ("-0%" would claim a loss).
+    if (one[0] == '-' && one.find_first_of("123456789") == std::string::npos) one.erase(0, 1);
+    s += (i ? " / " : "") + one;
+  }
   return s;
 }
 
@@ -600,7 +604,7 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
             return aries && as.dedicated_tree_links && a && a->rank_tree;
           };
           for (const coll::Topology pt : packages) {
-            const coll::Geometry geom = PresetPackage(pt, k, as);
+            const coll::Geometry geom = adapt ? AdaptNocPackage(pt, k) : PresetPackage(pt, k, as);
             for (const coll::Candidate& cand :
                  table.Candidates(coll::Collective::kAllReduce, geom)) {
               if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
@@ -622,7 +626,8 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                    std::find(algos.begin(), algos.end(), y.second.algo);
           });
           if (cands.empty()) {
-            const coll::Geometry geom = PresetPackage(packages[0], k, as);
+            const coll::Geometry geom =
+                adapt ? AdaptNocPackage(packages[0], k) : PresetPackage(packages[0], k, as);
             const bool rank = as.rank_baselines && !aries;
             const bool ports = geom.local_ports != 1;
             const bool pitch = geom.extra_per_pitch != coll::Geometry{}.extra_per_pitch;
@@ -644,9 +649,16 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
           auto used = std::make_shared<std::map<std::string, unsigned>>();
           const auto cost = table.CheapestOf(cands, chip, {coll::Collective::kAllReduce}, used);
           Best b{train::RunIteration(w, chip, io, cost), ""};
-          // No commas: the label is a CSV field.
-          for (const auto& [label, n] : *used)
+          // No commas: the label is a CSV field. Adapt-NoC's sub-networks by their names.
+          for (const auto& [used_label, n] : *used) {
+            std::string label = used_label;
+            const std::string on_aries = std::string(" on ") + kTopos[kBaselines];
+            if (adapt && label.size() > on_aries.size() &&
+                label.compare(label.size() - on_aries.size(), on_aries.size(), on_aries) == 0)
+              label.replace(label.size() - on_aries.size(), on_aries.size(),
+                            " on " + AdaptNocSubnetworkName(coll::Topology::kAries));
             b.algo += fmt::format("{}{} x{}", b.algo.empty() ? "" : " + ", label, n);
+          }
           best[t] = std::move(b);
         }
         const Best& a = best["aries"];

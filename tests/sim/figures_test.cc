@@ -72,5 +72,25 @@ TEST(Presets, DedicatedTreeLinksStepTakesTheRankTreeOnly) {
   EXPECT_EQ(PresetPackage(coll::Topology::kFbfly, 8, kRankDedicatedTreeLinks).local_ports, 1u);
 }
 
+// Adapt-NoC's sub-networks are baselines: one local port and the default segments whatever the
+// preset gives ARIES; its adaptable links are ARIES's tracks, named as Adapt-NoC's.
+TEST(Presets, AdaptNocSubnetworksRunOnOnePortWithTheirOwnNames) {
+  const auto& subs = AdaptNocSubnetworks();
+  ASSERT_EQ(subs.size(), 3u);
+  EXPECT_EQ(subs[2], coll::Topology::kAries);
+  for (const coll::Topology t : subs) {
+    const coll::Geometry g = AdaptNocPackage(t, 8);
+    EXPECT_EQ(g.topology, t);
+    EXPECT_EQ(g.k, 8u);
+    EXPECT_EQ(g.local_ports, 1u);
+    EXPECT_EQ(g.extra_per_pitch, coll::Geometry{}.extra_per_pitch);
+    EXPECT_EQ(g.tracks, coll::Geometry{}.tracks);
+  }
+  EXPECT_NE(PresetPackage(coll::Topology::kAries, 8, kPaperAssumptions).local_ports,
+            AdaptNocPackage(coll::Topology::kAries, 8).local_ports);
+  EXPECT_EQ(AdaptNocSubnetworkName(coll::Topology::kAries), "adaptable links");
+  EXPECT_EQ(AdaptNocSubnetworkName(coll::Topology::kTorus), "torus");
+}
+
 }  // namespace
 }  // namespace aries::sim
