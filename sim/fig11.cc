@@ -112,13 +112,21 @@ int RunFig11Command(const Fig11Options& o) {
         }
       }
       // Adapt-NoC (figures.h): the sub-network of least energy among those it forms, each run
-      // above as a topology of its own (the most favourable choice for it).
+      // above (the most favourable choice for it): a baseline's run where the baseline's package
+      // is the sub-network's (mesh, torus), else slot 4 (its adaptable links).
       int adapt = -1;
       for (const coll::Topology sub : AdaptNocSubnetworks()) {
-        const int ti = sub == coll::Topology::kAries
-                           ? 4
-                           : static_cast<int>(std::find(std::begin(topos), std::end(topos), sub) -
-                                              std::begin(topos));
+        const coll::Geometry want = AdaptNocPackage(sub, k);
+        int ti = sub == coll::Topology::kAries ? 4 : -1;
+        for (int b = 0; b < 3 && ti < 0; ++b) {
+          const coll::Geometry g = PresetPackage(topos[b], k, as);
+          if (g.topology == want.topology && g.local_ports == want.local_ports &&
+              g.extra_per_pitch == want.extra_per_pitch && g.tracks == want.tracks)
+            ti = b;
+        }
+        if (ti < 0)
+          throw std::logic_error(fmt::format("fig11: Adapt-NoC's {} sub-network was not run",
+                                             AdaptNocSubnetworkName(sub)));
         if (adapt < 0 || best[ti].energy.total() < best[adapt].energy.total()) adapt = ti;
       }
       const std::string adapt_sub =
@@ -129,7 +137,7 @@ int RunFig11Command(const Fig11Options& o) {
         const double other = best[i < 3 ? i : adapt].energy.total();
         const double r = 100.0 * (1.0 - a / other);
         sum_red[i] += r;
-        red += fmt::format("{}{:.1f}%", i ? " / " : "", r);
+        red += (i ? " / " : "") + UnsignedZero(fmt::format("{:.1f}%", r));
       }
       fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} ({} on {}) | {:.1f} ({}) | {} | |\n",
                  f.name, best[0].energy.total() / 1e3, best[1].energy.total() / 1e3,
@@ -148,7 +156,9 @@ int RunFig11Command(const Fig11Options& o) {
             m.energy.crossbar / 1e3, m.energy.allocators / 1e3, m.energy.links / 1e3,
             m.energy.engine / 1e3, m.energy.leakage / 1e3,
             row == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech,
-            row < 4 ? PresetPackage(topos[ti], k, as).local_ports : 1, as.name);
+            row < 4 || adapt < 4 ? PresetPackage(topos[ti], k, as).local_ports
+                                 : AdaptNocPackage(coll::Topology::kAries, k).local_ports,
+            as.name);
       }
     }
     fmt::print(

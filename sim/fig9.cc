@@ -85,7 +85,7 @@ int RunFig9Command(const Fig9Options& o) {
           rows.push_back({name, bw});
         }
       }
-      // Adapt-NoC (figures.h): at each size every sub-network measured, the faster of them
+      // Adapt-NoC (figures.h): at each size every sub-network measured, the fastest of them
       // (the baseline algorithm on each, one local port).
       {
         const char* base = coll::FamilyBaseline(fam).name;

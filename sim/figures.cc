@@ -64,6 +64,13 @@ std::string AdaptNocSubnetworkName(coll::Topology t) {
   return t == coll::Topology::kAries ? "adaptable links" : coll::TopologyName(t);
 }
 
+std::string UnsignedZero(std::string formatted) {
+  if (!formatted.empty() && formatted[0] == '-' &&
+      formatted.find_first_of("123456789") == std::string::npos)
+    formatted.erase(0, 1);
+  return formatted;
+}
+
 std::string PresetLine(const Assumptions& as) {
   const std::string rings =
       as.rank_baselines

@@ -27,8 +27,8 @@ namespace aries::sim {
 // (cmtree, IV-B2), which tells how much of a speedup concentration gives. And one step at one
 // local port: ARIES's double binary tree with a link of its own for every tree edge (Fig. 7(c):
 // "a dedicated connection for the double binary trees ... each link is allocated for a given
-// route in the tree"), which our ARIES cannot build at 8x8 (an edge between rows, e.g. ranks 4
-// and 8, is no segment, and a port carries one link). It is measured on the package whose
+// route in the tree"), which our ARIES cannot build (an edge between rows, e.g. ranks 4 and 8 on
+// 8x8, is no segment, and a port carries one link). It is measured on the package whose
 // routers have a link to every node of their row and column, the flattened butterfly: the same
 // trees (rank_tree), the same routers and one flit per cycle per link, every aligned tree edge
 // its own link; ARIES takes those rows for its tree algorithms.
@@ -68,8 +68,9 @@ bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as
 // a switch joins to a router, which bridge a tree's non-adjacent neighbours (the tree
 // sub-network; ARIES V-B: it "can adapt itself to fit the DB-Tree structure to some extent"),
 // modelled as ARIES's tracks, switches and embedder (ARIES II-B: ARIES's link is "very similar
-// to an adaptable link design but with a much lower cost"). The concentrated mesh is not
-// modelled, so this Adapt-NoC is at most as fast as the real one.
+// to an adaptable link design but with a much lower cost"), re-embedded for every collective.
+// The concentrated mesh is not modelled. So this Adapt-NoC errs both ways: slower without its
+// concentrated mesh, perhaps faster with ARIES's embedder on its links.
 const std::vector<coll::Topology>& AdaptNocSubnetworks();
 // The package a sub-network of Adapt-NoC runs on: topology `t` on K x K, one local port, the
 // default geometry (kAries: its adaptable links).
@@ -77,6 +78,10 @@ coll::Geometry AdaptNocPackage(coll::Topology t, unsigned k);
 // "mesh", "torus", "adaptable links" (kAries): the sub-network's name in the tables.
 std::string AdaptNocSubnetworkName(coll::Topology t);
 inline constexpr const char* kAdaptNoc = "adapt";  // its name in the figures' tables and CSVs
+
+// A formatted figure that rounds to zero without its sign ("-0%" -> "0%", "-0.00" -> "0.00"):
+// the tables would otherwise claim a loss that is not there.
+std::string UnsignedZero(std::string formatted);
 
 // One line saying what `as` assumes (printed under each figure's title).
 std::string PresetLine(const Assumptions& as);

@@ -544,10 +544,7 @@ constexpr int kBaselines = 4;
 std::string Per(const double* v, const char* fmt_one = "{:.2f}") {
   std::string s;
   for (int i = 0; i < kBaselines; ++i) {
-    std::string one = fmt::format(fmt::runtime(fmt_one), v[i]);
-    // A value that rounds to zero prints without a sign ("-0%" would claim a loss).
-    if (one[0] == '-' && one.find_first_of("123456789") == std::string::npos) one.erase(0, 1);
-    s += (i ? " / " : "") + one;
+    s += (i ? " / " : "") + UnsignedZero(fmt::format(fmt::runtime(fmt_one), v[i]));
   }
   return s;
 }
@@ -613,6 +610,8 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
             }
           }
           if (aries && as.dedicated_tree_links) {
+            if (as.aries_ports != 1)  // the butterfly's rows are one-port rows
+              throw std::logic_error("the dedicated-tree-link step is measured at one local port");
             const coll::Geometry fb = PresetPackage(coll::Topology::kFbfly, k, as);
             for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, fb)) {
               if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
@@ -652,7 +651,8 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
           // No commas: the label is a CSV field. Adapt-NoC's sub-networks by their names.
           for (const auto& [used_label, n] : *used) {
             std::string label = used_label;
-            const std::string on_aries = std::string(" on ") + kTopos[kBaselines];
+            const std::string on_aries =
+                std::string(" on ") + coll::TopologyName(coll::Topology::kAries);
             if (adapt && label.size() > on_aries.size() &&
                 label.compare(label.size() - on_aries.size(), on_aries.size(), on_aries) == 0)
               label.replace(label.size() - on_aries.size(), on_aries.size(),

@@ -88,6 +88,7 @@ awk -F'|' '$2 ~ /^ (ring|dbt|mtree) $/ { n++
     if (($2 ~ /mtree/) != ($10 !~ /^ - $/)) bad = 1
     if (($2 ~ /dbt/) != ($12 !~ /^ - $/)) bad = 1
     if ($2 ~ /dbt/) { split($12, l, "/"); for (i = 2; i <= 4; i++) if (l[i] != l[1]) bad = 1
+      if (l[1] + 0 == 1) bad = 1  # the butterfly rows, not ARIES own: the step moves it
       split($9, b, "/"); split($13, p, "/"); split($14, u, "/")
       for (i = 1; i <= 4; i++) { want = p[i] / (b[i] * f[i] * l[i])
         if (u[i] + 0 < want - 0.03 || u[i] + 0 > want + 0.03) bad = 1 } } }
@@ -107,13 +108,18 @@ done
 # Fig. 9 under the paper's preset: the baselines' rank-order ring, ARIES_BW on two local ports at
 # twice the one-port ring's bandwidth at 2 MB.
 "$aries" fig9 -k 4 --preset paper --csv "$dir/p9.csv" > "$dir/q"
+# Adapt-NoC's adaptable links are ARIES's one-port rows (the cost file's), not ARIES's two-port.
+costs="$(dirname "$0")/../../collectives/data/collective_costs.csv"
+one=$(grep "^aries,4,dbt,2,1,allreduce,int32,65536,[0-9]*,[0-9.]*,[0-9.]*,1,2,10,1,snake,1,1,all,0$" "$costs" | cut -d, -f9)
+[ -n "$one" ] && grep -q "^4,dbt,dbt,adapt,65536,$one,.*,1,paper$" "$dir/p9.csv" || { grep ",65536," "$dir/p9.csv"; exit 1; }
+if grep -q "^4,dbt,dbt,aries,65536,$one," "$dir/p9.csv"; then echo "ARIES ran on one port"; exit 1; fi
 grep -q "^| ring rank on mesh |" "$dir/q"
 bw=$(grep "^4,ring,aries_bw,aries,2097152,[0-9]*,[0-9.]*,2,paper$" "$dir/p9.csv" | cut -d, -f7)
 mesh=$(grep "^4,ring,ring rank,mesh,2097152," "$dir/p9.csv" | cut -d, -f7)
 awk -v a="$bw" -v b="$mesh" 'BEGIN { exit !(a > 1.9 * b) }' || { echo "aries_bw $bw vs mesh $mesh GB/s"; exit 1; }
 # Adapt-NoC's curve: at every size the fastest of its sub-networks, so never slower than the
-# mesh's and the torus's (its adaptable links' runs are not curves of their own); the double
-# binary tree's is faster than both at 64 KB (the adaptable links, as in fig10).
+# mesh's and the torus's; the double binary tree's is faster than both at 64 KB (the adaptable
+# links, as in fig10).
 grep -q "^| Adapt-NoC (fastest of its mesh, torus, adaptable links) |" "$dir/n"
 awk -F, '/^#/ || NR == 1 { next } $3 !~ /^(ring|dbt|mtree)$/ { next } { c[$2 "," $4 "," $5] = $6 }
   END { for (key in c) { split(key, f, ","); if (f[2] != "adapt") continue; n++
