@@ -119,9 +119,7 @@ int RunFig11Command(const Fig11Options& o) {
         const coll::Geometry want = AdaptNocPackage(sub, k);
         int ti = sub == coll::Topology::kAries ? 4 : -1;
         for (int b = 0; b < 3 && ti < 0; ++b) {
-          const coll::Geometry g = PresetPackage(topos[b], k, as);
-          if (g.topology == want.topology && g.local_ports == want.local_ports &&
-              g.extra_per_pitch == want.extra_per_pitch && g.tracks == want.tracks)
+          if (coll::GeometryLabel(PresetPackage(topos[b], k, as)) == coll::GeometryLabel(want))
             ti = b;
         }
         if (ti < 0)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -595,29 +596,30 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
           const std::vector<coll::Topology> packages =
               adapt ? AdaptNocSubnetworks() : std::vector<coll::Topology>{*coll::ParseTopology(t)};
           std::vector<std::pair<coll::Geometry, coll::Candidate>> cands;
-          // ARIES with a link per tree edge: its rank-tree algorithms on the butterfly's links.
-          auto dedicated = [&](const coll::Candidate& cand) {
-            const coll::AlgorithmInfo* a = coll::FindAlgorithm(cand.algo);
-            return aries && as.dedicated_tree_links && a && a->rank_tree;
-          };
-          for (const coll::Topology pt : packages) {
-            const coll::Geometry geom = adapt ? AdaptNocPackage(pt, k) : PresetPackage(pt, k, as);
+          // The family's measured candidates on `geom` that `keep` accepts.
+          auto add = [&](const coll::Geometry& geom, auto keep) {
             for (const coll::Candidate& cand :
                  table.Candidates(coll::Collective::kAllReduce, geom)) {
-              if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
-                  PresetAdmits(cand, !aries, as) && !dedicated(cand))
+              if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() && keep(cand))
                 cands.push_back({geom, cand});
             }
+          };
+          // ARIES with a link per tree edge: its rank-tree algorithms on the butterfly's links.
+          const bool links = aries && as.dedicated_tree_links;
+          auto dedicated = [&](const coll::Candidate& cand) {
+            const coll::AlgorithmInfo* a = coll::FindAlgorithm(cand.algo);
+            return links && a && a->rank_tree;
+          };
+          for (const coll::Topology pt : packages) {
+            add(adapt ? AdaptNocPackage(pt, k) : PresetPackage(pt, k, as),
+                [&](const coll::Candidate& c) {
+                  return PresetAdmits(c, !aries, as) && !dedicated(c);
+                });
           }
-          if (aries && as.dedicated_tree_links) {
+          if (links) {
             if (as.aries_ports != 1)  // the butterfly's rows are one-port rows
               throw std::logic_error("the dedicated-tree-link step is measured at one local port");
-            const coll::Geometry fb = PresetPackage(coll::Topology::kFbfly, k, as);
-            for (const coll::Candidate& cand : table.Candidates(coll::Collective::kAllReduce, fb)) {
-              if (std::find(algos.begin(), algos.end(), cand.algo) != algos.end() &&
-                  dedicated(cand))
-                cands.push_back({fb, cand});
-            }
+            add(PresetPackage(coll::Topology::kFbfly, k, as), dedicated);
           }
           // Ties go to the family's first algorithm (the plain ring, the plain multi-tree).
           std::stable_sort(cands.begin(), cands.end(), [&](const auto& x, const auto& y) {
@@ -646,19 +648,14 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
                     : ""));
           }
           auto used = std::make_shared<std::map<std::string, unsigned>>();
-          const auto cost = table.CheapestOf(cands, chip, {coll::Collective::kAllReduce}, used);
+          const auto cost = table.CheapestOf(
+              cands, chip, {coll::Collective::kAllReduce}, used, "all",
+              adapt ? [](const coll::Geometry& g) { return AdaptNocSubnetworkName(g.topology); }
+                    : std::function<std::string(const coll::Geometry&)>());
           Best b{train::RunIteration(w, chip, io, cost), ""};
-          // No commas: the label is a CSV field. Adapt-NoC's sub-networks by their names.
-          for (const auto& [used_label, n] : *used) {
-            std::string label = used_label;
-            const std::string on_aries =
-                std::string(" on ") + coll::TopologyName(coll::Topology::kAries);
-            if (adapt && label.size() > on_aries.size() &&
-                label.compare(label.size() - on_aries.size(), on_aries.size(), on_aries) == 0)
-              label.replace(label.size() - on_aries.size(), on_aries.size(),
-                            " on " + AdaptNocSubnetworkName(coll::Topology::kAries));
+          // No commas: the label is a CSV field.
+          for (const auto& [label, n] : *used)
             b.algo += fmt::format("{}{} x{}", b.algo.empty() ? "" : " + ", label, n);
-          }
           best[t] = std::move(b);
         }
         const Best& a = best["aries"];

@@ -111,7 +111,8 @@ CommCost CostTable::CheapestOf(const coll::Geometry& g, const std::vector<coll::
 CommCost CostTable::CheapestOf(
     const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options, const Chiplet& chip,
     const std::vector<coll::Collective>& needed,
-    std::shared_ptr<std::map<std::string, unsigned>> used, const std::string& groups) const {
+    std::shared_ptr<std::map<std::string, unsigned>> used, const std::string& groups,
+    const std::function<std::string(const coll::Geometry&)>& package_name) const {
   if (options.empty()) throw std::invalid_argument("no candidate algorithms to choose from");
   bool one_package = true;
   for (const auto& [g, c] : options) {
@@ -128,7 +129,9 @@ CommCost CostTable::CheapestOf(
       found.push_back(
           {c, &Find(c, g, cand, groups),
            one_package ? cand.Label()
-                       : fmt::format("{} on {}", cand.Label(), coll::TopologyName(g.topology))});
+                       : fmt::format("{} on {}", cand.Label(),
+                                     package_name ? package_name(g)
+                                                  : std::string(coll::TopologyName(g.topology)))});
     }
   }
   const double ghz = chip.clock_ghz;

@@ -5,6 +5,7 @@
 #ifndef ARIES_SIM_TRAIN_COSTS_H_
 #define ARIES_SIM_TRAIN_COSTS_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -71,11 +72,13 @@ class CostTable {
                       const std::string& groups = "all") const;
   // The same over candidates on several packages: a package that reconfigures its links into
   // one of several sub-network topologies between collectives (Adapt-NoC); `used` labels each
-  // "candidate on topology".
-  CommCost CheapestOf(const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options,
-                      const Chiplet& chip, const std::vector<coll::Collective>& needed,
-                      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr,
-                      const std::string& groups = "all") const;
+  // "candidate on package", the package named by `package_name` (default: its topology).
+  CommCost CheapestOf(
+      const std::vector<std::pair<coll::Geometry, coll::Candidate>>& options, const Chiplet& chip,
+      const std::vector<coll::Collective>& needed,
+      std::shared_ptr<std::map<std::string, unsigned>> used = nullptr,
+      const std::string& groups = "all",
+      const std::function<std::string(const coll::Geometry&)>& package_name = nullptr) const;
   const std::string& path() const { return path_; }
 
  private:

@@ -426,6 +426,18 @@ TEST(Costs, CheapestAcrossPackagesNamesTheTopology) {
   EXPECT_DOUBLE_EQ(c(Collective::kAllReduce, 2048), 500);  // torus
   EXPECT_EQ((*used)["ring on mesh"], 1u);
   EXPECT_EQ((*used)["ring on torus"], 1u);
+  // A caller's names for the packages (Adapt-NoC's sub-networks) label them instead.
+  auto named = std::make_shared<std::map<std::string, unsigned>>();
+  const CommCost n = table.CheapestOf(
+      {{PackageOf(coll::Topology::kMesh, 4), ring}, {PackageOf(coll::Topology::kTorus, 4), ring}},
+      Chiplet(), {Collective::kAllReduce}, named, "all", [](const coll::Geometry& g) {
+        return g.topology == coll::Topology::kTorus ? std::string("wraps") : std::string("grid");
+      });
+  n(Collective::kAllReduce, 1024);
+  n(Collective::kAllReduce, 2048);
+  EXPECT_EQ((*named)["ring on grid"], 1u);
+  EXPECT_EQ((*named)["ring on wraps"], 1u);
+  EXPECT_EQ(named->size(), 2u);
   const CommCost two =
       table.Cost(PackageOf(coll::Topology::kMesh, 4, 2), ring, Chiplet(), {Collective::kAllReduce});
   EXPECT_DOUBLE_EQ(two(Collective::kAllReduce, 2048), 300);
