@@ -35,6 +35,12 @@ coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as
   return g;
 }
 
+coll::Geometry DedicatedTreeLinksPackage(unsigned k, const Assumptions& as) {
+  coll::Geometry g = PresetPackage(coll::Topology::kFbfly, k, as);
+  g.local_ports = as.aries_ports;
+  return g;
+}
+
 coll::RingLayout PresetRing(const Assumptions& as, bool baseline) {
   return {baseline && as.rank_baselines ? coll::RingMap::kRank : coll::RingMap::kSnake, 1};
 }

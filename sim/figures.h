@@ -45,12 +45,15 @@ inline constexpr Assumptions kRankBaselines{"default + rank-order baselines", tr
 inline constexpr Assumptions kPaperAssumptions{"paper", true, 2};
 inline constexpr Assumptions kPaperOneHopSegments{"paper + one-hop segments", true, 2, 0};
 inline constexpr Assumptions kPaperUnconcentrated{"paper without concentration", true, 2, 1, false};
-inline constexpr Assumptions kRankDedicatedTreeLinks{
-    "default + rank-order baselines + dedicated tree links", true, 1, 1, true, true};
+inline constexpr Assumptions kPaperDedicatedTreeLinks{
+    "paper + dedicated tree links", true, 2, 1, true, true};
 // eval.preset "default" or "paper" (the key's table checks the value).
 const Assumptions& PresetAssumptions(const std::string& preset);
 // The package of topology `t` on K x K under `as` (the default geometry, ARIES's local ports).
 coll::Geometry PresetPackage(coll::Topology t, unsigned k, const Assumptions& as);
+// Where ARIES's rank-order trees run when `as` gives every tree edge a link of its own (Fig.
+// 7(c)): the flattened butterfly's per-pair links on K x K, at ARIES's local ports.
+coll::Geometry DedicatedTreeLinksPackage(unsigned k, const Assumptions& as);
 // The ring layout `as` gives a baseline (not ARIES) package or ARIES: the snake, or the rank
 // order on a baseline under the paper's; one direction.
 coll::RingLayout PresetRing(const Assumptions& as, bool baseline);

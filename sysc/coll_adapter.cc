@@ -26,7 +26,22 @@ coll::Hardware HardwareOf(const NodeShape& s) {
   return h;
 }
 
-std::vector<RegOp> RegisterWrites(const coll::Program& p) {
+std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports) {
+  // The planner numbers a chiplet's extra local ports after its topology's router ports
+  // (coll::RouterPorts); the node model after all of its own (a butterfly of K < 8 runs on the
+  // 15-port node): route entries are renumbered to the model's ports.
+  const unsigned planned = coll::RouterPorts(p.req.geom.topology, p.req.geom.k);
+  if (node_ports < planned) {
+    throw std::invalid_argument(fmt::format(
+        "a program for {}-port routers ({} {}x{}) on a node model with {} ports", planned,
+        coll::TopologyName(p.req.geom.topology), p.req.geom.k, p.req.geom.k, node_ports));
+  }
+  auto port = [&](unsigned q) { return q < planned ? q : q - planned + node_ports; };
+  auto mask = [&](uint32_t m) {
+    uint32_t out = 0;
+    for (; m != 0; m &= m - 1) out |= 1u << port(static_cast<unsigned>(__builtin_ctz(m)));
+    return out;
+  };
   std::vector<RegOp> ops;
   for (unsigned n = 0; n < p.num_nodes(); ++n) {
     const coll::NodeProgram& np = p.nodes[n];
@@ -36,7 +51,8 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p) {
       const coll::PortSel s = np.portsel[port];
       if (s.in || s.out) w(hw::kRegPortSelBase + port, hw::PortSelValue(s.in, s.out));
     }
-    for (const coll::RouteEntry& r : np.routes) w(hw::RouteAddr(r.flow, r.in_port), r.mask);
+    for (const coll::RouteEntry& r : np.routes)
+      w(hw::RouteAddr(r.flow, port(r.in_port)), mask(r.mask));
     for (const coll::EngineId& e : np.ids) {
       w(hw::EngIdReg(e.id, hw::kIdRegCfg), hw::IdCfgValue(e.op));
       w(hw::EngIdReg(e.id, hw::kIdRegCount), e.count);
@@ -347,7 +363,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
     throw std::invalid_argument(fmt::format("program for {} nodes, {} inputs, package of {}",
                                             p.num_nodes(), inputs.size(), n));
   }
-  pkg.Program(RegisterWrites(p));
+  pkg.Program(RegisterWrites(p, pkg.shape().num_ports));
   std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
   for (unsigned i = 0; i < n; ++i) {
     eps.push_back(std::make_unique<ScheduleEndpoint>(pkg.shape(), pkg.k(), i, p, inputs[i]));

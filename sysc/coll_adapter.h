@@ -36,8 +36,11 @@ namespace aries::sysc {
 coll::Hardware HardwareOf(const NodeShape& s);
 
 // Register writes that configure the package for `p` (in the order the hardware accepts them:
-// cuts before muxes, engine registers before the start bits).
-std::vector<RegOp> RegisterWrites(const coll::Program& p);
+// cuts before muxes, engine registers before the start bits) on nodes whose routers have
+// `node_ports` ports besides the extra local ports (NodeShape::num_ports): route entries of
+// the extra local ports are renumbered from the planner's ports to the model's. Throws
+// std::invalid_argument for a model with fewer ports than the program's topology needs.
+std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports);
 
 class ScheduleEndpoint final : public Endpoint {
  public:

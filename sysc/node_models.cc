@@ -8,6 +8,8 @@
 #include "Varies_node___024root.h"
 #include "Varies_node_fb.h"
 #include "Varies_node_fb___024root.h"
+#include "Varies_node_fb_l2.h"
+#include "Varies_node_fb_l2___024root.h"
 #include "Varies_node_l2.h"
 #include "Varies_node_l2___024root.h"
 #include "Varies_node_l4.h"
@@ -49,10 +51,15 @@ const hw::NodeParams& ParamsFor(NodeUse use, unsigned num_ports, unsigned local_
           fmt::format("node.local_ports = {}: allowed 1, 2, 4", local_ports));
     }
     if (num_ports > hw::kVaries_nodeParams.NumPorts) {
+      if (local_ports == 2 && num_ports <= hw::kVaries_node_fb_l2Params.NumPorts)
+        return hw::kVaries_node_fb_l2Params;
       throw std::invalid_argument(fmt::format(
           "node.local_ports = {} with {}-port routers: the nodes with more local ports are "
-          "built with {} ports (mesh, torus, ARIES); the flattened butterfly has 1 local port",
-          local_ports, num_ports, hw::kVaries_nodeParams.NumPorts));
+          "built with {} ports (mesh, torus, ARIES, 2 or 4 local ports) and {} ports (the "
+          "flattened butterfly up to {} x {}, 2 local ports)",
+          local_ports, num_ports, hw::kVaries_nodeParams.NumPorts,
+          hw::kVaries_node_fb_l2Params.NumPorts, (hw::kVaries_node_fb_l2Params.NumPorts + 1) / 2,
+          (hw::kVaries_node_fb_l2Params.NumPorts + 1) / 2));
     }
     return local_ports == 2 ? hw::kVaries_node_l2Params : hw::kVaries_node_l4Params;
   }
@@ -75,6 +82,9 @@ std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* c
   }
   if (&p == &hw::kVaries_node_fbParams) {
     return std::make_unique<VerilatedNode<Varies_node_fb, true>>(ShapeOf(p), ctx, name);
+  }
+  if (&p == &hw::kVaries_node_fb_l2Params) {
+    return std::make_unique<VerilatedNode<Varies_node_fb_l2, true>>(ShapeOf(p), ctx, name);
   }
   if (&p == &hw::kVaries_node_l2Params) {
     return std::make_unique<VerilatedNode<Varies_node_l2, true>>(ShapeOf(p), ctx, name);
@@ -101,12 +111,14 @@ const hw::NodeParams* ShippedParams(const std::string& name) {
   if (name == "Varies_node_p2p") return &hw::kVaries_node_p2pParams;
   if (name == "Varies_node_fb") return &hw::kVaries_node_fbParams;
   if (name == "Varies_node_l2") return &hw::kVaries_node_l2Params;
+  if (name == "Varies_node_fb_l2") return &hw::kVaries_node_fb_l2Params;
   if (name == "Varies_node_l4") return &hw::kVaries_node_l4Params;
   return nullptr;
 }
 
 std::string ShippedParamNames() {
-  return "Varies_node, Varies_node_p2p, Varies_node_fb, Varies_node_l2, Varies_node_l4";
+  return "Varies_node, Varies_node_p2p, Varies_node_fb, Varies_node_l2, Varies_node_l4, "
+         "Varies_node_fb_l2";
 }
 
 NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {

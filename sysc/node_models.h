@@ -9,6 +9,8 @@
 //                   (flattened butterfly K <= 8)
 //   Varies_node_l2, Varies_node_l4
 //                   Varies_node with 2 and 4 local ports (node.local_ports), without tracing
+//   Varies_node_fb_l2
+//                   Varies_node_fb with 2 local ports, without tracing
 // All are built without assertions (-O2, --x-assign fast); Varies_node and Varies_node_fb have
 // FST tracing compiled in.
 #ifndef ARIES_SYSC_NODE_MODELS_H_

@@ -58,18 +58,26 @@ TEST(Presets, AdmitTheirRingsAndConcentrationOnlyWhereTheyHaveIt) {
 }
 
 // The dedicated-link step swaps ARIES's rank-order trees (the double binary tree, the only one
-// whose tree edges do not depend on the links) for their rows on the butterfly, at one port.
+// whose tree edges do not depend on the links) for their rows on the butterfly, at ARIES's two
+// ports; the baselines' butterfly keeps one.
 TEST(Presets, DedicatedTreeLinksStepTakesTheRankTreeOnly) {
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
     EXPECT_EQ(a.rank_tree, std::string(a.name) == "dbt") << a.name;
   }
-  EXPECT_TRUE(kRankDedicatedTreeLinks.dedicated_tree_links);
+  EXPECT_TRUE(kPaperDedicatedTreeLinks.dedicated_tree_links);
   EXPECT_FALSE(kPaperAssumptions.dedicated_tree_links);
   EXPECT_FALSE(kRankBaselines.dedicated_tree_links);
-  // Otherwise the rank-order step it is measured against: the same rings and ports.
-  EXPECT_EQ(kRankDedicatedTreeLinks.rank_baselines, kRankBaselines.rank_baselines);
-  EXPECT_EQ(kRankDedicatedTreeLinks.aries_ports, kRankBaselines.aries_ports);
-  EXPECT_EQ(PresetPackage(coll::Topology::kFbfly, 8, kRankDedicatedTreeLinks).local_ports, 1u);
+  // Otherwise the paper preset it is measured against: the same rings, ports and segments.
+  EXPECT_EQ(kPaperDedicatedTreeLinks.rank_baselines, kPaperAssumptions.rank_baselines);
+  EXPECT_EQ(kPaperDedicatedTreeLinks.aries_ports, kPaperAssumptions.aries_ports);
+  EXPECT_EQ(kPaperDedicatedTreeLinks.aries_extra_per_pitch,
+            kPaperAssumptions.aries_extra_per_pitch);
+  EXPECT_EQ(kPaperDedicatedTreeLinks.concentration, kPaperAssumptions.concentration);
+  const coll::Geometry g = DedicatedTreeLinksPackage(8, kPaperDedicatedTreeLinks);
+  EXPECT_EQ(g.topology, coll::Topology::kFbfly);
+  EXPECT_EQ(g.k, 8u);
+  EXPECT_EQ(g.local_ports, 2u);
+  EXPECT_EQ(PresetPackage(coll::Topology::kFbfly, 8, kPaperDedicatedTreeLinks).local_ports, 1u);
 }
 
 // Adapt-NoC's sub-networks are baselines: one local port and the default segments whatever the

@@ -130,6 +130,39 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
 
 // The fast model's collective engine against the RTL's, pin by pin, on every operation (fp32
 // special values included: RandomElement), with back-pressure, on mesh and torus.
+// A butterfly of K < 8 runs on the 15-port node: the planner numbers the second local port after
+// the topology's 7 ports, the node after its 15, and the route writes say the node's.
+TEST(PackageCollective, RouteWritesTakeTheModelsLocalPortNumbers) {
+  aries::coll::Program p;
+  p.req.geom.topology = Topology::kFbfly;
+  p.req.geom.k = 4;
+  p.nodes.resize(16);
+  p.nodes[3].routes = {{1, 7, 1u << 2}, {2, 2, 1u << 7}, {3, 0, 1u << 4}};
+  std::vector<std::pair<uint32_t, uint32_t>> routes;  // (address, value) of node 3
+  for (const RegOp& op : aries::sysc::RegisterWrites(p, 15)) {
+    if (op.node == 3 && op.write) routes.push_back({op.addr, op.value});
+  }
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {{hw::RouteAddr(1, 15), 1u << 2},
+                                                           {hw::RouteAddr(2, 2), 1u << 15},
+                                                           {hw::RouteAddr(3, 0), 1u << 4}};
+  EXPECT_EQ(routes, want);
+  // On a model with the topology's own port count nothing moves; with fewer it is refused.
+  unsigned same = 0;
+  for (const RegOp& op : aries::sysc::RegisterWrites(p, 7)) {
+    if (op.node == 3 && op.addr == hw::RouteAddr(1, 7) && op.value == 1u << 2) ++same;
+    if (op.node == 3 && op.addr == hw::RouteAddr(2, 2) && op.value == 1u << 7) ++same;
+  }
+  EXPECT_EQ(same, 2u);
+  try {
+    aries::sysc::RegisterWrites(p, 5);
+    ADD_FAILURE() << "a 7-port program was written for 5-port routers";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("7-port routers (fbfly 4x4) on a node model with 5 ports"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(PackageCollective, FastEngineEqualsRtlOnEveryOperation) {
   Hooks h;
   h.impl = aries::sysc::NodeImpl::kCheck;
@@ -269,7 +302,7 @@ TEST(PackageCollective, InterleavedIdsWithDifferentRootsShareTheNetwork) {
     }
     np.req.passes = np.rsp.passes = passes;
   }
-  const std::vector<RegOp> ops = aries::sysc::RegisterWrites(prog);
+  const std::vector<RegOp> ops = aries::sysc::RegisterWrites(prog, shape.num_ports);
   std::vector<std::unique_ptr<CollEndpoint>> eps;
   for (unsigned n = 0; n < k * k; ++n) {
     std::vector<CollEndpoint::Coll> colls;

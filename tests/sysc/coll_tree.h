@@ -100,12 +100,13 @@ inline std::vector<coll::NodeProgram> TreeNodePrograms(const Tree& t, unsigned i
   return nodes;
 }
 
-// The register writes of those programs (sysc/coll_adapter's RegisterWrites).
+// The register writes of those programs (sysc/coll_adapter's RegisterWrites) on the 5-port
+// node.
 inline std::vector<RegOp> ProgramTree(const Tree& t, unsigned id, unsigned op, unsigned flits,
                                       bool allreduce) {
   coll::Program p;
   p.nodes = TreeNodePrograms(t, id, op, flits, allreduce);
-  return sysc::RegisterWrites(p);
+  return sysc::RegisterWrites(p, hw::kNumMeshPorts);
 }
 
 // The golden value of element e at node n: the engine's tree over its port slots (slot 0 the

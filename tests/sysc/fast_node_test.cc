@@ -37,7 +37,7 @@ using aries::sysc::NodeUse;
 namespace hw = aries::hw;
 
 struct Mode {
-  unsigned ports = 5;        // 5: Varies_node_p2p; 15: Varies_node_fb
+  unsigned ports = 5;        // 5: Varies_node_p2p; 15: Varies_node_fb (_l2 with 2 local ports)
   double load = 0.4;         // per link and cycle: a flit is offered
   double cfg_rate = 0.03;    // per cycle: a register request
   double accept = 0.5;       // per cycle and VC: a receiver returns one credit it owes
@@ -466,6 +466,17 @@ TEST(FastNode, EqualsRtlOnTheFlattenedButterflyNode) {
   Check(m, 3, 10000);
   m.hostile = true;
   Check(m, 20, 1000, 1);
+}
+
+// The butterfly's node with 2 local ports (Varies_node_fb_l2): the second local port is the
+// router's port 15.
+TEST(FastNode, EqualsRtlOnTheFlattenedButterflyNodeWithTwoLocalPorts) {
+  Mode m;
+  m.ports = 15;
+  m.local_ports = 2;
+  Check(m, 3, 10000);
+  m.hostile = true;
+  Check(m, 15, 1000, 1);
 }
 
 // The comparison can fail: a model whose credits come back one cycle late is caught, with the
