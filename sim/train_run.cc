@@ -555,6 +555,9 @@ struct Fig10Mean {
   std::string family;
   unsigned k = 0;
   double speedup[kBaselines] = {0, 0, 0, 0};
+  // The same of the iteration's communication alone (communication time over ARIES's): the
+  // iteration speedup as compute goes to nothing.
+  double comm_speedup[kBaselines] = {0, 0, 0, 0};
 };
 
 // One assumption set's tables (printed unless `quiet`; rows appended to `csv`); returns the
@@ -578,6 +581,7 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
           "|---|---|---|---|---|---|---|---|\n",
           fam.label, k, k);
       double logsum[kBaselines] = {0, 0, 0, 0}, comm_red[kBaselines] = {0, 0, 0, 0};
+      double comm_logsum[kBaselines] = {0, 0, 0, 0};
       for (const train::Workload& w : ws) {
         train::IterationOptions io;
         io.chiplets = k * k;
@@ -668,6 +672,7 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
           red[i] = 100 * (1.0 - a.it.comm_busy / b.it.comm_busy);
           logsum[i] += std::log(sp[i]);
           comm_red[i] += red[i];
+          comm_logsum[i] += std::log(b.it.comm_busy / a.it.comm_busy);
         }
         print("| {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} |\n", w.name,
               Us(best["mesh"].it.time), Us(best["torus"].it.time), Us(best["fbfly"].it.time),
@@ -689,6 +694,7 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
       double mean_red[kBaselines];
       for (int i = 0; i < kBaselines; ++i) {
         mean.speedup[i] = std::exp(logsum[i] / n);
+        mean.comm_speedup[i] = std::exp(comm_logsum[i] / n);
         mean_red[i] = comm_red[i] / n;
       }
       means.push_back(mean);
@@ -761,11 +767,16 @@ int RunFig10Command(const Fig10Options& o) {
         "batch 1; - for a family without such a tree), and what remains "
         "unexplained (paper / all of these); beside the paper preset at batch 1, the part of it "
         "ARIES's concentrated multi-tree gives (with / without cmtree among ARIES's candidates; - "
-        "for a family without a concentrated algorithm)\n\n"
+        "for a family without a concentrated algorithm); last, the same iterations' "
+        "communication alone: the factor removing every computation adds (the communication "
+        "time's ratio over the iteration's, with the tree links where the family has them; the "
+        "limit of a batch going to nothing) and what the paper's figure leaves even then (paper "
+        "/ one-hop segments / communication alone)\n\n"
         "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
         "x batch 1 | = paper preset, batch 1 | of which concentration | x one-hop segments | "
-        "x dedicated tree links | paper (V-B) | unexplained |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "x dedicated tree links | paper (V-B) | unexplained | x no compute | unexplained, no "
+        "compute |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         o.batch ? fmt::format("batch {}", o.batch) : "the reference batches");
     for (size_t i = 0; i < means.size(); ++i) {
       const Fig10Mean& p = means[i];
@@ -776,8 +787,11 @@ int RunFig10Command(const Fig10Options& o) {
       const Fig10Mean& u = unconc[i];
       const PaperSpeedup* ref = PaperFor(p.family, p.k);
       const bool tree = RankTree(p.family);
+      // The iterations with every step taken: with the tree links where the family has them.
+      const Fig10Mean& last = tree ? tree_links[i] : b;
       double map[kBaselines], ports[kBaselines], batch[kBaselines], hop[kBaselines],
-          links[kBaselines], rest[kBaselines], conc[kBaselines];
+          links[kBaselines], rest[kBaselines], conc[kBaselines], no_compute[kBaselines],
+          rest_comm[kBaselines];
       for (int t = 0; t < kBaselines; ++t) {
         map[t] = m.speedup[t] / d.speedup[t];
         ports[t] = p.speedup[t] / m.speedup[t];
@@ -786,11 +800,14 @@ int RunFig10Command(const Fig10Options& o) {
         links[t] = tree ? tree_links[i].speedup[t] / b.speedup[t] : 1.0;
         rest[t] = ref ? ref->vs[t] / (h.speedup[t] * links[t]) : 0;
         conc[t] = b.speedup[t] / u.speedup[t];
+        no_compute[t] = last.comm_speedup[t] / last.speedup[t];
+        rest_comm[t] = ref ? ref->vs[t] / (hop[t] * last.comm_speedup[t]) : 0;
       }
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.family,
-                 p.k, Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch),
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                 p.family, p.k, Per(d.speedup), Per(map), Per(ports), Per(p.speedup), Per(batch),
                  Per(b.speedup), Concentrating(p.family) ? Per(conc) : "-", Per(hop),
-                 tree ? Per(links) : "-", ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-");
+                 tree ? Per(links) : "-", ref ? Per(ref->vs) : "-", ref ? Per(rest) : "-",
+                 Per(no_compute), ref ? Per(rest_comm) : "-");
     }
     fmt::print("\n");
   }

@@ -93,6 +93,19 @@ awk -F'|' '$2 ~ /^ (ring|dbt|mtree) $/ { n++
       for (i = 1; i <= 4; i++) { want = p[i] / (b[i] * f[i] * l[i])
         if (u[i] + 0 < want - 0.03 || u[i] + 0 > want + 0.03) bad = 1 } } }
   END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
+# Communication alone (no compute): it moves each speedup away from 1, never across (the
+# iteration's speedup lies between 1 and its communication's), and the last column is the
+# paper's over the one-hop factor and the communication speedup (the tree links' for dbt).
+grep -q "| unexplained | x no compute | unexplained, no compute |" "$dir/p"
+awk -F'|' '$2 ~ /^ (ring|dbt|mtree) $/ { n++
+    split($9, b, "/"); split($11, f, "/"); split($12, l, "/"); split($13, p, "/")
+    split($15, x, "/"); split($16, r, "/")
+    for (i = 1; i <= 4; i++) { it = b[i] * ($2 ~ /dbt/ ? l[i] : 1)
+      if (it > 1.01 && x[i] + 0 < 0.995) bad = 1
+      if (it < 0.99 && x[i] + 0 > 1.005) bad = 1
+      want = p[i] / (f[i] * x[i] * it)
+      if (r[i] + 0 < 0.97 * want || r[i] + 0 > 1.03 * want) bad = 1 } }
+  END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
