@@ -168,7 +168,15 @@ class Embedder {
       const auto dor = w_.DorPath(l.from, l.to, 0, &why);
       if (!dor.empty()) {
         ++(dor.size() == 1 ? r_.mesh : r_.dor);
-        if (hw_.local_ports > 1) (*flow_of)[l] = AssignFlow(l, dor);  // (as the mesh hops)
+        // A table route keeps its VC: on the torus one over a wrap-around link and on would
+        // close the ring the dateline VC opens (a cyclic channel dependency). Such a path stays
+        // in dimension order and is ejected by its input port's local port; the receiver takes
+        // a message by source, flow and VC on whichever port it comes.
+        const bool dateline =
+            dor.size() > 1 &&
+            std::any_of(dor.begin(), dor.end(), [](const Hop& h) { return (h.vc & 1u) != 0; });
+        if (hw_.local_ports > 1 && !dateline)
+          (*flow_of)[l] = AssignFlow(l, dor);  // (as the mesh hops)
         continue;
       }
       auto path = Shortest(l.from, l.to);

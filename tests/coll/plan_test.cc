@@ -183,6 +183,38 @@ TEST(Plan, TwoRingDirectionsSplitEveryShard) {
   }
 }
 
+// On the torus with several local ports a table route would keep its VC over a wrap-around
+// link and close the ring the dateline VC opens: every all-reduce planner's program is
+// accepted, the paths that cross a dateline stay in dimension order and the rest are
+// table-routed (recursive doubling on 4x4 pairs 2 with 0 over the wrap: 2 -> 3 -> 0).
+TEST(Plan, TorusWithSeveralLocalPortsKeepsDatelinePathsInDimensionOrder) {
+  for (const char* algo : {"ring", "dbt", "mtree", "cmtree", "rd", "rabenseifner"}) {
+    for (unsigned ports : {2u, 4u}) {
+      Request r = Req(Topology::kTorus, 4, algo, Collective::kAllReduce, 16 * 64 * 3 + 5);
+      r.geom.local_ports = ports;
+      Hardware h = Hw(Topology::kTorus);
+      h.local_ports = ports;
+      Program p;
+      ASSERT_NO_THROW(p = Plan(r, h)) << algo << " on " << ports << " ports";
+      if (std::string(algo) != "rd") continue;
+      unsigned dor = 0, table = 0;
+      for (unsigned n = 0; n < 16; ++n) {
+        for (const Op& o : p.nodes[n].ops) {
+          if (o.act != Act::kSend) continue;
+          const unsigned x = n % 4, px = o.peer % 4;
+          const bool wraps = n / 4 == o.peer / 4 && (x + 2) % 4 == px && x >= 2;
+          if (wraps) {
+            EXPECT_LT(o.flow, 0) << "node " << n << " to " << o.peer;
+          }
+          (o.flow < 0 ? dor : table) += 1;
+        }
+      }
+      EXPECT_GT(dor, 0u);
+      EXPECT_GT(table, 0u);
+    }
+  }
+}
+
 // Planners that leave every message on local port 0 get them spread over the node's local
 // ports (SpreadOverPorts): each channel on one port, a node with c channels on min(c, ports)
 // ports within one channel's elements of each other, and the sends' and receives' ports agree. A
