@@ -18,9 +18,13 @@ namespace hw = aries::hw;
 std::string EmbedReport::Summary() const {
   return fmt::format(
       "{} links: {} mesh hops, {} bypass segments, {} dimension-order paths, {} "
-      "table-routed over shared links; {} flow ids{}",
+      "table-routed over shared links; {} flow ids{}{}",
       links, mesh, segments, dor, routed, flows,
-      detours ? fmt::format("; {} around dead links", detours) : "");
+      detours ? fmt::format("; {} around dead links", detours) : "",
+      dor_for_flows ? fmt::format("; {} ejected by their input port's local port, every flow "
+                                  "taken",
+                                  dor_for_flows)
+                    : "");
 }
 
 namespace {
@@ -100,6 +104,7 @@ class Embedder {
     detour_.clear();
     flows_used_.clear();
     pair_flows_.clear();
+    pair_dor_.clear();
     for (unsigned n = 0; n < n_; ++n) {
       table_[n].clear();
       for (const RouteEntry& r : p_.nodes[n].routes) table_[n][{r.flow, r.in_port}] = r.mask;
@@ -162,7 +167,7 @@ class Embedder {
       }
     }
     // 3. Dimension order where it is intact, else the shortest x-then-y configured path.
-    for (const auto& [l, port] : mesh_hops) (*flow_of)[l] = AssignFlow(l, {Hop{l.from, port, 0}});
+    for (const auto& [l, port] : mesh_hops) (*flow_of)[l] = PortFlow(l, {Hop{l.from, port, 0}});
     for (const Link& l : fallback) {
       std::string why;
       const auto dor = w_.DorPath(l.from, l.to, 0, &why);
@@ -176,7 +181,7 @@ class Embedder {
             dor.size() > 1 &&
             std::any_of(dor.begin(), dor.end(), [](const Hop& h) { return (h.vc & 1u) != 0; });
         if (hw_.local_ports > 1 && !dateline)
-          (*flow_of)[l] = AssignFlow(l, dor);  // (as the mesh hops)
+          (*flow_of)[l] = PortFlow(l, dor);  // (as the mesh hops)
         continue;
       }
       auto path = Shortest(l.from, l.to);
@@ -385,10 +390,21 @@ class Embedder {
     return path;
   }
 
+  // A dimension-order path table-routed only to leave by its link's local port: with every
+  // flow taken along it, it stays in dimension order (flow -1, ejected by its input port's
+  // local port), unless another link between the same two nodes already does (the receiver
+  // tells messages apart by source, flow and VC).
+  int PortFlow(const Link& l, const std::vector<Hop>& path) {
+    const int f = AssignFlow(l, path, false);
+    if (f >= 0 || !pair_dor_.insert({l.from, l.to}).second) return f >= 0 ? f : AssignFlow(l, path);
+    ++r_.dor_for_flows;
+    return -1;
+  }
+
   // The smallest flow id whose table entries along `path` are free or equal, from and to the
   // link's local port, and that no other link between the same two nodes uses (the receiver
-  // tells messages apart by source, flow and VC).
-  int AssignFlow(const Link& l, const std::vector<Hop>& path) {
+  // tells messages apart by source, flow and VC); -1 when none is left and not `must`.
+  int AssignFlow(const Link& l, const std::vector<Hop>& path, bool must = true) {
     std::vector<std::tuple<unsigned, unsigned, uint32_t>> entries;  // node, in port, mask
     const unsigned local = hw::LocalPort(l.port, ports_);
     unsigned in = local;
@@ -410,6 +426,7 @@ class Embedder {
       pair_flows.insert(f);
       return static_cast<int>(f);
     }
+    if (!must) return -1;
     throw PlanError(fmt::format("the routing tables' {} flows are all taken at the link {} -> {}",
                                 hw_.num_flows, w_.NodeName(l.from), w_.NodeName(l.to)));
   }
@@ -431,7 +448,8 @@ class Embedder {
   std::vector<std::map<std::pair<unsigned, unsigned>, uint32_t>> table_;  // (flow, in) -> mask
   std::set<unsigned> flows_used_;
   std::map<std::pair<unsigned, unsigned>, std::set<unsigned>> pair_flows_;  // (from, to) -> flows
-  std::set<Link> detour_;  // links routed around a fault, on DetourVc()
+  std::set<std::pair<unsigned, unsigned>> pair_dor_;  // (from, to) with a PortFlow left in DOR
+  std::set<Link> detour_;                             // links routed around a fault, on DetourVc()
   EmbedReport r_;
 };
 

@@ -38,6 +38,9 @@ struct EmbedReport {
   unsigned routed = 0;    // table-routed over shared links
   unsigned flows = 0;     // flow ids used
   unsigned detours = 0;   // of the routed: paths that turn back around a dead link
+  // With several local ports: links whose table route to their own local port found no free
+  // flow and stayed in dimension order (ejected by the input port's local port).
+  unsigned dor_for_flows = 0;
   std::string Summary() const;
 };
 
