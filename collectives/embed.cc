@@ -173,15 +173,16 @@ class Embedder {
       const auto dor = w_.DorPath(l.from, l.to, 0, &why);
       if (!dor.empty()) {
         ++(dor.size() == 1 ? r_.mesh : r_.dor);
-        // A table route keeps its VC: on the torus one over a wrap-around link and on would
-        // close the ring the dateline VC opens (a cyclic channel dependency). Such a path stays
-        // in dimension order and is ejected by its input port's local port; the receiver takes
-        // a message by source, flow and VC on whichever port it comes.
+        // A table route keeps its VC: on the torus routes going on past a wrap-around link
+        // would close the ring the dateline VC opens (a cyclic channel dependency). Every path
+        // of several hops over a wrap stays in dimension order (the simple, safe side) and is
+        // ejected by its input port's local port; the receiver takes a message by source, flow
+        // and VC on whichever port it comes.
         const bool dateline =
             dor.size() > 1 &&
             std::any_of(dor.begin(), dor.end(), [](const Hop& h) { return (h.vc & 1u) != 0; });
-        if (hw_.local_ports > 1 && !dateline)
-          (*flow_of)[l] = PortFlow(l, dor);  // (as the mesh hops)
+        if (hw_.local_ports > 1 && dateline) KeepDor(l, "a path over a torus wrap-around link");
+        if (hw_.local_ports > 1 && !dateline) (*flow_of)[l] = PortFlow(l, dor);  // (as mesh hops)
         continue;
       }
       auto path = Shortest(l.from, l.to);
@@ -396,9 +397,18 @@ class Embedder {
   // tells messages apart by source, flow and VC).
   int PortFlow(const Link& l, const std::vector<Hop>& path) {
     const int f = AssignFlow(l, path, false);
-    if (f >= 0 || !pair_dor_.insert({l.from, l.to}).second) return f >= 0 ? f : AssignFlow(l, path);
+    if (f >= 0) return f;
+    KeepDor(l, "every flow id is taken along its path");
     ++r_.dor_for_flows;
     return -1;
+  }
+  // A link left in dimension order while others are table-routed: one per pair of nodes.
+  void KeepDor(const Link& l, const char* why) {
+    if (pair_dor_.insert({l.from, l.to}).second) return;
+    throw PlanError(
+        fmt::format("two links {} -> {} in dimension order ({}): the receiver could not tell their "
+                    "messages apart on one VC",
+                    w_.NodeName(l.from), w_.NodeName(l.to), why));
   }
 
   // The smallest flow id whose table entries along `path` are free or equal, from and to the

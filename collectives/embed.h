@@ -13,6 +13,14 @@
 //    still mesh, else the shortest x-then-y path over the links configured so far (segments
 //    and mesh; the greedy segmentation of IV-B1 when tracks run out), table-routed by a flow.
 // On mesh, torus and the flattened butterfly every link is dimension-order routed.
+// With several local ports (Hardware::local_ports) a link that would take its dimension-order
+// path or mesh hop is table-routed along it instead, from and to its own local port (dimension
+// order ejects by the input port), except: on the torus a path of several hops over a
+// wrap-around link stays in dimension order (a table route keeps its VC, so routes going on
+// past a wrap would close the ring the dateline VC opens; the rule keeps every such path, the
+// simpler and safe side), and a link whose path has every flow id taken stays in dimension
+// order, at most one per pair of nodes (the receiver tells messages apart by source, flow and
+// VC, whatever port they come by).
 // Around faults (Geometry::faults): a dead mesh link is no hop, a track whose span holds a dead
 // wire or switch gives no segment, a dead port takes no segment; a link whose dimension-order
 // path (reserved) and every monotone configured path cross something dead takes a detour: the

@@ -24,9 +24,9 @@ namespace aries::sim {
 // ns, V, and a segment no latency of its own: a switch closes a wire, III-B2; ours adds a cycle
 // per further pitch, package.extra_per_pitch; the baselines' wraps and butterfly links keep
 // theirs: the step measures ARIES's segments alone), and ARIES without its concentrated algorithms
-// (cmtree, IV-B2), which tells how much of a speedup concentration gives. And one step at one
-// local port: ARIES's double binary tree with a link of its own for every tree edge (Fig. 7(c):
-// "a dedicated connection for the double binary trees ... each link is allocated for a given
+// (cmtree, IV-B2), which tells how much of a speedup concentration gives. And one step at ARIES's
+// two local ports: ARIES's double binary tree with a link of its own for every tree edge (Fig.
+// 7(c): "a dedicated connection for the double binary trees ... each link is allocated for a given
 // route in the tree"), which our ARIES cannot build (an edge between rows, e.g. ranks 4 and 8 on
 // 8x8, is no segment, and a port carries one link). It is measured on the package whose
 // routers have a link to every node of their row and column, the flattened butterfly: the same

@@ -36,10 +36,10 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports) {
         "a program for {}-port routers ({} {}x{}) on a node model with {} ports", planned,
         coll::TopologyName(p.req.geom.topology), p.req.geom.k, p.req.geom.k, node_ports));
   }
-  auto port = [&](unsigned q) { return q < planned ? q : q - planned + node_ports; };
+  auto model_port = [&](unsigned q) { return q < planned ? q : q - planned + node_ports; };
   auto mask = [&](uint32_t m) {
     uint32_t out = 0;
-    for (; m != 0; m &= m - 1) out |= 1u << port(static_cast<unsigned>(__builtin_ctz(m)));
+    for (; m != 0; m &= m - 1) out |= 1u << model_port(static_cast<unsigned>(__builtin_ctz(m)));
     return out;
   };
   std::vector<RegOp> ops;
@@ -52,7 +52,7 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports) {
       if (s.in || s.out) w(hw::kRegPortSelBase + port, hw::PortSelValue(s.in, s.out));
     }
     for (const coll::RouteEntry& r : np.routes)
-      w(hw::RouteAddr(r.flow, port(r.in_port)), mask(r.mask));
+      w(hw::RouteAddr(r.flow, model_port(r.in_port)), mask(r.mask));
     for (const coll::EngineId& e : np.ids) {
       w(hw::EngIdReg(e.id, hw::kIdRegCfg), hw::IdCfgValue(e.op));
       w(hw::EngIdReg(e.id, hw::kIdRegCount), e.count);

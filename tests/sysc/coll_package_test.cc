@@ -128,8 +128,6 @@ Outcome RunCollective(unsigned k, unsigned rx, unsigned ry, unsigned op, size_t 
   return {last + 1 - t0, aries::test::Depth(t)};
 }
 
-// The fast model's collective engine against the RTL's, pin by pin, on every operation (fp32
-// special values included: RandomElement), with back-pressure, on mesh and torus.
 // A butterfly of K < 8 runs on the 15-port node: the planner numbers the second local port after
 // the topology's 7 ports, the node after its 15, and the route writes say the node's.
 TEST(PackageCollective, RouteWritesTakeTheModelsLocalPortNumbers) {
@@ -137,14 +135,17 @@ TEST(PackageCollective, RouteWritesTakeTheModelsLocalPortNumbers) {
   p.req.geom.topology = Topology::kFbfly;
   p.req.geom.k = 4;
   p.nodes.resize(16);
-  p.nodes[3].routes = {{1, 7, 1u << 2}, {2, 2, 1u << 7}, {3, 0, 1u << 4}};
+  p.nodes[3].routes = {
+      {1, 7, 1u << 2}, {2, 2, 1u << 7}, {3, 0, 1u << 4}, {4, 3, 1u | 1u << 2 | 1u << 7}};
   std::vector<std::pair<uint32_t, uint32_t>> routes;  // (address, value) of node 3
   for (const RegOp& op : aries::sysc::RegisterWrites(p, 15)) {
     if (op.node == 3 && op.write) routes.push_back({op.addr, op.value});
   }
-  const std::vector<std::pair<uint32_t, uint32_t>> want = {{hw::RouteAddr(1, 15), 1u << 2},
-                                                           {hw::RouteAddr(2, 2), 1u << 15},
-                                                           {hw::RouteAddr(3, 0), 1u << 4}};
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {
+      {hw::RouteAddr(1, 15), 1u << 2},
+      {hw::RouteAddr(2, 2), 1u << 15},
+      {hw::RouteAddr(3, 0), 1u << 4},
+      {hw::RouteAddr(4, 3), 1u | 1u << 2 | 1u << 15}};
   EXPECT_EQ(routes, want);
   // On a model with the topology's own port count nothing moves; with fewer it is refused.
   unsigned same = 0;
@@ -163,6 +164,8 @@ TEST(PackageCollective, RouteWritesTakeTheModelsLocalPortNumbers) {
   }
 }
 
+// The fast model's collective engine against the RTL's, pin by pin, on every operation (fp32
+// special values included: RandomElement), with back-pressure, on mesh and torus.
 TEST(PackageCollective, FastEngineEqualsRtlOnEveryOperation) {
   Hooks h;
   h.impl = aries::sysc::NodeImpl::kCheck;

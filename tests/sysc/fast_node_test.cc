@@ -43,7 +43,8 @@ struct Mode {
   double accept = 0.5;       // per cycle and VC: a receiver returns one credit it owes
   bool hostile = false;      // ignore credits, stray links, random VCs
   bool engine = false;       // the node with the collective engine (Varies_node)
-  unsigned local_ports = 1;  // 2, 4: Varies_node_l2, Varies_node_l4 (with the engine)
+  unsigned local_ports = 1;  // 2, 4: Varies_node_l2, Varies_node_l4 (with the engine); 2 with 15
+                             // ports: Varies_node_fb_l2
 };
 
 // Drives one node's pins like its neighbours, its endpoint and its controller would.
