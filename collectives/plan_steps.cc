@@ -69,19 +69,25 @@ bool SpreadOverPorts(Program& p, unsigned ports) {
   using Chan = std::tuple<unsigned, unsigned, int, unsigned, uint8_t>;
   std::map<Chan, uint8_t> port_of;
   bool moved = false;
+  std::map<Chan, uint64_t> size;
   for (unsigned n = 0; n < p.num_nodes(); ++n) {
-    std::map<Chan, uint64_t> size;  // elements each outgoing channel carries
     for (const Op& o : p.nodes[n].ops) {
       if (o.act == Act::kSend) size[{n, o.peer, o.flow, o.vc, o.lane}] += o.region.len;
     }
-    std::vector<uint64_t> load(ports, 0);
-    for (const auto& [chan, len] : size) {  // in the order of their peers
-      const auto q =
-          static_cast<uint8_t>(std::min_element(load.begin(), load.end()) - load.begin());
-      load[q] += len;
-      port_of[chan] = q;
-      moved = moved || q != 0;
+  }
+  std::vector<uint64_t> out(p.num_nodes() * ports, 0), in(p.num_nodes() * ports, 0);
+  for (const auto& [chan, len] : size) {
+    const unsigned a = std::get<0>(chan), b = std::get<1>(chan);
+    unsigned best = 0;
+    uint64_t best_cost = ~uint64_t{0};
+    for (unsigned q = 0; q < ports; ++q) {
+      const uint64_t c = std::max(out[a * ports + q], in[b * ports + q]);
+      if (c < best_cost) best = q, best_cost = c;
     }
+    out[a * ports + best] += len;
+    in[b * ports + best] += len;
+    port_of[chan] = static_cast<uint8_t>(best);
+    moved = moved || best != 0;
   }
   for (unsigned n = 0; n < p.num_nodes(); ++n) {
     for (Op& o : p.nodes[n].ops) {

@@ -34,14 +34,18 @@ Range SubShard(Range r, unsigned n, unsigned i);
 std::vector<Range> Chunks(size_t n, Range r);
 bool PowerOfTwo(unsigned n);
 // Spreads the messages of a program that puts them all on local port 0 over `ports` local ports
-// (the trees, recursive doubling, ARIES_LT). Each node's outgoing channels (peer, flow, VC,
-// lane) go, in the order of their peers, to the port that carries the fewest elements so far; a
-// channel's sends and their receives keep one port (its messages keep their order). A node with
-// one channel, or a program that chose its ports itself (any op off port 0), is left as it is.
-// Returns whether anything moved. (Of the rules tried on 2 MB all-reduces on ARIES with two
-// ports, 4x4 and 8x8, this one lost nowhere against one port: dbt 1.00x / 1.09x, mtree 1.34x /
-// 1.36x, cmtree 1.04x / 1.09x; largest channel first lost 10% on the 4x4 dbt, first-used order
-// 10% too. The trees are limited by their links more than by the endpoint.)
+// (the trees, recursive doubling, ARIES_LT). Every channel (sender, receiver, flow, VC, lane), in
+// that order, goes to the port where the larger of its sender's outgoing and its receiver's
+// incoming elements so far is least (ties: the lower port): a local port injects and ejects one
+// flit a cycle, so both ends count (spread by the senders alone, a tree's leaves, one channel
+// each, all arrive on their parent's port 0). A channel's sends and their receives keep one port
+// (its messages keep their order). A program that chose its ports itself (any op off port 0) is
+// left as it is. Returns whether anything moved. (Against the sender-only spread it replaces, on
+// ARIES with two ports, 64 KB / 1 MB: mtree 1.38x / 1.39x on 4x4 and 1.12x / 1.13x on 8x8, rd
+// 1.38x / 1.42x and 1.03x / 1.09x, dbt 1.00x / 0.98x and 1.06x / 1.09x, cmtree 1.07x / 1.11x and
+// 1.00x / 0.99x, ARIES_LT 0.99x / 1.00x on 4x4; the double binary tree on the 4x4 butterfly's
+// per-pair links 1.26x at 64 KB. Taking the largest channel first instead lost 7-14% on the
+// multi-tree.)
 bool SpreadOverPorts(Program& p, unsigned ports);
 
 // The planners (the factory's table in planners.cc).
