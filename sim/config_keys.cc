@@ -73,9 +73,12 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "VC of a DOR packet at each hop: its own (static), or any free VC of its class (dynamic, "
        "as BookSim2 and Garnet; CTRL.DYN_VC)",
        kRuns},
-      {"package.node", "auto", "auto, Varies_node, Varies_node_p2p, Varies_node_fb",
+      {"package.node", "auto",
+       "auto, Varies_node, Varies_node_p2p, Varies_node_fb, Varies_node_l2, Varies_node_l4, "
+       "Varies_node_fb_l2",
        "the node's built parameter set (rtl/CMakeLists.txt; auto: the engine-less 5-port model, "
-       "the traced full one for --trace, the 15-port one for the flattened butterfly)",
+       "the traced full one for --trace, the 15-port one for the flattened butterfly, the _l2 / "
+       "_l4 ones for node.local_ports = 2 / 4)",
        kRuns},
       {"package.bypass", "none", "none, random",
        "ARIES bypass setting: none, or random segments replacing mesh hops (register API)", kRuns},
