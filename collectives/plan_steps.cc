@@ -78,6 +78,7 @@ bool SpreadOverPorts(Program& p, unsigned ports) {
   std::vector<uint64_t> out(p.num_nodes() * ports, 0), in(p.num_nodes() * ports, 0);
   for (const auto& [chan, len] : size) {
     const unsigned a = std::get<0>(chan), b = std::get<1>(chan);
+    if (b >= p.num_nodes()) continue;  // (a bad peer: the validator names it)
     unsigned best = 0;
     uint64_t best_cost = ~uint64_t{0};
     for (unsigned q = 0; q < ports; ++q) {
@@ -91,11 +92,11 @@ bool SpreadOverPorts(Program& p, unsigned ports) {
   }
   for (unsigned n = 0; n < p.num_nodes(); ++n) {
     for (Op& o : p.nodes[n].ops) {
-      if (o.act == Act::kSend) {
-        o.port = port_of.at({n, o.peer, o.flow, o.vc, o.lane});
-      } else if (o.IsRecv()) {
-        o.port = port_of.at({o.peer, n, o.flow, o.vc, o.lane});
-      }
+      if (!(o.act == Act::kSend || o.IsRecv())) continue;
+      // (A receive without its send, or a bad peer, stays on port 0: the validator names it.)
+      const auto it = port_of.find(o.act == Act::kSend ? Chan{n, o.peer, o.flow, o.vc, o.lane}
+                                                       : Chan{o.peer, n, o.flow, o.vc, o.lane});
+      if (it != port_of.end()) o.port = it->second;
     }
   }
   return moved;
