@@ -181,8 +181,12 @@ class Embedder {
         const bool dateline =
             dor.size() > 1 &&
             std::any_of(dor.begin(), dor.end(), [](const Hop& h) { return (h.vc & 1u) != 0; });
-        if (hw_.local_ports > 1 && dateline) KeepDor(l, "a path over a torus wrap-around link");
-        if (hw_.local_ports > 1 && !dateline) (*flow_of)[l] = PortFlow(l, dor);  // (as mesh hops)
+        if (hw_.local_ports > 1) {
+          if (dateline)
+            KeepDor(l, "a path over a torus wrap-around link");
+          else
+            (*flow_of)[l] = PortFlow(l, dor);  // (as the mesh hops)
+        }
         continue;
       }
       auto path = Shortest(l.from, l.to);

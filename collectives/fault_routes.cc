@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "aries_pkg.h"
 #include "wiring.h"
 
 namespace aries::coll {
@@ -120,10 +121,14 @@ FaultRoutes RouteAroundFaults(const Geometry& g, const Hardware& hw) {
       for (unsigned q = 0; q < ports; ++q) {
         const int s = phase_in[u][q];
         if (s < 0) continue;  // no live link arrives here
-        if (u == dst) {
-          r.tables[u].push_back({dst, q, 1u});
-        } else if (next[s][u] >= 0) {
-          r.tables[u].push_back({dst, q, 1u << next[s][u]});
+        if (u != dst && next[s][u] < 0) continue;
+        const uint32_t mask = u == dst ? 1u : 1u << next[s][u];
+        r.tables[u].push_back({dst, q, mask});
+        // A packet from an extra local port goes as one from local port 0 (the planner numbers
+        // those ports after the topology's: hw::LocalPort).
+        if (q == 0) {
+          for (unsigned i = 1; i < hw.local_ports; ++i)
+            r.tables[u].push_back({dst, aries::hw::LocalPort(i, ports), mask});
         }
       }
     }

@@ -44,8 +44,8 @@ bool PowerOfTwo(unsigned n);
 // ARIES with two ports, 64 KB / 1 MB: mtree 1.38x / 1.39x on 4x4 and 1.12x / 1.13x on 8x8, rd
 // 1.38x / 1.42x and 1.03x / 1.09x, dbt 1.00x / 0.98x and 1.06x / 1.09x, cmtree 1.07x / 1.11x and
 // 1.00x / 0.99x, ARIES_LT 0.99x / 1.00x on 4x4; the double binary tree on the 4x4 butterfly's
-// per-pair links 1.26x at 64 KB. Taking the largest channel first instead lost 7-14% on the
-// multi-tree.)
+// per-pair links 1.26x at 64 KB; `aries coll ... --set node.local_ports=2` built at 2f018fa and
+// at a2829f0.)
 bool SpreadOverPorts(Program& p, unsigned ports);
 
 // The planners (the factory's table in planners.cc).

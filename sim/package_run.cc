@@ -119,11 +119,8 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     known.faults = s.package.faults.FromReset();
     const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
     std::vector<sysc::RegOp> ops;
-    for (unsigned n = 0; n < pkg.num_nodes(); ++n) {
-      for (const coll::RouteEntry& e : routes.tables[n]) {
-        ops.push_back({n, true, hw::RouteAddr(e.flow, e.in_port), e.mask});
-      }
-    }
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n)
+      sysc::AppendRouteWrites(ops, n, routes.tables[n], known, pkg.shape().num_ports);
     pkg.Program(ops);
     tc.flow_routed = true;
     o.fault_routes = routes.Summary();

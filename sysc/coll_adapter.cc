@@ -26,22 +26,28 @@ coll::Hardware HardwareOf(const NodeShape& s) {
   return h;
 }
 
-std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports) {
+void AppendRouteWrites(std::vector<RegOp>& ops, unsigned node,
+                       const std::vector<coll::RouteEntry>& routes, const coll::Geometry& g,
+                       unsigned node_ports) {
   // The planner numbers a chiplet's extra local ports after its topology's router ports
   // (coll::RouterPorts); the node model after all of its own (a butterfly of K < 8 runs on the
   // 15-port node): route entries are renumbered to the model's ports.
-  const unsigned planned = coll::RouterPorts(p.req.geom.topology, p.req.geom.k);
+  const unsigned planned = coll::RouterPorts(g.topology, g.k);
   if (node_ports < planned) {
-    throw std::invalid_argument(fmt::format(
-        "a program for {}-port routers ({} {}x{}) on a node model with {} ports", planned,
-        coll::TopologyName(p.req.geom.topology), p.req.geom.k, p.req.geom.k, node_ports));
+    throw std::invalid_argument(
+        fmt::format("a program for {}-port routers ({} {}x{}) on a node model with {} ports",
+                    planned, coll::TopologyName(g.topology), g.k, g.k, node_ports));
   }
   auto model_port = [&](unsigned q) { return q < planned ? q : q - planned + node_ports; };
-  auto mask = [&](uint32_t m) {
-    uint32_t out = 0;
-    for (; m != 0; m &= m - 1) out |= 1u << model_port(static_cast<unsigned>(__builtin_ctz(m)));
-    return out;
-  };
+  for (const coll::RouteEntry& r : routes) {
+    uint32_t mask = 0;
+    for (uint32_t m = r.mask; m != 0; m &= m - 1)
+      mask |= 1u << model_port(static_cast<unsigned>(__builtin_ctz(m)));
+    ops.push_back({node, true, hw::RouteAddr(r.flow, model_port(r.in_port)), mask});
+  }
+}
+
+std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports) {
   std::vector<RegOp> ops;
   for (unsigned n = 0; n < p.num_nodes(); ++n) {
     const coll::NodeProgram& np = p.nodes[n];
@@ -51,8 +57,7 @@ std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports) {
       const coll::PortSel s = np.portsel[port];
       if (s.in || s.out) w(hw::kRegPortSelBase + port, hw::PortSelValue(s.in, s.out));
     }
-    for (const coll::RouteEntry& r : np.routes)
-      w(hw::RouteAddr(r.flow, model_port(r.in_port)), mask(r.mask));
+    AppendRouteWrites(ops, n, np.routes, p.req.geom, node_ports);
     for (const coll::EngineId& e : np.ids) {
       w(hw::EngIdReg(e.id, hw::kIdRegCfg), hw::IdCfgValue(e.op));
       w(hw::EngIdReg(e.id, hw::kIdRegCount), e.count);

@@ -35,11 +35,18 @@ namespace aries::sysc {
 // What the node model offers, for the validator.
 coll::Hardware HardwareOf(const NodeShape& s);
 
+// Appends the writes of one node's routing table entries, planned for the geometry `g`, to
+// `ops`, on a node model whose routers have `node_ports` ports besides the extra local ports
+// (NodeShape::num_ports): the planner numbers the extra local ports after the topology's ports
+// (coll::RouterPorts), the model after its own, so their entries are renumbered. Throws
+// std::invalid_argument for a model with fewer ports than the topology needs.
+void AppendRouteWrites(std::vector<RegOp>& ops, unsigned node,
+                       const std::vector<coll::RouteEntry>& routes, const coll::Geometry& g,
+                       unsigned node_ports);
+
 // Register writes that configure the package for `p` (in the order the hardware accepts them:
 // cuts before muxes, engine registers before the start bits) on nodes whose routers have
-// `node_ports` ports besides the extra local ports (NodeShape::num_ports): route entries of
-// the extra local ports are renumbered from the planner's ports to the model's. Throws
-// std::invalid_argument for a model with fewer ports than the program's topology needs.
+// `node_ports` ports besides the extra local ports (AppendRouteWrites).
 std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports);
 
 class ScheduleEndpoint final : public Endpoint {

@@ -19,6 +19,14 @@ grep -q "faults  *link:x(1,1), port:10.YP" "$dir/o" || fail "faults not named"
 # The README's figure: one dead link on 4x4 makes 24 of the 240 routes 48 hops longer in all.
 "$aries" --set sim.measure=500 --set 'package.faults=link:x(1,1)' > "$dir/o" 2>&1 || fail "one link"
 grep -q "around the faults: 240 pairs, 24 of them 48 hops longer in all" "$dir/o" || fail "one link"
+# With two local ports (the second one's packets take the tables' local-port entries; on the
+# 4x4 butterfly's 15-port node, renumbered to its port 15), the fast model beside the RTL.
+"$aries" $short --set sim.model=fast --set node.local_ports=2 --set 'package.faults=link:x(1,1)' \
+  > "$dir/o" 2>&1 || fail "two local ports"
+grep -q "all flits delivered, checked *yes" "$dir/o" || fail "two local ports: not every flit delivered"
+"$aries" --set sim.warmup=200 --set sim.measure=1000 --set sim.model=check --set package.topology=fbfly \
+  --set node.local_ports=2 --set 'package.faults=link:row1:0-2' > "$dir/o" 2>&1 || fail "fbfly, two ports"
+grep -q "all flits delivered, checked *yes" "$dir/o" || fail "fbfly, two ports: not every flit delivered"
 # On the RTL too, on 8x8 with two faults (and the torus).
 "$aries" $short --set sim.model=rtl --set package.k=8 --set 'package.faults=link:x(3,3), link:y(4,2)' \
   > "$dir/o" 2>&1 || fail "8x8 routed run"

@@ -12,6 +12,7 @@
 
 #include "coll_run.h"
 #include "coll_sweep.h"
+#include "node_models.h"
 #include "train_run.h"
 
 namespace aries::sim {
@@ -50,6 +51,13 @@ TEST(ConfigKeys, EveryKeyNamesKnownSubcommandsAndEveryDefaultIsValid) {
   EXPECT_NO_THROW(CollSweepRequest(c, kNoSweep));
   EXPECT_NO_THROW(TrainRequest(c, TrainOptions()));
   EXPECT_NO_THROW(Fig10Request(c, {}));
+}
+
+// package.node's table of allowed values is written by hand: it names every shipped model, as
+// the models' own list does.
+TEST(ConfigKeys, PackageNodeNamesEveryShippedModel) {
+  EXPECT_EQ(std::string(KeyInfoOf("package.node").allowed),
+            "auto, " + aries::sysc::ShippedParamNames());
 }
 
 // Each request builder reads only the keys its subcommand lists: every other key holds a value
