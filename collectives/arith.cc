@@ -105,6 +105,25 @@ uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b) {
   }
 }
 
+void LaneOps(unsigned op, uint32_t* dst, const uint32_t* src, unsigned n) {
+  switch (op) {  // the integer and bitwise operations in a loop the compiler can vectorise
+    case hw::kOpAddI32:
+      for (unsigned i = 0; i < n; ++i) dst[i] += src[i];
+      return;
+    case hw::kOpAnd:
+      for (unsigned i = 0; i < n; ++i) dst[i] &= src[i];
+      return;
+    case hw::kOpOr:
+      for (unsigned i = 0; i < n; ++i) dst[i] |= src[i];
+      return;
+    case hw::kOpXor:
+      for (unsigned i = 0; i < n; ++i) dst[i] ^= src[i];
+      return;
+    default:
+      for (unsigned i = 0; i < n; ++i) dst[i] = LaneOp(op, dst[i], src[i]);
+  }
+}
+
 uint32_t ReduceInOrder(unsigned op, const std::vector<uint32_t>& inputs) {
   if (inputs.empty()) return 0;
   uint32_t acc = inputs[0];

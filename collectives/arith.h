@@ -16,6 +16,8 @@ namespace aries::coll {
 
 // y = a (op) b for one lane; opcodes of aries_pkg.h (hw::kOp*); unknown opcodes give 0.
 uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b);
+// dst[i] = dst[i] (op) src[i] for i < n: LaneOp over a flit's lanes, the opcode decoded once.
+void LaneOps(unsigned op, uint32_t* dst, const uint32_t* src, unsigned n);
 
 // Left-to-right reduction ((in0 op in1) op in2) ...: the golden value of the order-free
 // operations (integer, bitwise, min, max); the engine's own order is EngineTreeReduce below.

@@ -111,11 +111,12 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       tx_[key].ops.push_back(j);
       tx_[key].port = o.port;
     } else if (o.IsRecv()) {
-      rx_[KeyOf(o.peer, o.flow, o.vc)].ops.push_back(j);
+      rx_.try_emplace(KeyOf(o.peer, o.flow, o.vc), RxChannel{FlitQueue(shape.lanes), {}, 0, 0, {}})
+          .first->second.ops.push_back(j);
     } else if (o.act == Act::kEngRecv) {
       const coll::EngineId* e = p.nodes[node].FindId(o.id);
       const bool rsp = !(e && coll::DeliversRequests(*e));
-      EngRx& rx = eng_rx_[o.id];
+      EngRx& rx = eng_rx_.try_emplace(o.id, EngRx{0, 0, 0, FlitQueue(shape.lanes)}).first->second;
       rx.op = j;
       rx.total = coll::EngineFlits(p.nodes[node], o.id, rsp);
     }
@@ -132,7 +133,11 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
     ports_[ch.port].chans.push_back(tx_chans_.size());
     tx_chans_.push_back(&ch);
   }
-  for (auto& [key, ch] : rx_) rx_chans_.push_back(&ch);
+  for (auto& [key, ch] : rx_) {
+    ch.index = rx_chans_.size();
+    rx_chans_.push_back(&ch);
+  }
+  rx_waiting_.assign((rx_chans_.size() + 63) / 64, 0);
   for (auto& [id, rx] : eng_rx_) eng_rx_list_.push_back({id, &rx});
   // Engine request flits in the order of the node's request program.
   const coll::NodeProgram& np = p.nodes[node];
@@ -159,10 +164,19 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
 }
 
 bool ScheduleEndpoint::Ready(size_t j, uint64_t from, uint64_t to) const {
+  Blocked b;
+  return Ready(b, j, from, to);
+}
+
+bool ScheduleEndpoint::Ready(Blocked& b, size_t j, uint64_t from, uint64_t to) const {
+  if (b.op == j && b.from == from && st_[b.dep].progress < b.need) return false;
   for (size_t i : st_[j].deps) {
     const coll::Range r = ops_[i].region;
     const uint64_t lo = std::max(from, r.off), hi = std::min(to, r.end());
-    if (lo < hi && r.off + st_[i].progress < hi) return false;
+    if (lo < hi && r.off + st_[i].progress < hi) {
+      b = {j, from, i, hi - r.off};
+      return false;
+    }
   }
   return true;
 }
@@ -210,8 +224,10 @@ bool ScheduleEndpoint::InjectEngine(uint64_t cycle, uint32_t* w) {
 bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
   const unsigned lanes = shape_.lanes;
   if (!pt.in_packet) {
-    for (size_t t = 0; t < pt.chans.size() && !pt.in_packet; ++t) {
-      const size_t c = pt.chans[(pt.rr + t) % pt.chans.size()];
+    const size_t nc = pt.chans.size();
+    size_t at = pt.rr < nc ? pt.rr : (nc == 0 ? 0 : pt.rr % nc);  // (pt.rr + t) % nc
+    for (size_t t = 0; t < nc && !pt.in_packet; ++t, at = at + 1 == nc ? 0 : at + 1) {
+      const size_t c = pt.chans[at];
       TxChannel& ch = *tx_chans_[c];
       if (ch.next >= ch.ops.size()) continue;
       const size_t j = ch.ops[ch.next];
@@ -220,12 +236,12 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
       const uint64_t flits = std::min<uint64_t>(packet_flits_, (left + lanes - 1) / lanes);
       const uint64_t from = o.region.off + st_[j].progress;
       const uint64_t to = std::min(from + flits * lanes, o.region.end());
-      if (pt.credits[o.vc] == 0 || !Ready(j, from, to)) continue;
+      if (pt.credits[o.vc] == 0 || !Ready(ch.blocked, j, from, to)) continue;
       pt.in_packet = true;
       pt.pkt_op = j;
       pt.pkt_chan = c;
       pt.pkt_flits = pt.pkt_left = static_cast<unsigned>(flits);
-      pt.rr = (pt.rr + t + 1) % pt.chans.size();
+      pt.rr = at + 1 == nc ? 0 : at + 1;
     }
     if (!pt.in_packet) return false;
   }
@@ -245,7 +261,8 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
   w[0] = hw::PackHeader(f);
   const uint64_t from = o.region.off + st_[j].progress;
   const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
-  for (unsigned l = 0; l < lanes; ++l) w[1 + l] = l < n ? buf_[from + l] : 0u;
+  CopyLanes(w + 1, &buf_[from], n);
+  for (uint64_t l = n; l < lanes; ++l) w[1 + l] = 0;
   Advance(j, n, cycle);
   --pt.credits[o.vc];
   if (--pt.pkt_left == 0) {
@@ -283,27 +300,33 @@ void ScheduleEndpoint::Eject(uint64_t cycle, unsigned port, const uint32_t* ej) 
   ++flits_received_;
   const unsigned vc = (ej[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
   free_next_[port] = static_cast<uint8_t>(free_next_[port] | (1u << vc));
-  std::vector<uint32_t> payload(ej + 1, ej + 1 + shape_.lanes);
+  const uint32_t* const payload = ej + 1;
   if (engine_.IsEngineVc(vc)) {
     const auto h = hw::UnpackCollHeader(ej[0]);
     auto it = eng_rx_.find(h.id);
     if (it == eng_rx_.end()) {
       errors_.push_back(fmt::format("cycle {}: engine flit of id {} nobody expects", cycle, h.id));
     } else {
-      it->second.flits.push_back(std::move(payload));
+      it->second.flits.push(payload);
       ++rx_pending_;
     }
   } else {
     const hw::Flit f = hw::UnpackFlit(ej, 0);
     const Key key = KeyOf(f.src_y * k_ + f.src_x, f.is_flow ? static_cast<int>(f.flow) : -1, vc);
-    auto it = rx_.find(key);
-    if (it == rx_.end()) {
+    if (last_rx_ == nullptr || key != last_rx_key_) {  // (a packet's flits come together)
+      auto it = rx_.find(key);
+      last_rx_ = it == rx_.end() ? nullptr : &it->second;
+      last_rx_key_ = key;
+    }
+    if (last_rx_ == nullptr) {
       errors_.push_back(
           fmt::format("cycle {}: a flit from node {} (flow {}, VC {}) nobody "
                       "expects",
                       cycle, std::get<0>(key), std::get<1>(key), vc));
     } else {
-      it->second.flits.push_back(std::move(payload));
+      RxChannel& ch = *last_rx_;
+      ch.flits.push(payload);
+      rx_waiting_[ch.index / 64] |= uint64_t{1} << (ch.index % 64);
       ++rx_pending_;
     }
   }
@@ -314,27 +337,32 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
   const unsigned lanes = shape_.lanes;
   for (bool progress = true; progress && budget > 0;) {
     progress = false;
-    for (RxChannel* chp : rx_chans_) {
-      RxChannel& ch = *chp;
-      if (budget == 0) break;
-      if (ch.flits.empty() || ch.next >= ch.ops.size()) continue;
-      const size_t j = ch.ops[ch.next];
-      const coll::Op& o = ops_[j];
-      const uint64_t from = o.region.off + st_[j].progress;
-      const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
-      if (!Ready(j, from, from + n)) continue;
-      const auto& in = ch.flits.front();
-      for (uint64_t l = 0; l < n; ++l) {
-        buf_[from + l] =
-            o.act == Act::kRecvReduce ? coll::LaneOp(op_code_, buf_[from + l], in[l]) : in[l];
+    // The channels in key order, those with flits only (rx_waiting_).
+    for (size_t wi = 0; wi < rx_waiting_.size() && budget > 0; ++wi) {
+      for (uint64_t m = rx_waiting_[wi]; m != 0 && budget > 0; m &= m - 1) {
+        RxChannel& ch = *rx_chans_[wi * 64 + static_cast<size_t>(__builtin_ctzll(m))];
+        if (ch.next >= ch.ops.size()) continue;
+        const size_t j = ch.ops[ch.next];
+        const coll::Op& o = ops_[j];
+        const uint64_t from = o.region.off + st_[j].progress;
+        const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
+        if (!Ready(ch.blocked, j, from, from + n)) continue;
+        const uint32_t* const in = ch.flits.front();
+        uint32_t* const dst = &buf_[from];
+        if (o.act == Act::kRecvReduce) {
+          coll::LaneOps(op_code_, dst, in, static_cast<unsigned>(n));
+        } else {
+          CopyLanes(dst, in, n);
+        }
+        ch.flits.pop();
+        if (ch.flits.empty()) rx_waiting_[wi] &= ~(uint64_t{1} << (ch.index % 64));
+        --rx_pending_;
+        ++flits_processed_;
+        Advance(j, n, cycle);
+        if (st_[j].progress >= o.region.len) ++ch.next;
+        --budget;
+        progress = true;
       }
-      ch.flits.pop_front();
-      --rx_pending_;
-      ++flits_processed_;
-      Advance(j, n, cycle);
-      if (st_[j].progress >= o.region.len) ++ch.next;
-      --budget;
-      progress = true;
     }
     for (auto& [id, rxp] : eng_rx_list_) {
       EngRx& rx = *rxp;
@@ -344,8 +372,8 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       const uint64_t from = r.off + rx.count * lanes;
       const uint64_t to = std::min(from + lanes, r.end());
       if (from < to && !Ready(rx.op, from, to)) continue;
-      for (uint64_t e = from; e < to; ++e) buf_[e] = rx.flits.front()[e - from];
-      rx.flits.pop_front();
+      CopyLanes(&buf_[from], rx.flits.front(), to - from);
+      rx.flits.pop();
       --rx_pending_;
       ++flits_processed_;
       if (from < to) Advance(rx.op, to - from, cycle);

@@ -16,8 +16,10 @@
 #ifndef ARIES_SYSC_COLL_ADAPTER_H_
 #define ARIES_SYSC_COLL_ADAPTER_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <map>
@@ -49,6 +51,17 @@ void AppendRouteWrites(std::vector<RegOp>& ops, unsigned node,
 // `node_ports` ports besides the extra local ports (AppendRouteWrites).
 std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports);
 
+// Copies n payload words: a whole flit of the shipped lane count with a size known at compile
+// time (a few vector moves instead of a library call per flit), anything else word by word.
+inline void CopyLanes(uint32_t* dst, const uint32_t* src, uint64_t n) {
+  constexpr unsigned kShipped = hw::kVaries_nodeParams.Lanes;
+  if (n == kShipped) {
+    std::memcpy(dst, src, kShipped * sizeof(uint32_t));
+  } else {
+    for (uint64_t i = 0; i < n; ++i) dst[i] = src[i];
+  }
+}
+
 class ScheduleEndpoint final : public Endpoint {
  public:
   ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned node, const coll::Program& p,
@@ -75,19 +88,66 @@ class ScheduleEndpoint final : public Endpoint {
 
  private:
   using Key = std::tuple<unsigned, int, unsigned>;  // peer, flow, vc
+  // Flits waiting in arrival order, `lanes` payload words each, in a ring of slots that grows
+  // by doubling (no allocation per flit, no moving of what waits).
+  class FlitQueue {
+   public:
+    explicit FlitQueue(unsigned lanes = 0) : lanes_(lanes) {}
+    bool empty() const { return count_ == 0; }
+    size_t size() const { return count_; }
+    const uint32_t* front() const { return &words_[head_ * lanes_]; }
+    void push(const uint32_t* w) {
+      if (count_ == slots_) Grow();
+      const size_t at = (head_ + count_) & (slots_ - 1);
+      CopyLanes(&words_[at * lanes_], w, lanes_);
+      ++count_;
+    }
+    void pop() {
+      head_ = (head_ + 1) & (slots_ - 1);
+      --count_;
+    }
+
+   private:
+    void Grow() {
+      const size_t slots = slots_ == 0 ? 16 : 2 * slots_;
+      std::vector<uint32_t> words(slots * lanes_);
+      for (size_t i = 0; i < count_; ++i) {
+        const uint32_t* f = &words_[((head_ + i) & (slots_ - 1)) * lanes_];
+        CopyLanes(&words[i * lanes_], f, lanes_);
+      }
+      words_.swap(words);
+      slots_ = slots;
+      head_ = 0;
+    }
+    unsigned lanes_;
+    std::vector<uint32_t> words_;
+    size_t slots_ = 0, head_ = 0, count_ = 0;  // slots: a power of two
+  };
   struct OpState {
     uint64_t progress = 0;     // elements done (a prefix of the region)
     std::vector<size_t> deps;  // earlier ops on overlapping elements that conflict
   };
+  // Why a channel's next flit was not ready: op `op` at element `from` waits for op `dep` to
+  // reach `need` elements of progress. Until it does, asking again gives the same answer, so
+  // the endpoint skips the scan of the op's dependencies (a channel polled every cycle).
+  struct Blocked {
+    size_t op = SIZE_MAX;
+    uint64_t from = 0;
+    size_t dep = 0;
+    uint64_t need = 0;
+  };
   struct RxChannel {
-    std::deque<std::vector<uint32_t>> flits;
+    FlitQueue flits;
     std::vector<size_t> ops;
     size_t next = 0;
+    size_t index = 0;  // in rx_chans_
+    Blocked blocked;
   };
   struct TxChannel {
     std::vector<size_t> ops;
     size_t next = 0;
     unsigned port = 0;  // the local port of its sends (one per channel: the validator)
+    Blocked blocked;
   };
   // One local port's injection: its channels, the packet being injected (its op, channel,
   // length and the flits left), round-robin pointer and credits per point-to-point VC.
@@ -109,7 +169,7 @@ class ScheduleEndpoint final : public Endpoint {
     size_t op = 0;       // the engine-recv op
     uint64_t total = 0;  // flits the engine delivers (with padding)
     uint64_t count = 0;
-    std::deque<std::vector<uint32_t>> flits;
+    FlitQueue flits;
   };
 
   // Channel key of an op or an arriving flit: on the torus the dateline bit of the VC is not
@@ -118,6 +178,8 @@ class ScheduleEndpoint final : public Endpoint {
     return {peer, flow, torus_ ? (vc & ~1u) : vc};
   }
   bool Ready(size_t j, uint64_t from, uint64_t to) const;
+  // Ready(), remembering in `b` what blocked it (to is a function of j and from here).
+  bool Ready(Blocked& b, size_t j, uint64_t from, uint64_t to) const;
   void Advance(size_t j, uint64_t elements, uint64_t cycle);
   void Process(uint64_t cycle);
   bool InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w);
@@ -135,8 +197,11 @@ class ScheduleEndpoint final : public Endpoint {
   std::map<Key, RxChannel> rx_;
   std::map<Key, TxChannel> tx_;
   std::vector<Key> tx_keys_;
-  std::vector<TxChannel*> tx_chans_;                      // tx_[tx_keys_[c]] (map nodes stay put)
-  std::vector<RxChannel*> rx_chans_;                      // rx_ in key order
+  std::vector<TxChannel*> tx_chans_;  // tx_[tx_keys_[c]] (map nodes stay put)
+  std::vector<RxChannel*> rx_chans_;  // rx_ in key order
+  std::vector<uint64_t> rx_waiting_;  // bit per rx_chans_ entry: flits in its queue
+  Key last_rx_key_{};                 // the last arrival's channel (Eject)
+  RxChannel* last_rx_ = nullptr;      // (nullptr: none yet, or nobody expected it)
   std::vector<std::pair<unsigned, EngRx*>> eng_rx_list_;  // eng_rx_ in id order
   size_t rx_pending_ = 0;                                 // flits waiting in rx_ and eng_rx_ queues
   std::vector<PortTx> ports_;                             // per local port

@@ -24,30 +24,36 @@ std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64
   // All-to-all(-v) moves elements: any bits (a narrow range would let a misplaced element pass).
   const bool moves = coll::MovesElements(p.req.collective);
   std::vector<std::vector<uint32_t>> in(p.num_nodes(), std::vector<uint32_t>(p.elements));
-  for (auto& v : in) {
-    for (auto& x : v) {
-      if (moves) {
-        x = static_cast<uint32_t>(rng());
-        continue;
-      }
-      switch (p.req.op) {
-        case hw::kOpAddF32:
-          x = AsBits(std::uniform_real_distribution<float>(-1, 1)(rng));
-          break;
-        case hw::kOpMulF32:
-          x = AsBits(std::uniform_real_distribution<float>(0.95f, 1.05f)(rng));
-          break;
-        case hw::kOpMinF32:
-        case hw::kOpMaxF32:
-          x = AsBits(std::uniform_real_distribution<float>(-100, 100)(rng));
-          break;
-        case hw::kOpMulI32:
-          x = static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2);
-          break;
-        default:
-          x = static_cast<uint32_t>(rng());
-      }
+  // Every element in node order, one draw each; the operation picks the distribution once.
+  auto fill = [&](auto draw) {
+    for (auto& v : in) {
+      for (auto& x : v) x = draw();
     }
+  };
+  auto uniform = [&](float lo, float hi) {
+    std::uniform_real_distribution<float> d(lo, hi);
+    fill([&] { return AsBits(d(rng)); });
+  };
+  if (moves) {
+    fill([&] { return static_cast<uint32_t>(rng()); });
+    return in;
+  }
+  switch (p.req.op) {
+    case hw::kOpAddF32:
+      uniform(-1, 1);
+      break;
+    case hw::kOpMulF32:
+      uniform(0.95f, 1.05f);
+      break;
+    case hw::kOpMinF32:
+    case hw::kOpMaxF32:
+      uniform(-100, 100);
+      break;
+    case hw::kOpMulI32:
+      fill([&] { return static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2); });
+      break;
+    default:
+      fill([&] { return static_cast<uint32_t>(rng()); });
   }
   return in;
 }
