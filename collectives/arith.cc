@@ -106,7 +106,7 @@ uint32_t LaneOp(unsigned op, uint32_t a, uint32_t b) {
 }
 
 void LaneOps(unsigned op, uint32_t* dst, const uint32_t* src, unsigned n) {
-  switch (op) {  // the integer and bitwise operations in a loop the compiler can vectorise
+  switch (op) {  // integer add and the bitwise operations in loops the compiler can vectorise
     case hw::kOpAddI32:
       for (unsigned i = 0; i < n; ++i) dst[i] += src[i];
       return;

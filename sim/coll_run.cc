@@ -449,9 +449,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   }
   print("  flits injected {} (schedule {}), ejected {} (schedule {})\n", res.flits_injected,
         res.flits_to_inject, res.flits_ejected, res.flits_to_eject);
-  bool ok = res.finished && res.errors.empty() && res.flits_injected == res.flits_to_inject &&
-            res.flits_ejected == res.flits_to_eject;
+  const bool flits_ok =
+      res.flits_injected == res.flits_to_inject && res.flits_ejected == res.flits_to_eject;
+  bool ok = res.finished && res.errors.empty() && flits_ok;
   for (const auto& e : res.errors) print("  error: {}\n", e);
+  if (!flits_ok && res.errors.empty()) {  // (a stopped run's errors say why already)
+    print("  error: the endpoints moved other flit counts than their schedules (above)\n");
+  }
   if (!o.outputs.empty()) {
     // Each node's result region (the whole vector, its shard after a reduce-scatter, nothing
     // off the root of a reduce).

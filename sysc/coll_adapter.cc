@@ -261,7 +261,7 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
   w[0] = hw::PackHeader(f);
   const uint64_t from = o.region.off + st_[j].progress;
   const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
-  CopyLanes(w + 1, &buf_[from], n);
+  CopyLanes(w + 1, buf_.data() + from, n);
   for (uint64_t l = n; l < lanes; ++l) w[1 + l] = 0;
   Advance(j, n, cycle);
   --pt.credits[o.vc];
@@ -348,7 +348,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
         const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
         if (!Ready(ch.blocked, j, from, from + n)) continue;
         const uint32_t* const in = ch.flits.front();
-        uint32_t* const dst = &buf_[from];
+        uint32_t* const dst = buf_.data() + from;
         if (o.act == Act::kRecvReduce) {
           coll::LaneOps(op_code_, dst, in, static_cast<unsigned>(n));
         } else {
@@ -372,7 +372,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       const uint64_t from = r.off + rx.count * lanes;
       const uint64_t to = std::min(from + lanes, r.end());
       if (from < to && !Ready(rx.op, from, to)) continue;
-      CopyLanes(&buf_[from], rx.flits.front(), to - from);
+      if (from < to) CopyLanes(buf_.data() + from, rx.flits.front(), to - from);  // (padding: none)
       rx.flits.pop();
       --rx_pending_;
       ++flits_processed_;
@@ -443,6 +443,13 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
     }
   }
   res.finished = all_done();
+  // Drain what is still on its way. An endpoint is done when its ops are, and the engine's
+  // padding flits of a response stream may still be coming: after a finished run the flit
+  // accounting below counts them; an unfinished one is accounted where it stopped.
+  auto drain = [&] {
+    for (uint64_t c = 0; c < 10000 && !res.stuck && !pkg.Quiet(); ++c) pkg.Step();
+  };
+  if (res.finished) drain();
   uint64_t end = start;
   for (const auto& e : eps) {
     end = std::max(end, e->done_cycle());
@@ -454,7 +461,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
     res.flits_to_eject += e->flits_to_receive();
     for (const auto& s : e->errors()) res.errors.push_back(s);
   }
-  for (uint64_t c = 0; c < 10000 && !res.stuck && !pkg.Quiet(); ++c) pkg.Step();
+  if (!res.finished) drain();
   for (unsigned i = 0; i < n && !res.finished && !res.stuck; ++i) {
     if (!eps[i]->done()) {
       res.errors.push_back(fmt::format("did not finish in {} cycles: {} stops at {}", limit,

@@ -20,7 +20,6 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -89,7 +88,7 @@ class ScheduleEndpoint final : public Endpoint {
  private:
   using Key = std::tuple<unsigned, int, unsigned>;  // peer, flow, vc
   // Flits waiting in arrival order, `lanes` payload words each, in a ring of slots that grows
-  // by doubling (no allocation per flit, no moving of what waits).
+  // by doubling (no allocation per flit; what waits is copied only when the ring doubles).
   class FlitQueue {
    public:
     explicit FlitQueue(unsigned lanes = 0) : lanes_(lanes) {}
