@@ -225,7 +225,7 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
   const unsigned lanes = shape_.lanes;
   if (!pt.in_packet) {
     const size_t nc = pt.chans.size();
-    size_t at = pt.rr < nc ? pt.rr : (nc == 0 ? 0 : pt.rr % nc);  // (pt.rr + t) % nc
+    size_t at = pt.rr;  // (pt.rr + t) % nc: rr is always below nc (set only just below)
     for (size_t t = 0; t < nc && !pt.in_packet; ++t, at = at + 1 == nc ? 0 : at + 1) {
       const size_t c = pt.chans[at];
       TxChannel& ch = *tx_chans_[c];

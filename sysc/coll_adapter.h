@@ -16,10 +16,8 @@
 #ifndef ARIES_SYSC_COLL_ADAPTER_H_
 #define ARIES_SYSC_COLL_ADAPTER_H_
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
@@ -50,15 +48,10 @@ void AppendRouteWrites(std::vector<RegOp>& ops, unsigned node,
 // `node_ports` ports besides the extra local ports (AppendRouteWrites).
 std::vector<RegOp> RegisterWrites(const coll::Program& p, unsigned node_ports);
 
-// Copies n payload words: a whole flit of the shipped lane count with a size known at compile
-// time (a few vector moves instead of a library call per flit), anything else word by word.
+// Copies n payload words (a whole flit's lanes of the shipped count with a size known at compile
+// time).
 inline void CopyLanes(uint32_t* dst, const uint32_t* src, uint64_t n) {
-  constexpr unsigned kShipped = hw::kVaries_nodeParams.Lanes;
-  if (n == kShipped) {
-    std::memcpy(dst, src, kShipped * sizeof(uint32_t));
-  } else {
-    for (uint64_t i = 0; i < n; ++i) dst[i] = src[i];
-  }
+  CopyWords<hw::kVaries_nodeParams.Lanes>(dst, src, n);
 }
 
 class ScheduleEndpoint final : public Endpoint {

@@ -56,15 +56,20 @@ struct NodeShape {
 // The shape of an aries_node verilated with `p` (its links: the muxed node's track taps).
 NodeShape ShapeOf(const hw::NodeParams& p);
 
-// Copies one flit of `words` 32-bit words. The shipped word count is copied with a size known
-// at compile time (a few vector moves, no library call): flits are copied on every hop.
-inline void CopyFlit(uint32_t* dst, const uint32_t* src, unsigned words) {
-  constexpr unsigned kShipped = 1 + hw::kVaries_nodeParams.Lanes;
-  if (words == kShipped) {
-    std::memcpy(dst, src, kShipped * sizeof(uint32_t));
+// Copies n 32-bit words; n == kKnown with a size known at compile time (a few vector moves, no
+// library call): flits and their payloads are copied on every hop and at every endpoint.
+template <unsigned kKnown>
+inline void CopyWords(uint32_t* dst, const uint32_t* src, uint64_t n) {
+  if (n == kKnown) {
+    std::memcpy(dst, src, kKnown * sizeof(uint32_t));
   } else {
-    std::memcpy(dst, src, words * sizeof(uint32_t));
+    std::memcpy(dst, src, n * sizeof(uint32_t));
   }
+}
+
+// Copies one flit of `words` 32-bit words (the shipped count: header and lanes).
+inline void CopyFlit(uint32_t* dst, const uint32_t* src, unsigned words) {
+  CopyWords<1 + hw::kVaries_nodeParams.Lanes>(dst, src, words);
 }
 
 // Inputs of one cycle. Flit words of link l live at flit[l * words], of local port i at
