@@ -108,6 +108,19 @@ double CostModel::LeaveOneOutError() const {
   return worst;
 }
 
+CostModel CostModel::AtBound() const {
+  CostModel m = *this;
+  if (points.empty()) return m;
+  double overhead = points[0].cycles - points[0].bound;
+  for (const CostPoint& p : points) {
+    if (p.bound <= 0) return m;
+    overhead = std::min(overhead, p.cycles - p.bound);
+  }
+  overhead = std::max(0.0, overhead);
+  for (CostPoint& p : m.points) p.cycles = std::min(p.cycles, p.bound + overhead);
+  return m;
+}
+
 AlphaBeta FitAlphaBeta(const std::vector<CostPoint>& points) {
   AlphaBeta f;
   if (points.empty()) return f;
@@ -336,7 +349,8 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
         alone = std::stoull(c[19]);
       }
       if (groups != "*" && m.groups != groups) continue;
-      const CostPoint pt{std::stoull(c[7]), std::stod(c[8])};
+      const double cycles = std::stod(c[8]);
+      const CostPoint pt{std::stoull(c[7]), cycles, cycles * std::stod(c[10])};
       auto [it, fresh] =
           by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks,
                               m.link_latency, m.extra_per_pitch, RingMapName(m.cand.ring.map),
@@ -357,9 +371,13 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
     std::vector<CostPoint> merged;
     for (size_t i = 0; i < pts.size();) {
       size_t j = i;
-      double sum = 0;
-      for (; j < pts.size() && pts[j].bytes == pts[i].bytes; ++j) sum += pts[j].cycles;
-      merged.push_back({pts[i].bytes, sum / static_cast<double>(j - i)});
+      double sum = 0, bound = 0;
+      for (; j < pts.size() && pts[j].bytes == pts[i].bytes; ++j) {
+        sum += pts[j].cycles;
+        bound += pts[j].bound;
+      }
+      const double n = static_cast<double>(j - i);
+      merged.push_back({pts[i].bytes, sum / n, bound / n});
       i = j;
     }
     pts = std::move(merged);

@@ -34,6 +34,9 @@ struct Candidate {
 struct CostPoint {
   uint64_t bytes;
   double cycles;
+  // Cycles of the run's bandwidth bound (the file's cycles x bound_fraction: 2(N-1)/N M/(p B)
+  // for a point-to-point all-reduce, M/B for the in-network tree; `aries coll` prints it).
+  double bound = 0;
 };
 
 struct CostModel {
@@ -78,6 +81,12 @@ struct CostModel {
   // Largest relative error of an inner point predicted from its two neighbours (0 with fewer
   // than three points).
   double LeaveOneOutError() const;
+  // The same candidate at its bound: at every measured size the bound's cycles plus the least
+  // overhead over the bound the candidate paid at any measured size, where that is less than
+  // what it measured. What a planner of the same algorithm on the same package could at best
+  // reach (it keeps its best measured fixed cost and streams at the endpoint's rate); a model
+  // with a point of unknown bound (0) comes back unchanged.
+  CostModel AtBound() const;
 };
 
 // The alpha-beta model cycles = alpha + beta * bytes fitted to a candidate's measurements by

@@ -39,6 +39,8 @@ struct Assumptions {
   unsigned aries_extra_per_pitch = 1;  // ARIES's package.extra_per_pitch (its segments)
   bool concentration = true;           // ARIES's concentrating algorithms are candidates
   bool dedicated_tree_links = false;   // ARIES's rank_tree algorithms on the butterfly's links
+  // Costs at the bound (coll::CostModel::AtBound): ARIES's candidates, Adapt-NoC's sub-networks.
+  bool aries_at_bound = false, adapt_at_bound = false;
 };
 inline constexpr Assumptions kOurAssumptions{"default", false, 1};
 inline constexpr Assumptions kRankBaselines{"default + rank-order baselines", true, 1};
@@ -47,6 +49,13 @@ inline constexpr Assumptions kPaperOneHopSegments{"paper + one-hop segments", tr
 inline constexpr Assumptions kPaperUnconcentrated{"paper without concentration", true, 2, 1, false};
 inline constexpr Assumptions kPaperDedicatedTreeLinks{
     "paper + dedicated tree links", true, 2, 1, true, true};
+// The ceiling of fig10's decomposition: every step, and ARIES's collectives at their bound.
+inline constexpr Assumptions kPaperAriesAtBound{
+    "paper + dedicated tree links + ARIES at its bound", true, 2, 1, true, true, true};
+// Adapt-NoC's floor: any sub-network of one local port per chiplet (its concentrated mesh
+// too) at the bound of the family's baseline algorithm there.
+inline constexpr Assumptions kPaperAdaptAtBound{
+    "paper + dedicated tree links + Adapt-NoC at its bound", true, 2, 1, true, true, false, true};
 // eval.preset "default" or "paper" (the key's table checks the value).
 const Assumptions& PresetAssumptions(const std::string& preset);
 // The package of topology `t` on K x K under `as` (the default geometry, ARIES's local ports).

@@ -42,6 +42,12 @@ const coll::CostModel& CostTable::Find(coll::Collective c, const coll::Geometry&
       coll::TopologyName(g.topology)));
 }
 
+CostTable CostTable::AtBound() const {
+  CostTable t = *this;
+  for (coll::CostModel& m : t.models_) m = m.AtBound();
+  return t;
+}
+
 std::vector<coll::Candidate> CostTable::Candidates(coll::Collective c, const coll::Geometry& g,
                                                    const std::string& groups) const {
   std::vector<coll::Candidate> v;

@@ -80,6 +80,9 @@ class CostTable {
       const std::string& groups = "all",
       const std::function<std::string(const coll::Geometry&)>& package_name = nullptr) const;
   const std::string& path() const { return path_; }
+  // The same table with every model at its bound (coll::CostModel::AtBound): the costs of
+  // ideal planners of the measured algorithms.
+  CostTable AtBound() const;
 
  private:
   std::string path_;

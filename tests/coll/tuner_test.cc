@@ -172,6 +172,43 @@ TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
   }
 }
 
+// A model at its bound: the file's bound (cycles x bound_fraction, the mean over repeated
+// runs), and at every size the bound plus the least overhead paid at any size where that is
+// less than measured; a model with a point of unknown bound comes back unchanged.
+TEST(Tuner, CostModelAtItsBound) {
+  const std::string path =
+      Write("bound.csv", kLegacyHeader +
+                             "\n"
+                             "mesh,4,mtree,2,1,allreduce,int32,1024,400,1,0.25,1\n"  // bound 100
+                             "mesh,4,mtree,2,1,allreduce,int32,65536,3000,1,0.5,1\n"
+                             "mesh,4,mtree,2,1,allreduce,int32,65536,5000,1,0.3,1\n"
+                             "mesh,4,mtree,2,1,allreduce,int32,2097152,50000,1,0.8,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0,1\n"
+                             "mesh,4,ring,2,1,allreduce,int32,65536,2000,1,0.9,1\n");
+  const auto models = LoadCostModels(path);
+  ASSERT_EQ(models.size(), 2u);
+  const CostModel& mt = models[0].cand.algo == "mtree" ? models[0] : models[1];
+  const CostModel& ring = models[0].cand.algo == "mtree" ? models[1] : models[0];
+  ASSERT_EQ(mt.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(mt.points[0].bound, 100);
+  EXPECT_DOUBLE_EQ(mt.points[1].cycles, 4000);                // the mean of the two runs
+  EXPECT_DOUBLE_EQ(mt.points[1].bound, (1500.0 + 1500) / 2);  // 3000 x 0.5, 5000 x 0.3
+  EXPECT_DOUBLE_EQ(mt.points[2].bound, 40000);
+  // Overheads 300, 2500, 10000: the least is 300.
+  const CostModel ideal = mt.AtBound();
+  ASSERT_EQ(ideal.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(ideal.points[0].cycles, 400);  // its own overhead: as measured
+  EXPECT_DOUBLE_EQ(ideal.points[1].cycles, 1800);
+  EXPECT_DOUBLE_EQ(ideal.points[2].cycles, 40300);
+  EXPECT_EQ(ideal.cand.Label(), mt.cand.Label());
+  EXPECT_LE(ideal.Predict(300000), mt.Predict(300000));
+  // The ring's 1 KB row has no bound: nothing to take it to.
+  const CostModel same = ring.AtBound();
+  ASSERT_EQ(same.points.size(), ring.points.size());
+  for (size_t i = 0; i < same.points.size(); ++i)
+    EXPECT_DOUBLE_EQ(same.points[i].cycles, ring.points[i].cycles);
+}
+
 // The geometry is part of a cost model: rows of another link latency are another model, and a
 // package of a geometry the file lacks is refused, naming the geometries it has.
 TEST(Tuner, CostModelsBelongToTheirGeometry) {
