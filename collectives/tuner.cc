@@ -117,7 +117,9 @@ CostModel CostModel::AtBound() const {
     overhead = std::min(overhead, p.cycles - p.bound);
   }
   overhead = std::max(0.0, overhead);
-  for (CostPoint& p : m.points) p.cycles = std::min(p.cycles, p.bound + overhead);
+  const double latency = points[0].cycles;
+  for (CostPoint& p : m.points)
+    p.cycles = std::min(p.cycles, std::max(latency, p.bound + overhead));
   return m;
 }
 

@@ -82,10 +82,11 @@ struct CostModel {
   // than three points).
   double LeaveOneOutError() const;
   // The same candidate at its bound: at every measured size the bound's cycles plus the least
-  // overhead over the bound the candidate paid at any measured size, where that is less than
-  // what it measured. What a planner of the same algorithm on the same package could at best
-  // reach (it keeps its best measured fixed cost and streams at the endpoint's rate); a model
-  // with a point of unknown bound (0) comes back unchanged.
+  // overhead over the bound the candidate paid at any measured size, never below its cycles at
+  // the smallest measured size (its latency), where that is less than what it measured. What a
+  // planner of the same algorithm on the same package could at best reach: it streams at the
+  // endpoint's rate and keeps its own small-message latency. A model with a point of unknown
+  // bound (0) comes back unchanged.
   CostModel AtBound() const;
 };
 

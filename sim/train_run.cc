@@ -819,14 +819,14 @@ int RunFig10Command(const Fig10Options& o) {
     // same algorithms on the same package does better) is the baselines' part; Adapt-NoC's
     // floor: any of its sub-networks at the bound (its concentrated mesh, not modelled, too).
     const train::CostTable at_bound = table.AtBound();
-    const auto ceiling =
-        Fig10Tables(one, ws, table, kPaperAriesAtBound, true, &unused, &at_bound);
+    const auto ceiling = Fig10Tables(one, ws, table, kPaperAriesAtBound, true, &unused, &at_bound);
     const auto adapt_floor =
         Fig10Tables(one, ws, table, kPaperAdaptAtBound, true, &unused, &at_bound);
     fmt::print(
         "\nThe ceiling (batch 1, every step above): ARIES's collectives at their bound (each "
         "measured algorithm at its endpoint bound plus the least overhead it paid at any measured "
-        "size: coll::CostModel::AtBound), the speedup that gives with the one-hop segments' "
+        "size, never below its cycles at the smallest: coll::CostModel::AtBound), the speedup that "
+        "gives with the one-hop segments' "
         "factor, and the part of the paper's speedup left above it: what the paper's baselines "
         "must be slower than ours (paper / ceiling; at most 1.00 where the ceiling reaches the "
         "paper), for the whole iteration and for its communication alone; last, ARIES over "

@@ -173,8 +173,9 @@ TEST(Tuner, ChoosesTheCheapestAndRanksTheRest) {
 }
 
 // A model at its bound: the file's bound (cycles x bound_fraction, the mean over repeated
-// runs), and at every size the bound plus the least overhead paid at any size where that is
-// less than measured; a model with a point of unknown bound comes back unchanged.
+// runs), and at every size the bound plus the least overhead paid at any size, never below the
+// smallest size's cycles, where that is less than measured; a model with a point of unknown
+// bound comes back unchanged.
 TEST(Tuner, CostModelAtItsBound) {
   const std::string path =
       Write("bound.csv", kLegacyHeader +
@@ -202,6 +203,18 @@ TEST(Tuner, CostModelAtItsBound) {
   EXPECT_DOUBLE_EQ(ideal.points[2].cycles, 40300);
   EXPECT_EQ(ideal.cand.Label(), mt.cand.Label());
   EXPECT_LE(ideal.Predict(300000), mt.Predict(300000));
+  // A ring at its bound at 64 KB (overhead 10) keeps its 1 KB latency at 8 KB: 420, not 330.
+  const std::string streams =
+      Write("streams.csv", kLegacyHeader +
+                               "\n"
+                               "mesh,4,ring,2,1,allreduce,int32,1024,420,1,0.1,1\n"
+                               "mesh,4,ring,2,1,allreduce,int32,8192,630,1,0.5,1\n"
+                               "mesh,4,ring,2,1,allreduce,int32,65536,2000,1,0.995,1\n");
+  const CostModel r = LoadCostModels(streams).at(0).AtBound();
+  ASSERT_EQ(r.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(r.points[0].cycles, 420);
+  EXPECT_DOUBLE_EQ(r.points[1].cycles, 420);
+  EXPECT_DOUBLE_EQ(r.points[2].cycles, 2000);
   // The ring's 1 KB row has no bound: nothing to take it to.
   const CostModel same = ring.AtBound();
   ASSERT_EQ(same.points.size(), ring.points.size());
