@@ -161,7 +161,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"eval.preset", "default", "default, paper",
        "assumptions of the evaluation figures: ours, or the paper's (baseline rings in rank "
        "order as ASTRA-sim lays them on a mesh, ARIES on the two local ports ARIES_BW needs); "
-       "fig10 adds the decomposition of its speedups",
+       "fig10 adds the decomposition of its speedups and their ceiling",
        "fig9 fig10 fig11 report"},
       {"train.workload", "resnet50", "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV",
        "the model trained", "train"},
