@@ -96,7 +96,8 @@ double CostModel::Predict(uint64_t bytes) const {
   while (i + 1 < points.size() && points[i].bytes < bytes) ++i;
   double floor = points[0].cycles;
   for (const CostPoint& q : points) floor = std::min(floor, q.cycles);
-  return std::max(floor, Interpolate(points[i - 1], points[i], bytes, flits));
+  const double p = std::max(floor, Interpolate(points[i - 1], points[i], bytes, flits));
+  return cap ? std::min(p, cap->Predict(bytes)) : p;
 }
 
 double CostModel::LeaveOneOutError() const {
@@ -110,7 +111,7 @@ double CostModel::LeaveOneOutError() const {
 
 CostModel CostModel::AtBound() const {
   CostModel m = *this;
-  if (points.empty()) return m;
+  if (points.empty() || groups != "all") return m;
   double overhead = points[0].cycles - points[0].bound;
   for (const CostPoint& p : points) {
     if (p.bound <= 0) return m;
@@ -120,6 +121,7 @@ CostModel CostModel::AtBound() const {
   const double latency = points[0].cycles;
   for (CostPoint& p : m.points)
     p.cycles = std::min(p.cycles, std::max(latency, p.bound + overhead));
+  m.cap = std::make_shared<const CostModel>(*this);
   return m;
 }
 

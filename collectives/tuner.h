@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -76,17 +77,20 @@ struct CostModel {
   // not see; Predict interpolates in these flits where the two sizes around differ in them.
   std::function<uint64_t(uint64_t bytes)> flits;
   // Interpolated cycles (in flits as above, else in bytes), never below the smallest measured
-  // value.
+  // value, nor above `cap`'s prediction where there is one.
   double Predict(uint64_t bytes) const;
+  // AtBound's: the measured model, so that no size (past the last measured one too, where the
+  // last two points extrapolate) is predicted slower at the bound than measured.
+  std::shared_ptr<const CostModel> cap;
   // Largest relative error of an inner point predicted from its two neighbours (0 with fewer
   // than three points).
   double LeaveOneOutError() const;
   // The same candidate at its bound: at every measured size the bound's cycles plus the least
   // overhead over the bound the candidate paid at any measured size, never below its cycles at
   // the smallest measured size (its latency), where that is less than what it measured. What a
-  // planner of the same algorithm on the same package could at best reach: it streams at the
-  // endpoint's rate and keeps its own small-message latency. A model with a point of unknown
-  // bound (0) comes back unchanged.
+  // planner of the same algorithm on the same package could reach streaming at the endpoint's
+  // rate (the bandwidth bound; its latency stays as measured). A model with a point of unknown
+  // bound (0), or of communicators (its `alone` runs have no bound), comes back unchanged.
   CostModel AtBound() const;
 };
 

@@ -49,9 +49,16 @@ inline constexpr Assumptions kPaperOneHopSegments{"paper + one-hop segments", tr
 inline constexpr Assumptions kPaperUnconcentrated{"paper without concentration", true, 2, 1, false};
 inline constexpr Assumptions kPaperDedicatedTreeLinks{
     "paper + dedicated tree links", true, 2, 1, true, true};
-// The ceiling of fig10's decomposition: every step, and ARIES's collectives at their bound.
+// The ceiling of fig10's decomposition: every step (one-hop segments, tree links), and
+// ARIES's collectives at their bound.
 inline constexpr Assumptions kPaperAriesAtBound{
-    "paper + dedicated tree links + ARIES at its bound", true, 2, 1, true, true, true};
+    "paper + one-hop segments + dedicated tree links + ARIES at its bound",
+    true,
+    2,
+    0,
+    true,
+    true,
+    true};
 // Adapt-NoC's floor: any sub-network of one local port per chiplet (its concentrated mesh
 // too) at the bound of the family's baseline algorithm there.
 inline constexpr Assumptions kPaperAdaptAtBound{

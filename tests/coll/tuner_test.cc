@@ -203,7 +203,7 @@ TEST(Tuner, CostModelAtItsBound) {
   EXPECT_DOUBLE_EQ(ideal.points[2].cycles, 40300);
   EXPECT_EQ(ideal.cand.Label(), mt.cand.Label());
   EXPECT_LE(ideal.Predict(300000), mt.Predict(300000));
-  // A ring at its bound at 64 KB (overhead 10) keeps its 1 KB latency at 8 KB: 420, not 330.
+  // A ring at its bound at 64 KB (overhead 10) keeps its 1 KB latency at 8 KB: 420, not 325.
   const std::string streams =
       Write("streams.csv", kLegacyHeader +
                                "\n"
@@ -215,6 +215,14 @@ TEST(Tuner, CostModelAtItsBound) {
   EXPECT_DOUBLE_EQ(r.points[0].cycles, 420);
   EXPECT_DOUBLE_EQ(r.points[1].cycles, 420);
   EXPECT_DOUBLE_EQ(r.points[2].cycles, 2000);
+  // Past 64 KB its last segment (420 -> 2000) is steeper than the measured one (630 -> 2000):
+  // the measured model caps the prediction there.
+  const CostModel measured = LoadCostModels(streams).at(0);
+  CostModel uncapped = r;
+  uncapped.cap.reset();
+  EXPECT_GT(uncapped.Predict(262144), measured.Predict(262144));
+  EXPECT_DOUBLE_EQ(r.Predict(262144), measured.Predict(262144));
+  EXPECT_LT(r.Predict(8192), measured.Predict(8192));
   // The ring's 1 KB row has no bound: nothing to take it to.
   const CostModel same = ring.AtBound();
   ASSERT_EQ(same.points.size(), ring.points.size());

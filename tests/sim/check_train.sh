@@ -107,7 +107,8 @@ awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ { n++
       want = p[i] / (f[i] * x[i] * it)
       if (r[i] + 0 < 0.97 * want || r[i] + 0 > 1.03 * want) bad = 1 } }
   END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
-# The ceiling: ARIES at its bound is never slower than measured (its factor at least 1), the
+# The ceiling: ARIES at its bound is never slower than measured (its factor at least 1, but for
+# the one-hop and tree-link steps measured together instead of multiplied: 2% allowed), the
 # ceiling is the batch-1 speedup with every step times that factor, what is left to the
 # baselines is the paper's over the ceiling (iteration and communication alone), and ARIES over
 # Adapt-NoC at its bound is at most over the modelled Adapt-NoC. The decomposition's batch-1,
@@ -115,13 +116,13 @@ awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ { n++
 grep -q "| x ARIES at its bound | ceiling | paper (V-B) | left to the baselines |" "$dir/p"
 awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ {
     split($9, b, "/"); split($11, h, "/"); split($12, l, "/")
-    for (i = 1; i <= 4; i++) base[$2, i] = b[i] * h[i] * ($2 ~ /dbt/ ? l[i] : 1) }
+    for (i = 1; i <= 4; i++) base[$2, $3, i] = b[i] * h[i] * ($2 ~ /dbt/ ? l[i] : 1) }
   NF == 11 && $2 ~ /^ (ring|dbt|mtree) $/ { n++
     split($4, g, "/"); split($5, c, "/"); split($6, p, "/"); split($7, r, "/")
     split($8, cc, "/"); split($9, rc, "/"); split($10, a, "/")
     for (i = 1; i <= 4; i++) {
-      if (g[i] + 0 < 0.995) bad = 1
-      want = base[$2, i] * g[i]
+      if (g[i] + 0 < 0.98) bad = 1
+      want = base[$2, $3, i] * g[i]
       if (c[i] + 0 < 0.97 * want || c[i] + 0 > 1.03 * want) bad = 1
       if (r[i] + 0 < 0.97 * p[i] / c[i] || r[i] + 0 > 1.03 * p[i] / c[i]) bad = 1
       if (rc[i] + 0 < 0.97 * p[i] / cc[i] || rc[i] + 0 > 1.03 * p[i] / cc[i]) bad = 1
