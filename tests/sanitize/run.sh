@@ -4,7 +4,7 @@
 # topology and node model, both local-port counts, faults, threads, every algorithm on every
 # topology it serves, every collective, the figures, and inputs that must be refused. Prints
 # each finding (a sanitizer report, a test failure, an exit status other than the expected) and
-# exits 1 on any. The Verilated models make the first build long (about 45 minutes on two
+# exits 1 on any. The Verilated models make the first build long (about 40 minutes on two
 # cores); later runs rebuild what changed.
 #
 #   bash tests/sanitize/run.sh [SANITIZED_BUILD_DIR]      (default: build-san)
