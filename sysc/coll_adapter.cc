@@ -207,6 +207,18 @@ std::string ScheduleEndpoint::Where() const {
   return eng_tx_next_ < eng_tx_.size() ? "engine padding flits" : "done";
 }
 
+namespace {
+// A node's buffer streams through its sends and receives a flit (64 bytes) at a time, but the
+// package steps every node between two flits of one stream, so the hardware prefetcher loses
+// the streams (the copy from the buffer was 78% of InjectP2p's samples on an 8x8 ring all-reduce
+// of 2 MB): ask for the line kAhead flits on.
+constexpr uint64_t kAheadFlits = 4;
+inline void PrefetchAhead(const std::vector<uint32_t>& buf, uint64_t at, unsigned lanes) {
+  const uint64_t ahead = at + kAheadFlits * lanes;
+  if (ahead < buf.size()) __builtin_prefetch(buf.data() + ahead);
+}
+}  // namespace
+
 bool ScheduleEndpoint::InjectEngine(uint64_t cycle, uint32_t* w) {
   if (eng_tx_next_ >= eng_tx_.size() || !engine_.CanSend()) return false;
   const EngFlit& f = eng_tx_[eng_tx_next_];
@@ -216,6 +228,7 @@ bool ScheduleEndpoint::InjectEngine(uint64_t cycle, uint32_t* w) {
   if (from < to && !Ready(f.op, from, to)) return false;
   engine_.Send(f.id, op_code_, f.index, buf_.data() + (from < to ? from : 0),
                from < to ? to - from : 0, w);
+  PrefetchAhead(buf_, from, shape_.lanes);
   if (from < to) Advance(f.op, to - from, cycle);
   ++eng_tx_next_;
   return true;
@@ -262,6 +275,7 @@ bool ScheduleEndpoint::InjectP2p(uint64_t cycle, PortTx& pt, uint32_t* w) {
   const uint64_t from = o.region.off + st_[j].progress;
   const uint64_t n = std::min<uint64_t>(lanes, o.region.end() - from);
   CopyLanes(w + 1, buf_.data() + from, n);
+  PrefetchAhead(buf_, from, lanes);
   for (uint64_t l = n; l < lanes; ++l) w[1 + l] = 0;
   Advance(j, n, cycle);
   --pt.credits[o.vc];
@@ -349,6 +363,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
         if (!Ready(ch.blocked, j, from, from + n)) continue;
         const uint32_t* const in = ch.flits.front();
         uint32_t* const dst = buf_.data() + from;
+        PrefetchAhead(buf_, from, lanes);
         if (o.act == Act::kRecvReduce) {
           coll::LaneOps(op_code_, dst, in, static_cast<unsigned>(n));
         } else {
@@ -373,6 +388,7 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
       const uint64_t to = std::min(from + lanes, r.end());
       if (from < to && !Ready(rx.op, from, to)) continue;
       if (from < to) CopyLanes(buf_.data() + from, rx.flits.front(), to - from);  // (padding: none)
+      PrefetchAhead(buf_, from, lanes);
       rx.flits.pop();
       --rx_pending_;
       ++flits_processed_;
@@ -392,6 +408,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
                          const std::function<void(uint64_t cycle)>& progress, uint64_t watchdog) {
   CollRunResult res;
   const unsigned n = pkg.num_nodes();
+  res.out.reserve(n);
   if (p.num_nodes() != n || inputs.size() != n) {
     throw std::invalid_argument(fmt::format("program for {} nodes, {} inputs, package of {}",
                                             p.num_nodes(), inputs.size(), n));
@@ -472,7 +489,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   if (pkg.AnyError()) res.errors.push_back("a node raised its error output (STATUS registers)");
   res.cycles = end + 1 - start;
   for (unsigned i = 0; i < n; ++i) {
-    res.out.push_back(eps[i]->buffer());
+    res.out.push_back(eps[i]->TakeBuffer());  // (a copy would write every page again)
     pkg.AttachEndpoint(i, nullptr);
   }
   return res;

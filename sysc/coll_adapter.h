@@ -63,6 +63,8 @@ class ScheduleEndpoint final : public Endpoint {
   bool done() const { return done_ops_ == ops_.size() && eng_tx_next_ == eng_tx_.size(); }
   uint64_t done_cycle() const { return done_cycle_; }
   const std::vector<uint32_t>& buffer() const { return buf_; }
+  // The buffer moved out (the endpoint's is empty after).
+  std::vector<uint32_t> TakeBuffer() { return std::move(buf_); }
   uint64_t flits_sent() const { return flits_sent_; }
   uint64_t flits_received() const { return flits_received_; }
   // Received flits taken from the queues into the buffer (the endpoint reduces a few a cycle).

@@ -23,7 +23,10 @@ std::vector<std::vector<uint32_t>> MakeCollInputs(const coll::Program& p, uint64
   std::mt19937_64 rng(seed);
   // All-to-all(-v) moves elements: any bits (a narrow range would let a misplaced element pass).
   const bool moves = coll::MovesElements(p.req.collective);
-  std::vector<std::vector<uint32_t>> in(p.num_nodes(), std::vector<uint32_t>(p.elements));
+  // Each buffer allocated on its own (copies of one template would write every page twice).
+  std::vector<std::vector<uint32_t>> in;
+  in.reserve(p.num_nodes());
+  for (unsigned i = 0; i < p.num_nodes(); ++i) in.emplace_back(p.elements);
   // Every element in node order, one draw each; the operation picks the distribution once.
   auto fill = [&](auto draw) {
     for (auto& v : in) {
@@ -85,22 +88,25 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   // mismatch). The order-free operations (integer, bitwise, min, max): the definition, the
   // reduction of every member's input.
   const auto comms = coll::Communicators(p.req);
-  std::vector<uint32_t> want_bits;
-  std::vector<char> known;
+  // Computed for every element of every communicator before the comparison, member by member
+  // in rank order ((in0 op in1) op in2 ..., coll::ReduceInOrder's order, so the same bits),
+  // streaming through each input once instead of gathering one element from every member.
+  std::vector<std::vector<uint32_t>> want;
   if (reduction && !fp_assoc) {
-    known.assign(comms.size() * p.elements, 0);
-    want_bits.assign(comms.size() * p.elements, 0);
+    want.resize(comms.size());
+    for (size_t c = 0; c < comms.size(); ++c) {
+      want[c] = in[comms[c][0]];
+      for (size_t m = 1; m < comms[c].size(); ++m) {
+        const std::vector<uint32_t>& x = in[comms[c][m]];
+        constexpr uint64_t kBlock = 1u << 16;  // LaneOps takes an unsigned count
+        for (uint64_t off = 0; off < p.elements; off += kBlock) {
+          coll::LaneOps(op, &want[c][off], &x[off],
+                        static_cast<unsigned>(std::min(kBlock, p.elements - off)));
+        }
+      }
+    }
   }
-  std::vector<uint32_t> vals;
-  auto golden = [&](unsigned comm, uint64_t e) {
-    const size_t at = comm * p.elements + e;
-    if (known[at]) return want_bits[at];
-    known[at] = 1;
-    vals.clear();
-    for (unsigned m : comms[comm]) vals.push_back(in[m][e]);
-    want_bits[at] = coll::ReduceInOrder(op, vals);
-    return want_bits[at];
-  };
+  auto golden = [&](unsigned comm, uint64_t e) { return want[comm][e]; };
   // All-gather: element e of a node of communicator `r` is its owner's input.
   auto owner = [&](const coll::CommRank& r, uint64_t e) {
     return comms[r.comm][coll::ShardOf(p.elements, r.size, e)];
