@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -148,6 +149,37 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   return o;
 }
 
+namespace {
+
+// The seeded inputs of the last collective this thread generated (tb::MakeCollInputs is a
+// function of these fields): a sweep job runs several algorithms on one size, and at 2 MB on
+// 8x8 drawing the 33 M elements again was a fifth of a ring all-reduce job.
+struct InputMemo {
+  unsigned nodes = 0, op = 0;
+  uint64_t elements = 0, seed = 0;
+  coll::Collective collective = coll::Collective::kAllReduce;
+  std::shared_ptr<const std::vector<std::vector<uint32_t>>> in;  // shared with the runs
+};
+
+std::shared_ptr<const std::vector<std::vector<uint32_t>>> SeededInputs(const coll::Program& p,
+                                                                       uint64_t seed) {
+  thread_local InputMemo memo;
+  if (!memo.in || memo.nodes != p.num_nodes() || memo.elements != p.elements ||
+      memo.seed != seed || memo.op != p.req.op || memo.collective != p.req.collective) {
+    memo.in = nullptr;  // (its memory first, for the new inputs)
+    memo.in = std::make_shared<const std::vector<std::vector<uint32_t>>>(
+        tb::MakeCollInputs(p, seed));
+    memo.nodes = p.num_nodes();
+    memo.elements = p.elements;
+    memo.seed = seed;
+    memo.op = p.req.op;
+    memo.collective = p.req.collective;
+  }
+  return memo.in;
+}
+
+}  // namespace
+
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   auto print = [&](auto&&... a) {
     if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
@@ -262,7 +294,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   std::unique_ptr<sysc::Package> pkg_owner;
   coll::Program p;
   coll::Validation v;
-  std::vector<std::vector<uint32_t>> in;
+  std::shared_ptr<const std::vector<std::vector<uint32_t>>> in;
   std::optional<coll::AllToAllVLayout> lay;  // all-to-all-v: its buffers (counts checked by Plan)
   sysc::CollRunResult res;
   uint64_t lost_cycles = 0;  // cycles of the runs a fault stopped
@@ -296,12 +328,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       }
       if (!pc.faults.empty()) print("  faults: {}\n", pc.faults.Names(pc));
       if (o.inputs.empty()) {
-        in = tb::MakeCollInputs(p, o.seed);
+        in = SeededInputs(p, o.seed);
       } else {
         // An input file holds the node's buffer: an all-to-all-v's send and receive areas,
         // without the staging a 2phase plan adds past them (zeros: its scratch).
-        in = tb::ReadNodeVectors(o.inputs, o.type, nn, lay ? lay->elements() : p.elements);
-        for (auto& v : in) v.resize(p.elements, 0);
+        auto read = tb::ReadNodeVectors(o.inputs, o.type, nn, lay ? lay->elements() : p.elements);
+        for (auto& v : read) v.resize(p.elements, 0);
+        in = std::make_shared<const std::vector<std::vector<uint32_t>>>(std::move(read));
       }
     }
     print("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "", p.summary);
@@ -316,7 +349,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     }
     ProgressMeter meter(o.progress && !quiet, "coll");
     res = sysc::RunProgram(
-        *pkg_owner, p, in, 200'000'000,
+        *pkg_owner, p, *in, 200'000'000,
         quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter));
     if (!res.stuck || res.lost.empty() || attempt == kAttempts) break;
     // Recovery: what the links' ends disagree on joins the known faults; the package keeps
@@ -475,7 +508,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     print("  outputs: {} files, {} ...\n", written, first);
   }
   if (o.verify) {
-    const auto bad = tb::CheckCollective(p, in, res.out);
+    const auto bad = tb::CheckCollective(p, *in, res.out);
     for (const auto& b : bad) print("  verify: {}\n", b);
     print("  verify: {}\n", bad.empty()
                                 ? fmt::format("every element of every node matches the golden {}",
