@@ -164,11 +164,11 @@ struct InputMemo {
 std::shared_ptr<const std::vector<std::vector<uint32_t>>> SeededInputs(const coll::Program& p,
                                                                        uint64_t seed) {
   thread_local InputMemo memo;
-  if (!memo.in || memo.nodes != p.num_nodes() || memo.elements != p.elements ||
-      memo.seed != seed || memo.op != p.req.op || memo.collective != p.req.collective) {
+  if (!memo.in || memo.nodes != p.num_nodes() || memo.elements != p.elements || memo.seed != seed ||
+      memo.op != p.req.op || memo.collective != p.req.collective) {
     memo.in = nullptr;  // (its memory first, for the new inputs)
-    memo.in = std::make_shared<const std::vector<std::vector<uint32_t>>>(
-        tb::MakeCollInputs(p, seed));
+    memo.in =
+        std::make_shared<const std::vector<std::vector<uint32_t>>>(tb::MakeCollInputs(p, seed));
     memo.nodes = p.num_nodes();
     memo.elements = p.elements;
     memo.seed = seed;

@@ -90,19 +90,17 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
   const auto comms = coll::Communicators(p.req);
   // Computed for every element of every communicator before the comparison, member by member
   // in rank order ((in0 op in1) op in2 ..., coll::ReduceInOrder's order, so the same bits),
-  // streaming through each input once instead of gathering one element from every member.
+  // streaming through each input once instead of gathering one element from every member;
+  // lane by lane with coll::LaneOp, not the endpoints' block reduction (coll::LaneOps).
   std::vector<std::vector<uint32_t>> want;
   if (reduction && !fp_assoc) {
     want.resize(comms.size());
     for (size_t c = 0; c < comms.size(); ++c) {
-      want[c] = in[comms[c][0]];
+      std::vector<uint32_t>& acc = want[c];
+      acc = in[comms[c][0]];
       for (size_t m = 1; m < comms[c].size(); ++m) {
         const std::vector<uint32_t>& x = in[comms[c][m]];
-        constexpr uint64_t kBlock = 1u << 16;  // LaneOps takes an unsigned count
-        for (uint64_t off = 0; off < p.elements; off += kBlock) {
-          coll::LaneOps(op, &want[c][off], &x[off],
-                        static_cast<unsigned>(std::min(kBlock, p.elements - off)));
-        }
+        for (uint64_t e = 0; e < p.elements; ++e) acc[e] = coll::LaneOp(op, acc[e], x[e]);
       }
     }
   }
