@@ -288,6 +288,10 @@ class Package {
   std::unique_ptr<TickPool> pool_;
   std::vector<std::vector<unsigned>> parts_;  // nodes of each partition, in id order
   unsigned lookahead_ = kNoLookahead;
+  // The least lookahead of any channel: a node may run that many cycles on its own before its
+  // neighbours catch up (RunWindow steps each node through blocks of it, keeping its state in
+  // the cache; 1 with 1-cycle links).
+  unsigned node_block_ = 1;
   // Per node, a ring of words, one per cycle: the links with a flit arriving then (Channel::
   // SetArrivals), arrival_ring_ words each (a power of two, twice the longest link's lookahead).
   std::vector<uint64_t> arrivals_;
