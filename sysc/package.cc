@@ -535,10 +535,10 @@ void Package::RunWindow(unsigned w) {
   if (parts_.size() == 1) {
     // Node by node through blocks of node_block_ cycles: what a node sends in a block arrives
     // after it (every channel's lookahead is at least the block), so each node's cycles see the
-    // same inputs as cycle by cycle, and its state stays in the cache for the block. The
-    // observers (traffic statistics, the flit log) and the trace see the cycles in order, so
-    // with one of them the package steps cycle by cycle.
-    const unsigned b = observer_ || flit_observer_ || trace_ ? 1u : node_block_;
+    // same inputs as cycle by cycle, and its state stays in the cache for the block. The window
+    // observer sorts what it sees by (cycle, node) as it does for threads; the flit log and the
+    // trace see the cycles in order, so with one of them the package steps cycle by cycle.
+    const unsigned b = flit_observer_ || trace_ ? 1u : node_block_;
     try {
       for (unsigned c0 = 0; c0 < w; c0 += b) {
         const unsigned ce = std::min(w, c0 + b);
