@@ -542,10 +542,6 @@ void Package::RunWindow(unsigned w) {
     try {
       for (unsigned c0 = 0; c0 < w; c0 += b) {
         const unsigned ce = std::min(w, c0 + b);
-        if (ce == c0 + 1) {
-          for (unsigned n : parts_[0]) StepNodeAt(n, cycle_ + c0);
-          continue;
-        }
         for (unsigned n : parts_[0]) {
           for (unsigned c = c0; c < ce; ++c) StepNodeAt(n, cycle_ + c);
         }

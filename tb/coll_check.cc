@@ -84,19 +84,17 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
     ref = coll::ExecuteConcretely(p, wiring, in);
   }
   // The golden value of a reduced element is the same on every node of a communicator that
-  // holds it: computed once per (communicator, element) (and its text only for a reported
-  // mismatch). The order-free operations (integer, bitwise, min, max): the definition, the
-  // reduction of every member's input.
+  // holds it: reduced[comm][e], computed once per (communicator, element) (and its text only for a
+  // reported mismatch). The order-free operations (integer, bitwise, min, max): the definition,
+  // the reduction of every member's input, member by member in rank order ((in0 op in1) op in2
+  // ..., coll::ReduceInOrder's order, so the same bits), streaming through each input once; lane
+  // by lane with coll::LaneOp, not the endpoints' block reduction (coll::LaneOps).
   const auto comms = coll::Communicators(p.req);
-  // Computed for every element of every communicator before the comparison, member by member
-  // in rank order ((in0 op in1) op in2 ..., coll::ReduceInOrder's order, so the same bits),
-  // streaming through each input once instead of gathering one element from every member;
-  // lane by lane with coll::LaneOp, not the endpoints' block reduction (coll::LaneOps).
-  std::vector<std::vector<uint32_t>> want;
+  std::vector<std::vector<uint32_t>> reduced;
   if (reduction && !fp_assoc) {
-    want.resize(comms.size());
+    reduced.resize(comms.size());
     for (size_t c = 0; c < comms.size(); ++c) {
-      std::vector<uint32_t>& acc = want[c];
+      std::vector<uint32_t>& acc = reduced[c];
       acc = in[comms[c][0]];
       for (size_t m = 1; m < comms[c].size(); ++m) {
         const std::vector<uint32_t>& x = in[comms[c][m]];
@@ -104,7 +102,6 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
       }
     }
   }
-  auto golden = [&](unsigned comm, uint64_t e) { return want[comm][e]; };
   // All-gather: element e of a node of communicator `r` is its owner's input.
   auto owner = [&](const coll::CommRank& r, uint64_t e) {
     return comms[r.comm][coll::ShardOf(p.elements, r.size, e)];
@@ -145,7 +142,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
           if (fp_assoc) {
             ok = got == ref[node][e];
           } else {
-            ok = got == golden(rank->comm, e);
+            ok = got == reduced[rank->comm][e];
           }
       }
       if (!ok && count++ < max_report) {
@@ -170,7 +167,7 @@ std::vector<std::string> CheckCollective(const coll::Program& p,
                                   "{:#010x} = {} (the program's order, the engine's fp32 "
                                   "rules)",
                                   ref[node][e], AsFloat(ref[node][e]))
-                            : fmt::format("{:#010x}", golden(rank->comm, e));
+                            : fmt::format("{:#010x}", reduced[rank->comm][e]);
         }
         bad.push_back(fmt::format("node {} element {}: got {:#010x}, want {}", node, e, got, want));
       }
