@@ -403,23 +403,17 @@ void ScheduleEndpoint::Process(uint64_t cycle) {
   }
 }
 
-CollRunResult RunProgram(Package& pkg, const coll::Program& p,
-                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
-                         const std::function<void(uint64_t cycle)>& progress, uint64_t watchdog) {
+namespace {
+
+// Runs the started endpoints `eps` (attached to the package) until every one finished, `limit`
+// cycles, or the watchdog finds them stuck; `name` names endpoint i in messages. The buffers
+// are moved out of the endpoints into the result.
+CollRunResult RunSchedules(Package& pkg, std::vector<std::unique_ptr<ScheduleEndpoint>>& eps,
+                           const std::function<std::string(unsigned)>& name, uint64_t limit,
+                           const std::function<void(uint64_t cycle)>& progress, uint64_t watchdog) {
   CollRunResult res;
-  const unsigned n = pkg.num_nodes();
+  const auto n = static_cast<unsigned>(eps.size());
   res.out.reserve(n);
-  if (p.num_nodes() != n || inputs.size() != n) {
-    throw std::invalid_argument(fmt::format("program for {} nodes, {} inputs, package of {}",
-                                            p.num_nodes(), inputs.size(), n));
-  }
-  pkg.Program(RegisterWrites(p, pkg.shape().num_ports));
-  std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
-  for (unsigned i = 0; i < n; ++i) {
-    eps.push_back(std::make_unique<ScheduleEndpoint>(pkg.shape(), pkg.k(), i, p, inputs[i]));
-    pkg.AttachEndpoint(i, eps.back().get());
-    eps.back()->Start();
-  }
   const uint64_t start = pkg.endpoint_cycle();  // the endpoints' time (done_cycle)
   auto all_done = [&] {
     return std::all_of(eps.begin(), eps.end(), [](const auto& e) { return e->done(); });
@@ -451,8 +445,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
       unsigned waiting = 0;  // where the unfinished endpoints wait (the first few)
       for (unsigned i = 0; i < n; ++i) {
         if (eps[i]->done()) continue;
-        if (++waiting <= 8)
-          why += fmt::format("\n    {} waits at {}", pkg.NodeName(i), eps[i]->Where());
+        if (++waiting <= 8) why += fmt::format("\n    {} waits at {}", name(i), eps[i]->Where());
       }
       if (waiting > 8) why += fmt::format("\n    ... {} endpoints unfinished in all", waiting);
       res.errors.push_back(why);
@@ -482,7 +475,7 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   for (unsigned i = 0; i < n && !res.finished && !res.stuck; ++i) {
     if (!eps[i]->done()) {
       res.errors.push_back(fmt::format("did not finish in {} cycles: {} stops at {}", limit,
-                                       pkg.NodeName(i), eps[i]->Where()));
+                                       name(i), eps[i]->Where()));
       break;
     }
   }
@@ -490,8 +483,102 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
   res.cycles = end + 1 - start;
   for (unsigned i = 0; i < n; ++i) {
     res.out.push_back(eps[i]->TakeBuffer());  // (a copy would write every page again)
-    pkg.AttachEndpoint(i, nullptr);
   }
+  return res;
+}
+
+void CheckInputs(const coll::Program& p, size_t inputs, unsigned nodes, const char* what) {
+  if (p.num_nodes() != nodes || inputs != nodes) {
+    throw std::invalid_argument(fmt::format("program for {} nodes, {} inputs, package of {} {}",
+                                            p.num_nodes(), inputs, nodes, what));
+  }
+}
+
+// One router's endpoint on the concentrated mesh: its local port q is the whole of chiplet
+// q's endpoint (one port each).
+class GroupEndpoint final : public Endpoint {
+ public:
+  void Set(unsigned q, ScheduleEndpoint* e) { sub_[q] = e; }
+  bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override {
+    return sub_[port] != nullptr && sub_[port]->Inject(cycle, 0, words);
+  }
+  uint8_t EjectCredits(uint64_t cycle, unsigned port) override {
+    return sub_[port] != nullptr ? sub_[port]->EjectCredits(cycle, 0) : 0;
+  }
+  void AfterEdge(uint64_t cycle, const EndpointEdge& edge) override {
+    for (unsigned q = 0; q < edge.ports && q < sub_.size(); ++q) {
+      if (sub_[q] == nullptr) continue;
+      EndpointEdge one;
+      one.credits[0] = edge.credits[q];
+      one.ejected[0] = edge.ejected[q];
+      sub_[q]->AfterEdge(cycle, one);
+    }
+  }
+
+ private:
+  std::array<ScheduleEndpoint*, kMaxLocalPorts> sub_{};
+};
+
+}  // namespace
+
+CollRunResult RunProgram(Package& pkg, const coll::Program& p,
+                         const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
+                         const std::function<void(uint64_t cycle)>& progress, uint64_t watchdog) {
+  const unsigned n = pkg.num_nodes();
+  CheckInputs(p, inputs.size(), n, "nodes");
+  pkg.Program(RegisterWrites(p, pkg.shape().num_ports));
+  std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
+  for (unsigned i = 0; i < n; ++i) {
+    eps.push_back(std::make_unique<ScheduleEndpoint>(pkg.shape(), pkg.k(), i, p, inputs[i]));
+    pkg.AttachEndpoint(i, eps.back().get());
+    eps.back()->Start();
+  }
+  CollRunResult res = RunSchedules(
+      pkg, eps, [&](unsigned i) { return pkg.NodeName(i); }, limit, progress, watchdog);
+  for (unsigned i = 0; i < n; ++i) pkg.AttachEndpoint(i, nullptr);
+  return res;
+}
+
+CollRunResult RunConcentrated(Package& pkg, const coll::CmeshProgram& cp,
+                              const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
+                              const std::function<void(uint64_t cycle)>& progress,
+                              uint64_t watchdog) {
+  const coll::Program& p = cp.chiplets;
+  const unsigned k = p.req.geom.k, n = k * k;
+  CheckInputs(p, inputs.size(), n, "chiplets");
+  const coll::Geometry routers = coll::CmeshRouters(p.req.geom);
+  if (pkg.k() != routers.k || pkg.config().topology != coll::Topology::kMesh ||
+      pkg.shape().local_ports != coll::kConcentration || cp.routes.size() != pkg.num_nodes()) {
+    throw std::invalid_argument(fmt::format(
+        "a concentrated program for a {}x{} mesh of routers with {} local ports, on a {} {}x{} "
+        "package with {}",
+        routers.k, routers.k, coll::kConcentration, coll::TopologyName(pkg.config().topology),
+        pkg.k(), pkg.k(), pkg.shape().local_ports));
+  }
+  std::vector<RegOp> writes;
+  for (unsigned r = 0; r < pkg.num_nodes(); ++r)
+    AppendRouteWrites(writes, r, cp.routes[r], routers, pkg.shape().num_ports);
+  pkg.Program(writes);
+  NodeShape one = pkg.shape();  // a chiplet's endpoint: one local port of its router
+  one.local_ports = 1;
+  std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
+  std::vector<GroupEndpoint> groups(pkg.num_nodes());
+  for (unsigned c = 0; c < n; ++c) {
+    eps.push_back(std::make_unique<ScheduleEndpoint>(one, k, c, p, inputs[c]));
+    const coll::CmeshPlace at = coll::CmeshPlaceOf(c, k);
+    groups[at.router].Set(at.local_port, eps.back().get());
+  }
+  for (unsigned r = 0; r < pkg.num_nodes(); ++r) pkg.AttachEndpoint(r, &groups[r]);
+  for (auto& e : eps) e->Start();
+  CollRunResult res = RunSchedules(
+      pkg, eps,
+      [&](unsigned c) {
+        const coll::CmeshPlace at = coll::CmeshPlaceOf(c, k);
+        return fmt::format("chiplet {} (local port {} of {})", c, at.local_port,
+                           pkg.NodeName(at.router));
+      },
+      limit, progress, watchdog);
+  for (unsigned r = 0; r < pkg.num_nodes(); ++r) pkg.AttachEndpoint(r, nullptr);
   return res;
 }
 

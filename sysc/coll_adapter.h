@@ -24,6 +24,7 @@
 #include <tuple>
 #include <vector>
 
+#include "concentrate.h"
 #include "endpoint.h"
 #include "engine_port.h"
 #include "package.h"
@@ -238,6 +239,15 @@ CollRunResult RunProgram(Package& pkg, const coll::Program& p,
                          const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
                          const std::function<void(uint64_t cycle)>& progress = nullptr,
                          uint64_t watchdog = 0);
+
+// RunProgram for a program concentrated onto Adapt-NoC's concentrated mesh (coll::Concentrate):
+// `pkg` is the mesh of coll::CmeshRouters (routers of 4 local ports), each chiplet's schedule
+// runs on one local port of its group's router; `inputs`, the result's buffers and node cycles
+// are per chiplet. Throws std::invalid_argument for another package.
+CollRunResult RunConcentrated(Package& pkg, const coll::CmeshProgram& cp,
+                              const std::vector<std::vector<uint32_t>>& inputs, uint64_t limit,
+                              const std::function<void(uint64_t cycle)>& progress = nullptr,
+                              uint64_t watchdog = 0);
 
 }  // namespace aries::sysc
 
