@@ -15,10 +15,12 @@ CmeshPlace CmeshPlaceOf(unsigned chiplet, unsigned k) {
 }
 
 Geometry CmeshRouters(const Geometry& chiplets) {
-  if (chiplets.topology != Topology::kMesh || chiplets.k < 4 || chiplets.k % 2 != 0) {
+  const bool grid = chiplets.topology == Topology::kCmesh || chiplets.topology == Topology::kMesh;
+  if (!grid || chiplets.k < 4 || chiplets.k % 2 != 0) {
     throw PlanError(fmt::format(
-        "the concentrated mesh groups 2x2 chiplets on a mesh: allowed package.topology = mesh "
-        "with K even and at least 4 (got {} with K = {})",
+        "the concentrated mesh groups the 2x2 chiplets of a K x K grid: allowed "
+        "package.topology = cmesh (a mesh's program) with K even and at least 4 (got {} with "
+        "K = {})",
         TopologyName(chiplets.topology), chiplets.k));
   }
   if (chiplets.local_ports != 1) {
@@ -31,6 +33,7 @@ Geometry CmeshRouters(const Geometry& chiplets) {
     throw PlanError("the concentrated mesh is not planned around faults: allowed none");
   }
   Geometry g = chiplets;
+  g.topology = Topology::kMesh;
   g.k = chiplets.k / 2;
   g.link_latency = LinkLatency(chiplets, 2);
   g.local_ports = kConcentration;

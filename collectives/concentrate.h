@@ -32,8 +32,8 @@ CmeshPlace CmeshPlaceOf(unsigned chiplet, unsigned k);
 
 // The router mesh of a K x K chiplet geometry: a mesh of K/2 x K/2 routers with 4 local ports,
 // its links the latency of a two-pitch wire (LinkLatency(chiplets, 2)). Throws PlanError
-// naming K unless the chiplet geometry is a fault-free mesh of even K >= 4 with one local port
-// per chiplet.
+// naming K unless the chiplet geometry is a fault-free cmesh (or the mesh its programs are
+// planned for) of even K >= 4 with one local port per chiplet.
 Geometry CmeshRouters(const Geometry& chiplets);
 
 struct CmeshProgram {

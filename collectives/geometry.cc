@@ -16,14 +16,17 @@ const char* TopologyName(Topology t) {
       return "fbfly";
     case Topology::kAries:
       return "aries";
+    case Topology::kCmesh:
+      return "cmesh";
   }
   return "?";
 }
 
-const char* TopologyNames() { return "mesh, torus, fbfly, aries"; }
+const char* TopologyNames() { return "mesh, torus, fbfly, aries, cmesh"; }
 
 std::optional<Topology> ParseTopology(std::string_view name) {
-  for (Topology t : {Topology::kMesh, Topology::kTorus, Topology::kFbfly, Topology::kAries}) {
+  for (Topology t :
+       {Topology::kMesh, Topology::kTorus, Topology::kFbfly, Topology::kAries, Topology::kCmesh}) {
     if (name == TopologyName(t)) return t;
   }
   return std::nullopt;

@@ -26,11 +26,14 @@
 
 namespace aries::coll {
 
-enum class Topology { kMesh, kTorus, kFbfly, kAries };
+// kCmesh: Adapt-NoC's concentrated mesh, K x K chiplets in 2x2 groups, a group's four on the
+// local ports of one router of a K/2 x K/2 mesh (collectives/concentrate.h). Programs are planned
+// for the chiplet mesh and re-routed onto the routers; its package is the router mesh.
+enum class Topology { kMesh, kTorus, kFbfly, kAries, kCmesh };
 
 const char* TopologyName(Topology t);
 std::optional<Topology> ParseTopology(std::string_view name);
-// "mesh, torus, fbfly, aries"
+// "mesh, torus, fbfly, aries, cmesh"
 const char* TopologyNames();
 
 struct Geometry {

@@ -231,6 +231,8 @@ bool AlgorithmInfo::Serves(Collective c) const {
 }
 
 bool AlgorithmInfo::Serves(Topology t) const {
+  // The concentrated mesh runs a mesh's point-to-point program, re-routed (Concentrate).
+  if (t == Topology::kCmesh) return !engine && Serves(Topology::kMesh);
   return std::find(topologies.begin(), topologies.end(), t) != topologies.end();
 }
 
@@ -390,6 +392,15 @@ uint64_t BusiestNodeFlits(const Program& p, unsigned lanes) {
 }
 
 Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
+  if (req.geom.topology == Topology::kCmesh) {
+    CheckedEntry(req);  // (refuses what the concentrated mesh does not serve, naming it)
+    Request mesh = req;
+    mesh.geom.topology = Topology::kMesh;
+    Hardware chiplet = hw;  // a chiplet: one local port of its group's router, no engine
+    chiplet.local_ports = 1;
+    chiplet.engine = false;
+    return Plan(mesh, chiplet, validation);
+  }
   Program p = PlanUnvalidated(req, hw);
   if (SpreadOverPorts(p, hw.local_ports))
     p.summary += fmt::format("; messages over {} local ports", hw.local_ports);

@@ -78,7 +78,9 @@ std::string AlgorithmNames(const std::function<bool(const AlgorithmInfo&)>& whic
 
 // Plans and validates; throws PlanError (unknown algorithm, a collective or topology the
 // algorithm does not serve, hardware too small) or std::logic_error if a planner produced a
-// program its own validator refuses (a bug, with the validator's message).
+// program its own validator refuses (a bug, with the validator's message). On the concentrated
+// mesh (kCmesh) the program is the chiplet mesh's, each chiplet with one local port and no
+// engine; coll::Concentrate routes it onto the routers.
 Program Plan(const Request& req, const Hardware& hw, Validation* validation = nullptr);
 // The planner's program for `req`, checked as Plan checks the request but neither embedded nor
 // validated: what a plan's shape says (its flits), not a program to run.

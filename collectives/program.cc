@@ -109,7 +109,7 @@ namespace {
 // Link directions per row (per column) that cross the middle cut of K x K with a = floor(K/2)
 // columns (rows) on one side and b = K - a on the other: 1 on the mesh, 2 on the torus (K > 2),
 // a b on the flattened butterfly, 1 + tracks on ARIES (a track carries one segment across it at
-// most).
+// most), 1/2 on the concentrated mesh (one router link per two chiplet rows).
 double CutWidth(const Geometry& g) {
   const double a = g.k / 2, b = g.k - g.k / 2;
   switch (g.topology) {
@@ -121,6 +121,8 @@ double CutWidth(const Geometry& g) {
       return a * b;
     case Topology::kAries:
       return 1.0 + g.tracks;
+    case Topology::kCmesh:
+      return 0.5;
   }
   return 1;
 }

@@ -198,6 +198,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   sysc::PackageConfig pc;
   static_cast<coll::Geometry&>(pc) = o.geometry;
   pc.count_toggles = with_energy;  // only energy reads the data toggles
+  // Adapt-NoC's concentrated mesh: the program is planned for the chiplet mesh and re-routed
+  // onto the package, a mesh of K/2 x K/2 routers with four local ports (coll::Concentrate).
+  const bool cmesh = pc.topology == coll::Topology::kCmesh;
   const uint64_t bytes = o.bytes;
   if (bytes == 0) throw std::invalid_argument("--size: a positive byte count");
   r.geom = pc;
@@ -278,6 +281,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // the collective again from the inputs on the package as it is now (at most kAttempts runs).
   coll::FaultSet known = pc.faults.FromReset();
   sysc::PackageConfig run_pc = pc;  // the package of the next attempt (faults' cycles shifted)
+  if (cmesh) static_cast<coll::Geometry&>(run_pc) = coll::CmeshRouters(pc);
   r.elements = coll::ElementsOfBytes(bytes);
   r.root = o.root;
   const bool is_v = *c == coll::Collective::kAllToAllV;
@@ -293,6 +297,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   constexpr unsigned kAttempts = 4;
   std::unique_ptr<sysc::Package> pkg_owner;
   coll::Program p;
+  coll::CmeshProgram cp;  // cmesh: p re-routed onto the routers
   coll::Validation v;
   std::shared_ptr<const std::vector<std::vector<uint32_t>>> in;
   std::optional<coll::AllToAllVLayout> lay;  // all-to-all-v: its buffers (counts checked by Plan)
@@ -306,7 +311,9 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
                                 sysc::ParseNodeImpl(model)),
         o.seed);
     r.geom.faults = known;
-    p = coll::Plan(r, sysc::HardwareOf(pkg_owner->shape()), &v);
+    const coll::Hardware hw = sysc::HardwareOf(pkg_owner->shape());
+    p = coll::Plan(r, hw, &v);
+    if (cmesh) cp = coll::Concentrate(p, hw.num_flows);
     const unsigned nn = p.num_nodes();
     if (attempt == 1) {
       if (is_v) {
@@ -337,7 +344,8 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         in = std::make_shared<const std::vector<std::vector<uint32_t>>>(std::move(read));
       }
     }
-    print("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "", p.summary);
+    print("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "",
+          cmesh ? cp.chiplets.summary : p.summary);
     if (!known.empty()) print("  planned around: {}\n", known.Names(pc));
     print(
         "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
@@ -348,9 +356,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
                                                : tb::NodePath(o.inputs, 0) + " ...");
     }
     ProgressMeter meter(o.progress && !quiet, "coll");
-    res = sysc::RunProgram(
-        *pkg_owner, p, *in, 200'000'000,
-        quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter));
+    const std::function<void(uint64_t)> shown =
+        quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter);
+    res = cmesh ? sysc::RunConcentrated(*pkg_owner, cp, *in, 200'000'000, shown)
+                : sysc::RunProgram(*pkg_owner, p, *in, 200'000'000, shown);
     if (!res.stuck || res.lost.empty() || attempt == kAttempts) break;
     // Recovery: what the links' ends disagree on joins the known faults; the package keeps
     // every fault that has struck and the ones still to come, their cycles counted from now.
@@ -417,7 +426,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   // link's bandwidth each: 2(N-1)/N M/(p B) for all-reduce); the in-network tree M through the
   // engine's one port (nccl-tests bus bandwidth / link bandwidth). An all-to-all over the whole
   // package is also bound by its bisection (coll::AllToAllBisection), the larger of the two.
-  const double ports = engine ? 1.0 : static_cast<double>(pkg.shape().local_ports);
+  const double ports = engine ? 1.0 : static_cast<double>(pc.local_ports);
   double bound =
       static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / (link_bytes * ports);
   if (*c == coll::Collective::kAllToAll && r.groups.empty()) {
@@ -527,10 +536,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
     act.flit_bits = 32 * sh.words();
     // The router the topology needs with the package's local ports (a small butterfly runs on a
     // wider shipped model whose spare ports are not part of the design).
-    act.router_buffer_bits = uint64_t{coll::RouterPorts(pc.topology, pc.k) + pc.local_ports - 1} *
-                             sh.num_vcs * sh.buffer_depth * act.flit_bits;
+    act.router_buffer_bits =
+        uint64_t{coll::RouterPorts(run_pc.topology, run_pc.k) + run_pc.local_ports - 1} *
+        sh.num_vcs * sh.buffer_depth * act.flit_bits;
     act.cycles = res.cycles;
-    for (unsigned node = 0; node < n; ++node) {
+    // The concentrated mesh's router links span two chiplet pitches (the package counts one).
+    const uint64_t pitches = cmesh ? 2 : 1;
+    for (unsigned node = 0; node < pkg.num_nodes(); ++node) {
       const sysc::NodeCounters& c = pkg.counters(node);
       energy::NodeActivity na;
       na.buffer_writes = c.buffer_writes;
@@ -544,6 +556,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       na.link_flits = c.link_flits;
       na.link_toggles = c.link_toggles;
       na.link_flit_pitches = c.link_flit_pitches;
+      for (auto& lp : na.link_flit_pitches) lp *= pitches;
       act.nodes.push_back(std::move(na));
     }
     m.energy = energy::Compute(tech, act);
@@ -570,7 +583,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       std::string csv =
           "kind,node,link,buffer_writes,buffer_toggles,xbar_traversals,va_grants,engine_ops,"
           "reconfigs,flits,toggle_rate,energy_pj\n";
-      for (unsigned node = 0; node < n; ++node) {
+      for (unsigned node = 0; node < pkg.num_nodes(); ++node) {
         const energy::NodeActivity& na = act.nodes[node];
         csv += fmt::format("node,{},,{},{},{},{},{},{},,,{:.3f}\n", node, na.buffer_writes,
                            na.buffer_toggles, na.xbar_traversals, na.va_grants, na.engine_ops,

@@ -27,6 +27,11 @@ SimSettings Validate(const Config& c) {
   SimSettings s;
   static_cast<coll::Geometry&>(s.package) = GeometryOf(c);
   const coll::Topology* topo = &s.package.topology;
+  if (*topo == coll::Topology::kCmesh) {
+    BadKey(c, "package.topology",
+           "mesh, torus, fbfly, aries for point-to-point traffic (the concentrated mesh, cmesh, "
+           "runs collectives: aries coll, coll-sweep)");
+  }
   s.package.skip_idle = KeyBool(c, "sim.skip_idle");
   const std::string vc_alloc = c.Get("package.vc_alloc");
   if (vc_alloc != "static" && vc_alloc != "dynamic") BadKey(c, "package.vc_alloc");

@@ -43,7 +43,8 @@ bool KeyInfo::UsedBy(const std::string& command) const {
 
 const std::vector<KeyInfo>& ConfigKeys() {
   static const std::vector<KeyInfo> keys = {
-      {"package.topology", "aries", "mesh, torus, fbfly, aries", "interposer topology",
+      {"package.topology", "aries", "mesh, torus, fbfly, aries, cmesh (collectives only)",
+       "interposer topology (cmesh: Adapt-NoC's concentrated mesh, 2x2 chiplets per router)",
        "run sweep coll train"},
       {"package.k", "4", "2 .. 32 (fbfly: 2 .. 8)", "K x K chiplets",
        "run sweep coll coll-sweep train"},

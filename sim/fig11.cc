@@ -77,17 +77,35 @@ int RunFig11Command(const Fig11Options& o) {
         "(V-C, average) |\n|---|---|---|---|---|---|---|---|\n",
         k, k);
     double sum_red[4] = {0, 0, 0, 0};
+    // Mesh, torus, fbfly, ARIES, then Adapt-NoC's sub-networks that are no baseline's package
+    // (its adaptable links, its concentrated mesh; figures.h); each sub-network's slot.
+    std::vector<coll::Geometry> geoms;
+    std::vector<std::string> where;
+    for (coll::Topology t : topos) {
+      geoms.push_back(PresetPackage(t, k, as));
+      where.push_back(coll::TopologyName(t));
+    }
+    std::vector<std::pair<coll::Topology, size_t>> subs;
+    for (const coll::Topology sub : AdaptNocSubnetworks()) {
+      const coll::Geometry want = AdaptNocPackage(sub, k);
+      size_t slot = geoms.size();
+      for (size_t b = 0; b < 3 && slot == geoms.size(); ++b) {
+        if (coll::GeometryLabel(geoms[b]) == coll::GeometryLabel(want)) slot = b;
+      }
+      if (slot == geoms.size()) {
+        geoms.push_back(want);
+        where.push_back(AdaptNocSubnetworkName(sub));
+      }
+      subs.emplace_back(sub, slot);
+    }
     for (const EnergyFamily& f : fams) {
-      // Mesh, torus, fbfly, ARIES, and (4) Adapt-NoC's adaptable links: the baseline
-      // algorithm on ARIES's tracks at one local port (figures.h).
-      std::vector<CollMeasurement> best(5);
-      std::vector<std::string> label(5);
-      for (int ti = 0; ti < 5; ++ti) {
+      std::vector<CollMeasurement> best(geoms.size());
+      std::vector<std::string> label(geoms.size());
+      for (size_t ti = 0; ti < geoms.size(); ++ti) {
         const auto& cands = ti == 3 ? f.aries : f.baseline;
         for (const auto& [algo, levels] : cands) {
           CollOptions co;
-          co.geometry =
-              ti < 4 ? PresetPackage(topos[ti], k, as) : AdaptNocPackage(coll::Topology::kAries, k);
+          co.geometry = geoms[ti];
           co.model = o.model;
           co.algo = algo;
           const coll::AlgorithmInfo* info = coll::FindAlgorithm(algo);
@@ -98,13 +116,11 @@ int RunFig11Command(const Fig11Options& o) {
           co.energy = true;
           co.tech = o.tech;
           co.tech_set = o.tech_set;
-          const std::string where = ti < 4 ? coll::TopologyName(topos[ti])
-                                           : AdaptNocSubnetworkName(coll::Topology::kAries);
-          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, where);
+          fmt::print(stderr, "  {}x{} {} {} on {}\n", k, k, f.name, algo, where[ti]);
           const CollMeasurement m = MeasureCollective(co, true);
           if (!m.ok)
             throw std::runtime_error(
-                fmt::format("{} on {} {}x{} failed verification", algo, where, k, k));
+                fmt::format("{} on {} {}x{} failed verification", algo, where[ti], k, k));
           if (label[ti].empty() || m.energy.total() < best[ti].energy.total()) {
             best[ti] = m;
             label[ti] = coll::Candidate{algo, co.levels, co.embeddings, co.ring}.Label();
@@ -112,26 +128,15 @@ int RunFig11Command(const Fig11Options& o) {
         }
       }
       // Adapt-NoC (figures.h): the sub-network of least energy among those it forms, each run
-      // above (the most favourable choice for it): a baseline's run where the baseline's package
-      // is the sub-network's (mesh, torus), else slot 4 (its adaptable links).
-      int adapt = -1;
-      for (const coll::Topology sub : AdaptNocSubnetworks()) {
-        const coll::Geometry want = AdaptNocPackage(sub, k);
-        int ti = sub == coll::Topology::kAries ? 4 : -1;
-        for (int b = 0; b < 3 && ti < 0; ++b) {
-          if (coll::GeometryLabel(PresetPackage(topos[b], k, as)) == coll::GeometryLabel(want))
-            ti = b;
-        }
-        if (ti < 0)
-          throw std::logic_error(fmt::format("fig11: Adapt-NoC's {} sub-network was not run",
-                                             AdaptNocSubnetworkName(sub)));
-        if (adapt < 0 || best[ti].energy.total() < best[adapt].energy.total()) adapt = ti;
+      // above (the most favourable choice for it).
+      size_t adapt = subs[0].second;
+      for (const auto& [sub, slot] : subs) {
+        if (best[slot].energy.total() < best[adapt].energy.total()) adapt = slot;
       }
-      const std::string adapt_sub =
-          AdaptNocSubnetworkName(adapt == 4 ? coll::Topology::kAries : topos[adapt]);
+      const std::string& adapt_sub = where[adapt];
       const double a = best[3].energy.total();
       std::string red;
-      for (int i = 0; i < 4; ++i) {
+      for (size_t i = 0; i < 4; ++i) {
         const double other = best[i < 3 ? i : adapt].energy.total();
         const double r = 100.0 * (1.0 - a / other);
         sum_red[i] += r;
@@ -141,11 +146,11 @@ int RunFig11Command(const Fig11Options& o) {
                  f.name, best[0].energy.total() / 1e3, best[1].energy.total() / 1e3,
                  best[2].energy.total() / 1e3, best[adapt].energy.total() / 1e3, label[adapt],
                  adapt_sub, a / 1e3, label[3], red);
-      for (int row = 0; row < 5; ++row) {  // mesh, torus, fbfly, ARIES, Adapt-NoC
-        const int ti = row < 4 ? row : adapt;
+      for (size_t row = 0; row < 5; ++row) {  // mesh, torus, fbfly, ARIES, Adapt-NoC
+        const size_t ti = row < 4 ? row : adapt;
         const CollMeasurement& m = best[ti];
         // Adapt-NoC's row: its sub-network's run, the algorithm labelled with the sub-network.
-        const std::string topo = row < 4 ? coll::TopologyName(topos[ti]) : kAdaptNoc;
+        const std::string topo = row < 4 ? where[ti] : kAdaptNoc;
         const std::string algo =
             row < 4 ? label[ti] : fmt::format("{} on {}", label[ti], adapt_sub);
         csv += fmt::format(
@@ -154,9 +159,7 @@ int RunFig11Command(const Fig11Options& o) {
             m.energy.crossbar / 1e3, m.energy.allocators / 1e3, m.energy.links / 1e3,
             m.energy.engine / 1e3, m.energy.leakage / 1e3,
             row == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech,
-            row < 4 || adapt < 4 ? PresetPackage(topos[ti], k, as).local_ports
-                                 : AdaptNocPackage(coll::Topology::kAries, k).local_ports,
-            as.name);
+            geoms[ti].local_ports, as.name);
       }
     }
     fmt::print(

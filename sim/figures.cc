@@ -55,7 +55,7 @@ bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as
 
 const std::vector<coll::Topology>& AdaptNocSubnetworks() {
   static const std::vector<coll::Topology> v = {coll::Topology::kMesh, coll::Topology::kTorus,
-                                                coll::Topology::kAries};
+                                                coll::Topology::kAries, coll::Topology::kCmesh};
   return v;
 }
 
@@ -67,7 +67,9 @@ coll::Geometry AdaptNocPackage(coll::Topology t, unsigned k) {
 }
 
 std::string AdaptNocSubnetworkName(coll::Topology t) {
-  return t == coll::Topology::kAries ? "adaptable links" : coll::TopologyName(t);
+  return t == coll::Topology::kAries   ? "adaptable links"
+         : t == coll::Topology::kCmesh ? "concentrated mesh"
+                                       : coll::TopologyName(t);
 }
 
 std::string UnsignedZero(std::string formatted) {

@@ -87,14 +87,16 @@ bool PresetAdmits(const coll::Candidate& c, bool baseline, const Assumptions& as
 // a switch joins to a router, which bridge a tree's non-adjacent neighbours (the tree
 // sub-network; ARIES V-B: it "can adapt itself to fit the DB-Tree structure to some extent"),
 // modelled as ARIES's tracks, switches and embedder (ARIES II-B: ARIES's link is "very similar
-// to an adaptable link design but with a much lower cost"), re-embedded for every collective.
-// The concentrated mesh is not modelled. So this Adapt-NoC errs both ways: slower without its
-// concentrated mesh, perhaps faster with ARIES's embedder on its links.
+// to an adaptable link design but with a much lower cost"), re-embedded for every collective;
+// and its concentrated mesh (kCmesh: 2x2 chiplets on the four local ports of one router of a
+// K/2 x K/2 mesh, two-pitch router links; collectives/concentrate.h). Its adaptable links may
+// make this Adapt-NoC faster than the real one (ARIES's embedder on them).
 const std::vector<coll::Topology>& AdaptNocSubnetworks();
 // The package a sub-network of Adapt-NoC runs on: topology `t` on K x K, one local port, the
 // default geometry (kAries: its adaptable links).
 coll::Geometry AdaptNocPackage(coll::Topology t, unsigned k);
-// "mesh", "torus", "adaptable links" (kAries): the sub-network's name in the tables.
+// "mesh", "torus", "adaptable links" (kAries), "concentrated mesh" (kCmesh): the sub-network's
+// name in the tables.
 std::string AdaptNocSubnetworkName(coll::Topology t);
 inline constexpr const char* kAdaptNoc = "adapt";  // its name in the figures' tables and CSVs
 

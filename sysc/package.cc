@@ -29,6 +29,13 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
                  Transport* transport)
     : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), transport_(transport) {
   if (transport_ && transport_->ranks() == 1) transport_ = nullptr;
+  if (cfg.topology == Topology::kCmesh) {
+    throw std::invalid_argument(
+        "package.topology = cmesh: the concentrated mesh runs collectives only (aries coll, "
+        "coll-sweep and the figures build its mesh of routers, coll::CmeshRouters); its routers "
+        "route point-to-point packets by dimension order to a router, not to one of its four "
+        "chiplets; allowed here mesh, torus, fbfly, aries");
+  }
   if (cfg.k < 2 || cfg.k > (1u << hw::kCoordW)) {
     throw std::invalid_argument(fmt::format("package.k = {}: allowed 2 .. {} ({}-bit coordinates)",
                                             cfg.k, 1u << hw::kCoordW, hw::kCoordW));

@@ -81,11 +81,13 @@ TEST(Presets, DedicatedTreeLinksStepTakesTheRankTreeOnly) {
 }
 
 // Adapt-NoC's sub-networks are baselines: one local port and the default segments whatever the
-// preset gives ARIES; its adaptable links are ARIES's tracks, named as Adapt-NoC's.
+// preset gives ARIES; its adaptable links are ARIES's tracks, named as Adapt-NoC's, and its
+// concentrated mesh groups the chiplets of the same K x K (one local port each).
 TEST(Presets, AdaptNocSubnetworksRunOnOnePortWithTheirOwnNames) {
   const auto& subs = AdaptNocSubnetworks();
-  ASSERT_EQ(subs.size(), 3u);
+  ASSERT_EQ(subs.size(), 4u);
   EXPECT_EQ(subs[2], coll::Topology::kAries);
+  EXPECT_EQ(subs[3], coll::Topology::kCmesh);
   for (const coll::Topology t : subs) {
     const coll::Geometry g = AdaptNocPackage(t, 8);
     EXPECT_EQ(g.topology, t);
@@ -98,6 +100,7 @@ TEST(Presets, AdaptNocSubnetworksRunOnOnePortWithTheirOwnNames) {
             AdaptNocPackage(coll::Topology::kAries, 8).local_ports);
   EXPECT_EQ(AdaptNocSubnetworkName(coll::Topology::kAries), "adaptable links");
   EXPECT_EQ(AdaptNocSubnetworkName(coll::Topology::kTorus), "torus");
+  EXPECT_EQ(AdaptNocSubnetworkName(coll::Topology::kCmesh), "concentrated mesh");
 }
 
 }  // namespace
