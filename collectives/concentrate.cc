@@ -40,6 +40,8 @@ Geometry CmeshRouters(const Geometry& chiplets) {
   return g;
 }
 
+unsigned CmeshLocalLatency(const Geometry& chiplets) { return LinkLatency(chiplets, 1); }
+
 namespace {
 
 // (sender, receiver, flow, VC, lane): the messages of a channel arrive in the order sent.

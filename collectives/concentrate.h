@@ -1,7 +1,10 @@
 // Adapt-NoC's concentrated mesh (Zheng, Wang and Louri, HPCA 2021: one of the sub-network
 // topologies its adaptable routers and links form, beside mesh, torus and tree). The 2x2
 // chiplets of a group share one router of a (K/2) x (K/2) mesh, each on its own local port
-// (the node RTL's LocalPorts = 4), and a link between two routers spans two chiplet pitches.
+// (the node RTL's LocalPorts = 4). The router sits at the centre of its group (on an active
+// interposer: the chiplets keep their own routers unused), so a chiplet reaches it over one pitch
+// of wire (half a pitch in x and half in y; CmeshLocalLatency each way, one pitch of link
+// energy per flit), and a link between two routers spans two chiplet pitches.
 //
 // A program planned for the K x K chiplet grid (the family's baseline algorithm on the mesh:
 // Adapt-NoC reconfigures links, not the algorithm) keeps its schedule there: every send and
@@ -35,6 +38,9 @@ CmeshPlace CmeshPlaceOf(unsigned chiplet, unsigned k);
 // naming K unless the chiplet geometry is a fault-free cmesh (or the mesh its programs are
 // planned for) of even K >= 4 with one local port per chiplet.
 Geometry CmeshRouters(const Geometry& chiplets);
+
+// Wire cycles between a chiplet and its group's router, each way: a one-pitch link's.
+unsigned CmeshLocalLatency(const Geometry& chiplets);
 
 struct CmeshProgram {
   // The schedule per chiplet (nodes = K^2 chiplets), every send and receive table-routed

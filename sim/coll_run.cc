@@ -540,7 +540,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         uint64_t{coll::RouterPorts(run_pc.topology, run_pc.k) + run_pc.local_ports - 1} *
         sh.num_vcs * sh.buffer_depth * act.flit_bits;
     act.cycles = res.cycles;
-    // The concentrated mesh's router links span two chiplet pitches (the package counts one).
+    // The concentrated mesh's router links span two chiplet pitches (the package counts one),
+    // and every flit crosses a chiplet's pitch of wire to its group's router and one from it
+    // (coll::CmeshLocalLatency): a link more per router, its toggles at the rate of the
+    // router's buffer writes (the same flits; the wire itself is not counted).
     const uint64_t pitches = cmesh ? 2 : 1;
     for (unsigned node = 0; node < pkg.num_nodes(); ++node) {
       const sysc::NodeCounters& c = pkg.counters(node);
@@ -557,6 +560,13 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
       na.link_toggles = c.link_toggles;
       na.link_flit_pitches = c.link_flit_pitches;
       for (auto& lp : na.link_flit_pitches) lp *= pitches;
+      if (cmesh) {
+        const uint64_t local = c.injected + c.ejected;
+        na.link_flits.push_back(local);
+        na.link_toggles.push_back(
+            c.buffer_writes == 0 ? 0 : local * c.buffer_toggles / c.buffer_writes);
+        na.link_flit_pitches.push_back(local);
+      }
       act.nodes.push_back(std::move(na));
     }
     m.energy = energy::Compute(tech, act);

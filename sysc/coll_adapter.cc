@@ -494,29 +494,89 @@ void CheckInputs(const coll::Program& p, size_t inputs, unsigned nodes, const ch
   }
 }
 
-// One router's endpoint on the concentrated mesh: its local port q is the whole of chiplet
-// q's endpoint (one port each).
+// A wire of `delay` >= 1 cycles that carries at most one item of `words` words a cycle: what
+// is put on it at cycle t arrives at t + delay. Put and At are called once every cycle.
+class Wire {
+ public:
+  Wire(unsigned delay, unsigned words)
+      : slots_(delay + 1), delay_(delay), words_(words), valid_(slots_, 0), data_(slots_ * words) {}
+  void Put(uint64_t cycle, const uint32_t* w) {
+    const size_t s = cycle % slots_;
+    valid_[s] = 1;
+    std::copy(w, w + words_, &data_[s * words_]);
+  }
+  // What was put at cycle - delay, or nullptr (valid until the next Put).
+  const uint32_t* At(uint64_t cycle) {
+    if (cycle < delay_) return nullptr;
+    const size_t s = (cycle - delay_) % slots_;
+    if (!valid_[s]) return nullptr;
+    valid_[s] = 0;
+    return &data_[s * words_];
+  }
+
+ private:
+  size_t slots_;
+  unsigned delay_, words_;
+  std::vector<uint8_t> valid_;
+  std::vector<uint32_t> data_;
+};
+
+// One router's endpoint on the concentrated mesh: its local port q is chiplet q's endpoint
+// (one port each), at the other end of a wire of `delay` cycles each way (the chiplet's link to
+// its group's router): flits and credits in both directions take it.
 class GroupEndpoint final : public Endpoint {
  public:
-  void Set(unsigned q, ScheduleEndpoint* e) { sub_[q] = e; }
+  GroupEndpoint(unsigned delay, unsigned words) : tmp_(words) {
+    for (unsigned q = 0; q < coll::kConcentration; ++q) {
+      lines_.push_back(
+          {nullptr, Wire(delay, words), Wire(delay, words), Wire(delay, 1), Wire(delay, 1)});
+    }
+  }
+  void Set(unsigned q, ScheduleEndpoint* e) { lines_.at(q).chiplet = e; }
   bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override {
-    return sub_[port] != nullptr && sub_[port]->Inject(cycle, 0, words);
+    Line& l = lines_[port];
+    if (l.chiplet != nullptr && l.chiplet->Inject(cycle, 0, tmp_.data()))
+      l.up.Put(cycle, tmp_.data());
+    const uint32_t* f = l.up.At(cycle);
+    if (f == nullptr) return false;
+    std::copy(f, f + tmp_.size(), words);
+    return true;
   }
   uint8_t EjectCredits(uint64_t cycle, unsigned port) override {
-    return sub_[port] != nullptr ? sub_[port]->EjectCredits(cycle, 0) : 0;
+    Line& l = lines_[port];
+    if (l.chiplet != nullptr) {
+      const uint32_t freed = l.chiplet->EjectCredits(cycle, 0);
+      if (freed != 0) l.freed.Put(cycle, &freed);
+    }
+    const uint32_t* c = l.freed.At(cycle);
+    return c != nullptr ? static_cast<uint8_t>(*c) : 0;
   }
   void AfterEdge(uint64_t cycle, const EndpointEdge& edge) override {
-    for (unsigned q = 0; q < edge.ports && q < sub_.size(); ++q) {
-      if (sub_[q] == nullptr) continue;
+    for (unsigned q = 0; q < lines_.size(); ++q) {
+      Line& l = lines_[q];
+      if (q < edge.ports) {
+        if (edge.ejected[q] != nullptr) l.down.Put(cycle, edge.ejected[q]);
+        const uint32_t credits = edge.credits[q];
+        if (credits != 0) l.credits.Put(cycle, &credits);
+      }
+      if (l.chiplet == nullptr) continue;
       EndpointEdge one;
-      one.credits[0] = edge.credits[q];
-      one.ejected[0] = edge.ejected[q];
-      sub_[q]->AfterEdge(cycle, one);
+      const uint32_t* c = l.credits.At(cycle);
+      one.credits[0] = c != nullptr ? static_cast<uint8_t>(*c) : 0;
+      one.ejected[0] = l.down.At(cycle);
+      l.chiplet->AfterEdge(cycle, one);
     }
   }
 
  private:
-  std::array<ScheduleEndpoint*, kMaxLocalPorts> sub_{};
+  struct Line {
+    ScheduleEndpoint* chiplet;
+    Wire up, down;  // flits to the router, flits from it
+    Wire credits;   // injection credits the router returns
+    Wire freed;     // ejection slots the chiplet frees
+  };
+  std::vector<Line> lines_;
+  std::vector<uint32_t> tmp_;  // a flit from a chiplet
 };
 
 }  // namespace
@@ -562,7 +622,8 @@ CollRunResult RunConcentrated(Package& pkg, const coll::CmeshProgram& cp,
   NodeShape one = pkg.shape();  // a chiplet's endpoint: one local port of its router
   one.local_ports = 1;
   std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
-  std::vector<GroupEndpoint> groups(pkg.num_nodes());
+  std::vector<GroupEndpoint> groups(
+      pkg.num_nodes(), GroupEndpoint(coll::CmeshLocalLatency(p.req.geom), one.words()));
   for (unsigned c = 0; c < n; ++c) {
     eps.push_back(std::make_unique<ScheduleEndpoint>(one, k, c, p, inputs[c]));
     const coll::CmeshPlace at = coll::CmeshPlaceOf(c, k);

@@ -211,6 +211,38 @@ TEST(Cmesh, RefusesChannelsThatNoFlowCanRoute) {
   }
 }
 
+// One flit from chiplet 0 to chiplet `to` of a 4x4 package on the concentrated mesh with
+// `link_latency`-cycle one-pitch links: the cycles from its injection to its receipt.
+uint64_t OneFlit(unsigned to, unsigned link_latency) {
+  coll::Program p;
+  p.req = MeshRequest(4, "ring", Collective::kAllReduce, 16);
+  p.req.geom.link_latency = link_latency;
+  p.elements = 16;
+  p.nodes.resize(16);
+  p.nodes[0].ops.push_back({coll::Act::kSend, to, {0, 16}});
+  p.nodes[to].ops.push_back({coll::Act::kRecvCopy, 0, {0, 16}});
+  const coll::CmeshProgram cp = coll::Concentrate(p, 64);
+  sysc::PackageConfig pc;
+  static_cast<coll::Geometry&>(pc) = coll::CmeshRouters(p.req.geom);
+  sysc::Package pkg(
+      pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint, sysc::NodeImpl::kFast), 1);
+  std::vector<std::vector<uint32_t>> in(16, std::vector<uint32_t>(16, 0));
+  for (uint32_t i = 0; i < 16; ++i) in[0][i] = 1000 + i;
+  const sysc::CollRunResult res = sysc::RunConcentrated(pkg, cp, in, 100'000);
+  EXPECT_TRUE(res.finished && res.errors.empty());
+  EXPECT_EQ(res.out[to], in[0]);
+  return res.cycles;
+}
+
+// A chiplet reaches its group's router over a one-pitch wire each way: a flit to a chiplet of
+// the same group takes both wires and no router link, so 20 more cycles of one-pitch links
+// add exactly 40 cycles; to the next group it also crosses a router link of two pitches.
+TEST(Cmesh, ChipletsReachTheirRouterOverOnePitchOfWire) {
+  EXPECT_EQ(coll::CmeshLocalLatency(MeshRequest(4, "ring", Collective::kAllReduce, 16).geom), 10u);
+  EXPECT_EQ(OneFlit(1, 30) - OneFlit(1, 10), 40u);
+  EXPECT_EQ(OneFlit(2, 30) - OneFlit(2, 10), 60u);
+}
+
 TEST(Cmesh, AllReducesVerifiedOn4x4) {
   for (const char* algo : {"ring", "dbt", "mtree", "rd"}) {
     const CmeshRun run = RunCmesh(4, algo, Collective::kAllReduce, 16 * 1024 + 5);
