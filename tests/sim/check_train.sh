@@ -156,7 +156,7 @@ awk -v a="$bw" -v b="$mesh" 'BEGIN { exit !(a > 1.9 * b) }' || { echo "aries_bw 
 # Adapt-NoC's curve: at every size the fastest of its sub-networks, so never slower than the
 # mesh's and the torus's; the double binary tree's is faster than both at 64 KB (the adaptable
 # links, as in fig10).
-grep -q "^| Adapt-NoC (fastest of its mesh, torus, adaptable links) |" "$dir/n"
+grep -q "^| Adapt-NoC (fastest of its mesh, torus, adaptable links, concentrated mesh) |" "$dir/n"
 awk -F, '/^#/ || NR == 1 { next } $3 !~ /^(ring|dbt|mtree)$/ { next } { c[$2 "," $4 "," $5] = $6 }
   END { for (key in c) { split(key, f, ","); if (f[2] != "adapt") continue; n++
           m = c[f[1] ",mesh," f[3]]; t = c[f[1] ",torus," f[3]]; want = m < t ? m : t
