@@ -97,7 +97,9 @@ int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_pat
   }
   fmt::print(
       "\nSteps are the planner's count of dependent message steps (`collectives/README.md` "
-      "compares them with Table I row by row).\n");
+      "compares them with Table I row by row). Adapt-NoC (ARIES ref. [28]) has no row: it has no "
+      "algorithm of its own, it runs the baselines' rows on the sub-network it forms (mesh, "
+      "torus, adaptable links, concentrated mesh; fig9-fig11 pick it per collective).\n");
   WriteCsv(csv_path, csv, "--csv", "csv");
   PlotCsv("table1", csv, plot);
   return 0;
