@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 namespace aries::coll {
@@ -126,11 +127,22 @@ double CutWidth(const Geometry& g) {
   }
   return 1;
 }
+// The column (row) cuts the bisection bounds take, a columns left of each: the middle, floor(K/2),
+// and its mirror; on the concentrated mesh with K/2 odd the router boundaries beside the middle
+// (a cut through a router's group is crossed by no link).
+std::array<unsigned, 2> MiddleCuts(const Geometry& g) {
+  const unsigned k = g.k;
+  if (g.topology == Topology::kCmesh && (k / 2) % 2 == 1) return {k / 2 - 1, k / 2 + 1};
+  return {k / 2, k - k / 2};
+}
 }  // namespace
 
 double AllToAllBisection(const Geometry& g) {
-  const double a = g.k / 2, b = g.k - g.k / 2;
-  return a * b / (CutWidth(g) * g.k);
+  double most = 0;
+  for (const unsigned a : MiddleCuts(g)) {
+    most = std::max(most, static_cast<double>(a) * (g.k - a) / (CutWidth(g) * g.k));
+  }
+  return most;
 }
 
 AllToAllVLayout::AllToAllVLayout(const Request& req)
@@ -259,9 +271,10 @@ double AllToAllVBisection(const Geometry& g, const std::vector<std::vector<uint6
   const unsigned k = g.k;
   if (k < 2) return 0;
   // Elements crossing a column cut (x < a to x >= a, and back) and a row cut, for the middle
-  // cut a = floor(K/2) and, K odd, its mirror a = K - floor(K/2) (a pair's path crosses both).
+  // cut a = floor(K/2) and, K odd, its mirror a = K - floor(K/2) (a pair's path crosses both;
+  // MiddleCuts).
   uint64_t most = 0;
-  for (const unsigned a : {k / 2, k - k / 2}) {
+  for (const unsigned a : MiddleCuts(g)) {
     uint64_t cross[4] = {0, 0, 0, 0};
     for (unsigned i = 0; i < counts.size(); ++i) {
       for (unsigned j = 0; j < counts[i].size(); ++j) {

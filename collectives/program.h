@@ -173,7 +173,8 @@ BlockSource AllToAllSource(uint64_t elements, unsigned n, unsigned rank, uint64_
 // buffer, B one link direction's bandwidth). The a = floor(K/2) columns left of the middle
 // send the b = K - a columns right of it a K x b K blocks of M / N over the K w link
 // directions that cross the cut, w per row: 1 on the mesh, 2 on the torus (K > 2), a b on the
-// flattened butterfly, 1 + tracks on ARIES (a track carries one segment across it at most);
+// flattened butterfly, 1 + tracks on ARIES (a track carries one segment across it at most), 1/2
+// on the concentrated mesh (its cut on a router boundary: a = K/2 - 1 when K/2 is odd);
 // so a b / (w K).
 double AllToAllBisection(const Geometry& g);
 // All-to-all-v's buffer. Node i's send area is at offset 0: its blocks for its communicator's

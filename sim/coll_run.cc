@@ -564,7 +564,10 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
         const uint64_t local = c.injected + c.ejected;
         na.link_flits.push_back(local);
         na.link_toggles.push_back(
-            c.buffer_writes == 0 ? 0 : local * c.buffer_toggles / c.buffer_writes);
+            c.buffer_writes == 0 ? 0
+                                 : static_cast<uint64_t>(static_cast<double>(local) *
+                                                         static_cast<double>(c.buffer_toggles) /
+                                                         static_cast<double>(c.buffer_writes)));
         na.link_flit_pitches.push_back(local);
       }
       act.nodes.push_back(std::move(na));
@@ -617,7 +620,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings, r.ring}.Label();
   m.op = coll::OpName(r.op);
   m.model = model;
-  m.plan = p.summary;
+  m.plan = cmesh ? cp.chiplets.summary : p.summary;
   m.flits_injected = res.flits_injected;
   m.flits_ejected = res.flits_ejected;
   m.predicted = predicted;

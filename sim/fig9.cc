@@ -90,9 +90,10 @@ int RunFig9Command(const Fig9Options& o) {
       {
         const char* base = coll::FamilyBaseline(fam).name;
         std::vector<std::map<uint64_t, double>> subs;  // GB/s per size, per sub-network
-        std::string label;
+        std::string label, names, missing;  // the sub-networks with costs, and those without
         for (const coll::Topology t : AdaptNocSubnetworks()) {
           const coll::Geometry g = AdaptNocPackage(t, k);
+          const size_t before = subs.size();
           for (const coll::CostModel& m : models) {
             if (!m.On(g) || m.cand.algo != base || !PresetAdmits(m.cand, true, as)) continue;
             std::map<uint64_t, double> bw;
@@ -102,8 +103,10 @@ int RunFig9Command(const Fig9Options& o) {
             label = m.cand.Label();
             break;
           }
+          std::string& list = subs.size() > before ? names : missing;
+          list += (list.empty() ? "" : ", ") + AdaptNocSubnetworkName(t);
         }
-        if (subs.size() == AdaptNocSubnetworks().size()) {
+        if (!subs.empty()) {
           std::map<uint64_t, double> bw;
           for (const auto& [bytes, first] : subs[0]) {
             double best = first;  // the most GB/s of the sub-networks measured at this size
@@ -120,10 +123,11 @@ int RunFig9Command(const Fig9Options& o) {
             csv += fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{}\n", k, fam, label, kAdaptNoc,
                                bytes, static_cast<double>(bytes) / best, best, 1, as.name);
           }
-          std::string names;
-          for (const coll::Topology t : AdaptNocSubnetworks())
-            names += (names.empty() ? "" : ", ") + AdaptNocSubnetworkName(t);
-          rows.push_back({fmt::format("Adapt-NoC (fastest of its {})", names), bw});
+          rows.push_back(
+              {fmt::format(
+                   "Adapt-NoC (fastest of its {}{})", names,
+                   missing.empty() ? std::string() : fmt::format("; no costs of its {}", missing)),
+               bw});
         }
       }
       std::sort(sizes.begin(), sizes.end());

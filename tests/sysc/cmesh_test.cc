@@ -109,6 +109,19 @@ TEST(Cmesh, RouterMeshHasTwoPitchLinks) {
   EXPECT_EQ(r.link_latency, 13u);
 }
 
+// One router link per two rows of chiplets crosses the middle: half the mesh's cut, taken on a
+// router boundary (K = 6: 2 columns against 4, not 3 against 3 through a group).
+TEST(Cmesh, AllToAllBisectionCutsBetweenRouters) {
+  coll::Geometry g;
+  g.k = 8;
+  g.topology = Topology::kMesh;
+  const double mesh = coll::AllToAllBisection(g);
+  g.topology = Topology::kCmesh;
+  EXPECT_DOUBLE_EQ(coll::AllToAllBisection(g), 2 * mesh);
+  g.k = 6;
+  EXPECT_DOUBLE_EQ(coll::AllToAllBisection(g), 2.0 * 4.0 / (0.5 * 6));
+}
+
 TEST(Cmesh, RefusesWhatItCannotConcentrate) {
   auto refuses = [](coll::Geometry g, const std::string& needle) {
     try {
@@ -211,23 +224,25 @@ TEST(Cmesh, RefusesChannelsThatNoFlowCanRoute) {
   }
 }
 
-// One flit from chiplet 0 to chiplet `to` of a 4x4 package on the concentrated mesh with
-// `link_latency`-cycle one-pitch links: the cycles from its injection to its receipt.
-uint64_t OneFlit(unsigned to, unsigned link_latency) {
+// One message of `flits` flits from chiplet 0 to chiplet `to` of a 4x4 package on the
+// concentrated mesh with `link_latency`-cycle one-pitch links: the cycles from its first
+// injection to its receipt.
+uint64_t OneMessage(unsigned to, unsigned link_latency, uint32_t flits = 1) {
+  const uint32_t n = 16 * flits;  // 16 lanes a flit
   coll::Program p;
-  p.req = MeshRequest(4, "ring", Collective::kAllReduce, 16);
+  p.req = MeshRequest(4, "ring", Collective::kAllReduce, n);
   p.req.geom.link_latency = link_latency;
-  p.elements = 16;
+  p.elements = n;
   p.nodes.resize(16);
-  p.nodes[0].ops.push_back({coll::Act::kSend, to, {0, 16}});
-  p.nodes[to].ops.push_back({coll::Act::kRecvCopy, 0, {0, 16}});
+  p.nodes[0].ops.push_back({coll::Act::kSend, to, {0, n}});
+  p.nodes[to].ops.push_back({coll::Act::kRecvCopy, 0, {0, n}});
   const coll::CmeshProgram cp = coll::Concentrate(p, 64);
   sysc::PackageConfig pc;
   static_cast<coll::Geometry&>(pc) = coll::CmeshRouters(p.req.geom);
   sysc::Package pkg(
       pc, sysc::ShippedNodeModels(sysc::NodeUse::kPointToPoint, sysc::NodeImpl::kFast), 1);
-  std::vector<std::vector<uint32_t>> in(16, std::vector<uint32_t>(16, 0));
-  for (uint32_t i = 0; i < 16; ++i) in[0][i] = 1000 + i;
+  std::vector<std::vector<uint32_t>> in(16, std::vector<uint32_t>(n, 0));
+  for (uint32_t i = 0; i < n; ++i) in[0][i] = 1000 + i;
   const sysc::CollRunResult res = sysc::RunConcentrated(pkg, cp, in, 100'000);
   EXPECT_TRUE(res.finished && res.errors.empty());
   EXPECT_EQ(res.out[to], in[0]);
@@ -239,8 +254,20 @@ uint64_t OneFlit(unsigned to, unsigned link_latency) {
 // add exactly 40 cycles; to the next group it also crosses a router link of two pitches.
 TEST(Cmesh, ChipletsReachTheirRouterOverOnePitchOfWire) {
   EXPECT_EQ(coll::CmeshLocalLatency(MeshRequest(4, "ring", Collective::kAllReduce, 16).geom), 10u);
-  EXPECT_EQ(OneFlit(1, 30) - OneFlit(1, 10), 40u);
-  EXPECT_EQ(OneFlit(2, 30) - OneFlit(2, 10), 60u);
+  EXPECT_EQ(OneMessage(1, 30) - OneMessage(1, 10), 40u);
+  EXPECT_EQ(OneMessage(2, 30) - OneMessage(2, 10), 60u);
+}
+
+// Credits take the wires too: with 10-cycle wires a credit is home before the 32 flits of a VC's
+// buffer are spent and a long message streams at a flit a cycle; with 40-cycle wires a round
+// trip of at least 80 cycles returns 32 credits, so the same message takes at least 80/32
+// cycles a flit. (The injection credits and the ejection slots bound the rate alike: this
+// fails if neither loop crosses the wires, not if one alone skips them.)
+TEST(Cmesh, CreditsCrossTheWiresBothWays) {
+  const uint32_t flits = 1024;
+  const uint64_t near = OneMessage(1, 10, flits), far = OneMessage(1, 40, flits);
+  EXPECT_LT(near, flits + flits / 10 + 100) << near;
+  EXPECT_GE(far, flits * 80 / 32) << far;
 }
 
 TEST(Cmesh, AllReducesVerifiedOn4x4) {
