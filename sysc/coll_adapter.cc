@@ -6,6 +6,7 @@
 
 #include "aries_pkg.h"
 #include "arith.h"
+#include "channel.h"
 #include "validate.h"
 
 namespace aries::sysc {
@@ -494,50 +495,25 @@ void CheckInputs(const coll::Program& p, size_t inputs, unsigned nodes, const ch
   }
 }
 
-// A wire of `delay` >= 1 cycles that carries at most one item of `words` words a cycle: what
-// is put on it at cycle t arrives at t + delay. Put and At are called once every cycle.
-class Wire {
- public:
-  Wire(unsigned delay, unsigned words)
-      : slots_(delay + 1), delay_(delay), words_(words), valid_(slots_, 0), data_(slots_ * words) {}
-  void Put(uint64_t cycle, const uint32_t* w) {
-    const size_t s = cycle % slots_;
-    valid_[s] = 1;
-    std::copy(w, w + words_, &data_[s * words_]);
-  }
-  // What was put at cycle - delay, or nullptr (valid until the next Put).
-  const uint32_t* At(uint64_t cycle) {
-    if (cycle < delay_) return nullptr;
-    const size_t s = (cycle - delay_) % slots_;
-    if (!valid_[s]) return nullptr;
-    valid_[s] = 0;
-    return &data_[s * words_];
-  }
-
- private:
-  size_t slots_;
-  unsigned delay_, words_;
-  std::vector<uint8_t> valid_;
-  std::vector<uint32_t> data_;
-};
-
 // One router's endpoint on the concentrated mesh: its local port q is chiplet q's endpoint
-// (one port each), at the other end of a wire of `delay` cycles each way (the chiplet's link to
-// its group's router): flits and credits in both directions take it.
+// (one port each), at the other end of `delay` cycles of wire each way (the chiplet's link to
+// its group's router), modelled as two interposer channels: flits up with the router's
+// injection credits back, ejected flits down with the chiplet's freed slots back.
 class GroupEndpoint final : public Endpoint {
  public:
   GroupEndpoint(unsigned delay, unsigned words) : tmp_(words) {
     for (unsigned q = 0; q < coll::kConcentration; ++q) {
-      lines_.push_back(
-          {nullptr, Wire(delay, words), Wire(delay, words), Wire(delay, 1), Wire(delay, 1)});
+      // (latency `delay` with one input register: what is sent in cycle t arrives in t + delay)
+      lines_.push_back({nullptr, Channel("up", delay, 1, words, 0, q, 0, q),
+                        Channel("down", delay, 1, words, 0, q, 0, q)});
     }
   }
   void Set(unsigned q, ScheduleEndpoint* e) { lines_.at(q).chiplet = e; }
   bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override {
     Line& l = lines_[port];
     if (l.chiplet != nullptr && l.chiplet->Inject(cycle, 0, tmp_.data()))
-      l.up.Put(cycle, tmp_.data());
-    const uint32_t* f = l.up.At(cycle);
+      l.up.SendFlit(cycle, tmp_.data());
+    const uint32_t* f = l.up.FlitAt(cycle);
     if (f == nullptr) return false;
     std::copy(f, f + tmp_.size(), words);
     return true;
@@ -545,25 +521,22 @@ class GroupEndpoint final : public Endpoint {
   uint8_t EjectCredits(uint64_t cycle, unsigned port) override {
     Line& l = lines_[port];
     if (l.chiplet != nullptr) {
-      const uint32_t freed = l.chiplet->EjectCredits(cycle, 0);
-      if (freed != 0) l.freed.Put(cycle, &freed);
+      const uint8_t freed = l.chiplet->EjectCredits(cycle, 0);
+      if (freed != 0) l.down.SendCredit(cycle, freed);
     }
-    const uint32_t* c = l.freed.At(cycle);
-    return c != nullptr ? static_cast<uint8_t>(*c) : 0;
+    return l.down.CreditAt(cycle);
   }
   void AfterEdge(uint64_t cycle, const EndpointEdge& edge) override {
     for (unsigned q = 0; q < lines_.size(); ++q) {
       Line& l = lines_[q];
       if (q < edge.ports) {
-        if (edge.ejected[q] != nullptr) l.down.Put(cycle, edge.ejected[q]);
-        const uint32_t credits = edge.credits[q];
-        if (credits != 0) l.credits.Put(cycle, &credits);
+        if (edge.ejected[q] != nullptr) l.down.SendFlit(cycle, edge.ejected[q]);
+        if (edge.credits[q] != 0) l.up.SendCredit(cycle, edge.credits[q]);
       }
       if (l.chiplet == nullptr) continue;
       EndpointEdge one;
-      const uint32_t* c = l.credits.At(cycle);
-      one.credits[0] = c != nullptr ? static_cast<uint8_t>(*c) : 0;
-      one.ejected[0] = l.down.At(cycle);
+      one.credits[0] = l.up.CreditAt(cycle);
+      one.ejected[0] = l.down.FlitAt(cycle);
       l.chiplet->AfterEdge(cycle, one);
     }
   }
@@ -571,9 +544,7 @@ class GroupEndpoint final : public Endpoint {
  private:
   struct Line {
     ScheduleEndpoint* chiplet;
-    Wire up, down;  // flits to the router, flits from it
-    Wire credits;   // injection credits the router returns
-    Wire freed;     // ejection slots the chiplet frees
+    Channel up, down;
   };
   std::vector<Line> lines_;
   std::vector<uint32_t> tmp_;  // a flit from a chiplet
