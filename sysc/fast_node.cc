@@ -37,9 +37,9 @@ inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
 }  // namespace
 
 FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
-  if (shape.num_ports < 2 || shape.num_ports > 32) {
-    throw std::invalid_argument(
-        fmt::format("FastNode: {} router ports (allowed: 2 to 32)", shape.num_ports));
+  if (shape.num_ports < 2 || shape.num_ports > kMaxPorts) {
+    throw std::invalid_argument(fmt::format("FastNode: {} router ports (allowed: 2 to {})",
+                                            shape.num_ports, kMaxPorts));
   }
   if (shape.num_vcs < 1 || shape.num_link_vcs() > hw::kMaxVCs) {
     throw std::invalid_argument(
@@ -69,6 +69,11 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         fmt::format("FastNode: {} local ports (allowed: 1, 2, 4)", shape.local_ports));
   }
   np_ = nn_ + lp_ - 1;
+  if (np_ > kMaxPorts) {
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} router ports with the {} local ports (allowed: at most {})",
+                    np_, lp_, kMaxPorts));
+  }
   net_mask_ = (1u << nn_) - 1u;
   nv_ = shape.num_vcs;
   depth_ = shape.buffer_depth;
@@ -114,7 +119,6 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   slot_flit_.assign(slots * w_, 0);
   fifo_.assign(slots, 0);
   free_.assign(slots, 0);
-  in_credit_q_.assign(np_, 0);
   pt_open_.assign(np_, 0);
   sw_last_.assign(np_, 0);
   credits_.assign(np_ * nv_, 0);
@@ -150,7 +154,6 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   c_.sel_slot.assign(np_, 0);
   c_.pt_src.assign(np_, 0);
   c_.gnt_idx.assign(np_, 0);
-  c_.in_credit_d.assign(np_, 0);
   Reset(0, 0);
 }
 
@@ -198,7 +201,7 @@ void FastNode::Reset(unsigned x, unsigned y) {
   mc_busy_ = false;
   mc_port_ = mc_vc_ = 0;
   mc_last_ = np_ - 1;
-  std::fill(in_credit_q_.begin(), in_credit_q_.end(), 0);
+  in_credit_q_.fill(0);
   in_credit_any_ = 0;
   std::fill(pt_open_.begin(), pt_open_.end(), 0);
   std::fill(sw_last_.begin(), sw_last_.end(), static_cast<uint8_t>(np_ - 1));
@@ -444,7 +447,7 @@ void FastNode::ComputeComb() {
   }
   for (uint32_t m = req_any & c.pt_out_en; m != 0; m &= m - 1) req_by_out[Ctz(m)] = 0;
   // Inputs: done, pops, credits upstream.
-  for (unsigned p = 0; p < np_; ++p) c.in_credit_d[p] = 0;
+  c.in_credit_d.fill(0);
   c.in_credit_any = 0;
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
@@ -775,7 +778,7 @@ void FastNode::Edge(const NodeIn& in) {
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
   // Event counters (out_fire: the output register before this edge).
-  for (unsigned o = 0; o < np_; ++o) out_cnt_[o] += (out_valid_q_ >> o) & 1u;
+  for (uint32_t m = out_valid_q_; m != 0; m &= m - 1) ++out_cnt_[Ctz(m)];
   out_valid_q_ = c.send;
 
   // Inputs: pops and progress of the selected VCs.
@@ -922,9 +925,7 @@ void FastNode::Edge(const NodeIn& in) {
     nonempty_[p] |= 1u << vc;
     ne_ports_ |= 1u << p;
   }
-  // Loops over every port here and below, not over a mask's bits: a loop of a fixed count
-  // costs less than the mispredicted exits of one of varying count.
-  for (unsigned p = 0; p < np_; ++p) in_credit_q_[p] = c.in_credit_d[p];
+  in_credit_q_ = c.in_credit_d;
   in_credit_any_ = c.in_credit_any;
   if (eng_) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
 
@@ -987,11 +988,15 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     CopyFlit(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_);
   }
+  // Credits: only the links the input names (NodeIn::link_credit_any) and those holding one
+  // (lnk_out_credit_q_[l] is nonzero exactly for the links of lnk_out_credit_any_).
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
+  for (uint64_t m = lnk_out_credit_any_; m != 0; m &= m - 1) q[__builtin_ctzll(m)] = 0;
   const uint8_t* lc = in.link_credit.data();
   uint64_t credit_any = 0;
-  for (unsigned l = 0; l < nl_; ++l) {
+  for (uint64_t m = in.link_credit_any & lmask; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     const uint8_t cr = lc[l] & cmask;
     q[l] = cr;
     credit_any |= uint64_t{cr != 0} << l;
@@ -1023,7 +1028,14 @@ void FastNode::Outputs(NodeOut& out) {
   };
   uint64_t ca = 0;
   if (muxed_) {
-    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
+    // Clear the credit pins set last cycle (all of them in a NodeOut not seen before).
+    if (&out == last_out_) {
+      for (uint64_t m = out.link_credit_any; m != 0; m &= m - 1)
+        out.link_credit[__builtin_ctzll(m)] = 0;
+    } else {
+      std::fill(out.link_credit.begin(), out.link_credit.begin() + nl_, 0);
+      last_out_ = &out;
+    }
     for (unsigned p = 1; p <= 4; ++p) {
       lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
       const uint8_t cr = PortCredit(p);

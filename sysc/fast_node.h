@@ -39,6 +39,7 @@ namespace aries::sysc {
 
 class FastNode final : public NodeModel {
  public:
+  static constexpr unsigned kMaxPorts = 32;  // router ports (bit masks of 32 bits)
   // Throws std::invalid_argument naming the unsupported parameter (more than 32 ports or 8 link
   // VCs, a buffer deeper than 255 flits, more than 64 links, more than 16 engine ids).
   explicit FastNode(const NodeShape& shape);
@@ -72,7 +73,7 @@ class FastNode final : public NodeModel {
     uint32_t gnt_valid = 0, send = 0;
     std::vector<uint8_t> gnt_idx;  // per output: the granted input
     uint32_t out_idle = 0, in_empty = 0;
-    std::vector<uint8_t> in_credit_d;  // per input: credits upstream next cycle
+    std::array<uint8_t, kMaxPorts> in_credit_d{};  // per input: credits upstream next cycle
     uint32_t in_credit_any = 0;        // inputs with a nonzero in_credit_d
     uint32_t rout_credit_any = 0;      // outputs with credits from downstream
   };
@@ -159,7 +160,8 @@ class FastNode final : public NodeModel {
   bool mc_busy_ = false;
   unsigned mc_port_ = 0, mc_vc_ = 0, mc_last_ = 0;
   // Credits upstream, circuits open.
-  std::vector<uint8_t> in_credit_q_;  // per input
+  // Per input (a fixed array: copied and cleared whole, a few vector moves).
+  std::array<uint8_t, kMaxPorts> in_credit_q_{};
   uint32_t in_credit_any_ = 0;        // inputs with a nonzero in_credit_q_
   std::vector<uint8_t> pt_open_;      // per input: VC mask
   // Outputs.
@@ -182,6 +184,7 @@ class FastNode final : public NodeModel {
     return eng_ && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * w_];
   }
   Comb c_;
+  const NodeOut* last_out_ = nullptr;  // the NodeOut of the last Tick (Outputs)
   std::vector<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
   std::vector<uint32_t> tmp_flit_;
 };
