@@ -113,9 +113,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   pkt_ovc_.assign(np_ * nv_, 0);
   pkt_dyn_.assign(np_ * nv_, 0);
   vc_last_.assign(np_, 0);
-  slot_route_.assign(slots, 0);
-  slot_ovc_.assign(slots, 0);
-  slot_hdr_.assign(slots, 0);
+  slot_.assign(slots, SlotInfo{0, 0, 0});
   slot_flit_.assign(slots * w_, 0);
   fifo_.assign(slots, 0);
   free_.assign(slots, 0);
@@ -349,70 +347,62 @@ void FastNode::ComputeComb() {
   uint32_t ok_sel[32];
   // Only the inputs holding flits (sel, gnt and rem of the others are never read).
   c.in_empty = all_ports_ & ~ne_ports_;
+  // The head of input VC q of port p: its slot, flags, remaining outputs, effective output VC
+  // and the outputs it may take now (ok).
+  struct Head {
+    unsigned slot, flags, eff;
+    uint32_t rem, ok;
+  };
+  auto head_of = [&](unsigned p, unsigned v, Head& h) {
+    const unsigned q = p * nv_ + v;
+    h.slot = Slot(q, rd_[q]);
+    const SlotInfo& si = slot_[h.slot];
+    h.flags = si.flags;
+    h.rem = si.route & ~served_[q];
+    const bool is_head = si.flags & kHead;
+    h.eff = is_head ? si.ovc : pkt_ovc_[q];
+    if (dyn_vc_ && (si.flags & kDynCand)) {
+      for (unsigned wv = 0; wv < nv_; ++wv) {
+        if ((!torus || (wv & 1u) == (si.ovc & 1u)) &&
+            (si.route & avail_[wv] & ~owned_vc_[wv]) != 0) {
+          h.eff = wv;
+          break;
+        }
+      }
+    }
+    h.ok = 0;
+    if (h.eff < nv_) {
+      const uint32_t vcm = is_head ? ~owned_vc_[h.eff] : own_by_[p * nv_ + h.eff];
+      h.ok = avail_[h.eff] & ~blocked & vcm;
+    }
+  };
   for (uint32_t pm = ne_ports_; pm != 0; pm &= pm - 1) {
     const unsigned p = Ctz(pm);
-    const uint32_t ne = nonempty_[p];
     uint32_t vc_req = 0;
-    uint32_t rem_v[hw::kMaxVCs], ok_v[hw::kMaxVCs];
-    uint8_t eff_v[hw::kMaxVCs];
-    uint16_t slot_v[hw::kMaxVCs];
-    uint32_t mc_head_m = 0, head_m = 0, tail_m = 0, dyn_m = 0;
-    for (uint32_t m = ne; m != 0; m &= m - 1) {
+    for (uint32_t m = nonempty_[p]; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
-      const unsigned q = p * nv_ + v;
-      const unsigned s = Slot(q, rd_[q]);
-      slot_v[v] = static_cast<uint16_t>(s);
-      const uint32_t hdr = slot_hdr_[s];
-      const uint32_t route = slot_route_[s];
-      const unsigned hovc = slot_ovc_[s];
-      const bool is_head = (hdr >> hw::kHdrHeadBit) & 1u;
-      const bool is_tail = (hdr >> hw::kHdrTailBit) & 1u;
-      const bool dyn = dyn_vc_ && is_head && !((hdr >> hw::kHdrIsFlowBit) & 1u);
-      const bool mc_head = is_head && !is_tail && (route & (route - 1u)) != 0;
-      const bool mc_mine = !mc_free && mc_port_ == p && mc_vc_ == v;
-      const uint32_t rem = route & ~served_[q];
-      unsigned eff = is_head ? hovc : pkt_ovc_[q];
-      if (dyn) {
-        for (unsigned wv = 0; wv < nv_; ++wv) {
-          if ((!torus || (wv & 1u) == (hovc & 1u)) && (route & avail_[wv] & ~owned_vc_[wv]) != 0) {
-            eff = wv;
-            break;
-          }
-        }
-      }
-      uint32_t ok = 0;
-      if (eff < nv_) {
-        uint32_t vcm;
-        if (is_head) {
-          vcm = ~owned_vc_[eff];
-        } else {
-          vcm = own_by_[p * nv_ + eff];
-        }
-        ok = avail_[eff] & ~blocked & vcm;
-      }
-      rem_v[v] = rem;
-      ok_v[v] = ok;
-      eff_v[v] = static_cast<uint8_t>(eff);
-      if (mc_head) mc_head_m |= 1u << v;
-      if (is_head) head_m |= 1u << v;
-      if (is_tail) tail_m |= 1u << v;
-      if (dyn) dyn_m |= 1u << v;
-      if ((rem == 0 || (rem & ok) != 0) && (!mc_head || mc_free || mc_mine)) vc_req |= 1u << v;
+      Head h;
+      head_of(p, v, h);
+      const bool mc_ok = !(h.flags & kMcHead) || mc_free || (mc_port_ == p && mc_vc_ == v);
+      if ((h.rem == 0 || (h.rem & h.ok) != 0) && mc_ok) vc_req |= 1u << v;
     }
     if (vc_req == 0) continue;
+    // The selected VC's head again (the same state: the same answer).
     const unsigned sel = RrPick(vc_req, vc_last_[p]);
+    Head h;
+    head_of(p, sel, h);
     c.gnt[p] = 0;
     c.sel[p] = static_cast<uint8_t>(sel);
     c.sel_valid |= 1u << p;
-    c.rem[p] = rem_v[sel];
-    c.sel_ovc[p] = eff_v[sel];
-    c.sel_slot[p] = slot_v[sel];
-    ok_sel[p] = ok_v[sel];
-    if (rem_v[sel] == 0) c.sel_drop |= 1u << p;
-    if ((head_m >> sel) & 1u) c.sel_is_head |= 1u << p;
-    if ((tail_m >> sel) & 1u) sel_tail |= 1u << p;
-    if ((dyn_m >> sel) & 1u) c.sel_dyn |= 1u << p;
-    if (((mc_head_m >> sel) & 1u) && mc_free) c.mc_start |= 1u << p;
+    c.rem[p] = h.rem;
+    c.sel_ovc[p] = static_cast<uint8_t>(h.eff);
+    c.sel_slot[p] = static_cast<uint16_t>(h.slot);
+    ok_sel[p] = h.ok;
+    if (h.rem == 0) c.sel_drop |= 1u << p;
+    if (h.flags & kHead) c.sel_is_head |= 1u << p;
+    if (h.flags & kTail) sel_tail |= 1u << p;
+    if (dyn_vc_ && (h.flags & kDynCand)) c.sel_dyn |= 1u << p;
+    if ((h.flags & kMcHead) && mc_free) c.mc_start |= 1u << p;
   }
   // Multicast token arbitration, then the requests.
   c.mc_win_valid = c.mc_start != 0;
@@ -917,9 +907,12 @@ void FastNode::Edge(const NodeIn& in) {
     const size_t s = free_[--nfree_];
     fifo_[q * depth_ + wr_[q]] = static_cast<uint16_t>(s);
     CopyFlit(&slot_flit_[s * w_], f, w_);
-    slot_route_[s] = route;
-    slot_ovc_[s] = static_cast<uint8_t>(ovc);
-    slot_hdr_[s] = hdr;
+    const bool head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
+    slot_[s] = SlotInfo{
+        route, static_cast<uint8_t>(ovc),
+        static_cast<uint8_t>((head ? kHead : 0) | (tail ? kTail : 0) |
+                             (head && !tail && (route & (route - 1u)) != 0 ? kMcHead : 0) |
+                             (head && !((hdr >> hw::kHdrIsFlowBit) & 1u) ? kDynCand : 0))};
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth_ ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;

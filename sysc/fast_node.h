@@ -147,9 +147,14 @@ class FastNode final : public NodeModel {
   std::vector<uint8_t> pkt_ovc_;          // np * nv
   std::vector<uint8_t> pkt_dyn_;          // np * nv
   std::vector<uint8_t> vc_last_;          // per port: VC round-robin pointer
-  std::vector<uint32_t> slot_route_;      // per slot
-  std::vector<uint8_t> slot_ovc_;         // per slot
-  std::vector<uint32_t> slot_hdr_;        // per slot: the header (a compact copy of word 0)
+  // Per slot: what route computation gave its flit and the header bits the allocators read.
+  enum : uint8_t { kHead = 1, kTail = 2, kMcHead = 4, kDynCand = 8 };
+  struct SlotInfo {
+    uint32_t route;  // output mask
+    uint8_t ovc;     // output VC of a head
+    uint8_t flags;   // kHead, kTail, kMcHead (a multicast head), kDynCand (a DOR head)
+  };
+  std::vector<SlotInfo> slot_;
   std::vector<uint32_t> slot_flit_;       // per slot: w words (header as it arrived)
   // Slots are not tied to a FIFO position: a flit written takes the slot freed last, so the
   // flits in the buffers keep to a few cache lines instead of rotating through every position.
