@@ -768,7 +768,7 @@ void FastNode::Edge(const NodeIn& in) {
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
   // Event counters (out_fire: the output register before this edge).
-  for (uint32_t m = out_valid_q_; m != 0; m &= m - 1) ++out_cnt_[Ctz(m)];
+  for (unsigned o = 0; o < np_; ++o) out_cnt_[o] += (out_valid_q_ >> o) & 1u;
   out_valid_q_ = c.send;
 
   // Inputs: pops and progress of the selected VCs.
@@ -981,15 +981,11 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     CopyFlit(&lnk_in_flit_q_[l * w_], &in.link_flit[l * w_], w_);
   }
-  // Credits: only the links the input names (NodeIn::link_credit_any) and those holding one
-  // (lnk_out_credit_q_[l] is nonzero exactly for the links of lnk_out_credit_any_).
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
-  for (uint64_t m = lnk_out_credit_any_; m != 0; m &= m - 1) q[__builtin_ctzll(m)] = 0;
   const uint8_t* lc = in.link_credit.data();
   uint64_t credit_any = 0;
-  for (uint64_t m = in.link_credit_any & lmask; m != 0; m &= m - 1) {
-    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+  for (unsigned l = 0; l < nl_; ++l) {
     const uint8_t cr = lc[l] & cmask;
     q[l] = cr;
     credit_any |= uint64_t{cr != 0} << l;
@@ -1021,14 +1017,7 @@ void FastNode::Outputs(NodeOut& out) {
   };
   uint64_t ca = 0;
   if (muxed_) {
-    // Clear the credit pins set last cycle (all of them in a NodeOut not seen before).
-    if (&out == last_out_) {
-      for (uint64_t m = out.link_credit_any; m != 0; m &= m - 1)
-        out.link_credit[__builtin_ctzll(m)] = 0;
-    } else {
-      std::fill(out.link_credit.begin(), out.link_credit.begin() + nl_, 0);
-      last_out_ = &out;
-    }
+    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
     for (unsigned p = 1; p <= 4; ++p) {
       lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
       const uint8_t cr = PortCredit(p);

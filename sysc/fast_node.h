@@ -189,7 +189,6 @@ class FastNode final : public NodeModel {
     return eng_ && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * w_];
   }
   Comb c_;
-  const NodeOut* last_out_ = nullptr;  // the NodeOut of the last Tick (Outputs)
   std::vector<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
   std::vector<uint32_t> tmp_flit_;
 };

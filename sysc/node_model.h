@@ -78,8 +78,6 @@ struct NodeIn {
   uint64_t link_valid = 0;           // bit per link
   std::vector<uint32_t> link_flit;   // num_links * words
   std::vector<uint8_t> link_credit;  // per link: VC mask of credits from its receiver
-  uint64_t link_credit_any = 0;      // bit per link whose link_credit is nonzero (a model may
-                                     // read only these; whoever fills link_credit keeps it)
   uint8_t ep_valid = 0;              // bit per local port: the endpoint injects a flit
   std::vector<uint32_t> ep_flit;     // local_ports * words
   // Per local port: VC mask of ejection buffer slots the endpoint frees.

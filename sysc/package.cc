@@ -298,7 +298,6 @@ void Package::RebuildSegments() {
     src.out_ch[ch->src_link()] = nullptr;
     src.out_links &= ~(uint64_t{1} << ch->src_link());
     src.in.link_credit[ch->src_link()] = 0;  // no wires, no credits (Gather skips the link)
-    src.in.link_credit_any &= ~(uint64_t{1} << ch->src_link());
     dst.in_ch[ch->dst_link()] = nullptr;
     dst.in_links &= ~(uint64_t{1} << ch->dst_link());
   }
@@ -384,15 +383,14 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
       CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
     }
   }
-  uint64_t credit_any = 0;
+  uint8_t credit_or = 0;
   for (uint64_t m = nd.out_links; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     const uint8_t c = nd.out_ch[l]->CreditAt(cycle);
     in.link_credit[l] = c;
-    credit_any |= uint64_t{c != 0} << l;
+    credit_or |= c;
   }
-  in.link_credit_any = credit_any;
-  const bool credits = credit_any != 0;
+  const bool credits = credit_or != 0;
   const uint64_t ep_cycle = cycle + shape_.ep_lead;
   in.ep_valid = 0;
   uint8_t ep_credit_or = 0;

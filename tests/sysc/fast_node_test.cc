@@ -97,7 +97,6 @@ class Stimulus {
     eng_pending_ = eng_last_write_ = false;
     const unsigned nvl = s_.num_link_vcs();
     in_.link_valid = 0;
-    in_.link_credit_any = 0;
     in_.ep_valid = 0;
     for (unsigned ch = 0; ch < s_.num_links + s_.local_ports; ++ch) {
       const unsigned lp = ch - s_.num_links;  // the local port of an endpoint channel
@@ -120,12 +119,10 @@ class Stimulus {
         }
       }
       if (m_.hostile && U() < 0.002) cr |= static_cast<uint8_t>(1u << (rng_() % nvl));
-      if (ch < s_.num_links) {
+      if (ch < s_.num_links)
         in_.link_credit[ch] = cr;
-        in_.link_credit_any |= uint64_t{cr != 0} << ch;
-      } else {
+      else
         in_.ep_credit[lp] = cr;
-      }
     }
     if (writes && !eng_writes_.empty()) {  // the planned engine program, one write a cycle
       in_.cfg_req = in_.cfg_we = true;
