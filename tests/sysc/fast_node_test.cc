@@ -555,6 +555,22 @@ TEST(FastNode, RefusesAShapeItDoesNotModel) {
     EXPECT_NE(std::string(e.what()).find("7 VCs and the engine's two"), std::string::npos)
         << e.what();
   }
+  // 31 ports and 4 local ports: a radix of 34, beyond the model's 32-bit port masks.
+  NodeShape wide = aries::sysc::ShippedShape(NodeUse::kPointToPoint);
+  wide.num_ports = 31;
+  wide.num_tracks = 0;
+  wide.num_links = 30;  // fixed wiring: a link per interposer port
+  wide.local_ports = 4;
+  try {
+    FastNode n(wide);
+    FAIL() << "a radix of 34 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("34 router ports with the 4 local ports"),
+              std::string::npos)
+        << e.what();
+  }
+  wide.local_ports = 2;  // 32: the widest it models
+  EXPECT_NO_THROW(FastNode n(wide));
 }
 
 }  // namespace
