@@ -38,8 +38,8 @@ inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
 
 FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   if (shape.num_ports < 2 || shape.num_ports > kMaxPorts) {
-    throw std::invalid_argument(fmt::format("FastNode: {} router ports (allowed: 2 to {})",
-                                            shape.num_ports, kMaxPorts));
+    throw std::invalid_argument(
+        fmt::format("FastNode: {} router ports (allowed: 2 to {})", shape.num_ports, kMaxPorts));
   }
   if (shape.num_vcs < 1 || shape.num_link_vcs() > hw::kMaxVCs) {
     throw std::invalid_argument(
@@ -71,8 +71,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   np_ = nn_ + lp_ - 1;
   if (np_ > kMaxPorts) {
     throw std::invalid_argument(
-        fmt::format("FastNode: {} router ports with the {} local ports (allowed: at most {})",
-                    np_, lp_, kMaxPorts));
+        fmt::format("FastNode: {} router ports with the {} local ports (allowed: at most {})", np_,
+                    lp_, kMaxPorts));
   }
   net_mask_ = (1u << nn_) - 1u;
   nv_ = shape.num_vcs;
@@ -908,11 +908,11 @@ void FastNode::Edge(const NodeIn& in) {
     fifo_[q * depth_ + wr_[q]] = static_cast<uint16_t>(s);
     CopyFlit(&slot_flit_[s * w_], f, w_);
     const bool head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
-    slot_[s] = SlotInfo{
-        route, static_cast<uint8_t>(ovc),
-        static_cast<uint8_t>((head ? kHead : 0) | (tail ? kTail : 0) |
-                             (head && !tail && (route & (route - 1u)) != 0 ? kMcHead : 0) |
-                             (head && !((hdr >> hw::kHdrIsFlowBit) & 1u) ? kDynCand : 0))};
+    slot_[s] =
+        SlotInfo{route, static_cast<uint8_t>(ovc),
+                 static_cast<uint8_t>((head ? kHead : 0) | (tail ? kTail : 0) |
+                                      (head && !tail && (route & (route - 1u)) != 0 ? kMcHead : 0) |
+                                      (head && !((hdr >> hw::kHdrIsFlowBit) & 1u) ? kDynCand : 0))};
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth_ ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;

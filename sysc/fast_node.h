@@ -74,8 +74,8 @@ class FastNode final : public NodeModel {
     std::vector<uint8_t> gnt_idx;  // per output: the granted input
     uint32_t out_idle = 0, in_empty = 0;
     std::array<uint8_t, kMaxPorts> in_credit_d{};  // per input: credits upstream next cycle
-    uint32_t in_credit_any = 0;        // inputs with a nonzero in_credit_d
-    uint32_t rout_credit_any = 0;      // outputs with credits from downstream
+    uint32_t in_credit_any = 0;                    // inputs with a nonzero in_credit_d
+    uint32_t rout_credit_any = 0;                  // outputs with credits from downstream
   };
 
   void ComputeComb();
@@ -155,7 +155,7 @@ class FastNode final : public NodeModel {
     uint8_t flags;   // kHead, kTail, kMcHead (a multicast head), kDynCand (a DOR head)
   };
   std::vector<SlotInfo> slot_;
-  std::vector<uint32_t> slot_flit_;       // per slot: w words (header as it arrived)
+  std::vector<uint32_t> slot_flit_;  // per slot: w words (header as it arrived)
   // Slots are not tied to a FIFO position: a flit written takes the slot freed last, so the
   // flits in the buffers keep to a few cache lines instead of rotating through every position.
   std::vector<uint16_t> fifo_;  // per (input, VC) and position: the slot there
@@ -167,8 +167,8 @@ class FastNode final : public NodeModel {
   // Credits upstream, circuits open.
   // Per input (a fixed array: copied and cleared whole, a few vector moves).
   std::array<uint8_t, kMaxPorts> in_credit_q_{};
-  uint32_t in_credit_any_ = 0;        // inputs with a nonzero in_credit_q_
-  std::vector<uint8_t> pt_open_;      // per input: VC mask
+  uint32_t in_credit_any_ = 0;    // inputs with a nonzero in_credit_q_
+  std::vector<uint8_t> pt_open_;  // per input: VC mask
   // Outputs.
   std::vector<uint8_t> sw_last_;    // per output
   std::vector<uint8_t> credits_;    // np * nv
