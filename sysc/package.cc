@@ -109,9 +109,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   part_error_.resize(parts);
   run_part_ = [this](unsigned p) {
     try {
-      for (unsigned c = 0; c < window_; ++c) {
-        for (unsigned n : parts_[p]) StepNodeAt(n, cycle_ + c);
-      }
+      StepPartition(p);
     } catch (...) {
       part_error_[p] = std::current_exception();
     }
@@ -250,14 +248,25 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
     nodes_[s].out_pitches[sl] = l.pitches;
     nodes_[d].in_ch[dl] = into.back().get();
     nodes_[d].in_links |= uint64_t{1} << dl;
-    into.back()->SetArrivals(&arrivals_[static_cast<size_t>(d) * arrival_ring_], arrival_ring_ - 1,
-                             parts_.size() > 1);
   };
   one(l.a, l.la, l.b, l.lb, "+");
   one(l.b, l.lb, l.a, l.la, "-");
 }
 
 void Package::UpdateLookahead() {
+  // Arrival marks: a node's ring words are written by the senders on its channels in, with
+  // atomic operations only where one of them steps in another partition (a locked operation
+  // costs the sender a drain of its stores: most of a flit's send with two threads).
+  std::vector<bool> shared(num_nodes(), false);
+  for (const Channel* ch : Channels()) {
+    if (nodes_[ch->src()].part != nodes_[ch->dst()].part) shared[ch->dst()] = true;
+  }
+  for (auto* channels : {&fixed_, &segments_}) {
+    for (const std::unique_ptr<Channel>& ch : *channels) {
+      ch->SetArrivals(&arrivals_[static_cast<size_t>(ch->dst()) * arrival_ring_], arrival_ring_ - 1,
+                      shared[ch->dst()]);
+    }
+  }
   lookahead_ = kNoLookahead;
   borders_.clear();
   unsigned least = kMaxWindow;
@@ -532,6 +541,21 @@ void Package::EndCycle() {
   if (observer_) observer_->AfterWindow(true);
 }
 
+void Package::StepPartition(unsigned p) {
+  // Node by node through blocks of node_block_ cycles: what a node sends in a block arrives
+  // after it (every channel's lookahead is at least the block), so each node's cycles see the
+  // same inputs as cycle by cycle, and its state stays in the cache for the block. The window
+  // observer sorts what it sees by (cycle, node) as it does for threads; the flit log and the
+  // trace see the cycles in order, so with one of them the package steps cycle by cycle.
+  const unsigned b = flit_observer_ || trace_ ? 1u : node_block_;
+  for (unsigned c0 = 0; c0 < window_; c0 += b) {
+    const unsigned ce = std::min(window_, c0 + b);
+    for (unsigned n : parts_[p]) {
+      for (unsigned c = c0; c < ce; ++c) StepNodeAt(n, cycle_ + c);
+    }
+  }
+}
+
 void Package::RunWindow(unsigned w) {
   if (observer_) {
     observer_->BeforeWindow(endpoint_cycle(), endpoint_cycle() + w);
@@ -540,19 +564,8 @@ void Package::RunWindow(unsigned w) {
   window_ = w;
   std::exception_ptr error;
   if (parts_.size() == 1) {
-    // Node by node through blocks of node_block_ cycles: what a node sends in a block arrives
-    // after it (every channel's lookahead is at least the block), so each node's cycles see the
-    // same inputs as cycle by cycle, and its state stays in the cache for the block. The window
-    // observer sorts what it sees by (cycle, node) as it does for threads; the flit log and the
-    // trace see the cycles in order, so with one of them the package steps cycle by cycle.
-    const unsigned b = flit_observer_ || trace_ ? 1u : node_block_;
     try {
-      for (unsigned c0 = 0; c0 < w; c0 += b) {
-        const unsigned ce = std::min(w, c0 + b);
-        for (unsigned n : parts_[0]) {
-          for (unsigned c = c0; c < ce; ++c) StepNodeAt(n, cycle_ + c);
-        }
-      }
+      StepPartition(0);
     } catch (...) {
       error = std::current_exception();
     }

@@ -253,6 +253,8 @@ class Package {
   void StepNodeAt(unsigned n, uint64_t cycle);
   // One window of `w` cycles starting at cycle_, every partition on its own thread.
   void RunWindow(unsigned w);
+  // Partition p's nodes through the window being run (window_ cycles from cycle_).
+  void StepPartition(unsigned p);
   void UpdateLookahead();
   // Reads every node's parameter registers and throws std::invalid_argument when they disagree
   // with shape() (the model's own account of what it was built with).
