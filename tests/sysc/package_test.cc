@@ -21,6 +21,7 @@
 #include "node_models.h"
 #include "package_sc.h"
 #include "test_seed.h"
+#include "tick_pool.h"
 #include "transport.h"
 #include "verilated.h"
 
@@ -1202,6 +1203,34 @@ TEST(PackageKernels, ThreadCountIsChecked) {
     EXPECT_NE(std::string(e.what()).find("threads = 0: allowed 1 .. 64"), std::string::npos)
         << e.what();
   }
+}
+
+// The pool runs every index once per call, and each index on the same thread every call (the
+// calling thread takes 0, threads(), ...), so a partition's state stays in one core's cache.
+TEST(PackageKernels, ThePoolRunsEachIndexOnceOnTheSameThreadEveryCall) {
+  aries::sysc::TickPool pool(3);
+  ASSERT_EQ(pool.threads(), 3u);
+  std::vector<std::thread::id> first;
+  for (int call = 0; call < 50; ++call) {
+    std::vector<std::thread::id> ran_on(7);
+    std::vector<int> calls(7, 0);
+    pool.Run(7, [&](unsigned i) {
+      ran_on[i] = std::this_thread::get_id();
+      ++calls[i];
+    });
+    EXPECT_EQ(calls, std::vector<int>(7, 1)) << "call " << call;
+    if (call == 0) {
+      first = ran_on;
+    } else {
+      EXPECT_EQ(ran_on, first) << "call " << call;
+    }
+  }
+  for (unsigned i : {0u, 3u, 6u}) EXPECT_EQ(first[i], std::this_thread::get_id()) << i;
+  EXPECT_NE(first[1], first[0]);
+  EXPECT_NE(first[2], first[0]);
+  EXPECT_NE(first[1], first[2]);
+  EXPECT_EQ(first[4], first[1]);
+  EXPECT_EQ(first[5], first[2]);
 }
 
 // A sink that stops accepting: the watchdog reports the stuck packets and where they wait.
