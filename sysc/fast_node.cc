@@ -74,7 +74,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         fmt::format("FastNode: {} router ports with the {} local ports (allowed: at most {})", np_,
                     lp_, kMaxPorts));
   }
-  net_mask_ = (1u << nn_) - 1u;
+  net_mask_ = nn_ >= 32 ? ~0u : (1u << nn_) - 1u;
   nv_ = shape.num_vcs;
   depth_ = shape.buffer_depth;
   w_ = shape.words();

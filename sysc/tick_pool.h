@@ -6,9 +6,10 @@
 // Thread t (the caller is 0) runs the indices t, t + threads(), ...: the same every call, so a
 // partition's state stays in its core's cache from window to window.
 //
-// Workers spin between windows (on the CPU, then yielding, together about 100 us), since a window
-// of an 8 x 8 package takes tens to hundreds of microseconds and a condition-variable wake-up
-// would cost a good part of that; after that they sleep on the condition variable.
+// Workers spin between windows (on the CPU for up to 200 us when the threads fit the machine's
+// cores, then yielding for about 100 us more), since a window of an 8 x 8 package takes tens to
+// hundreds of microseconds and a condition-variable wake-up would cost a good part of that;
+// after that they sleep on the condition variable.
 #ifndef ARIES_SYSC_TICK_POOL_H_
 #define ARIES_SYSC_TICK_POOL_H_
 
@@ -48,6 +49,7 @@ class TickPool {
   unsigned n_ = 0;
   const std::function<void(unsigned)>* fn_ = nullptr;
   bool stop_ = false;
+  bool spin_ = true;  // waits may spin on the CPU: the threads fit the machine's cores
 };
 
 }  // namespace aries::sysc

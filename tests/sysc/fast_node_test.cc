@@ -571,6 +571,10 @@ TEST(FastNode, RefusesAShapeItDoesNotModel) {
   }
   wide.local_ports = 2;  // 32: the widest it models
   EXPECT_NO_THROW(FastNode n(wide));
+  wide.num_ports = 32;  // 32 ports on the port side, one local port
+  wide.num_links = 31;
+  wide.local_ports = 1;
+  EXPECT_NO_THROW(FastNode n(wide));
 }
 
 }  // namespace

@@ -1231,6 +1231,11 @@ TEST(PackageKernels, ThePoolRunsEachIndexOnceOnTheSameThreadEveryCall) {
   EXPECT_NE(first[1], first[2]);
   EXPECT_EQ(first[4], first[1]);
   EXPECT_EQ(first[5], first[2]);
+  // Fewer indices than threads: the last worker has none, and the call still returns.
+  std::vector<std::thread::id> two(2);
+  pool.Run(2, [&](unsigned i) { two[i] = std::this_thread::get_id(); });
+  EXPECT_EQ(two[0], first[0]);
+  EXPECT_EQ(two[1], first[1]);
 }
 
 // A sink that stops accepting: the watchdog reports the stuck packets and where they wait.
