@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "aries_pkg.h"
+#include "wiring.h"
 
 namespace aries::coll {
 
@@ -96,25 +99,25 @@ CmeshProgram Concentrate(const Program& p, unsigned num_flows) {
       if (o.act == Act::kSend) flow_of[{c, o.peer, o.flow, o.vc, o.lane}] = -1;
     }
   }
-  // Path over the router mesh: dimension order (X, then Y), from the sender's local port to
-  // the receiver's.
+  // Path over the router mesh: dimension order (Wiring::DorPath on the routers' links), from
+  // the sender's local port to the receiver's.
+  Hardware rhw;
+  rhw.local_ports = kConcentration;
+  rhw.engine = false;
+  const std::vector<NodeProgram> idle(size_t{kr} * kr);  // default muxes: the mesh links
+  const Wiring wiring(routers, rhw, idle);
   auto path = [&](unsigned a, unsigned b) {
     const CmeshPlace pa = CmeshPlaceOf(a, k), pb = CmeshPlaceOf(b, k);
+    std::string why;
+    const std::vector<Hop> hops = wiring.DorPath(pa.router, pb.router, 0, &why);
+    if (hops.empty() && pa.router != pb.router) {
+      throw std::logic_error(fmt::format("router {} -> {}: {}", pa.router, pb.router, why));
+    }
     std::vector<Step> s;
-    unsigned x = pa.router % kr, y = pa.router / kr;
-    const unsigned bx = pb.router % kr, by = pb.router / kr;
     unsigned in = local(pa.local_port);
-    while (x != bx || y != by) {
-      const unsigned out = x < bx   ? hw::kPortXP
-                           : x > bx ? hw::kPortXM
-                           : y < by ? hw::kPortYP
-                                    : hw::kPortYM;
-      s.push_back({y * kr + x, in, out});
-      if (out == hw::kPortXP) ++x;
-      if (out == hw::kPortXM) --x;
-      if (out == hw::kPortYP) ++y;
-      if (out == hw::kPortYM) --y;
-      in = hw::OppositePort(out);
+    for (const Hop& h : hops) {
+      s.push_back({h.node, in, h.port});
+      in = hw::OppositePort(h.port);
     }
     s.push_back({pb.router, in, local(pb.local_port)});
     return s;

@@ -254,26 +254,18 @@ void Package::Connect(const LinkSpec& l, std::vector<std::unique_ptr<Channel>>& 
 }
 
 void Package::UpdateLookahead() {
-  // Arrival marks: a node's ring words are written by the senders on its channels in, with
-  // atomic operations only where one of them steps in another partition (a locked operation
-  // costs the sender a drain of its stores: most of a flit's send with two threads).
-  std::vector<bool> shared(num_nodes(), false);
-  for (const Channel* ch : Channels()) {
-    if (nodes_[ch->src()].part != nodes_[ch->dst()].part) shared[ch->dst()] = true;
-  }
-  for (auto* channels : {&fixed_, &segments_}) {
-    for (const std::unique_ptr<Channel>& ch : *channels) {
-      ch->SetArrivals(&arrivals_[static_cast<size_t>(ch->dst()) * arrival_ring_], arrival_ring_ - 1,
-                      shared[ch->dst()]);
-    }
-  }
   lookahead_ = kNoLookahead;
   borders_.clear();
   unsigned least = kMaxWindow;
+  // Nodes with a channel in from another partition: their arrival words are marked with atomic
+  // operations (Channel::SetArrivals), the others' plainly (a locked operation costs the sender
+  // a drain of its stores: most of a flit's send with two threads).
+  std::vector<bool> shared(num_nodes(), false);
   for (const Channel* ch : Channels()) {
     least = std::min(least, ch->lookahead());
     if (nodes_[ch->src()].part != nodes_[ch->dst()].part) {
       lookahead_ = std::min(lookahead_, ch->lookahead());
+      shared[ch->dst()] = true;
     }
     // Built in the same order on every rank (fixed links, then the segments all ranks resolve).
     if (nodes_[ch->src()].rank != nodes_[ch->dst()].rank) {
@@ -281,6 +273,12 @@ void Package::UpdateLookahead() {
     }
   }
   node_block_ = std::max(1u, least);
+  for (auto* channels : {&fixed_, &segments_}) {
+    for (const std::unique_ptr<Channel>& ch : *channels) {
+      ch->SetArrivals(&arrivals_[static_cast<size_t>(ch->dst()) * arrival_ring_], arrival_ring_ - 1,
+                      shared[ch->dst()]);
+    }
+  }
 }
 
 void Package::RebuildSegments() {
