@@ -102,6 +102,8 @@ SimSettings Validate(const Config& c) {
   if (s.model != "auto" && s.model != "rtl" && s.model != "fast" && s.model != "check") {
     BadKey(c, "sim.model");
   }
+  s.payload = c.Get("sim.payload");
+  if (s.payload != "auto" && s.payload != "full" && s.payload != "id") BadKey(c, "sim.payload");
   s.seed = KeyUint(c, "sim.seed", 0, ~0ull);
   s.traffic.seed = s.seed;
   return s;

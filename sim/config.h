@@ -95,8 +95,10 @@ struct SimSettings {
   std::string trace_file;  // traffic.trace
   tb::RunConfig run;
   std::string kernel = "systemc";
-  std::string model = "auto";  // sim.model: auto | rtl | fast | check (RunPackageCommand
-                               // resolves auto: rtl for a run, fast for a sweep)
+  std::string model = "auto";    // sim.model: auto | rtl | fast | check (RunPackageCommand
+                                 // resolves auto: rtl for a run, fast for a sweep)
+  std::string payload = "auto";  // sim.payload: auto | full | id (RunPackageCommand resolves
+                                 // auto)
   uint64_t seed = 1;
 };
 SimSettings Validate(const Config& c);  // throws ConfigError

@@ -110,6 +110,11 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "pin; no waveforms), or both in lockstep comparing every pin every cycle; auto: rtl for "
        "one run (run, coll), fast for sweeps (sweep, coll-sweep, fig11, train --check)",
        kModel},
+      {"sim.payload", "auto", "auto, full, id",
+       "flit words the package moves: every lane (full), or the header and the packet id lane "
+       "alone (id: the fast model; the other lanes are a function of the id and the cycles are "
+       "the same); auto: id for the fast model without a packet log, else full",
+       kRuns},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing",
        kRuns},
       {"sim.seed", "1", "0 .. 2^64-1",

@@ -100,13 +100,14 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   // waveforms are asked for.
   sysc::PackageConfig pc = s.package;
   pc.count_toggles = false;  // no energy here: the data toggles are never read
-  sysc::Package pkg(
-      pc,
-      s.node != "auto"
-          ? sysc::NamedNodeModels(s.node, impl)
-          : sysc::ShippedNodeModels(
-                trace.file.empty() ? sysc::NodeUse::kPointToPoint : sysc::NodeUse::kAny, impl),
-      s.seed, net);
+  const unsigned carried = s.payload == "id" ? 1 : 0;  // lane 0: the packet id
+  sysc::Package pkg(pc,
+                    s.node != "auto"
+                        ? sysc::NamedNodeModels(s.node, impl, carried)
+                        : sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
+                                                                     : sysc::NodeUse::kAny,
+                                                  impl, carried),
+                    s.seed, net);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
@@ -222,8 +223,11 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
       "  {:<28} {} created, {} ejected, {} packets outstanding; {} flit-hops on the "
       "interposer\n",
       "flits", r.flits_created, r.flits_ejected, r.packets_outstanding, r.flit_hops);
-  fmt::print("  {:<28} {}\n", "all flits delivered, checked",
-             r.ok() && r.packets_outstanding == 0 ? "yes" : "NO");
+  fmt::print("  {:<28} {}{}\n", "all flits delivered, checked",
+             r.ok() && r.packets_outstanding == 0 ? "yes" : "NO",
+             s.payload == "id" ? " (headers and packet ids: sim.payload = id; full moves and "
+                                 "checks every lane)"
+                               : "");
   fmt::print(
       "  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} node model, {} kernel, {}{} "
       "thread{}), peak memory {} MB{}\n",
@@ -282,6 +286,7 @@ std::string ToJson(const Config& c, const std::string& command,
     x["cycles_per_second"] = r.seconds > 0 ? r.cycles / r.seconds : 0.0;
     x["maxrss_kb"] = o.maxrss_kb;
     x["model"] = s.model;
+    x["payload"] = s.payload;
     x["threads"] = s.package.threads;
     x["ranks"] = o.ranks;
     x["node_evaluations"] = r.node_evaluations;
@@ -335,6 +340,27 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.
   if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
+  // sim.payload = auto: the fast model moves a flit's header and packet id alone (the other
+  // lanes are a function of the id; the cycles are the same), unless a packet log prints them
+  // or the node has the collective engine (which reduces every lane: the shipped sets with
+  // more than one local port have it).
+  const bool logs_flits = !cmd.packet_log.empty() || cmd.trace_packet >= 0;
+  const hw::NodeParams* named = s.node == "auto" ? nullptr : sysc::ShippedParams(s.node);
+  const bool engine = named ? named->CollEngine != 0 : s.package.local_ports != 1;
+  if (s.payload == "auto") {
+    s.payload = s.model == "fast" && !logs_flits && !engine ? "id" : "full";
+  }
+  if (s.payload == "id" && s.model != "fast") {
+    throw ConfigError(fmt::format(
+        "sim.payload = id needs sim.model = fast (the {} model moves every lane; allowed with "
+        "it: auto, full)",
+        s.model));
+  }
+  if (s.payload == "id" && logs_flits) {
+    throw ConfigError(
+        "--packet-log prints the flits' payload lanes: sim.payload = id moves the packet id "
+        "alone (set sim.payload = full or auto)");
+  }
   TraceRequest tr;
   tr.file = cmd.trace_file;
   tr.nodes = ParseNodes(cmd.trace_nodes);

@@ -62,6 +62,13 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
     throw std::invalid_argument(
         fmt::format("FastNode: {} flows (allowed: 1 to {})", shape.num_flows, 1u << hw::kFlowIdW));
   }
+  if (shape.carried_lanes < 1 || shape.carried_lanes > shape.lanes ||
+      (shape.coll_engine && shape.carried_lanes != shape.lanes)) {
+    throw std::invalid_argument(fmt::format(
+        "FastNode: {} of {} lanes carried (allowed: 1 to {}, all {} with the collective engine, "
+        "which reduces every lane)",
+        shape.carried_lanes, shape.lanes, shape.lanes, shape.lanes));
+  }
   nn_ = shape.num_ports;
   lp_ = shape.local_ports;
   if (lp_ != 1 && lp_ != 2 && lp_ != 4) {

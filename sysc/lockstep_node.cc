@@ -66,6 +66,10 @@ LockstepNode::LockstepNode(std::unique_ptr<NodeModel> reference,
                            std::unique_ptr<NodeModel> candidate, std::string name)
     : ref_(std::move(reference)), cand_(std::move(candidate)), name_(std::move(name)) {
   const NodeShape& s = ref_->shape();
+  if (cand_->shape().words() != s.words()) {
+    throw std::invalid_argument(fmt::format("{}: lockstep models carry {} and {} flit words", name_,
+                                            s.words(), cand_->shape().words()));
+  }
   cand_out_.link_flit.assign(s.num_links * s.words(), 0);
   cand_out_.link_credit.assign(s.num_links, 0);
   cand_out_.ep_flit.assign(s.local_ports * s.words(), 0);

@@ -15,6 +15,7 @@ NodeShape ShapeOf(const hw::NodeParams& p) {
   s.coll_prog = p.CollProg;
   s.buffer_depth = p.BufferDepth;
   s.lanes = p.Lanes;
+  s.carried_lanes = p.Lanes;
   s.num_flows = p.NumFlows;
   s.num_tracks = p.NumTracks;
   // aries_node: a muxed node (5 ports with tracks) has a link per track, dimension and side.

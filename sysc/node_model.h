@@ -39,13 +39,19 @@ struct NodeShape {
   unsigned coll_prog = hw::kVaries_nodeParams.CollProg;    // its program steps
   unsigned buffer_depth = hw::kVaries_nodeParams.BufferDepth;
   unsigned lanes = hw::kVaries_nodeParams.Lanes;
+  // Lanes whose words the package moves: every lane, or (the fast model on point-to-point
+  // traffic, sim.payload = id) only the first, the packet id, from which the traffic endpoints
+  // derive the others (tb/net_traffic.h). The cycles are the same: a flit takes one cycle per
+  // hop however many of its words are modelled; the RTL always carries every lane.
+  unsigned carried_lanes = hw::kVaries_nodeParams.Lanes;
   unsigned num_flows = hw::kVaries_nodeParams.NumFlows;
   unsigned num_tracks = hw::kVaries_nodeParams.NumTracks;
   unsigned num_links = hw::kVaries_nodeParams.NumPorts - 1 + 4 * hw::kVaries_nodeParams.NumTracks;
   unsigned link_in_regs = 1;  // cycles the node registers what arrives on a link (aries_node)
   unsigned ep_lead = 1;       // cycles the endpoint runs ahead of the node (aries_node registers
                               // what the endpoint drives and answers it a cycle ahead)
-  unsigned words() const { return 1 + lanes; }
+  // Words of a flit as the package moves it: the header and the carried lanes.
+  unsigned words() const { return 1 + carried_lanes; }
   // The router's radix with the extra local ports (its NUM_PORTS register).
   unsigned router_ports() const { return num_ports + local_ports - 1; }
   // VCs on the links: the router's, plus the engine's request and response VCs (aries_node
@@ -62,6 +68,8 @@ template <unsigned kKnown>
 inline void CopyWords(uint32_t* dst, const uint32_t* src, uint64_t n) {
   if (n == kKnown) {
     std::memcpy(dst, src, kKnown * sizeof(uint32_t));
+  } else if (n == 2) {  // header and packet id (NodeShape::carried_lanes = 1)
+    std::memcpy(dst, src, 2 * sizeof(uint32_t));
   } else {
     std::memcpy(dst, src, n * sizeof(uint32_t));
   }

@@ -95,9 +95,28 @@ std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* c
   return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(p), ctx, name);
 }
 
-// A node of a shipped set: Verilated, fast (the same shape), or both in lockstep.
+// A node of a shipped set: Verilated, fast (the same shape), or both in lockstep; the fast one
+// alone may carry fewer lanes (carried_lanes, 0: all).
 std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, VerilatedContext* ctx,
-                                    const std::string& name) {
+                                    const std::string& name, unsigned carried_lanes) {
+  if (carried_lanes != 0 && carried_lanes != p.Lanes) {
+    if (impl != NodeImpl::kFast) {
+      throw std::invalid_argument(fmt::format(
+          "a node carrying {} of its {} lanes: only the fast model can (the {} model moves every "
+          "lane)",
+          carried_lanes, p.Lanes, NodeImplName(impl)));
+    }
+    if (p.CollEngine != 0) {
+      throw std::invalid_argument(fmt::format(
+          "a node carrying {} of its {} lanes: not with the collective engine, which reduces "
+          "every lane (the node set for this package has one: the sets with {} local ports are "
+          "built with it)",
+          carried_lanes, p.Lanes, p.LocalPorts));
+    }
+    NodeShape shape = ShapeOf(p);
+    shape.carried_lanes = carried_lanes;
+    return std::make_unique<FastNode>(shape);
+  }
   if (impl == NodeImpl::kRtl) return RtlModel(p, ctx, name);
   if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(p));
   return std::make_unique<LockstepNode>(RtlModel(p, ctx, name),
@@ -121,14 +140,15 @@ std::string ShippedParamNames() {
          "Varies_node_fb_l2";
 }
 
-NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {
+NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl, unsigned carried_lanes) {
   const hw::NodeParams* params = ShippedParams(set);
   if (!params) {
     throw std::invalid_argument(
         fmt::format("node parameter set '{}' was not built (built: {})", set, ShippedParamNames()));
   }
-  return [set, params, impl](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
-                             const std::string& name) -> std::unique_ptr<NodeModel> {
+  return [set, params, impl, carried_lanes](unsigned num_ports, unsigned local_ports,
+                                            VerilatedContext* ctx,
+                                            const std::string& name) -> std::unique_ptr<NodeModel> {
     if (num_ports > params->NumPorts) {
       throw std::invalid_argument(
           fmt::format("node parameter set {} has {} router ports; this package needs {}", set,
@@ -139,14 +159,14 @@ NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl) {
           fmt::format("node parameter set {} has {} local ports; node.local_ports = {}", set,
                       params->LocalPorts, local_ports));
     }
-    return MakeNode(*params, impl, ctx, name);
+    return MakeNode(*params, impl, ctx, name, carried_lanes);
   };
 }
 
-NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl) {
-  return [use, impl](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
-                     const std::string& name) {
-    return MakeNode(ParamsFor(use, num_ports, local_ports), impl, ctx, name);
+NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl, unsigned carried_lanes) {
+  return [use, impl, carried_lanes](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
+                                    const std::string& name) {
+    return MakeNode(ParamsFor(use, num_ports, local_ports), impl, ctx, name, carried_lanes);
   };
 }
 

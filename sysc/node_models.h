@@ -37,7 +37,11 @@ enum class NodeImpl { kRtl, kFast, kCheck };
 // the allowed values.
 NodeImpl ParseNodeImpl(const std::string& name);
 const char* NodeImplName(NodeImpl impl);
-NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny, NodeImpl impl = NodeImpl::kRtl);
+// carried_lanes (0: every lane): a fast node that moves only the first carried_lanes lanes of a
+// flit (NodeShape::carried_lanes); the models then throw std::invalid_argument for another
+// implementation and for a node with the collective engine (it reduces every lane).
+NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny, NodeImpl impl = NodeImpl::kRtl,
+                                   unsigned carried_lanes = 0);
 // The shipped parameter sets by name (their Verilator prefixes: Varies_node, Varies_node_p2p,
 // Varies_node_fb), or nullptr; and the names for messages.
 const hw::NodeParams* ShippedParams(const std::string& name);
@@ -46,7 +50,8 @@ std::string ShippedParamNames();
 // pick: the user's choice among the built sets (package.node). Throws std::invalid_argument
 // naming the sets for an unknown name, and for a node that needs more router ports than the set
 // has.
-NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl = NodeImpl::kRtl);
+NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl = NodeImpl::kRtl,
+                                 unsigned carried_lanes = 0);
 // The shape of the shipped 5-port model for `use`, from its build parameters (rtl/CMakeLists.txt),
 // without building one (the controller plans on it; Table I).
 NodeShape ShippedShape(NodeUse use = NodeUse::kAny);

@@ -163,6 +163,11 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   }
   Program(ops);
   CheckShape();
+  if (cfg_.count_toggles && shape_.carried_lanes != shape_.lanes) {
+    throw std::invalid_argument(fmt::format(
+        "the package counts data toggles (energy) on every lane; its nodes carry {} of {}",
+        shape_.carried_lanes, shape_.lanes));
+  }
 }
 
 void Package::CheckShape() {

@@ -202,7 +202,7 @@ class Package {
     uint64_t cycle;
     unsigned node, link;     // link: the node's link of a hop, or the local port (inject, eject)
     const Channel* channel;  // of a hop
-    const uint32_t* flit;    // header word, then the lanes
+    const uint32_t* flit;    // header word, then the carried lanes (shape().words() words)
   };
   using FlitObserver = std::function<void(const FlitEvent&)>;
   void SetFlitObserver(FlitObserver f);

@@ -13,6 +13,8 @@
 #ifndef ARIES_SYSC_VERILATED_NODE_H_
 #define ARIES_SYSC_VERILATED_NODE_H_
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -40,6 +42,11 @@ class VerilatedNode final : public NodeModel {
  public:
   VerilatedNode(const NodeShape& shape, VerilatedContext* ctx, const std::string& name)
       : shape_(shape), m_(std::make_unique<V>(ctx, name.c_str())) {
+    if (shape.carried_lanes != shape.lanes) {  // the RTL's pins carry every lane
+      throw std::invalid_argument(
+          fmt::format("{}: the Verilated node carries all {} lanes (asked: {})", name, shape.lanes,
+                      shape.carried_lanes));
+    }
     m_->clk_i = 0;
     m_->rst_ni = 1;
     // A model built with --x-initial unique starts its inputs random too: nothing arrives

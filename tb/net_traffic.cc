@@ -189,7 +189,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
       : t_(t),
         node_(node),
         k_(t.package().k()),
-        lanes_(t.package().shape().lanes),
+        lanes_(t.package().shape().carried_lanes),
         nv_(t.package().shape().num_vcs),
         ports_(t.package().shape().local_ports),
         credits_(ports_ * nv_, t.package().shape().buffer_depth),
@@ -358,7 +358,10 @@ class TrafficEndpoint final : public sysc::Endpoint {
 // --- traffic -----------------------------------------------------------------------------------
 
 NetTraffic::NetTraffic(sysc::Package& pkg, const TrafficConfig& cfg)
-    : pkg_(pkg), cfg_(cfg), sb_(pkg.shape().lanes, !pkg.config().dynamic_vcs), rng_(cfg.seed) {
+    : pkg_(pkg),
+      cfg_(cfg),
+      sb_(pkg.shape().carried_lanes, !pkg.config().dynamic_vcs),
+      rng_(cfg.seed) {
   if (cfg.packet_len == 0) throw std::invalid_argument("traffic.packet_len: must be >= 1");
   if (cfg.rate < 0 || cfg.rate > 1) {
     throw std::invalid_argument(fmt::format("traffic.rate = {}: allowed 0 .. 1", cfg.rate));

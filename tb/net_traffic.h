@@ -2,7 +2,9 @@
 // a network-wide scoreboard and latency / throughput / link statistics.
 //
 // Every packet carries its id in payload lane 0 and a checksum of (id, flit index) in the
-// other lanes. The scoreboard checks, at every ejection: the flit belongs to an outstanding
+// other lanes; a package whose nodes carry fewer lanes (NodeShape::carried_lanes: the fast
+// model's sim.payload = id) moves and checks the id lane alone, the others being a function of
+// it. The scoreboard checks, at every ejection: the flit belongs to an outstanding
 // packet addressed to this node, flits of a packet arrive in order and contiguously on their
 // VC, packets of one (source, destination, VC) arrive in injection order, and no flit arrives
 // twice. Every injected flit is accounted for: at the end, outstanding packets are listed.

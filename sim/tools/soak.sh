@@ -37,7 +37,7 @@ done
 cat > "$work/one.sh" <<'ONE'
 #!/usr/bin/env bash
 aries=$1; work=$2; seed=$3; shift 3
-"$aries" run "$@" --set sim.model=fast --set sim.kernel=loop --set sim.threads=1 \
+"$aries" run "$@" --set sim.model=fast --set sim.payload=full --set sim.kernel=loop --set sim.threads=1 \
   --set sim.seed=$seed --set sim.warmup=500 --set sim.measure=4000 --set sim.drain_limit=400000 \
   --json "$work/r$seed.json" > "$work/r$seed.txt" 2>&1
 python3 - "$work/r$seed.json" "$work/r$seed.txt" "$*" > "$work/s$seed" <<'PY'

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The node model at the CLI: the default run's report is the same on the Verilated RTL, the fast
-# C++ model and both in lockstep (but for the speed line, which names the model); a collective
+# C++ model and both in lockstep (but for the speed line, which names the model, and the fast
+# model's note that it moves the packet id lane alone, sim.payload = id); a collective
 # on every model gives the same cycles, every element verified; tracing the fast model and an
 # unknown model name are refused with the reason.
 set -euo pipefail
@@ -13,8 +14,32 @@ for m in rtl fast check; do
   grep -q "($m node model" "$dir/run_$m" || { echo "the speed line does not name $m"; exit 1; }
   grep -v "^  speed " "$dir/run_$m" > "$dir/report_$m"
 done
-diff "$dir/report_rtl" "$dir/report_fast"
+# The fast model moves the header and packet id alone unless told (sim.payload): the same
+# report but for the line that says so, and with every lane the same report word for word.
+grep -q "checked yes (headers and packet ids: sim.payload = id" "$dir/run_fast" ||
+  { echo "the fast run does not say it carries the packet id alone"; exit 1; }
+sed 's/ (headers and packet ids: .*$//' "$dir/report_fast" | diff "$dir/report_rtl" -
+"$aries" --set sim.measure=2000 --set sim.warmup=300 --set sim.model=fast --set sim.payload=full \
+  | grep -v "^  speed " | diff "$dir/report_rtl" -
 diff "$dir/report_rtl" "$dir/report_check"
+for bad in "sim.model=rtl" "sim.model=check"; do
+  if "$aries" --set sim.payload=id --set $bad > "$dir/o" 2>&1; then echo "payload id on $bad"; exit 1; fi
+  grep -q "sim.payload = id needs sim.model = fast" "$dir/o" || { cat "$dir/o"; exit 1; }
+done
+# Two local ports: the shipped node has the collective engine, so auto moves every lane and id
+# is refused.
+"$aries" --set sim.measure=300 --set sim.model=fast --set node.local_ports=2 > "$dir/o" 2>&1
+grep -q "all flits delivered, checked yes$" "$dir/o" || { cat "$dir/o"; exit 1; }
+if "$aries" --set sim.model=fast --set sim.payload=id --set node.local_ports=2 > "$dir/o" 2>&1; then
+  echo "payload id with the engine"; exit 1
+fi
+grep -q "not with the collective engine" "$dir/o" || { cat "$dir/o"; exit 1; }
+if "$aries" --set sim.payload=half > "$dir/o" 2>&1; then echo "accepted payload half"; exit 1; fi
+grep -q "sim.payload = 'half': allowed auto, full, id" "$dir/o" || { cat "$dir/o"; exit 1; }
+if "$aries" --set sim.payload=id --set sim.model=fast --packet-log "$dir/p.csv" > "$dir/o" 2>&1; then
+  echo "packet log of id-only flits"; exit 1
+fi
+grep -q "packet-log prints the flits' payload lanes" "$dir/o" || { cat "$dir/o"; exit 1; }
 for algo in ring tree; do
   for m in rtl fast check; do
     "$aries" coll -k 4 --topology aries --algo $algo --size 4K --verify --model $m > "$dir/c_$m" 2>&1

@@ -1313,13 +1313,19 @@ struct ModelRun {
   std::vector<aries::sysc::NodeCounters> counters;
 };
 
+// carried_lanes (0: all): the fast model moving the header and that many lanes
+// (sim.payload = id), without the data toggles.
 ModelRun RunOnModel(Topology t, unsigned k, bool dynamic_vcs, bool bypass,
-                    aries::sysc::NodeImpl impl) {
+                    aries::sysc::NodeImpl impl, unsigned carried_lanes = 0) {
   const uint64_t seed = Seed();
   PackageConfig pc = Cfg(t, k);
   pc.dynamic_vcs = dynamic_vcs;
   pc.threads = 2;
-  Package pkg(pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint, impl), seed);
+  if (carried_lanes != 0) pc.count_toggles = false;
+  Package pkg(
+      pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint, impl, carried_lanes),
+      seed);
+  if (carried_lanes != 0) EXPECT_EQ(pkg.shape().words(), 1 + carried_lanes);
   if (bypass) {
     std::mt19937_64 rng(seed);
     EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
@@ -1366,6 +1372,20 @@ void SameOnEveryModel(Topology t, unsigned k, bool dynamic_vcs, bool bypass) {
       EXPECT_EQ(a.bypass_changes, b.bypass_changes) << name << " node " << n;
     }
   }
+  // The fast model moving the packet id lane alone: the same cycles, counts and latencies.
+  const ModelRun id = RunOnModel(t, k, dynamic_vcs, bypass, NodeImpl::kFast, 1);
+  EXPECT_TRUE(id.r.ok());
+  EXPECT_EQ(id.r.cycles, rtl.r.cycles);
+  EXPECT_EQ(id.r.flits_ejected, rtl.r.flits_ejected);
+  EXPECT_EQ(id.r.flit_hops, rtl.r.flit_hops);
+  EXPECT_EQ(id.r.latency.mean, rtl.r.latency.mean);
+  EXPECT_EQ(id.r.latency.max, rtl.r.latency.max);
+  EXPECT_EQ(id.r.node_evaluations, rtl.r.node_evaluations);
+  for (unsigned n = 0; n < rtl.counters.size(); ++n) {
+    EXPECT_EQ(id.counters[n].buffer_writes, rtl.counters[n].buffer_writes) << "node " << n;
+    EXPECT_EQ(id.counters[n].va_grants, rtl.counters[n].va_grants) << "node " << n;
+    EXPECT_EQ(id.counters[n].link_flits, rtl.counters[n].link_flits) << "node " << n;
+  }
 }
 
 TEST(PackageModels, FastEqualsRtlMesh) { SameOnEveryModel(Topology::kMesh, 4, false, false); }
@@ -1404,6 +1424,38 @@ TEST(PackageModels, FastModelStandsForEveryShippedModelButHasNoWaveforms) {
         << e.what();
   }
   EXPECT_EQ(aries::sysc::ParseNodeImpl("check"), NodeImpl::kCheck);
+}
+
+// Carrying fewer lanes is the fast model's alone, without the engine (it reduces every lane)
+// and without the data toggles (energy); each refusal names what is allowed.
+TEST(PackageModels, OnlyTheFastPointToPointNodeCarriesFewerLanes) {
+  using aries::sysc::NodeImpl;
+  using aries::sysc::NodeUse;
+  VerilatedContext ctx;
+  auto expect_refused = [&](NodeUse use, NodeImpl impl, unsigned lanes, const char* says) {
+    try {
+      aries::sysc::ShippedNodeModels(use, impl, lanes)(5, 1, &ctx, "n");
+      ADD_FAILURE() << "accepted: " << says;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  expect_refused(NodeUse::kPointToPoint, NodeImpl::kRtl, 1, "only the fast model can");
+  expect_refused(NodeUse::kPointToPoint, NodeImpl::kCheck, 1, "only the fast model can");
+  expect_refused(NodeUse::kAny, NodeImpl::kFast, 1, "with the collective engine");
+  expect_refused(NodeUse::kPointToPoint, NodeImpl::kFast, 17, "allowed: 1 to 16");
+  auto id =
+      aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint, NodeImpl::kFast, 1)(5, 1, &ctx, "id");
+  EXPECT_EQ(id->shape().words(), 2u);
+  EXPECT_EQ(id->shape().lanes, 16u);  // what the RTL has (the registers say so)
+  PackageConfig pc = Cfg(Topology::kMesh, 4);
+  pc.count_toggles = true;
+  try {
+    Package pkg(pc, aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint, NodeImpl::kFast, 1), 1);
+    ADD_FAILURE() << "toggles counted on a package carrying one lane";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("toggles"), std::string::npos) << e.what();
+  }
 }
 
 namespace {
