@@ -41,7 +41,8 @@ int RunBenchCommand(const BenchOptions& o) {
   const auto& node = hw::kVaries_node_p2pParams;  // what point-to-point runs use
   fmt::print(
       "ARIES-sim bench: {} measured cycles + 500 warm-up per point, uniform traffic, "
-      "4-flit packets, {} x 32-bit lanes, {} VCs x {} flits\n",
+      "4-flit packets, {} x 32-bit lanes (the fast model moves the header and the packet id "
+      "lane: sim.payload = auto), {} VCs x {} flits\n",
       measure, node.Lanes, node.NumVCs, node.BufferDepth);
   fmt::print("{:<6} {:>5} {:<4} {:>6} {:<5} {:>9} {:>8} {:>12} {:>14} {:>8} {:>9}\n", "topo",
              "links", "K", "rate", "model", "kernel", "threads", "cycles/s", "node evals/cy",
