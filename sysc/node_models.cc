@@ -109,9 +109,9 @@ std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, Veri
     if (p.CollEngine != 0) {
       throw std::invalid_argument(fmt::format(
           "a node carrying {} of its {} lanes: not with the collective engine, which reduces "
-          "every lane (the node set for this package has one: the sets with {} local ports are "
-          "built with it)",
-          carried_lanes, p.Lanes, p.LocalPorts));
+          "every lane (the node set for this package has one; the shipped sets without it have "
+          "one local port)",
+          carried_lanes, p.Lanes));
     }
     NodeShape shape = ShapeOf(p);
     shape.carried_lanes = carried_lanes;
