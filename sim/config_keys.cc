@@ -113,8 +113,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.payload", "auto", "auto, full, id",
        "flit words the package moves: every lane (full), or the header and the packet id lane "
        "alone (id: the fast model; the other lanes are a function of the id and the cycles are "
-       "the same); auto: id for the fast model on a node without the collective engine (one "
-       "local port) and without a packet log, else full",
+       "the same); auto: id for the fast model on a node without the collective engine and "
+       "without a packet log, else full",
        kRuns},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing",
        kRuns},

@@ -14,6 +14,7 @@
 #include "cli_util.h"
 #include "coll_adapter.h"
 #include "fault_routes.h"
+#include "geometry.h"
 #include "gtkw.h"
 #include "node_models.h"
 #include "package.h"
@@ -342,13 +343,19 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
   // sim.payload = auto: the fast model moves a flit's header and packet id alone (the other
   // lanes are a function of the id; the cycles are the same), unless a packet log prints them
-  // or the node has the collective engine (which reduces every lane: the shipped sets with
-  // more than one local port have it).
+  // or the node set RunPackage takes has the collective engine (it reduces every lane).
   const bool logs_flits = !cmd.packet_log.empty() || cmd.trace_packet >= 0;
-  const hw::NodeParams* named = s.node == "auto" ? nullptr : sysc::ShippedParams(s.node);
-  const bool engine = named ? named->CollEngine != 0 : s.package.local_ports != 1;
   if (s.payload == "auto") {
-    s.payload = s.model == "fast" && !logs_flits && !engine ? "id" : "full";
+    bool id = s.model == "fast" && !logs_flits;
+    if (id) {
+      const hw::NodeParams* named = s.node == "auto" ? nullptr : sysc::ShippedParams(s.node);
+      id = (named ? *named
+                  : sysc::ShippedParamsFor(sysc::NodeUse::kPointToPoint,
+                                           coll::RouterPorts(s.package.topology, s.package.k),
+                                           s.package.local_ports))
+               .CollEngine == 0;
+    }
+    s.payload = id ? "id" : "full";
   }
   if (s.payload == "id" && s.model != "fast") {
     throw ConfigError(fmt::format(

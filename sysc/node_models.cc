@@ -40,11 +40,7 @@ const char* NodeImplName(NodeImpl impl) {
   return impl == NodeImpl::kRtl ? "rtl" : impl == NodeImpl::kFast ? "fast" : "check";
 }
 
-namespace {
-
-// The set a run with `use` takes for a node of `num_ports` ports and `local_ports` local
-// ports; throws std::invalid_argument naming the models that exist.
-const hw::NodeParams& ParamsFor(NodeUse use, unsigned num_ports, unsigned local_ports) {
+const hw::NodeParams& ShippedParamsFor(NodeUse use, unsigned num_ports, unsigned local_ports) {
   if (local_ports != 1) {
     if (local_ports != 2 && local_ports != 4) {
       throw std::invalid_argument(
@@ -74,6 +70,8 @@ const hw::NodeParams& ParamsFor(NodeUse use, unsigned num_ports, unsigned local_
       (hw::kVaries_node_fbParams.NumPorts + 1) / 2, (hw::kVaries_node_fbParams.NumPorts + 1) / 2));
 }
 
+namespace {
+
 // The Verilated model of a shipped set (each set is its own Verilator class).
 std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* ctx,
                                     const std::string& name) {
@@ -99,6 +97,7 @@ std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* c
 // alone may carry fewer lanes (carried_lanes, 0: all).
 std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, VerilatedContext* ctx,
                                     const std::string& name, unsigned carried_lanes) {
+  NodeShape fast = ShapeOf(p);
   if (carried_lanes != 0 && carried_lanes != p.Lanes) {
     if (impl != NodeImpl::kFast) {
       throw std::invalid_argument(fmt::format(
@@ -109,16 +108,13 @@ std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, Veri
     if (p.CollEngine != 0) {
       throw std::invalid_argument(fmt::format(
           "a node carrying {} of its {} lanes: not with the collective engine, which reduces "
-          "every lane (the node set for this package has one; the shipped sets without it have "
-          "one local port)",
+          "every lane (the node set for this package has one)",
           carried_lanes, p.Lanes));
     }
-    NodeShape shape = ShapeOf(p);
-    shape.carried_lanes = carried_lanes;
-    return std::make_unique<FastNode>(shape);
+    fast.carried_lanes = carried_lanes;
   }
   if (impl == NodeImpl::kRtl) return RtlModel(p, ctx, name);
-  if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(ShapeOf(p));
+  if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(fast);
   return std::make_unique<LockstepNode>(RtlModel(p, ctx, name),
                                         std::make_unique<FastNode>(ShapeOf(p)), name);
 }
@@ -166,7 +162,7 @@ NodeModelFactory NamedNodeModels(const std::string& set, NodeImpl impl, unsigned
 NodeModelFactory ShippedNodeModels(NodeUse use, NodeImpl impl, unsigned carried_lanes) {
   return [use, impl, carried_lanes](unsigned num_ports, unsigned local_ports, VerilatedContext* ctx,
                                     const std::string& name) {
-    return MakeNode(ParamsFor(use, num_ports, local_ports), impl, ctx, name, carried_lanes);
+    return MakeNode(ShippedParamsFor(use, num_ports, local_ports), impl, ctx, name, carried_lanes);
   };
 }
 

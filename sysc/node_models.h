@@ -37,6 +37,10 @@ enum class NodeImpl { kRtl, kFast, kCheck };
 // the allowed values.
 NodeImpl ParseNodeImpl(const std::string& name);
 const char* NodeImplName(NodeImpl impl);
+// The shipped set a run with `use` takes for a node of `num_ports` router ports and
+// `local_ports` local ports (what ShippedNodeModels builds); throws std::invalid_argument naming
+// the models that exist.
+const hw::NodeParams& ShippedParamsFor(NodeUse use, unsigned num_ports, unsigned local_ports);
 // carried_lanes (0: every lane): a fast node that moves only the first carried_lanes lanes of a
 // flit (NodeShape::carried_lanes); the models then throw std::invalid_argument for another
 // implementation and for a node with the collective engine (it reduces every lane).

@@ -26,14 +26,18 @@ for bad in "sim.model=rtl" "sim.model=check"; do
   if "$aries" --set sim.payload=id --set $bad > "$dir/o" 2>&1; then echo "payload id on $bad"; exit 1; fi
   grep -q "sim.payload = id needs sim.model = fast" "$dir/o" || { cat "$dir/o"; exit 1; }
 done
-# Two local ports: the shipped node has the collective engine, so auto moves every lane and id
-# is refused.
+# Two local ports on ARIES: the shipped node has the collective engine, so auto moves every
+# lane and id is refused.
 "$aries" --set sim.measure=300 --set sim.model=fast --set node.local_ports=2 > "$dir/o" 2>&1
 grep -q "all flits delivered, checked yes$" "$dir/o" || { cat "$dir/o"; exit 1; }
 if "$aries" --set sim.model=fast --set sim.payload=id --set node.local_ports=2 > "$dir/o" 2>&1; then
   echo "payload id with the engine"; exit 1
 fi
 grep -q "not with the collective engine" "$dir/o" || { cat "$dir/o"; exit 1; }
+# The flattened butterfly's two-local-port node has no engine: auto moves the id alone there.
+"$aries" --set sim.measure=300 --set sim.model=fast --set package.topology=fbfly \
+  --set node.local_ports=2 > "$dir/o" 2>&1
+grep -q "checked yes (headers and packet ids" "$dir/o" || { cat "$dir/o"; exit 1; }
 if "$aries" --set sim.payload=half > "$dir/o" 2>&1; then echo "accepted payload half"; exit 1; fi
 grep -q "sim.payload = 'half': allowed auto, full, id" "$dir/o" || { cat "$dir/o"; exit 1; }
 if "$aries" --set sim.payload=id --set sim.model=fast --packet-log "$dir/p.csv" > "$dir/o" 2>&1; then
