@@ -243,20 +243,20 @@ std::string CsvHeader() {
   return "topology,k,tracks,link_latency,vc_alloc,bypass,pattern,rate,packet_len,seed,offered,"
          "accepted,"
          "saturated,stuck,lat_mean,lat_p50,lat_p99,lat_max,net_lat_mean,link_util_mean,"
-         "link_util_max,cycles,seconds,cycles_per_s,maxrss_kb,errors";
+         "link_util_max,cycles,seconds,cycles_per_s,maxrss_kb,errors,model,payload";
 }
 
 std::string CsvRow(const SimSettings& s, const RunOutput& o) {
   const tb::RunResult& r = o.result;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{:.5f},{:.5f},{},{},{:.2f},{:.0f},{:.0f},{:.0f},"
-      "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{}",
+      "{:.2f},{:.4f},{:.4f},{},{:.3f},{:.0f},{},{},{},{}",
       coll::TopologyName(s.package.topology), s.package.k, s.package.tracks, s.package.link_latency,
       s.package.dynamic_vcs ? "dynamic" : "static", s.bypass, tb::PatternName(s.traffic.pattern),
       s.traffic.rate, s.traffic.packet_len, s.seed, r.offered, r.accepted, r.saturated ? 1 : 0,
       r.stuck ? 1 : 0, r.latency.mean, r.latency.p50, r.latency.p99, r.latency.max,
       r.latency.net_mean, r.link_util_mean, r.link_util_max, r.cycles, r.seconds,
-      r.seconds > 0 ? r.cycles / r.seconds : 0.0, o.maxrss_kb, r.errors.size());
+      r.seconds > 0 ? r.cycles / r.seconds : 0.0, o.maxrss_kb, r.errors.size(), s.model, s.payload);
 }
 
 std::string ToJson(const Config& c, const std::string& command,
@@ -455,6 +455,14 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   if (cmd.sweep) {
     // One SystemC elaboration per process: a sweep steps its packages with the plain loop
     // (tests/sysc checks both kernels give the same cycles).
+    fmt::print(
+        "ARIES-sim sweep: {}x{} {}, {} tracks, link {} cycles{}; {} traffic, {}-flit packets, "
+        "seed {}; {} node model{}, loop kernel, {} thread{}\n",
+        s.package.k, s.package.k, cfg.Get("package.topology"), s.package.tracks,
+        s.package.link_latency, s.package.dynamic_vcs ? ", dynamic VC allocation" : "",
+        cfg.Get("traffic.pattern"), s.traffic.packet_len, s.seed, s.model,
+        s.payload == "id" ? " (sim.payload = id: headers and packet ids)" : "", s.package.threads,
+        s.package.threads == 1 ? "" : "s");
     fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
                "lat mean", "p99", "max", "");
     for (double rate : rates) {

@@ -59,11 +59,19 @@ grep -q "needs sim.model = rtl" "$dir/o" || { cat "$dir/o"; exit 1; }
 if "$aries" --set sim.model=verilog > "$dir/o" 2>&1; then echo "accepted verilog"; exit 1; fi
 grep -q "sim.model = 'verilog': allowed auto, rtl, fast, check" "$dir/o" || { cat "$dir/o"; exit 1; }
 # A sweep takes the fast model unless one is named; its JSON says which made each run.
-"$aries" sweep --set package.k=4 --set sweep.rates=0.1 --set sim.measure=500 --json "$dir/s.json" > /dev/null
+# Its table's heading and its CSV rows say so too.
+"$aries" sweep --set package.k=4 --set sweep.rates=0.1 --set sim.measure=500 --json "$dir/s.json" \
+  --csv "$dir/s.csv" > "$dir/s.txt"
 grep -q '"model": *"fast"' "$dir/s.json" || { echo "sweep did not take the fast model"; exit 1; }
+grep -q "^ARIES-sim sweep: 4x4 aries, .*; fast node model (sim.payload = id: headers and packet ids)" \
+  "$dir/s.txt" || { cat "$dir/s.txt"; exit 1; }
+grep -v "^#" "$dir/s.csv" | head -1 | grep -q ",errors,model,payload$" || { cat "$dir/s.csv"; exit 1; }
+grep -v "^#" "$dir/s.csv" | sed -n 2p | grep -q ",0,fast,id$" || { cat "$dir/s.csv"; exit 1; }
 "$aries" sweep --set package.k=4 --set sweep.rates=0.1 --set sim.measure=500 --set sim.model=rtl \
-  --json "$dir/s2.json" > /dev/null
+  --json "$dir/s2.json" --csv "$dir/s2.csv" > "$dir/s2.txt"
 grep -q '"model": *"rtl"' "$dir/s2.json" || { echo "sweep ignored sim.model=rtl"; exit 1; }
+grep -q "; rtl node model, loop kernel" "$dir/s2.txt" || { cat "$dir/s2.txt"; exit 1; }
+grep -v "^#" "$dir/s2.csv" | sed -n 2p | grep -q ",0,rtl,full$" || { cat "$dir/s2.csv"; exit 1; }
 # A built parameter set chosen by name (package.node): the full node gives the engine-less
 # model's run; a set that cannot serve the package, and one that was not built, are refused.
 "$aries" --set sim.measure=2000 --set sim.warmup=300 --set package.node=Varies_node > "$dir/run_full"
