@@ -198,10 +198,11 @@ bool RunChecks(const TrainOptions& o, const coll::Geometry& g, const std::string
                const std::set<CheckRun>& runs, double (&worst)[2]) {
   fmt::print(
       "\n  cycle-accurate check of {} distinct collectives of {} up to {} bytes on {} (every "
-      "element verified):\n\n"
+      "element verified; {} node model):\n\n"
       "| collective | communicators | algorithm | bytes | model (cycles) | measured (cycles) | "
       "error |\n|---|---|---|---|---|---|---|\n",
-      runs.size(), what, o.check_max, coll::GeometryLabel(g));
+      runs.size(), what, o.check_max, coll::GeometryLabel(g),
+      o.model == "auto" ? "fast" : o.model);  // auto: MeasureCollective takes the fast model
   bool ok = true;
   unsigned done = 0;
   for (const CheckRun& r : runs) {

@@ -23,6 +23,12 @@ printf '# batch: 2\nlayer,params,fwd_flops,tp_fwd,tp_bwd,sync\nfc,4096,1000000,6
 "$aries" train --workload "$dir/one.csv" -k 4 --topology mesh --algo ring --check > "$dir/c" 2> /dev/null
 grep -q "^| allreduce | every chiplet | ring | 16384 | [0-9]* | [0-9]* | [-+][0-9.]*% |" "$dir/c" || { cat "$dir/c"; exit 1; }
 grep -q "largest model error" "$dir/c"
+grep -q "up to .* bytes on mesh 4x4 (every element verified; fast node model)" "$dir/c" || { cat "$dir/c"; exit 1; }
+"$aries" train --workload "$dir/one.csv" -k 4 --topology mesh --algo ring --check --set sim.model=rtl \
+  > "$dir/cr" 2> /dev/null
+grep -q "(every element verified; rtl node model)" "$dir/cr" || { cat "$dir/cr"; exit 1; }
+# The same measured cycles on either model.
+diff <(grep "^| allreduce" "$dir/c") <(grep "^| allreduce" "$dir/cr")
 # Nested: tp within rows (its all-reduce over the row communicators), ddp across (over the
 # columns), both checked cycle-accurately with every group at once: of the algorithms measured
 # over rows and columns (ring, dbt, mtree, tree), the in-network tree is the cheapest at 2-4 KB.
