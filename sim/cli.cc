@@ -445,10 +445,13 @@ Subcommand Report(CLI::App& app) {
   s.app->add_option("--area", ro->area,
                     "directory with node_area.json / router_area.json from synth_scripts");
   s.keys->Alias("--preset", "eval.preset");
+  s.keys->Alias("--model", "sim.model", "node model of Fig. 11's energy runs (auto: fast)");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     ReportOptions o = *ro;
-    o.preset = KeyWord(keys->Resolve(&outer), "eval.preset");
+    const Config& c = keys->Resolve(&outer);
+    o.preset = KeyWord(c, "eval.preset");
+    o.model = KeyWord(c, "sim.model");
     return RunReportCommand(o);
   };
   return s;

@@ -19,7 +19,7 @@ namespace {
 // The subcommands that read each group of keys.
 constexpr const char* kRuns = "run sweep";                      // the point-to-point package runs
 constexpr const char* kGeometry = "run sweep coll coll-sweep";  // the package geometry
-constexpr const char* kModel = "run sweep coll coll-sweep train fig11";
+constexpr const char* kModel = "run sweep coll coll-sweep train fig11 report";
 constexpr const char* kColl = "coll";
 constexpr const char* kFaults = "run sweep coll";  // one package's faults (not a sweep's list)
 
@@ -108,7 +108,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.model", "auto", "auto, rtl, fast, check",
        "node model: the Verilated RTL, the cycle-equivalent C++ model (same cycles, proven pin by "
        "pin; no waveforms), or both in lockstep comparing every pin every cycle; auto: rtl for "
-       "one run (run, coll), fast for sweeps (sweep, coll-sweep, fig11, train --check)",
+       "one run (run, coll), fast for sweeps (sweep, coll-sweep, fig11, report, train --check)",
        kModel},
       {"sim.payload", "auto", "auto, full, id",
        "flit words the package moves: every lane (full), or the header and the packet id lane "

@@ -172,6 +172,7 @@ struct ReportOptions {
   std::string fig11_ks = "4";  // the energy runs are cycle-accurate: 8x8 takes minutes
   std::string area;            // directory of synth_scripts/node_area.py / router_area.py output
   std::string preset = "default";  // eval.preset of Figs. 9-11 (Assumptions)
+  std::string model = "auto";      // sim.model of Fig. 11's runs (auto: fast)
 };
 // Runs table1, fig9, fig10 and fig11 (this executable, one process each) and gathers their
 // tables, CSVs and plots, the area results when given, into <out>/report.md with the paper's
