@@ -180,6 +180,8 @@ std::shared_ptr<const std::vector<std::vector<uint32_t>>> SeededInputs(const col
 
 }  // namespace
 
+std::string MeasuredModel(const std::string& model) { return model == "auto" ? "fast" : model; }
+
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   auto print = [&](auto&&... a) {
     if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
@@ -274,7 +276,7 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
   const bool engine = !algo || algo->engine;
   // auto: the fast model (which also models the engine; coll --model check proves it equal).
-  const std::string model = o.model == "auto" ? "fast" : o.model;
+  const std::string model = MeasuredModel(o.model);
   // The controller plans around the faults present from reset (a link that does not train);
   // faults from a later cycle strike the running package, which the watchdog stops, the
   // links that lost flits name what broke, and the controller plans again around it and runs

@@ -94,6 +94,8 @@ struct CollMeasurement {
 
 // Plans, validates and runs one collective; prints the report unless `quiet`.
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet = false);
+// The node model MeasureCollective runs for sim.model = `model` (auto: the fast model).
+std::string MeasuredModel(const std::string& model);
 
 // The measurement as JSON: provenance (with the typed configuration), the request and the
 // results, numbers as numbers.

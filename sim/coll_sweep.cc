@@ -252,7 +252,7 @@ int RunCollSweep(const CollSweepOptions& o) {
     fmt::print(
         "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
         "{})\n\n",
-        collective, o.type, k, k, jobs.size(), o.jobs, rows.size(), o.csv, o.model);
+        collective, o.type, k, k, jobs.size(), o.jobs, rows.size(), o.csv, MeasuredModel(o.model));
     std::string head = "| algorithm | topology |", rule = "|---|---|";
     for (const uint64_t sz : sizes) {
       head += fmt::format(" {} |", SizeLabel(sz));
@@ -312,7 +312,7 @@ int RunCollSweep(const CollSweepOptions& o) {
       o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports),
       *coll_kind == coll::Collective::kAllToAll ? ", or the bisection's where larger"
                                                 : ", M/B in-network",
-      o.model);
+      MeasuredModel(o.model));
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const uint64_t s : sizes) {
     head += fmt::format(" {} |", SizeLabel(s));

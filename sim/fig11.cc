@@ -66,7 +66,7 @@ int RunFig11Command(const Fig11Options& o) {
   fmt::print(
       "ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs ({} "
       "node model), every element verified; ARIES reduction = 1 - ARIES / other\n{}\n",
-      SizeLabel(o.bytes), o.tech, o.model == "auto" ? "fast" : o.model, PresetLine(as));
+      SizeLabel(o.bytes), o.tech, MeasuredModel(o.model), PresetLine(as));
   std::string csv =
       "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
       "engine_nj,leakage_nj,aries_reduction,bytes,tech,local_ports,preset\n";

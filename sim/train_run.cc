@@ -201,8 +201,7 @@ bool RunChecks(const TrainOptions& o, const coll::Geometry& g, const std::string
       "element verified; {} node model):\n\n"
       "| collective | communicators | algorithm | bytes | model (cycles) | measured (cycles) | "
       "error |\n|---|---|---|---|---|---|---|\n",
-      runs.size(), what, o.check_max, coll::GeometryLabel(g),
-      o.model == "auto" ? "fast" : o.model);  // auto: MeasureCollective takes the fast model
+      runs.size(), what, o.check_max, coll::GeometryLabel(g), MeasuredModel(o.model));
   bool ok = true;
   unsigned done = 0;
   for (const CheckRun& r : runs) {

@@ -9,6 +9,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$aries" coll-sweep -k 2 --sizes 64,1K --csv "$dir/c.csv" > "$dir/t.md" 2> "$dir/err"
 grep -q "^| ring | mesh | [0-9]* (" "$dir/t.md"
+grep -q "every element verified; node model fast$" "$dir/t.md" || { head -2 "$dir/t.md"; exit 1; }
 grep -q "^| aries_bw | aries | " "$dir/t.md"
 grep -q "^| ring rank | mesh | [0-9]* (" "$dir/t.md"  # the baseline's rank-order ring
 if grep -q "^| aries_bw | mesh" "$dir/t.md"; then echo "aries_bw ran on mesh"; exit 1; fi
