@@ -15,7 +15,7 @@ endforeach()
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${ARIES_RTL_DIR}/sources.f)
 
-# Flags of every verilated model (TOOLCHAIN.md).
+# Flags of every verilated model (../shared/TOOLCHAIN.md).
 set(ARIES_VERILATOR_ARGS -O3 -Wno-fatal -I${ARIES_RTL_DIR}/include
     ${ARIES_RTL_DIR}/lint_waivers.vlt)
 

@@ -399,13 +399,15 @@ int RunCollModels(const std::string& costs, const std::string& type, coll::Colle
       "error, and the piecewise-linear model --algo auto and aries train use\n\n",
       collective, path, type);
   fmt::print(
-      "| topology | K | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta "
-      "max error | piecewise leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
+      "| package | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta max error | "
+      "piecewise leave-one-out error |\n|---|---|---|---|---|---|---|\n");
+  // The package with every geometry field that is not the default (local ports, links, ...):
+  // models of one topology and K measured on other geometries are other rows.
   for (const coll::CostModel& m : models) {
     const coll::AlphaBeta f = coll::FitAlphaBeta(m.points);
-    fmt::print("| {} | {} | {} | {} | {:.0f} | {:.2f} | {:.1f}% | {:.1f}% |\n",
-               coll::TopologyName(m.topology), m.k, m.cand.Label(), m.points.size(), f.alpha,
-               f.beta * 1024, 100 * f.max_rel_error, 100 * m.LeaveOneOutError());
+    fmt::print("| {} | {} | {} | {:.0f} | {:.2f} | {:.1f}% | {:.1f}% |\n", m.Where(),
+               m.cand.Label(), m.points.size(), f.alpha, f.beta * 1024, 100 * f.max_rel_error,
+               100 * m.LeaveOneOutError());
   }
   return 0;
 }

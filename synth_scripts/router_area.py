@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Area of a full-size ARIES router, per sub-block, from two Yosys syntheses.
 
-A router with 32-flit buffers holds ~350k flip-flops; synthesizing it flat is slow and needs
-much memory (TOOLCHAIN.md). The buffers are the only part whose size grows with the depth, and
+A router with 32-flit buffers holds ~350k flip-flops; synthesizing it flat is slow and needs much
+memory (../shared/TOOLCHAIN.md). The buffers are the only part whose size grows with the depth, and
 they grow linearly with it: the metadata FIFOs (aries_fifo) and the payload memory inside each
 router input (aries_router_input, which also holds the input's VC selection). So this script
-synthesizes the router at depths 2 and 4 with the real width, port and VC count and
-extrapolates those two blocks linearly to --depth. The other blocks change with the depth only
-through counter widths (log2 of the depth): they are taken from the depth-4 run, a slight
-underestimate. Both measured points and the estimate are printed and written to
-<out>/router_area.json; --reuse takes the two syntheses from an earlier run in <out>.
+synthesizes the router at depths 2 and 4 with the real width, port and VC count and extrapolates
+those two blocks linearly to --depth. The other blocks change with the depth only through counter
+widths (log2 of the depth): they are taken from the depth-4 run, a slight underestimate. Both
+measured points and the estimate are printed and written to <out>/router_area.json; --reuse takes
+the two syntheses from an earlier run in <out>.
 
 The flip-flop buffers dominate; the same storage as an SRAM array is also printed: the stored
 bits (per input port and VC, depth x (flit + output-port mask + VC id), the router input's

@@ -15,7 +15,7 @@ with OpenSTA.
 
 --check-ports also runs `verilator --cc` with the same parameters and fails unless every port
 of the Verilated model has the width Yosys gives it (Yosys 0.23 can silently mis-size some
-SystemVerilog constructs, TOOLCHAIN.md).
+SystemVerilog constructs, ../shared/TOOLCHAIN.md).
 
 Example:
   synth_scripts/synth.py --top aries_router -P Lanes=1 -P NumVCs=2 -P BufferDepth=4 \\

@@ -1,7 +1,7 @@
-// DmaEndpoint: the chiplet's network interface for collectives (ARCHITECTURE.md section 3): it
-// reads the local vector from the chiplet's LocalMemory (at the memory's bandwidth), packetizes
-// it into request flits of one collective id (VC num_vcs, sequence numbers 0, 1, ..., `lanes`
-// elements per flit, the last one padded with zeros), writes the result flits the engine
+// DmaEndpoint: the chiplet's network interface for collectives (../shared/ARCHITECTURE.md, section
+// 3): it reads the local vector from the chiplet's LocalMemory (at the memory's bandwidth),
+// packetizes it into request flits of one collective id (VC num_vcs, sequence numbers 0, 1, ...,
+// `lanes` elements per flit, the last one padded with zeros), writes the result flits the engine
 // delivers back to memory, and signals completion (a completion counter, done(), an sc_event).
 //
 // Back-pressure is end to end: a flit is injected only when its data has been read and the

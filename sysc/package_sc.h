@@ -3,7 +3,8 @@
 // each cycle on the falling edge. The interposer channels are passive (no processes), as the
 // interposer is wires only.
 //
-// SystemC allows one elaboration per process (TOOLCHAIN.md): build one PackageSc per process.
+// SystemC allows one elaboration per process (../shared/TOOLCHAIN.md): build one PackageSc per
+// process.
 #ifndef ARIES_SYSC_PACKAGE_SC_H_
 #define ARIES_SYSC_PACKAGE_SC_H_
 

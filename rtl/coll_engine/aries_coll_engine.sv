@@ -1,7 +1,7 @@
 // aries_coll_engine: the collective engine of one chiplet node (PIUMA "Switch Architecture for
-// In-network Computing"; ARCHITECTURE.md section 3). It sits beside the router: collective
-// flits arriving on any port (the local endpoint is port 0) go to its queues instead of the
-// router, and its results leave on the ports' outputs with priority over the router.
+// In-network Computing"; ../shared/ARCHITECTURE.md section 3). It sits beside the router:
+// collective flits arriving on any port (the local endpoint is port 0) go to its queues instead of
+// the router, and its results leave on the ports' outputs with priority over the router.
 //
 // Two classes with separate queues, virtual channels, configuration and programs:
 //   request  (ReqVc): inputs and partial results; the request stage reduces, for the current

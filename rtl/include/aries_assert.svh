@@ -4,7 +4,8 @@
 //   `ARIES_ASSERT(Name_A, prop)          concurrent property at posedge clk_i, off in reset
 //   `ARIES_ASSERT_INIT(Name_A, cond)     elaboration-time check of parameters
 //
-// The simulator (5.006) supports `|->`, `|=>`, $past, $stable, $onehot0 inside `prop` (TOOLCHAIN.md).
+// The simulator (5.006) supports `|->`, `|=>`, $past, $stable, $onehot0 inside `prop`
+// (../shared/TOOLCHAIN.md).
 `ifndef ARIES_ASSERT_SVH
 `define ARIES_ASSERT_SVH
 

@@ -4,9 +4,9 @@
 // map of the router. The C++ view is rtl/pkg/aries_pkg.h; tests/pkg/pkg_view_test.cc proves the
 // two equal through the Verilated probe tests/rtl/aries_pkg_probe.sv.
 //
-// Rules (see TOOLCHAIN.md): no structs, no `import`, no functions with `return`; every field is
-// a localparam offset and width so that Yosys 0.23 and Verilator 5.006 read it the same way.
-// Enumerations are localparams; append new values at the end only.
+// Rules (see ../shared/TOOLCHAIN.md): no structs, no `import`, no functions with `return`; every
+// field is a localparam offset and width so that Yosys 0.23 and Verilator 5.006 read it the same
+// way. Enumerations are localparams; append new values at the end only.
 package aries_pkg;
 
   // ---------------------------------------------------------------------------------------------
