@@ -27,8 +27,18 @@ inline unsigned Ctz(uint32_t v) { return static_cast<unsigned>(__builtin_ctz(v))
 
 // aries_rr_arb: the first requester above `last` (wrapping) wins; valid = any request.
 inline unsigned RrPick(uint32_t req, unsigned last) {
-  const uint32_t above = last >= 31 ? 0u : req & ~((2u << last) - 1u);
-  return above != 0 ? Ctz(above) : Ctz(req);
+  const uint32_t above = req & ~((2u << last) - 1u);  // last <= 31: 2u << 31 wraps to 0
+  const uint32_t any = 0u - static_cast<uint32_t>(above != 0);
+  return Ctz((above & any) | (req & ~any));
+}
+
+// Bit i set where byte i of x is nonzero (no branch: the credits of every link are registered
+// each cycle, eight links to a word).
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "link bytes are read as words");
+inline uint64_t NonzeroBytes(uint64_t x) {
+  constexpr uint64_t k7f = 0x7F7F7F7F7F7F7F7Full;
+  const uint64_t top = (((x & k7f) + k7f) | x) & ~k7f;  // bit 7 of each nonzero byte
+  return ((top >> 7) * 0x0102040810204080ull) >> 56;    // bit 8i -> bit 56 + i
 }
 
 // Index bits of an N-entry array (VcSelW, PortSelW, OwnW): RTL indexes truncate to them.
@@ -111,7 +121,7 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   table_.assign(static_cast<size_t>(shape.num_flows) * np_, 0);
   pt_out_.assign(np_, 0);
   in_cnt_.assign(np_, 0);
-  out_cnt_.assign(np_, 0);
+  out_sent_.assign(np_, 0);
   count_.assign(np_ * nv_, 0);
   rd_.assign(np_ * nv_, 0);
   wr_.assign(np_ * nv_, 0);
@@ -189,7 +199,7 @@ void FastNode::Reset(unsigned x, unsigned y) {
   pt_en_ = 0;
   std::fill(pt_out_.begin(), pt_out_.end(), 0);
   std::fill(in_cnt_.begin(), in_cnt_.end(), 0);
-  std::fill(out_cnt_.begin(), out_cnt_.end(), 0);
+  std::fill(out_sent_.begin(), out_sent_.end(), 0);
   rtr_rsp_ = rtr_err_ = false;
   rtr_rdata_ = 0;
   std::fill(count_.begin(), count_.end(), 0);
@@ -290,11 +300,18 @@ void FastNode::ComputeComb() {
   }
   if (muxed_) {
     uint32_t valid = 0;
-    for (unsigned p = 1; p <= 4; ++p) {
-      valid |= static_cast<uint32_t>((lnk_in_valid_q_ >> in_link_[p]) & 1u) << p;
-      const uint8_t cr = (port_owns_out_ >> p) & 1u ? lnk_out_credit_q_[out_link_[p]] : 0;
-      c.rout_credit[p] = cr;
-      rca |= uint32_t{cr != 0} << p;
+    if (lnk_in_valid_q_ != 0) {
+      for (unsigned p = 1; p <= 4; ++p)
+        valid |= static_cast<uint32_t>((lnk_in_valid_q_ >> in_link_[p]) & 1u) << p;
+    }
+    if (lnk_out_credit_any_ != 0) {
+      for (unsigned p = 1; p <= 4; ++p) {
+        const uint8_t cr = (port_owns_out_ >> p) & 1u ? lnk_out_credit_q_[out_link_[p]] : 0;
+        c.rout_credit[p] = cr;
+        rca |= uint32_t{cr != 0} << p;
+      }
+    } else {
+      std::memset(&c.rout_credit[1], 0, 4);
     }
     c.rin_valid |= valid & port_owns_in_;
   } else {
@@ -367,7 +384,8 @@ void FastNode::ComputeComb() {
     h.flags = si.flags;
     h.rem = si.route & ~served_[q];
     const bool is_head = si.flags & kHead;
-    h.eff = is_head ? si.ovc : pkt_ovc_[q];
+    const unsigned hm = 0u - (si.flags & kHead);  // kHead == 1
+    h.eff = (si.ovc & hm) | (pkt_ovc_[q] & ~hm);
     if (dyn_vc_ && (si.flags & kDynCand)) {
       for (unsigned wv = 0; wv < nv_; ++wv) {
         if ((!torus || (wv & 1u) == (si.ovc & 1u)) &&
@@ -450,7 +468,7 @@ void FastNode::ComputeComb() {
     const unsigned p = Ctz(m);
     if (((c.sel_drop >> p) & 1u) || (c.rem[p] & ~c.gnt[p]) == 0) {
       c.sel_done |= 1u << p;
-      if ((sel_tail >> p) & 1u) c.pop_tail |= 1u << p;
+      c.pop_tail |= sel_tail & (1u << p);
       c.in_credit_d[p] = static_cast<uint8_t>(1u << c.sel[p]);
       c.in_credit_any |= 1u << p;
     }
@@ -611,7 +629,11 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
                 hi == (hw::kRegOutFlitsBase >> hw::kPortIdW)) &&
                in_range) {
       ok = !we;
-      rdata = hi == (hw::kRegInFlitsBase >> hw::kPortIdW) ? in_cnt_[reg_port] : out_cnt_[reg_port];
+      // OUT_FLITS counts the cycles its output register held a flit, up to this edge: every
+      // send but the one still in the register.
+      rdata = hi == (hw::kRegInFlitsBase >> hw::kPortIdW)
+                  ? in_cnt_[reg_port]
+                  : out_sent_[reg_port] - ((out_valid_q_ >> reg_port) & 1u);
     } else {
       switch (addr) {
         case hw::kRegId:
@@ -724,6 +746,7 @@ void FastNode::Edge(const NodeIn& in) {
     const unsigned o = Ctz(active);
     uint32_t take = 0;
     if ((c.send >> o) & 1u) {
+      ++out_sent_[o];
       uint32_t* dst = &out_flit_q_[o * w_];
       SendFlit(o, dst);
       const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
@@ -745,37 +768,23 @@ void FastNode::Edge(const NodeIn& in) {
       }
     }
     const uint32_t give = c.rout_credit[o] & ((1u << nv_) - 1u);
+    // Credits taken and returned, counted without branches (which way a count moves is as good
+    // as random).
     for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
       uint8_t& cnt = credits_[o * nv_ + v];
-      if ((take >> v) & 1u) {
-        if (cnt == 0)
-          credit_err = true;
-        else
-          --cnt;
-      } else {
-        if (cnt == depth_)
-          credit_err = true;
-        else
-          ++cnt;
-      }
-      if (cnt != 0)
-        avail_[v] |= 1u << o;
-      else
-        avail_[v] &= ~(1u << o);
-      if (cnt == depth_)
-        full_[o] |= 1u << v;
-      else
-        full_[o] &= ~(1u << v);
-      if (full_[o] == all_vcs)
-        notfull_ &= ~(1u << o);
-      else
-        notfull_ |= 1u << o;
+      const unsigned down = (take >> v) & 1u;  // else up
+      const unsigned cur = cnt;
+      const unsigned stuck = down ? cur == 0 : cur == depth_;
+      credit_err |= stuck != 0;
+      const unsigned nxt = cur + ((1u - 2u * down) & (0u - (1u - stuck)));
+      cnt = static_cast<uint8_t>(nxt);
+      avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
+      full_[o] = (full_[o] & ~(1u << v)) | (uint32_t{nxt == depth_} << v);
+      notfull_ = (notfull_ & ~(1u << o)) | (uint32_t{full_[o] != all_vcs} << o);
     }
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
-  // Event counters (out_fire: the output register before this edge).
-  for (unsigned o = 0; o < np_; ++o) out_cnt_[o] += (out_valid_q_ >> o) & 1u;
   out_valid_q_ = c.send;
 
   // Inputs: pops and progress of the selected VCs.
@@ -786,12 +795,14 @@ void FastNode::Edge(const NodeIn& in) {
     if ((c.sel_done >> p) & 1u) {
       free_[nfree_++] = c.sel_slot[p];
       rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == depth_ ? 0 : rd_[q] + 1u);
-      if (--count_[q] == 0 && (nonempty_[p] &= ~(1u << v)) == 0) ne_ports_ &= ~(1u << p);
+      const unsigned left = --count_[q];
+      nonempty_[p] &= ~(uint32_t{left == 0} << v);
+      ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
       served_[q] = 0;
-      if ((c.sel_is_head >> p) & 1u) {
-        pkt_ovc_[q] = c.sel_ovc[p];
-        pkt_dyn_[q] = (c.sel_dyn >> p) & 1u;
-      }
+      // A head sets its packet's output VC (selected, not branched on: heads come as they may).
+      const unsigned hm = 0u - ((c.sel_is_head >> p) & 1u);
+      pkt_ovc_[q] = static_cast<uint8_t>((c.sel_ovc[p] & hm) | (pkt_ovc_[q] & ~hm));
+      pkt_dyn_[q] = static_cast<uint8_t>((((c.sel_dyn >> p) & 1u) & hm) | (pkt_dyn_[q] & ~hm));
     } else {
       served_[q] |= c.gnt[p];
     }
@@ -914,12 +925,13 @@ void FastNode::Edge(const NodeIn& in) {
     const size_t s = free_[--nfree_];
     fifo_[q * depth_ + wr_[q]] = static_cast<uint16_t>(s);
     CopyFlit(&slot_flit_[s * w_], f, w_);
-    const bool head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
-    slot_[s] =
-        SlotInfo{route, static_cast<uint8_t>(ovc),
-                 static_cast<uint8_t>((head ? kHead : 0) | (tail ? kTail : 0) |
-                                      (head && !tail && (route & (route - 1u)) != 0 ? kMcHead : 0) |
-                                      (head && !((hdr >> hw::kHdrIsFlowBit) & 1u) ? kDynCand : 0))};
+    const unsigned head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
+    const unsigned multi = (route & (route - 1u)) != 0;
+    const unsigned dor = ~(hdr >> hw::kHdrIsFlowBit) & 1u;
+    static_assert(kHead == 1 && kTail == 2 && kMcHead == 4 && kDynCand == 8, "flag bits");
+    slot_[s] = SlotInfo{
+        route, static_cast<uint8_t>(ovc),
+        static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth_ ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;
@@ -991,8 +1003,17 @@ void FastNode::Edge(const NodeIn& in) {
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
   const uint8_t* lc = in.link_credit.data();
+  const uint64_t cmask8 = uint64_t{cmask} * 0x0101010101010101ull;
   uint64_t credit_any = 0;
-  for (unsigned l = 0; l < nl_; ++l) {
+  unsigned l = 0;
+  for (; l + 8 <= nl_; l += 8) {
+    uint64_t x;
+    std::memcpy(&x, lc + l, 8);
+    x &= cmask8;
+    std::memcpy(q + l, &x, 8);
+    credit_any |= NonzeroBytes(x) << l;
+  }
+  for (; l < nl_; ++l) {
     const uint8_t cr = lc[l] & cmask;
     q[l] = cr;
     credit_any |= uint64_t{cr != 0} << l;
@@ -1024,12 +1045,17 @@ void FastNode::Outputs(NodeOut& out) {
   };
   uint64_t ca = 0;
   if (muxed_) {
-    for (unsigned l = 0; l < nl_; ++l) out.link_credit[l] = 0;
-    for (unsigned p = 1; p <= 4; ++p) {
-      lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
-      const uint8_t cr = PortCredit(p);
-      out.link_credit[in_link_[p]] |= cr;
-      ca |= uint64_t{cr != 0} << in_link_[p];
+    std::memset(out.link_credit.data(), 0, nl_);
+    if ((port_valid & 0x1Eu) != 0) {
+      for (unsigned p = 1; p <= 4; ++p) lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
+    }
+    // Credits upstream: none on a cycle without a pop, a circuit's credit or the engine's.
+    if ((in_credit_any_ & 0x1Eu) != 0 || eng_) {
+      for (unsigned p = 1; p <= 4; ++p) {
+        const uint8_t cr = PortCredit(p);
+        out.link_credit[in_link_[p]] |= cr;
+        ca |= uint64_t{cr != 0} << in_link_[p];
+      }
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));

@@ -136,7 +136,8 @@ class FastNode final : public NodeModel {
   uint32_t status_ = 0, err_info_ = 0, miss_cnt_ = 0;
   uint32_t pt_en_ = 0;
   std::vector<uint8_t> pt_out_;
-  std::vector<uint32_t> in_cnt_, out_cnt_;
+  std::vector<uint32_t> in_cnt_;    // IN_FLITS
+  std::vector<uint32_t> out_sent_;  // flits each output sent (OUT_FLITS counts one cycle later)
   bool rtr_rsp_ = false, rtr_err_ = false;
   uint32_t rtr_rdata_ = 0;
   // Inputs: per (port, VC) FIFO of slots.
