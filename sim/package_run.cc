@@ -193,13 +193,21 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   return o;
 }
 
+namespace {
+// "4x4 aries, 2 tracks, link 10 cycles (+1 per extra pitch)[, dynamic VC allocation]": the
+// package a run or a sweep steps.
+std::string PackageLine(const SimSettings& s, const Config& c) {
+  return fmt::format("{}x{} {}, {} tracks, link {} cycles (+{} per extra pitch){}", s.package.k,
+                     s.package.k, c.Get("package.topology"), s.package.tracks,
+                     s.package.link_latency, s.package.extra_per_pitch,
+                     s.package.dynamic_vcs ? ", dynamic VC allocation" : "");
+}
+}  // namespace
+
 void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
   const tb::RunResult& r = o.result;
   fmt::print("ARIES-sim package run\n");
-  fmt::print("  {:<28} {}x{} {}, {} tracks, link {} cycles (+{} per extra pitch){}\n", "package",
-             s.package.k, s.package.k, c.Get("package.topology"), s.package.tracks,
-             s.package.link_latency, s.package.extra_per_pitch,
-             s.package.dynamic_vcs ? ", dynamic VC allocation" : "");
+  fmt::print("  {:<28} {}\n", "package", PackageLine(s, c));
   if (s.bypass == "random") {
     fmt::print("  {:<28} random, {} mesh hops moved onto bypass segments\n", "bypass",
                o.moved_hops);
@@ -456,11 +464,9 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     // One SystemC elaboration per process: a sweep steps its packages with the plain loop
     // (tests/sysc checks both kernels give the same cycles).
     fmt::print(
-        "ARIES-sim sweep: {}x{} {}, {} tracks, link {} cycles{}; {} traffic, {}-flit packets, "
-        "seed {}; {} node model{}, loop kernel, {} thread{}\n",
-        s.package.k, s.package.k, cfg.Get("package.topology"), s.package.tracks,
-        s.package.link_latency, s.package.dynamic_vcs ? ", dynamic VC allocation" : "",
-        cfg.Get("traffic.pattern"), s.traffic.packet_len, s.seed, s.model,
+        "ARIES-sim sweep: {}; {} traffic, {}-flit packets, seed {}; {} node model{}, loop kernel, "
+        "{} thread{}\n",
+        PackageLine(s, cfg), cfg.Get("traffic.pattern"), s.traffic.packet_len, s.seed, s.model,
         s.payload == "id" ? " (sim.payload = id: headers and packet ids)" : "", s.package.threads,
         s.package.threads == 1 ? "" : "s");
     fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",

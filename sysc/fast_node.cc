@@ -25,11 +25,17 @@ unsigned Clog2(unsigned n) {  // $clog2
 
 inline unsigned Ctz(uint32_t v) { return static_cast<unsigned>(__builtin_ctz(v)); }
 
+// c ? a : b as a mask, not a branch: for choices that go either way as the traffic comes (a
+// mispredicted branch costs more here than the few instructions).
+inline uint32_t Select(bool c, uint32_t a, uint32_t b) {
+  const uint32_t m = 0u - static_cast<uint32_t>(c);
+  return (a & m) | (b & ~m);
+}
+
 // aries_rr_arb: the first requester above `last` (wrapping) wins; valid = any request.
 inline unsigned RrPick(uint32_t req, unsigned last) {
   const uint32_t above = req & ~((2u << last) - 1u);  // last <= 31: 2u << 31 wraps to 0
-  const uint32_t any = 0u - static_cast<uint32_t>(above != 0);
-  return Ctz((above & any) | (req & ~any));
+  return Ctz(Select(above != 0, above, req));
 }
 
 // Bit i set where byte i of x is nonzero (no branch: the credits of every link are registered
@@ -384,8 +390,7 @@ void FastNode::ComputeComb() {
     h.flags = si.flags;
     h.rem = si.route & ~served_[q];
     const bool is_head = si.flags & kHead;
-    const unsigned hm = 0u - (si.flags & kHead);  // kHead == 1
-    h.eff = (si.ovc & hm) | (pkt_ovc_[q] & ~hm);
+    h.eff = Select(is_head, si.ovc, pkt_ovc_[q]);
     if (dyn_vc_ && (si.flags & kDynCand)) {
       for (unsigned wv = 0; wv < nv_; ++wv) {
         if ((!torus || (wv & 1u) == (si.ovc & 1u)) &&
@@ -768,16 +773,16 @@ void FastNode::Edge(const NodeIn& in) {
       }
     }
     const uint32_t give = c.rout_credit[o] & ((1u << nv_) - 1u);
-    // Credits taken and returned, counted without branches (which way a count moves is as good
-    // as random).
+    // Credits taken and returned, counted without branches (which way a count moves goes
+    // either way).
     for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
       uint8_t& cnt = credits_[o * nv_ + v];
       const unsigned down = (take >> v) & 1u;  // else up
       const unsigned cur = cnt;
-      const unsigned stuck = down ? cur == 0 : cur == depth_;
-      credit_err |= stuck != 0;
-      const unsigned nxt = cur + ((1u - 2u * down) & (0u - (1u - stuck)));
+      const bool stuck = Select(down, cur == 0, cur == depth_);  // a count past its range
+      credit_err |= stuck;
+      const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
       cnt = static_cast<uint8_t>(nxt);
       avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
       full_[o] = (full_[o] & ~(1u << v)) | (uint32_t{nxt == depth_} << v);
@@ -799,10 +804,10 @@ void FastNode::Edge(const NodeIn& in) {
       nonempty_[p] &= ~(uint32_t{left == 0} << v);
       ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
       served_[q] = 0;
-      // A head sets its packet's output VC (selected, not branched on: heads come as they may).
-      const unsigned hm = 0u - ((c.sel_is_head >> p) & 1u);
-      pkt_ovc_[q] = static_cast<uint8_t>((c.sel_ovc[p] & hm) | (pkt_ovc_[q] & ~hm));
-      pkt_dyn_[q] = static_cast<uint8_t>((((c.sel_dyn >> p) & 1u) & hm) | (pkt_dyn_[q] & ~hm));
+      // A head sets its packet's output VC.
+      const bool is_head = (c.sel_is_head >> p) & 1u;
+      pkt_ovc_[q] = static_cast<uint8_t>(Select(is_head, c.sel_ovc[p], pkt_ovc_[q]));
+      pkt_dyn_[q] = static_cast<uint8_t>(Select(is_head, (c.sel_dyn >> p) & 1u, pkt_dyn_[q]));
     } else {
       served_[q] |= c.gnt[p];
     }
