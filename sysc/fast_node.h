@@ -78,12 +78,22 @@ class FastNode final : public NodeModel {
     uint32_t rout_credit_any = 0;                  // outputs with credits from downstream
   };
 
+  // The cycle's three steps (Tick), compiled twice: for the dimensions D fixes at compile time
+  // (the shipped point-to-point node, FixedP2p in fast_node.cc) and for any shape (every
+  // dimension read from the members). ComputeComb picks the one this node was built for.
   void ComputeComb();
-  void Edge(const NodeIn& in);
+  template <class D>
+  void EdgeT(const NodeIn& in);
+  template <class D>
+  void CombT();
+  template <class D>
+  void OutputsT(NodeOut& out);
+  // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
+  template <class D>
+  void SendFlitT(unsigned o, uint32_t* dst) const;
   void NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel, bool& wr_bypass,
                   bool& wr_status, unsigned& ps_p, unsigned& cin, unsigned& cout);
   void RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr);
-  void Outputs(NodeOut& out);
   uint32_t InQuiet() const;
   uint32_t OutQuiet() const;
   unsigned LinkOf(unsigned p, unsigned c) const;
@@ -91,11 +101,6 @@ class FastNode final : public NodeModel {
   bool ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const;
   // Router port of local port i (hw::LocalPort).
   unsigned LocalPort(unsigned i) const { return hw::LocalPort(i, nn_); }
-  // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
-  void SendFlit(unsigned o, uint32_t* dst) const;
-
-  // The slot holding position i of the FIFO of input VC q (p * nv_ + v).
-  unsigned Slot(unsigned q, unsigned i) const { return fifo_[q * depth_ + i]; }
 
   NodeShape shape_;
   // np_: the router's radix; nn_: its ports without the extra local ports (the port side: the
@@ -186,9 +191,7 @@ class FastNode final : public NodeModel {
 
   std::unique_ptr<FastEngine> eng_;                        // with shape.coll_engine
   uint32_t eng_in_ = 0, eng_cr_req_ = 0, eng_cr_rsp_ = 0;  // this cycle's engine inputs
-  const uint32_t* PortOutFlit(unsigned p) const {
-    return eng_ && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * w_];
-  }
+  bool fixed_p2p_ = false;  // the shape FixedP2p compiles for (Tick takes that path)
   Comb c_;
   std::vector<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
   std::vector<uint32_t> tmp_flit_;
