@@ -293,11 +293,14 @@ void FastNode::Owners() {
   }
   // What the cycle reads through the muxes, fixed until the muxes or cuts change again.
   port_owns_in_ = port_owns_out_ = 0;
+  direct_ = true;
   for (unsigned p = 1; p <= 4; ++p) {
     c_.rin_flit[p] = &lnk_in_flit_q_[in_link_[p] * w_];
     port_owns_in_ |= uint32_t{in_owner_[in_link_[p]] == p} << p;
     port_owns_out_ |= uint32_t{out_owner_[out_link_[p]] == p} << p;
+    direct_ = direct_ && in_link_[p] == p - 1 && out_link_[p] == p - 1;
   }
+  direct_ = direct_ && port_owns_in_ == 0x1Eu && port_owns_out_ == 0x1Eu;
 }
 
 bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const {
@@ -341,7 +344,13 @@ void FastNode::CombT() {
     c.rout_credit[p] = cr;
     rca |= uint32_t{cr != 0} << p;
   }
-  if (muxed) {
+  if (muxed && direct_) {  // port p on link p - 1 both ways (Owners)
+    c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ & 0xFu) << 1;
+    uint32_t cr4;
+    std::memcpy(&cr4, lnk_out_credit_q_.data(), 4);
+    std::memcpy(&c.rout_credit[1], &cr4, 4);
+    rca |= static_cast<uint32_t>(NonzeroBytes(cr4)) << 1;
+  } else if (muxed) {
     uint32_t valid = 0;
     if (lnk_in_valid_q_ != 0) {
       for (unsigned p = 1; p <= 4; ++p)
@@ -1109,7 +1118,19 @@ void FastNode::OutputsT(NodeOut& out) {
     return cr;
   };
   uint64_t ca = 0;
-  if (muxed) {
+  if (muxed && direct_) {  // port p on link p - 1 both ways (Owners)
+    std::memset(out.link_credit.data() + 4, 0, nl - 4);
+    for (unsigned p = 1; p <= 4; ++p) {
+      const uint8_t cr = PortCredit(p);
+      out.link_credit[p - 1] = cr;
+      ca |= uint64_t{cr != 0} << (p - 1);
+    }
+    lv = (port_valid >> 1) & 0xFu;
+    for (uint64_t m = lv; m != 0; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+      CopyFlit(&out.link_flit[l * w], port_out_flit(l + 1), w);
+    }
+  } else if (muxed) {
     std::memset(out.link_credit.data(), 0, nl);
     if ((port_valid & 0x1Eu) != 0) {
       for (unsigned p = 1; p <= 4; ++p) lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];

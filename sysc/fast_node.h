@@ -132,6 +132,9 @@ class FastNode final : public NodeModel {
   uint64_t in_owned_ = 0, out_owned_ = 0;
   // Muxed ports whose selected input (output) link they own (Owners(): bit p for port p).
   uint32_t port_owns_in_ = 0, port_owns_out_ = 0;
+  // Every muxed port p on its own link p - 1 both ways (the muxes' reset selects: a mesh, or an
+  // ARIES node that bypasses nothing): the port side is read and driven without the link maps.
+  bool direct_ = false;
 
   // --- router registers ---
   std::vector<uint32_t> table_;  // flow * np + inport -> output mask
