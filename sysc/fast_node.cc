@@ -260,8 +260,67 @@ void FastNode::Reset(unsigned x, unsigned y) {
   std::fill(owner_.begin(), owner_.end(), 0);
   out_valid_q_ = 0;
   if (eng_) eng_->Reset();
+  DorTable();
   Owners();
   ComputeComb();
+}
+
+void FastNode::DorTable() {
+  // For every destination (dy, dx) of the header's coordinate fields, what aries_route_compute
+  // gives for a dimension-order routed flit at this node under the CTRL register: the output
+  // (kPortLocal when it has arrived), and whether the destination is off the grid or the port
+  // missing (bad), the hop wraps around a torus and leaves in X or in Y (the dateline VC).
+  const unsigned kx = size_x_m1_ + 1, ky = size_y_m1_ + 1;
+  for (unsigned dy = 0; dy <= kCoordMask; ++dy) {
+    for (unsigned dx = 0; dx <= kCoordMask; ++dx) {
+      bool bad = dx > size_x_m1_ || dy > size_y_m1_;
+      unsigned port = hw::kPortLocal;
+      bool wrap = false, out_x = false, out_y = false;
+      if (topo_ == hw::kTopoTorus) {
+        const unsigned dxp = dx >= x_ ? dx - x_ : dx + kx - x_;
+        const unsigned dyp = dy >= y_ ? dy - y_ : dy + ky - y_;
+        if (dx != x_) {
+          out_x = true;
+          if (2 * dxp <= kx) {
+            port = hw::kPortXP;
+            wrap = x_ == size_x_m1_;
+          } else {
+            port = hw::kPortXM;
+            wrap = x_ == 0;
+          }
+        } else if (dy != y_) {
+          out_y = true;
+          if (2 * dyp <= ky) {
+            port = hw::kPortYP;
+            wrap = y_ == size_y_m1_;
+          } else {
+            port = hw::kPortYM;
+            wrap = y_ == 0;
+          }
+        }
+      } else if (topo_ == hw::kTopoFbfly) {
+        const unsigned fb_col = (dx < x_ ? dx : dx - 1) & kCoordMask;
+        const unsigned fb_row = (dy < y_ ? dy : dy - 1) & kCoordMask;
+        if (dx != x_)
+          port = (1 + fb_col) & kPortIdMask;
+        else if (dy != y_)
+          port = (1 + size_x_m1_ + fb_row) & kPortIdMask;
+      } else {
+        if (dx > x_)
+          port = hw::kPortXP;
+        else if (dx < x_)
+          port = hw::kPortXM;
+        else if (dy > y_)
+          port = hw::kPortYP;
+        else if (dy < y_)
+          port = hw::kPortYM;
+      }
+      if (port >= nn_) bad = true;
+      dor_[(dy << hw::kCoordW) | dx] =
+          static_cast<uint16_t>(port | (bad ? kDorBad : 0u) | (wrap ? kDorWrap : 0u) |
+                                (out_x ? kDorOutX : 0u) | (out_y ? kDorOutY : 0u));
+    }
+  }
 }
 
 unsigned FastNode::LinkOf(unsigned p, unsigned c) const {
@@ -909,52 +968,14 @@ void FastNode::EdgeT(const NodeIn& in) {
       route = flow < shape_.num_flows ? table_[flow * np + p] : 0;
       miss = route == 0;
     } else {
+      // aries_route_compute's dimension-order routing, one lookup (DorTable).
       const unsigned dx = (hdr >> hw::kHdrDstXLsb) & kCoordMask;
       const unsigned dy = (hdr >> hw::kHdrDstYLsb) & kCoordMask;
-      const unsigned kx = size_x_m1_ + 1, ky = size_y_m1_ + 1;
-      bool bad = dx > size_x_m1_ || dy > size_y_m1_;
-      unsigned port = hw::kPortLocal;
-      bool wrap = false, out_x = false, out_y = false;
-      if (topo_ == hw::kTopoTorus) {
-        const unsigned dxp = dx >= x_ ? dx - x_ : dx + kx - x_;
-        const unsigned dyp = dy >= y_ ? dy - y_ : dy + ky - y_;
-        if (dx != x_) {
-          out_x = true;
-          if (2 * dxp <= kx) {
-            port = hw::kPortXP;
-            wrap = x_ == size_x_m1_;
-          } else {
-            port = hw::kPortXM;
-            wrap = x_ == 0;
-          }
-        } else if (dy != y_) {
-          out_y = true;
-          if (2 * dyp <= ky) {
-            port = hw::kPortYP;
-            wrap = y_ == size_y_m1_;
-          } else {
-            port = hw::kPortYM;
-            wrap = y_ == 0;
-          }
-        }
-      } else if (topo_ == hw::kTopoFbfly) {
-        const unsigned fb_col = (dx < x_ ? dx : dx - 1) & kCoordMask;
-        const unsigned fb_row = (dy < y_ ? dy : dy - 1) & kCoordMask;
-        if (dx != x_)
-          port = (1 + fb_col) & kPortIdMask;
-        else if (dy != y_)
-          port = (1 + size_x_m1_ + fb_row) & kPortIdMask;
-      } else {
-        if (dx > x_)
-          port = hw::kPortXP;
-        else if (dx < x_)
-          port = hw::kPortXM;
-        else if (dy > y_)
-          port = hw::kPortYP;
-        else if (dy < y_)
-          port = hw::kPortYM;
-      }
-      if (port >= nn) bad = true;
+      const unsigned e = dor_[(dy << hw::kCoordW) | dx];
+      unsigned port = e & kDorPort;
+      const bool bad = (e & kDorBad) != 0;
+      const bool wrap = (e & kDorWrap) != 0, out_x = (e & kDorOutX) != 0;
+      const bool out_y = (e & kDorOutY) != 0;
       // Arrived: the local port of this input (hw::DorLocalIndex).
       if (port == hw::kPortLocal) port = hw::LocalPort(hw::DorLocalIndex(p, lp), nn);
       if (bad) {
@@ -1011,6 +1032,7 @@ void FastNode::EdgeT(const NodeIn& in) {
       dyn_vc_ = (wd >> hw::kCtrlDynVcBit) & 1u;
       size_x_m1_ = (wd >> hw::kCtrlSizeXLsb) & kCoordMask;
       size_y_m1_ = (wd >> hw::kCtrlSizeYLsb) & kCoordMask;
+      DorTable();
     } else if (rtr_wr == 2) {
       status_ &= ~wd;
     } else if (rtr_wr == 3) {

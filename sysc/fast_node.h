@@ -97,6 +97,7 @@ class FastNode final : public NodeModel {
   uint32_t InQuiet() const;
   uint32_t OutQuiet() const;
   unsigned LinkOf(unsigned p, unsigned c) const;
+  void DorTable();  // dor_ from the node's coordinates and the CTRL register
   void Owners();
   bool ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const;
   // Router port of local port i (hw::LocalPort).
@@ -141,6 +142,11 @@ class FastNode final : public NodeModel {
   unsigned topo_ = 0;
   bool dyn_vc_ = false;
   unsigned size_x_m1_ = 31, size_y_m1_ = 31;
+  // Dimension-order routing per destination, (dy << kCoordW) | dx: the output port (kDorPort
+  // bits) and the kDor* flags (DorTable).
+  static constexpr unsigned kDorPort = 0x1F, kDorBad = 0x20, kDorWrap = 0x40, kDorOutX = 0x80,
+                            kDorOutY = 0x100;
+  std::array<uint16_t, (1u << (2 * hw::kCoordW))> dor_{};
   uint32_t status_ = 0, err_info_ = 0, miss_cnt_ = 0;
   uint32_t pt_en_ = 0;
   std::vector<uint8_t> pt_out_;
