@@ -64,6 +64,12 @@ class Channel {
     arrivals_mask_ = mask;
     arrivals_atomic_ = atomic;
   }
+  // The same for credits: the sender's ring (credits arrive there), bit src_link().
+  void SetCreditArrivals(uint64_t* ring, unsigned mask, bool atomic) {
+    credit_arrivals_ = ring;
+    credit_arrivals_mask_ = mask;
+    credit_arrivals_atomic_ = atomic;
+  }
 
   void SendFlit(uint64_t cycle, const uint32_t* words) {
     if (cycle >= dead_from_) {  // a dead wire: sent by one end, never seen by the other
@@ -92,6 +98,7 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
+    MarkCreditArrival(at);
   }
   uint8_t CreditAt(uint64_t cycle) const {
     const unsigned s = static_cast<unsigned>(cycle & mask_);
@@ -144,6 +151,7 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
+    MarkCreditArrival(at);
   }
   unsigned words() const { return words_; }
 
@@ -154,6 +162,15 @@ class Channel {
     uint64_t* word = &arrivals_[at & arrivals_mask_];
     const uint64_t bit = uint64_t{1} << dst_link_;
     if (arrivals_atomic_)
+      __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+    else
+      *word |= bit;
+  }
+  void MarkCreditArrival(uint64_t at) {
+    if (credit_arrivals_ == nullptr) return;
+    uint64_t* word = &credit_arrivals_[at & credit_arrivals_mask_];
+    const uint64_t bit = uint64_t{1} << src_link_;
+    if (credit_arrivals_atomic_)
       __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
     else
       *word |= bit;
@@ -177,6 +194,9 @@ class Channel {
   uint64_t* arrivals_ = nullptr;
   unsigned arrivals_mask_ = 0;
   bool arrivals_atomic_ = false;
+  uint64_t* credit_arrivals_ = nullptr;
+  unsigned credit_arrivals_mask_ = 0;
+  bool credit_arrivals_atomic_ = false;
 };
 
 }  // namespace aries::sysc

@@ -1097,6 +1097,14 @@ void FastNode::EdgeT(const NodeIn& in) {
     std::memcpy(q + l, &x, 8);
     credit_any |= NonzeroBytes(x) << l;
   }
+  if (l + 4 <= nl) {  // four more (the shipped node's 12 links)
+    uint32_t x;
+    std::memcpy(&x, lc + l, 4);
+    x &= static_cast<uint32_t>(cmask8);
+    std::memcpy(q + l, &x, 4);
+    credit_any |= NonzeroBytes(x) << l;
+    l += 4;
+  }
   for (; l < nl; ++l) {
     const uint8_t cr = lc[l] & cmask;
     q[l] = cr;

@@ -126,6 +126,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   arrival_ring_ = 1;
   while (arrival_ring_ < 2 * (longest - shape_.link_in_regs + 1)) arrival_ring_ *= 2;
   arrivals_.assign(static_cast<size_t>(num_nodes()) * arrival_ring_, 0);
+  credit_arrivals_.assign(arrivals_.size(), 0);
   for (unsigned n = 0; n < num_nodes(); ++n) {
     Node& nd = nodes_[n];
     nd.in.link_flit.assign(shape_.num_links * w, 0);
@@ -265,12 +266,14 @@ void Package::UpdateLookahead() {
   // Nodes with a channel in from another partition: their arrival words are marked with atomic
   // operations (Channel::SetArrivals), the others' plainly (a locked operation costs the sender
   // a drain of its stores: most of a flit's send with two threads).
-  std::vector<bool> shared(num_nodes(), false);
+  // (Credits: the same for the node a channel's credits go back to, its sender.)
+  std::vector<bool> shared(num_nodes(), false), shared_credits(num_nodes(), false);
   for (const Channel* ch : Channels()) {
     least = std::min(least, ch->lookahead());
     if (nodes_[ch->src()].part != nodes_[ch->dst()].part) {
       lookahead_ = std::min(lookahead_, ch->lookahead());
       shared[ch->dst()] = true;
+      shared_credits[ch->src()] = true;
     }
     // Built in the same order on every rank (fixed links, then the segments all ranks resolve).
     if (nodes_[ch->src()].rank != nodes_[ch->dst()].rank) {
@@ -282,6 +285,8 @@ void Package::UpdateLookahead() {
     for (const std::unique_ptr<Channel>& ch : *channels) {
       ch->SetArrivals(&arrivals_[static_cast<size_t>(ch->dst()) * arrival_ring_], arrival_ring_ - 1,
                       shared[ch->dst()]);
+      ch->SetCreditArrivals(&credit_arrivals_[static_cast<size_t>(ch->src()) * arrival_ring_],
+                            arrival_ring_ - 1, shared_credits[ch->src()]);
     }
   }
 }
@@ -395,8 +400,15 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
       CountArrival(k, f, nd.last_in, l * w);  // a node with an arriving flit is never skipped
     }
   }
+  // Credits: only the links with one arriving (and those set last time cleared).
+  for (uint64_t m = nd.credit_links; m != 0; m &= m - 1)
+    in.link_credit[static_cast<unsigned>(__builtin_ctzll(m))] = 0;
+  uint64_t& crediting =
+      credit_arrivals_[static_cast<size_t>(n) * arrival_ring_ + (cycle & (arrival_ring_ - 1))];
+  nd.credit_links = crediting & nd.out_links;
+  crediting = 0;
   uint8_t credit_or = 0;
-  for (uint64_t m = nd.out_links; m != 0; m &= m - 1) {
+  for (uint64_t m = nd.credit_links; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     const uint8_t c = nd.out_ch[l]->CreditAt(cycle);
     in.link_credit[l] = c;

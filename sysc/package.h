@@ -223,6 +223,7 @@ class Package {
     Endpoint* ep = nullptr;
     std::vector<Channel*> in_ch, out_ch;   // per link: channel arriving / leaving there
     uint64_t in_links = 0, out_links = 0;  // links with an arriving / leaving channel
+    uint64_t credit_links = 0;             // links whose in.link_credit Gather last set
     std::vector<unsigned> out_pitches;     // per link: the leaving channel's length in pitches
     NodeCounters counters;
     // Register port: queued requests (index into the current Access batch).
@@ -297,6 +298,8 @@ class Package {
   // Per node, a ring of words, one per cycle: the links with a flit arriving then (Channel::
   // SetArrivals), arrival_ring_ words each (a power of two, twice the longest link's lookahead).
   std::vector<uint64_t> arrivals_;
+  // The same for credits arriving (Channel::SetCreditArrivals), bit per out link.
+  std::vector<uint64_t> credit_arrivals_;
   unsigned arrival_ring_ = 0;
   std::vector<Channel*> borders_;               // channels whose ends are on two ranks
   unsigned window_ = 0;                         // cycles of the window being run (RunWindow)

@@ -1325,7 +1325,9 @@ ModelRun RunOnModel(Topology t, unsigned k, bool dynamic_vcs, bool bypass,
   Package pkg(
       pc, aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint, impl, carried_lanes),
       seed);
-  if (carried_lanes != 0) EXPECT_EQ(pkg.shape().words(), 1 + carried_lanes);
+  if (carried_lanes != 0) {
+    EXPECT_EQ(pkg.shape().words(), 1 + carried_lanes);
+  }
   if (bypass) {
     std::mt19937_64 rng(seed);
     EXPECT_GT(aries::tb::ApplyRandomBypass(pkg, rng), 0u);
