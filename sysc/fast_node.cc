@@ -1150,10 +1150,17 @@ void FastNode::OutputsT(NodeOut& out) {
   uint64_t ca = 0;
   if (muxed && direct_) {  // port p on link p - 1 both ways (Owners)
     std::memset(out.link_credit.data() + 4, 0, nl - 4);
-    for (unsigned p = 1; p <= 4; ++p) {
-      const uint8_t cr = PortCredit(p);
-      out.link_credit[p - 1] = cr;
-      ca |= uint64_t{cr != 0} << (p - 1);
+    if (has_eng) {
+      for (unsigned p = 1; p <= 4; ++p) {
+        const uint8_t cr = PortCredit(p);
+        out.link_credit[p - 1] = cr;
+        ca |= uint64_t{cr != 0} << (p - 1);
+      }
+    } else {
+      uint32_t cr4;
+      std::memcpy(&cr4, &in_credit_q_[1], 4);
+      std::memcpy(out.link_credit.data(), &cr4, 4);
+      ca = NonzeroBytes(cr4);
     }
     lv = (port_valid >> 1) & 0xFu;
     for (uint64_t m = lv; m != 0; m &= m - 1) {
