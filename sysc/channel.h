@@ -59,16 +59,10 @@ class Channel {
   // at least 2 lookahead() entries), bit dst_link() of the word of a flit's arrival cycle is set
   // when it is sent, and the receiver reads and clears the word of each cycle, so it visits only
   // the links with an arriving flit. `atomic`: senders on several threads share the words.
-  void SetArrivals(uint64_t* ring, unsigned mask, bool atomic) {
-    arrivals_ = ring;
-    arrivals_mask_ = mask;
-    arrivals_atomic_ = atomic;
-  }
+  void SetArrivals(uint64_t* ring, unsigned mask, bool atomic) { arrivals_ = {ring, mask, atomic}; }
   // The same for credits: the sender's ring (credits arrive there), bit src_link().
   void SetCreditArrivals(uint64_t* ring, unsigned mask, bool atomic) {
-    credit_arrivals_ = ring;
-    credit_arrivals_mask_ = mask;
-    credit_arrivals_atomic_ = atomic;
+    credit_arrivals_ = {ring, mask, atomic};
   }
 
   void SendFlit(uint64_t cycle, const uint32_t* words) {
@@ -81,7 +75,7 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
     CopyFlit(&flits_[s * words_], words, words_);
-    MarkArrival(at);
+    arrivals_.Mark(at, dst_link_);
     ++flits_sent_;
   }
   // The flit arriving in `cycle`, or nullptr.
@@ -98,7 +92,7 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
-    MarkCreditArrival(at);
+    credit_arrivals_.Mark(at, src_link_);
   }
   uint8_t CreditAt(uint64_t cycle) const {
     const unsigned s = static_cast<unsigned>(cycle & mask_);
@@ -145,36 +139,32 @@ class Channel {
     const unsigned s = static_cast<unsigned>(at & mask_);
     flit_stamp_[s] = at;
     CopyFlit(&flits_[s * words_], words, words_);
-    MarkArrival(at);
+    arrivals_.Mark(at, dst_link_);
   }
   void PutCredit(uint64_t at, uint8_t vc_mask) {
     const unsigned s = static_cast<unsigned>(at & mask_);
     credit_stamp_[s] = at;
     credits_[s] = vc_mask;
-    MarkCreditArrival(at);
+    credit_arrivals_.Mark(at, src_link_);
   }
   unsigned words() const { return words_; }
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
-  void MarkArrival(uint64_t at) {
-    if (arrivals_ == nullptr) return;
-    uint64_t* word = &arrivals_[at & arrivals_mask_];
-    const uint64_t bit = uint64_t{1} << dst_link_;
-    if (arrivals_atomic_)
-      __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
-    else
-      *word |= bit;
-  }
-  void MarkCreditArrival(uint64_t at) {
-    if (credit_arrivals_ == nullptr) return;
-    uint64_t* word = &credit_arrivals_[at & credit_arrivals_mask_];
-    const uint64_t bit = uint64_t{1} << src_link_;
-    if (credit_arrivals_atomic_)
-      __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
-    else
-      *word |= bit;
-  }
+  // A ring of words, one per cycle (SetArrivals): Mark sets `bit` in the word of cycle `at`.
+  struct Marks {
+    uint64_t* ring = nullptr;
+    unsigned mask = 0;
+    bool atomic = false;  // senders on several threads share the words
+    void Mark(uint64_t at, unsigned bit) const {
+      if (ring == nullptr) return;
+      uint64_t* word = &ring[at & mask];
+      if (atomic)
+        __atomic_fetch_or(word, uint64_t{1} << bit, __ATOMIC_RELAXED);
+      else
+        *word |= uint64_t{1} << bit;
+    }
+  };
   static unsigned RingSize(unsigned at_least) {
     unsigned r = 1;
     while (r < at_least) r *= 2;
@@ -191,12 +181,7 @@ class Channel {
   uint64_t flits_sent_ = 0;
   uint64_t dead_from_ = kAlive;
   uint64_t flits_lost_ = 0, credits_lost_ = 0;
-  uint64_t* arrivals_ = nullptr;
-  unsigned arrivals_mask_ = 0;
-  bool arrivals_atomic_ = false;
-  uint64_t* credit_arrivals_ = nullptr;
-  unsigned credit_arrivals_mask_ = 0;
-  bool credit_arrivals_atomic_ = false;
+  Marks arrivals_, credit_arrivals_;
 };
 
 }  // namespace aries::sysc
