@@ -147,6 +147,7 @@ class FastNode final : public NodeModel {
   static constexpr unsigned kDorPort = 0x1F, kDorBad = 0x20, kDorWrap = 0x40, kDorOutX = 0x80,
                             kDorOutY = 0x100;
   std::array<uint16_t, (1u << (2 * hw::kCoordW))> dor_{};
+  static_assert((1u << hw::kPortIdW) - 1u <= kDorPort, "a port id fits the kDorPort bits");
   uint32_t status_ = 0, err_info_ = 0, miss_cnt_ = 0;
   uint32_t pt_en_ = 0;
   std::vector<uint8_t> pt_out_;
