@@ -170,7 +170,6 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   req_by_out_.assign(np_, 0);
   owner_.assign(np_ * nv_, 0);
   out_flit_q_.assign(static_cast<size_t>(np_) * w_, 0);
-  tmp_flit_.assign(w_, 0);
   if (shape.coll_engine) {
     FastEngine::Params ep;
     ep.ports = nn_;  // the engine meets the port side only (local port 0, the interposer)
@@ -374,6 +373,21 @@ bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owne
 // ---------------------------------------------------------------------------------------------
 // The combinational state of the cycle, from the registers.
 // ---------------------------------------------------------------------------------------------
+template <class D>
+FastNode::Dims FastNode::DimsOf() const {
+  Dims d;
+  d.np = D::kNp != 0 ? D::kNp : np_;
+  d.nn = D::kNp != 0 ? D::kNp - D::kLp + 1 : nn_;
+  d.lp = D::kLp != 0 ? D::kLp : lp_;
+  d.nv = D::kNv != 0 ? D::kNv : nv_;
+  d.depth = D::kDepth != 0 ? D::kDepth : depth_;
+  d.w = D::kW != 0 ? D::kW : w_;
+  d.nl = D::kNl != 0 ? D::kNl : nl_;
+  d.muxed = D::kMuxed >= 0 ? D::kMuxed == 1 : muxed_;
+  d.has_eng = D::kEngine == 0 ? false : eng_ != nullptr;  // (a constant for FixedP2p)
+  return d;
+}
+
 void FastNode::ComputeComb() {
   if (fixed_p2p_)
     CombT<FixedP2p>();
@@ -383,33 +397,27 @@ void FastNode::ComputeComb() {
 
 template <class D>
 void FastNode::CombT() {
-  const unsigned depth = D::kDepth != 0 ? D::kDepth : depth_;
-  const unsigned np = D::kNp != 0 ? D::kNp : np_;
-  const unsigned nn = D::kNp != 0 ? D::kNp - D::kLp + 1 : nn_;
-  const unsigned lp = D::kLp != 0 ? D::kLp : lp_;
-  const unsigned nv = D::kNv != 0 ? D::kNv : nv_;
-  const bool muxed = D::kMuxed >= 0 ? D::kMuxed == 1 : muxed_;
-  const bool has_eng = D::kEngine == 0 ? false : eng_ != nullptr;  // (a constant for FixedP2p)
+  const Dims d = DimsOf<D>();
   Comb& c = c_;
   // Port side: the endpoint, then the muxes (or fixed wiring).
   // (rin_flit: set by the constructor and Owners())
   c.rin_valid = ep_in_valid_q_ & 1u;
   c.rout_credit[0] = ep_out_credit_q_[0];
   uint32_t rca = ep_out_credit_q_[0] != 0 ? 1u : 0u;
-  for (unsigned i = 1; i < lp; ++i) {  // extra local ports: router VCs only, no engine
-    const unsigned p = hw::LocalPort(i, nn);
+  for (unsigned i = 1; i < d.lp; ++i) {  // extra local ports: router VCs only, no engine
+    const unsigned p = hw::LocalPort(i, d.nn);
     c.rin_valid |= ((ep_in_valid_q_ >> i) & 1u) << p;
-    const auto cr = static_cast<uint8_t>(ep_out_credit_q_[i] & ((1u << nv) - 1u));
+    const auto cr = static_cast<uint8_t>(ep_out_credit_q_[i] & ((1u << d.nv) - 1u));
     c.rout_credit[p] = cr;
     rca |= uint32_t{cr != 0} << p;
   }
-  if (muxed && direct_) {  // port p on link p - 1 both ways (Owners)
+  if (d.muxed && direct_) {  // port p on link p - 1 both ways (Owners)
     c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ & 0xFu) << 1;
     uint32_t cr4;
     std::memcpy(&cr4, lnk_out_credit_q_.data(), 4);
     std::memcpy(&c.rout_credit[1], &cr4, 4);
     rca |= static_cast<uint32_t>(NonzeroBytes(cr4)) << 1;
-  } else if (muxed) {
+  } else if (d.muxed) {
     uint32_t valid = 0;
     if (lnk_in_valid_q_ != 0) {
       for (unsigned p = 1; p <= 4; ++p)
@@ -428,26 +436,26 @@ void FastNode::CombT() {
   } else {
     // The input flits' words stay where Owners() pointed rin_flit (one link per port).
     c.rin_valid |= static_cast<uint32_t>(lnk_in_valid_q_ << 1);
-    for (unsigned p = 1; p < nn; ++p) {
+    for (unsigned p = 1; p < d.nn; ++p) {
       const uint8_t cr = lnk_out_credit_q_[p - 1];
       c.rout_credit[p] = cr;
       rca |= uint32_t{cr != 0} << p;
     }
   }
-  if (has_eng) {
+  if (d.has_eng) {
     // By VC: the router's VCs to the router, the two collective VCs to the engine; credits of
     // the collective VCs to the engine.
     eng_in_ = eng_cr_req_ = eng_cr_rsp_ = 0;
     for (uint32_t m = c.rin_valid & net_mask_; m != 0; m &= m - 1) {
       const unsigned p = Ctz(m);
-      if (((c.rin_flit[p][0] >> hw::kHdrVcLsb) & kVcMask) >= nv) eng_in_ |= 1u << p;
+      if (((c.rin_flit[p][0] >> hw::kHdrVcLsb) & kVcMask) >= d.nv) eng_in_ |= 1u << p;
     }
     c.rin_valid &= ~eng_in_;
-    for (unsigned p = 0; p < nn; ++p) {
+    for (unsigned p = 0; p < d.nn; ++p) {
       const uint8_t cr = c.rout_credit[p];
-      eng_cr_req_ |= ((cr >> nv) & 1u) << p;
-      eng_cr_rsp_ |= ((cr >> (nv + 1)) & 1u) << p;
-      c.rout_credit[p] = cr & static_cast<uint8_t>((1u << nv) - 1u);
+      eng_cr_req_ |= ((cr >> d.nv) & 1u) << p;
+      eng_cr_rsp_ |= ((cr >> (d.nv + 1)) & 1u) << p;
+      c.rout_credit[p] = cr & static_cast<uint8_t>((1u << d.nv) - 1u);
       if (c.rout_credit[p] == 0) rca &= ~(1u << p);
     }
     eng_->Comb(eng_in_, c.rin_flit.data(), eng_cr_req_, eng_cr_rsp_);
@@ -462,7 +470,7 @@ void FastNode::CombT() {
   for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     const unsigned o = pt_out_[p];
-    if (o < np) {
+    if (o < d.np) {
       c.pt_out_en |= 1u << o;
       c.pt_src[o] = static_cast<uint8_t>(p);
     }
@@ -475,7 +483,7 @@ void FastNode::CombT() {
   // Inputs: heads, VC selection, requests (stage 2).
   const bool torus = topo_ == hw::kTopoTorus;
   const bool mc_free = !mc_busy_;
-  const uint32_t blocked = c.pt_out_en | (has_eng ? eng_->claim() : 0u);  // out_hold_i
+  const uint32_t blocked = c.pt_out_en | (d.has_eng ? eng_->claim() : 0u);  // out_hold_i
   c.sel_valid = c.sel_drop = c.mc_start = c.sel_done = c.pop_tail = 0;
   c.sel_is_head = c.sel_dyn = 0;
   uint32_t sel_tail = 0;
@@ -489,15 +497,15 @@ void FastNode::CombT() {
     uint32_t rem, ok;
   };
   auto head_of = [&](unsigned p, unsigned v, Head& h) {
-    const unsigned q = p * nv + v;
-    h.slot = fifo_[q * depth + rd_[q]];
+    const unsigned q = p * d.nv + v;
+    h.slot = fifo_[q * d.depth + rd_[q]];
     const SlotInfo& si = slot_[h.slot];
     h.flags = si.flags;
     h.rem = si.route & ~served_[q];
     const bool is_head = si.flags & kHead;
     h.eff = Select(is_head, si.ovc, pkt_ovc_[q]);
     if (dyn_vc_ && (si.flags & kDynCand)) {
-      for (unsigned wv = 0; wv < nv; ++wv) {
+      for (unsigned wv = 0; wv < d.nv; ++wv) {
         if ((!torus || (wv & 1u) == (si.ovc & 1u)) &&
             (si.route & avail_[wv] & ~owned_vc_[wv]) != 0) {
           h.eff = wv;
@@ -506,8 +514,8 @@ void FastNode::CombT() {
       }
     }
     h.ok = 0;
-    if (h.eff < nv) {
-      const uint32_t vcm = is_head ? ~owned_vc_[h.eff] : own_by_[p * nv + h.eff];
+    if (h.eff < d.nv) {
+      const uint32_t vcm = is_head ? ~owned_vc_[h.eff] : own_by_[p * d.nv + h.eff];
       h.ok = avail_[h.eff] & ~blocked & vcm;
     }
   };
@@ -585,7 +593,7 @@ void FastNode::CombT() {
   }
   for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
-    const uint8_t cr = pt_out_[p] < np ? c.rout_credit[pt_out_[p]] : 0;
+    const uint8_t cr = pt_out_[p] < d.np ? c.rout_credit[pt_out_[p]] : 0;
     c.in_credit_d[p] = cr;
     if (cr != 0)
       c.in_credit_any |= 1u << p;
@@ -610,13 +618,13 @@ uint32_t FastNode::OutQuiet() const { return c_.out_idle & ~c_.req_any & ~c_.pt_
 
 template <class D>
 void FastNode::SendFlitT(unsigned o, uint32_t* dst) const {
-  const unsigned w = D::kW != 0 ? D::kW : w_;
+  const Dims d = DimsOf<D>();
   if ((c_.pt_out_en >> o) & 1u) {
-    CopyFlit(dst, c_.rin_flit[c_.pt_src[o]], w);
+    CopyFlit(dst, c_.rin_flit[c_.pt_src[o]], d.w);
     return;
   }
   const unsigned p = c_.gnt_idx[o];
-  CopyFlit(dst, &slot_flit_[size_t{c_.sel_slot[p]} * w], w);
+  CopyFlit(dst, &slot_flit_[size_t{c_.sel_slot[p]} * d.w], d.w);
   dst[0] = (dst[0] & ~(kVcMask << hw::kHdrVcLsb)) | (uint32_t{c_.sel_ovc[p]} << hw::kHdrVcLsb);
 }
 
@@ -834,18 +842,11 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
 // ---------------------------------------------------------------------------------------------
 template <class D>
 void FastNode::EdgeT(const NodeIn& in) {
-  const unsigned np = D::kNp != 0 ? D::kNp : np_;
-  const unsigned nn = D::kNp != 0 ? D::kNp - D::kLp + 1 : nn_;
-  const unsigned lp = D::kLp != 0 ? D::kLp : lp_;
-  const unsigned nv = D::kNv != 0 ? D::kNv : nv_;
-  const unsigned depth = D::kDepth != 0 ? D::kDepth : depth_;
-  const unsigned w = D::kW != 0 ? D::kW : w_;
-  const unsigned nl = D::kNl != 0 ? D::kNl : nl_;
-  const bool has_eng = D::kEngine == 0 ? false : eng_ != nullptr;  // (a constant for FixedP2p)
+  const Dims d = DimsOf<D>();
   Comb& c = c_;
   // Register bus (decoded against this cycle's combinational state).
   const bool nd_sel = ((in.cfg_addr >> 8) & 0xFFu) == hw::kNodeRegPage;
-  const bool eng_sel = has_eng && ((in.cfg_addr >> 8) & 0xFFu) == hw::kEngRegPage;
+  const bool eng_sel = d.has_eng && ((in.cfg_addr >> 8) & 0xFFu) == hw::kEngRegPage;
   const bool nd_req = in.cfg_req && nd_sel;
   const bool rtr_req = in.cfg_req && !nd_sel && !eng_sel;
   bool nd_ok = false, wr_portsel = false, wr_bypass = false, wr_nstatus = false;
@@ -858,7 +859,7 @@ void FastNode::EdgeT(const NodeIn& in) {
   if (rtr_req) RouterAccess(in, rtr_ok, rtr_rdata, rtr_wr);
 
   // Router outputs: output registers, credit counters, VC ownership.
-  const uint32_t all_vcs = (1u << nv) - 1u;
+  const uint32_t all_vcs = (1u << d.nv) - 1u;
   const uint32_t vc_sel_mask = vc_sel_mask_;
   bool credit_err = false;
   // Only outputs that send or get a credit change (an output doing neither keeps its state;
@@ -868,40 +869,40 @@ void FastNode::EdgeT(const NodeIn& in) {
     uint32_t take = 0;
     if ((c.send >> o) & 1u) {
       ++out_sent_[o];
-      uint32_t* dst = &out_flit_q_[o * w];
+      uint32_t* dst = &out_flit_q_[o * d.w];
       SendFlitT<D>(o, dst);
       const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
-      if (vi < nv) take = 1u << vi;
-      if (((c.gnt_valid >> o) & 1u) && vi < nv) {
+      if (vi < d.nv) take = 1u << vi;
+      if (((c.gnt_valid >> o) & 1u) && vi < d.nv) {
         if ((dst[0] >> hw::kHdrTailBit) & 1u) {
-          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * nv + vi] * nv + vi] &= ~(1u << o);
+          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * d.nv + vi] * d.nv + vi] &= ~(1u << o);
           owned_[o] &= ~(1u << vi);
           owned_vc_[vi] &= ~(1u << o);
           if (owned_[o] == 0) owned_any_ &= ~(1u << o);
         } else if ((dst[0] >> hw::kHdrHeadBit) & 1u) {
-          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * nv + vi] * nv + vi] &= ~(1u << o);
+          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * d.nv + vi] * d.nv + vi] &= ~(1u << o);
           owned_[o] |= 1u << vi;
           owned_vc_[vi] |= 1u << o;
           owned_any_ |= 1u << o;
-          owner_[o * nv + vi] = c.gnt_idx[o];
-          own_by_[c.gnt_idx[o] * nv + vi] |= 1u << o;
+          owner_[o * d.nv + vi] = c.gnt_idx[o];
+          own_by_[c.gnt_idx[o] * d.nv + vi] |= 1u << o;
         }
       }
     }
-    const uint32_t give = c.rout_credit[o] & ((1u << nv) - 1u);
+    const uint32_t give = c.rout_credit[o] & ((1u << d.nv) - 1u);
     // Credits taken and returned, counted without branches (which way a count moves goes
     // either way).
     for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
-      uint8_t& cnt = credits_[o * nv + v];
+      uint8_t& cnt = credits_[o * d.nv + v];
       const unsigned down = (take >> v) & 1u;  // else up
       const unsigned cur = cnt;
-      const bool stuck = Select(down, cur == 0, cur == depth);  // a count past its range
+      const bool stuck = Select(down, cur == 0, cur == d.depth);  // a count past its range
       credit_err |= stuck;
       const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
       cnt = static_cast<uint8_t>(nxt);
       avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
-      full_[o] = (full_[o] & ~(1u << v)) | (uint32_t{nxt == depth} << v);
+      full_[o] = (full_[o] & ~(1u << v)) | (uint32_t{nxt == d.depth} << v);
       notfull_ = (notfull_ & ~(1u << o)) | (uint32_t{full_[o] != all_vcs} << o);
     }
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
@@ -912,10 +913,10 @@ void FastNode::EdgeT(const NodeIn& in) {
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     const unsigned v = c.sel[p];
-    const unsigned q = p * nv + v;
+    const unsigned q = p * d.nv + v;
     if ((c.sel_done >> p) & 1u) {
       free_[nfree_++] = c.sel_slot[p];
-      rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == depth ? 0 : rd_[q] + 1u);
+      rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == d.depth ? 0 : rd_[q] + 1u);
       const unsigned left = --count_[q];
       nonempty_[p] &= ~(uint32_t{left == 0} << v);
       ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
@@ -933,7 +934,7 @@ void FastNode::EdgeT(const NodeIn& in) {
   const bool win_granted = c.mc_win_valid && c.gnt[c.mc_win_idx] != 0;
   if (mc_busy_) {
     const unsigned mp = mc_port_ & port_sel_mask_;
-    if (mp < np && ((c.pop_tail >> mp) & 1u) && c.sel[mp] == mc_vc_) mc_busy_ = false;
+    if (mp < d.np && ((c.pop_tail >> mp) & 1u) && c.sel[mp] == mc_vc_) mc_busy_ = false;
   } else if (win_granted) {
     mc_busy_ = true;
     mc_port_ = c.mc_win_idx;
@@ -951,7 +952,7 @@ void FastNode::EdgeT(const NodeIn& in) {
     const uint32_t hdr = f[0];
     const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
     if ((pt_en_ >> p) & 1u) {
-      if (vc < nv) {
+      if (vc < d.nv) {
         if ((hdr >> hw::kHdrTailBit) & 1u)
           pt_open_[p] &= ~(1u << vc);
         else if ((hdr >> hw::kHdrHeadBit) & 1u)
@@ -965,7 +966,7 @@ void FastNode::EdgeT(const NodeIn& in) {
     bool miss = false;
     const unsigned flow = (hdr >> hw::kHdrFlowLsb) & kFlowMask;
     if ((hdr >> hw::kHdrIsFlowBit) & 1u) {
-      route = flow < shape_.num_flows ? table_[flow * np + p] : 0;
+      route = flow < shape_.num_flows ? table_[flow * d.np + p] : 0;
       miss = route == 0;
     } else {
       // aries_route_compute's dimension-order routing, one lookup (DorTable).
@@ -977,7 +978,7 @@ void FastNode::EdgeT(const NodeIn& in) {
       const bool wrap = (e & kDorWrap) != 0, out_x = (e & kDorOutX) != 0;
       const bool out_y = (e & kDorOutY) != 0;
       // Arrived: the local port of this input (hw::DorLocalIndex).
-      if (port == hw::kPortLocal) port = hw::LocalPort(hw::DorLocalIndex(p, lp), nn);
+      if (port == hw::kPortLocal) port = hw::LocalPort(hw::DorLocalIndex(p, d.lp), d.nn);
       if (bad) {
         miss = true;
       } else {
@@ -996,18 +997,18 @@ void FastNode::EdgeT(const NodeIn& in) {
       err_info_ = (flow << hw::kErrInfoFlowLsb) | (p << hw::kErrInfoPortLsb);
       ++miss_cnt_;
     }
-    if (vc >= nv) {
+    if (vc >= d.nv) {
       overflow = true;
       continue;
     }
-    const unsigned q = p * nv + vc;
-    if (count_[q] == depth) {
+    const unsigned q = p * d.nv + vc;
+    if (count_[q] == d.depth) {
       overflow = true;
       continue;
     }
     const size_t s = free_[--nfree_];
-    fifo_[q * depth + wr_[q]] = static_cast<uint16_t>(s);
-    CopyFlit(&slot_flit_[s * w], f, w);
+    fifo_[q * d.depth + wr_[q]] = static_cast<uint16_t>(s);
+    CopyFlit(&slot_flit_[s * d.w], f, d.w);
     const unsigned head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
     const unsigned multi = (route & (route - 1u)) != 0;
     const unsigned dor = ~(hdr >> hw::kHdrIsFlowBit) & 1u;
@@ -1015,14 +1016,14 @@ void FastNode::EdgeT(const NodeIn& in) {
     slot_[s] = SlotInfo{
         route, static_cast<uint8_t>(ovc),
         static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
-    wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == depth ? 0 : wr_[q] + 1u);
+    wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;
     ne_ports_ |= 1u << p;
   }
   in_credit_q_ = c.in_credit_d;
   in_credit_any_ = c.in_credit_any;
-  if (has_eng) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
+  if (d.has_eng) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
 
   // Router registers.
   if (rtr_req && rtr_wr != 0) {
@@ -1045,7 +1046,7 @@ void FastNode::EdgeT(const NodeIn& in) {
     } else if (rtr_wr == 4) {
       const unsigned flow = (in.cfg_addr >> hw::kRouteFlowLsb) & ((1u << hw::kRouteFlowW) - 1u);
       const unsigned port = (in.cfg_addr >> hw::kRouteInportLsb) & kPortIdMask;
-      table_[flow * np + port] = wd & (np >= 32 ? ~0u : (1u << np) - 1u);
+      table_[flow * d.np + port] = wd & (d.np >= 32 ? ~0u : (1u << d.np) - 1u);
     }
   }
   // STATUS: the write-1-to-clear (above) first, then this cycle's events.
@@ -1078,11 +1079,11 @@ void FastNode::EdgeT(const NodeIn& in) {
   nd_rdata_q_ = (nd_req && nd_ok && !in.cfg_we) ? nd_rdata : 0;
 
   // The node's input registers take this cycle's pins.
-  const uint64_t lmask = nl >= 64 ? ~uint64_t{0} : (uint64_t{1} << nl) - 1;
+  const uint64_t lmask = d.nl >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.nl) - 1;
   lnk_in_valid_q_ = in.link_valid & lmask;
   for (uint64_t m = lnk_in_valid_q_; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-    CopyFlit(&lnk_in_flit_q_[l * w], &in.link_flit[l * w], w);
+    CopyFlit(&lnk_in_flit_q_[l * d.w], &in.link_flit[l * d.w], d.w);
   }
   const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
@@ -1090,14 +1091,14 @@ void FastNode::EdgeT(const NodeIn& in) {
   const uint64_t cmask8 = uint64_t{cmask} * 0x0101010101010101ull;
   uint64_t credit_any = 0;
   unsigned l = 0;
-  for (; l + 8 <= nl; l += 8) {
+  for (; l + 8 <= d.nl; l += 8) {
     uint64_t x;
     std::memcpy(&x, lc + l, 8);
     x &= cmask8;
     std::memcpy(q + l, &x, 8);
     credit_any |= NonzeroBytes(x) << l;
   }
-  if (l + 4 <= nl) {  // four more (the shipped node's 12 links)
+  if (l + 4 <= d.nl) {  // four more (the shipped node's 12 links)
     uint32_t x;
     std::memcpy(&x, lc + l, 4);
     x &= static_cast<uint32_t>(cmask8);
@@ -1105,19 +1106,19 @@ void FastNode::EdgeT(const NodeIn& in) {
     credit_any |= NonzeroBytes(x) << l;
     l += 4;
   }
-  for (; l < nl; ++l) {
+  for (; l < d.nl; ++l) {
     const uint8_t cr = lc[l] & cmask;
     q[l] = cr;
     credit_any |= uint64_t{cr != 0} << l;
   }
   lnk_out_credit_any_ = credit_any;
-  ep_in_valid_q_ = in.ep_valid & ((1u << lp) - 1u);
+  ep_in_valid_q_ = in.ep_valid & ((1u << d.lp) - 1u);
   for (uint32_t m = ep_in_valid_q_; m != 0; m &= m - 1) {
     const unsigned i = Ctz(m);
-    CopyFlit(&ep_in_flit_q_[i * w], &in.ep_flit[i * w], w);
+    CopyFlit(&ep_in_flit_q_[i * d.w], &in.ep_flit[i * d.w], d.w);
   }
   ep_out_credit_any_ = 0;
-  for (unsigned i = 0; i < lp; ++i) {
+  for (unsigned i = 0; i < d.lp; ++i) {
     ep_out_credit_q_[i] = in.ep_credit[i] & cmask;
     ep_out_credit_any_ |= uint32_t{ep_out_credit_q_[i] != 0} << i;
   }
@@ -1126,31 +1127,25 @@ void FastNode::EdgeT(const NodeIn& in) {
 
 template <class D>
 void FastNode::OutputsT(NodeOut& out) {
-  const unsigned nn = D::kNp != 0 ? D::kNp - D::kLp + 1 : nn_;
-  const unsigned lp = D::kLp != 0 ? D::kLp : lp_;
-  const unsigned nv = D::kNv != 0 ? D::kNv : nv_;
-  const unsigned w = D::kW != 0 ? D::kW : w_;
-  const unsigned nl = D::kNl != 0 ? D::kNl : nl_;
-  const bool muxed = D::kMuxed >= 0 ? D::kMuxed == 1 : muxed_;
-  const bool has_eng = D::kEngine == 0 ? false : eng_ != nullptr;  // (a constant for FixedP2p)
+  const Dims d = DimsOf<D>();
   // A port's output flit: the engine's when it drives the port, else the router's register.
   auto port_out_flit = [&](unsigned p) -> const uint32_t* {
-    return has_eng && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * w];
+    return d.has_eng && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * d.w];
   };
   uint64_t lv = 0;
-  const uint32_t port_valid = out_valid_q_ | (has_eng ? eng_->out_valid() : 0u);
+  const uint32_t port_valid = out_valid_q_ | (d.has_eng ? eng_->out_valid() : 0u);
   auto PortCredit = [&](unsigned p) -> uint8_t {
     uint8_t cr = in_credit_q_[p];
-    if (has_eng) {
-      cr |= static_cast<uint8_t>(((eng_->in_credit_req() >> p) & 1u) << nv);
-      cr |= static_cast<uint8_t>(((eng_->in_credit_rsp() >> p) & 1u) << (nv + 1));
+    if (d.has_eng) {
+      cr |= static_cast<uint8_t>(((eng_->in_credit_req() >> p) & 1u) << d.nv);
+      cr |= static_cast<uint8_t>(((eng_->in_credit_rsp() >> p) & 1u) << (d.nv + 1));
     }
     return cr;
   };
   uint64_t ca = 0;
-  if (muxed && direct_) {  // port p on link p - 1 both ways (Owners)
-    std::memset(out.link_credit.data() + 4, 0, nl - 4);
-    if (has_eng) {
+  if (d.muxed && direct_) {  // port p on link p - 1 both ways (Owners)
+    std::memset(out.link_credit.data() + 4, 0, d.nl - 4);
+    if (d.has_eng) {
       for (unsigned p = 1; p <= 4; ++p) {
         const uint8_t cr = PortCredit(p);
         out.link_credit[p - 1] = cr;
@@ -1165,15 +1160,15 @@ void FastNode::OutputsT(NodeOut& out) {
     lv = (port_valid >> 1) & 0xFu;
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      CopyFlit(&out.link_flit[l * w], port_out_flit(l + 1), w);
+      CopyFlit(&out.link_flit[l * d.w], port_out_flit(l + 1), d.w);
     }
-  } else if (muxed) {
-    std::memset(out.link_credit.data(), 0, nl);
+  } else if (d.muxed) {
+    std::memset(out.link_credit.data(), 0, d.nl);
     if ((port_valid & 0x1Eu) != 0) {
       for (unsigned p = 1; p <= 4; ++p) lv |= uint64_t{(port_valid >> p) & 1u} << out_link_[p];
     }
     // Credits upstream: none on a cycle without a pop, a circuit's credit or the engine's.
-    if ((in_credit_any_ & 0x1Eu) != 0 || has_eng) {
+    if ((in_credit_any_ & 0x1Eu) != 0 || d.has_eng) {
       for (unsigned p = 1; p <= 4; ++p) {
         const uint8_t cr = PortCredit(p);
         out.link_credit[in_link_[p]] |= cr;
@@ -1182,33 +1177,33 @@ void FastNode::OutputsT(NodeOut& out) {
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      CopyFlit(&out.link_flit[l * w], port_out_flit(out_owner_[l]), w);
+      CopyFlit(&out.link_flit[l * d.w], port_out_flit(out_owner_[l]), d.w);
     }
   } else {
-    for (unsigned l = 0; l < nl; ++l) {
+    for (unsigned l = 0; l < d.nl; ++l) {
       const uint8_t cr = PortCredit(l + 1);
       out.link_credit[l] = cr;
       ca |= uint64_t{cr != 0} << l;
       if ((port_valid >> (l + 1)) & 1u) {
         lv |= uint64_t{1} << l;
-        CopyFlit(&out.link_flit[l * w], port_out_flit(l + 1), w);
+        CopyFlit(&out.link_flit[l * d.w], port_out_flit(l + 1), d.w);
       }
     }
   }
   out.link_valid = lv;
   out.link_credit_any = ca;
-  const bool eng_ep = has_eng && (eng_->claim() & 1u);
+  const bool eng_ep = d.has_eng && (eng_->claim() & 1u);
   out.ep_valid = ((c_.send & 1u) || eng_ep) ? 1u : 0u;
   if (eng_ep)
     eng_->LocNextFlit(out.ep_flit.data());
   else if (out.ep_valid)
     SendFlitT<D>(0, out.ep_flit.data());
   out.ep_credit[0] = c_.in_credit_d[0];
-  for (unsigned i = 1; i < lp; ++i) {  // extra local ports: the router's alone
-    const unsigned p = hw::LocalPort(i, nn);
+  for (unsigned i = 1; i < d.lp; ++i) {  // extra local ports: the router's alone
+    const unsigned p = hw::LocalPort(i, d.nn);
     if ((c_.send >> p) & 1u) {
       out.ep_valid |= static_cast<uint8_t>(1u << i);
-      SendFlitT<D>(p, &out.ep_flit[i * w]);
+      SendFlitT<D>(p, &out.ep_flit[i * d.w]);
     }
     out.ep_credit[i] = c_.in_credit_d[p];
   }
@@ -1216,8 +1211,8 @@ void FastNode::OutputsT(NodeOut& out) {
   out.cfg_err = nd_err_q_ || rtr_err_;
   out.cfg_rdata = nd_rdata_q_ | rtr_rdata_;
   out.err = status_ != 0 || nstatus_q_ != 0;
-  if (has_eng) {
-    out.ep_credit[0] |= static_cast<uint8_t>(eng_->loc_next_credit() << nv);
+  if (d.has_eng) {
+    out.ep_credit[0] |= static_cast<uint8_t>(eng_->loc_next_credit() << d.nv);
     out.cfg_rsp = out.cfg_rsp || eng_->cfg_rsp();
     out.cfg_err = out.cfg_err || eng_->cfg_err();
     out.cfg_rdata |= eng_->cfg_rdata();
@@ -1225,7 +1220,7 @@ void FastNode::OutputsT(NodeOut& out) {
   }
   out.idle = c_.in_empty == all_ports_ && out_valid_q_ == 0 && in_credit_any_ == 0 &&
              !out.cfg_rsp && lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 &&
-             ep_in_valid_q_ == 0 && ep_out_credit_any_ == 0 && (!has_eng || eng_->idle());
+             ep_in_valid_q_ == 0 && ep_out_credit_any_ == 0 && (!d.has_eng || eng_->idle());
   out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
 }
 

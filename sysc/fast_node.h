@@ -82,6 +82,14 @@ class FastNode final : public NodeModel {
   // (the shipped point-to-point node, FixedP2p in fast_node.cc) and for any shape (every
   // dimension read from the members). ComputeComb picks the one this node was built for.
   void ComputeComb();
+  // The node's dimensions as the hot path reads them: D's constants where it fixes them, the
+  // members otherwise.
+  struct Dims {
+    unsigned np, nn, lp, nv, depth, w, nl;
+    bool muxed, has_eng;
+  };
+  template <class D>
+  Dims DimsOf() const;
   template <class D>
   void EdgeT(const NodeIn& in);
   template <class D>
@@ -204,7 +212,6 @@ class FastNode final : public NodeModel {
   bool fixed_p2p_ = false;  // the shape FixedP2p compiles for (Tick takes that path)
   Comb c_;
   std::vector<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
-  std::vector<uint32_t> tmp_flit_;
 };
 
 }  // namespace aries::sysc
