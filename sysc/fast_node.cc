@@ -151,9 +151,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   rd_.assign(np_ * nv_, 0);
   wr_.assign(np_ * nv_, 0);
   nonempty_.assign(np_, 0);
-  served_.assign(np_ * nv_, 0);
+  head_.assign(np_ * nv_, VcHead{0, 0, 0, 0});
   pkt_ovc_.assign(np_ * nv_, 0);
-  pkt_dyn_.assign(np_ * nv_, 0);
   vc_last_.assign(np_, 0);
   slot_.assign(slots, SlotInfo{0, 0, 0});
   slot_flit_.assign(slots * w_, 0);
@@ -236,9 +235,8 @@ void FastNode::Reset(unsigned x, unsigned y) {
   std::fill(wr_.begin(), wr_.end(), 0);
   std::fill(nonempty_.begin(), nonempty_.end(), 0);
   ne_ports_ = 0;
-  std::fill(served_.begin(), served_.end(), 0);
+  std::fill(head_.begin(), head_.end(), VcHead{0, 0, 0, 0});
   std::fill(pkt_ovc_.begin(), pkt_ovc_.end(), 0);
-  std::fill(pkt_dyn_.begin(), pkt_dyn_.end(), 0);
   std::fill(vc_last_.begin(), vc_last_.end(), static_cast<uint8_t>(nv_ - 1));
   mc_busy_ = false;
   mc_port_ = mc_vc_ = 0;
@@ -485,7 +483,7 @@ void FastNode::CombT() {
   const bool mc_free = !mc_busy_;
   const uint32_t blocked = c.pt_out_en | (d.has_eng ? eng_->claim() : 0u);  // out_hold_i
   c.sel_valid = c.sel_drop = c.mc_start = c.sel_done = c.pop_tail = 0;
-  c.sel_is_head = c.sel_dyn = 0;
+  c.sel_is_head = 0;
   uint32_t sel_tail = 0;
   uint32_t ok_sel[32];
   // Only the inputs holding flits (sel, gnt and rem of the others are never read).
@@ -498,16 +496,16 @@ void FastNode::CombT() {
   };
   auto head_of = [&](unsigned p, unsigned v, Head& h) {
     const unsigned q = p * d.nv + v;
-    h.slot = fifo_[q * d.depth + rd_[q]];
-    const SlotInfo& si = slot_[h.slot];
-    h.flags = si.flags;
-    h.rem = si.route & ~served_[q];
-    const bool is_head = si.flags & kHead;
-    h.eff = Select(is_head, si.ovc, pkt_ovc_[q]);
-    if (dyn_vc_ && (si.flags & kDynCand)) {
+    const VcHead hv = head_[q];
+    h.slot = hv.slot;
+    h.flags = hv.flags;
+    h.rem = hv.rem;
+    const bool is_head = hv.flags & kHead;
+    h.eff = Select(is_head, hv.ovc, pkt_ovc_[q]);
+    if (dyn_vc_ && (hv.flags & kDynCand)) {
+      // (A DOR head is unicast: nothing of its route is served while it waits, rem = route.)
       for (unsigned wv = 0; wv < d.nv; ++wv) {
-        if ((!torus || (wv & 1u) == (si.ovc & 1u)) &&
-            (si.route & avail_[wv] & ~owned_vc_[wv]) != 0) {
+        if ((!torus || (wv & 1u) == (hv.ovc & 1u)) && (hv.rem & avail_[wv] & ~owned_vc_[wv]) != 0) {
           h.eff = wv;
           break;
         }
@@ -544,7 +542,6 @@ void FastNode::CombT() {
     if (h.rem == 0) c.sel_drop |= 1u << p;
     if (h.flags & kHead) c.sel_is_head |= 1u << p;
     if (h.flags & kTail) sel_tail |= 1u << p;
-    if (dyn_vc_ && (h.flags & kDynCand)) c.sel_dyn |= 1u << p;
     if ((h.flags & kMcHead) && mc_free) c.mc_start |= 1u << p;
   }
   // Multicast token arbitration, then the requests.
@@ -920,13 +917,16 @@ void FastNode::EdgeT(const NodeIn& in) {
       const unsigned left = --count_[q];
       nonempty_[p] &= ~(uint32_t{left == 0} << v);
       ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
-      served_[q] = 0;
+      if (left != 0) {  // the next flit is the head, nothing of its route served
+        const unsigned s = fifo_[q * d.depth + rd_[q]];
+        const SlotInfo& si = slot_[s];
+        head_[q] = VcHead{si.route, static_cast<uint16_t>(s), si.ovc, si.flags};
+      }
       // A head sets its packet's output VC.
       const bool is_head = (c.sel_is_head >> p) & 1u;
       pkt_ovc_[q] = static_cast<uint8_t>(Select(is_head, c.sel_ovc[p], pkt_ovc_[q]));
-      pkt_dyn_[q] = static_cast<uint8_t>(Select(is_head, (c.sel_dyn >> p) & 1u, pkt_dyn_[q]));
     } else {
-      served_[q] |= c.gnt[p];
+      head_[q].rem &= ~c.gnt[p];  // the outputs served stay served
     }
     if (c.gnt[p] != 0 || ((c.sel_drop >> p) & 1u)) vc_last_[p] = static_cast<uint8_t>(v);
   }
@@ -1013,9 +1013,10 @@ void FastNode::EdgeT(const NodeIn& in) {
     const unsigned multi = (route & (route - 1u)) != 0;
     const unsigned dor = ~(hdr >> hw::kHdrIsFlowBit) & 1u;
     static_assert(kHead == 1 && kTail == 2 && kMcHead == 4 && kDynCand == 8, "flag bits");
-    slot_[s] = SlotInfo{
-        route, static_cast<uint8_t>(ovc),
-        static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
+    const auto flags =
+        static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3);
+    slot_[s] = SlotInfo{route, static_cast<uint8_t>(ovc), flags};
+    if (count_[q] == 0) head_[q] = VcHead{route, static_cast<uint16_t>(s), slot_[s].ovc, flags};
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;

@@ -62,8 +62,8 @@ class FastNode final : public NodeModel {
     std::vector<uint32_t> rem;       // per input: head_rem of the selected VC
     std::vector<uint8_t> sel_ovc;    // per input: the output VC of the selected head
     std::vector<uint16_t> sel_slot;  // per input: the slot of the selected VC's head
-    uint32_t sel_is_head = 0, sel_dyn = 0;
-    uint32_t req_any = 0;  // outputs some input requests
+    uint32_t sel_is_head = 0;        // (the RTL's pkt_dyn_q feeds only an assertion: not kept)
+    uint32_t req_any = 0;            // outputs some input requests
     uint32_t mc_gate = 0;
     bool mc_win_valid = false;
     unsigned mc_win_idx = 0;
@@ -167,9 +167,7 @@ class FastNode final : public NodeModel {
   std::vector<uint8_t> count_, rd_, wr_;  // np * nv
   std::vector<uint32_t> nonempty_;        // per port: VCs holding a flit
   uint32_t ne_ports_ = 0;                 // ports whose nonempty_ is not 0
-  std::vector<uint32_t> served_;          // np * nv
-  std::vector<uint8_t> pkt_ovc_;          // np * nv
-  std::vector<uint8_t> pkt_dyn_;          // np * nv
+  std::vector<uint8_t> pkt_ovc_;          // np * nv: the output VC its packet's head took
   std::vector<uint8_t> vc_last_;          // per port: VC round-robin pointer
   // Per slot: what route computation gave its flit and the header bits the allocators read.
   enum : uint8_t { kHead = 1, kTail = 2, kMcHead = 4, kDynCand = 8 };
@@ -179,6 +177,16 @@ class FastNode final : public NodeModel {
     uint8_t flags;   // kHead, kTail, kMcHead (a multicast head), kDynCand (a DOR head)
   };
   std::vector<SlotInfo> slot_;
+  // Per (input, VC) holding a flit: its head's slot and SlotInfo, the outputs of its route not
+  // yet served (a multicast flit is served output by output), read each cycle without going
+  // through the FIFO (set when a flit becomes the head: written into an empty VC, or the one
+  // before it popped).
+  struct VcHead {
+    uint32_t rem;
+    uint16_t slot;
+    uint8_t ovc, flags;
+  };
+  std::vector<VcHead> head_;         // np * nv
   std::vector<uint32_t> slot_flit_;  // per slot: w words (header as it arrived)
   // Slots are not tied to a FIFO position: a flit written takes the slot freed last, so the
   // flits in the buffers keep to a few cache lines instead of rotating through every position.
