@@ -112,9 +112,9 @@ const std::vector<KeyInfo>& ConfigKeys() {
        kModel},
       {"sim.payload", "auto", "auto, full, id",
        "flit words the package moves: every lane (full), or the header and the packet id lane "
-       "alone (id: the fast model; the other lanes are a function of the id and the cycles are "
-       "the same); auto: id for the fast model on a node without the collective engine and "
-       "without a packet log, else full",
+       "alone (id: the fast model, or check, where the RTL gets the other lanes zero; the other "
+       "lanes are a function of the id and the cycles are the same); auto: id for the fast model "
+       "on a node without the collective engine and without a packet log, else full",
        kRuns},
       {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing",
        kRuns},

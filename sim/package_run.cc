@@ -365,11 +365,10 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     }
     s.payload = id ? "id" : "full";
   }
-  if (s.payload == "id" && s.model != "fast") {
-    throw ConfigError(fmt::format(
-        "sim.payload = id needs sim.model = fast (the {} model moves every lane; allowed with "
-        "it: auto, full)",
-        s.model));
+  if (s.payload == "id" && s.model == "rtl") {
+    throw ConfigError(
+        "sim.payload = id needs sim.model = fast or check (the rtl model moves every lane; "
+        "allowed with it: auto, full)");
   }
   if (s.payload == "id" && logs_flits) {
     throw ConfigError(

@@ -2,6 +2,12 @@
 // by pin (the Verilated RTL and the fast C++ model: the proof that they are equal). The first
 // mismatch throws NodeMismatch naming the cycle, the node, the pin and both values; the package
 // reports it and stops.
+//
+// The candidate may carry fewer lanes than the reference (the fast model on point-to-point
+// traffic, sim.payload = id, against the RTL, which carries every lane): the reference then
+// gets each input flit with the lanes the candidate does not carry set to zero, every flit it
+// drives must keep them zero (else a mismatch naming the pin), and the package sees the carried
+// words.
 #ifndef ARIES_SYSC_LOCKSTEP_NODE_H_
 #define ARIES_SYSC_LOCKSTEP_NODE_H_
 
@@ -26,10 +32,12 @@ std::string CompareNodeOut(const NodeShape& shape, const NodeOut& a, const NodeO
 
 class LockstepNode final : public NodeModel {
  public:
-  // `reference` is stepped first and its outputs are the ones the package sees.
+  // `reference` is stepped first and its outputs are the ones the package sees. Throws
+  // std::invalid_argument when the candidate carries more words than the reference.
   LockstepNode(std::unique_ptr<NodeModel> reference, std::unique_ptr<NodeModel> candidate,
                std::string name);
-  const NodeShape& shape() const override { return ref_->shape(); }
+  // The candidate's (the words the package moves).
+  const NodeShape& shape() const override { return cand_->shape(); }
   void Reset(unsigned x, unsigned y) override;
   void Tick(const NodeIn& in, NodeOut& out) override;
   void Trace(VerilatedFstC* fst) override { ref_->Trace(fst); }
@@ -40,6 +48,11 @@ class LockstepNode final : public NodeModel {
   std::string name_;
   NodeOut cand_out_;
   uint64_t ticks_ = 0;
+  // A candidate carrying fewer words: the reference's pins at its width.
+  bool narrow_ = false;
+  NodeIn ref_in_;
+  NodeOut ref_out_;
+  std::string Narrow(const NodeIn& in, NodeOut& out);
 };
 
 }  // namespace aries::sysc

@@ -99,11 +99,11 @@ std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, Veri
                                     const std::string& name, unsigned carried_lanes) {
   NodeShape fast = ShapeOf(p);
   if (carried_lanes != 0 && carried_lanes != p.Lanes) {
-    if (impl != NodeImpl::kFast) {
+    if (impl == NodeImpl::kRtl) {
       throw std::invalid_argument(fmt::format(
-          "a node carrying {} of its {} lanes: only the fast model can (the {} model moves every "
-          "lane)",
-          carried_lanes, p.Lanes, NodeImplName(impl)));
+          "a node carrying {} of its {} lanes: only the fast model can (the rtl model moves every "
+          "lane; check steps the fast model beside it)",
+          carried_lanes, p.Lanes));
     }
     if (p.CollEngine != 0) {
       throw std::invalid_argument(fmt::format(
@@ -115,8 +115,8 @@ std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, Veri
   }
   if (impl == NodeImpl::kRtl) return RtlModel(p, ctx, name);
   if (impl == NodeImpl::kFast) return std::make_unique<FastNode>(fast);
-  return std::make_unique<LockstepNode>(RtlModel(p, ctx, name),
-                                        std::make_unique<FastNode>(ShapeOf(p)), name);
+  return std::make_unique<LockstepNode>(RtlModel(p, ctx, name), std::make_unique<FastNode>(fast),
+                                        name);
 }
 
 }  // namespace

@@ -42,8 +42,9 @@ const char* NodeImplName(NodeImpl impl);
 // the models that exist.
 const hw::NodeParams& ShippedParamsFor(NodeUse use, unsigned num_ports, unsigned local_ports);
 // carried_lanes (0: every lane): a fast node that moves only the first carried_lanes lanes of a
-// flit (NodeShape::carried_lanes); the models then throw std::invalid_argument for another
-// implementation and for a node with the collective engine (it reduces every lane).
+// flit (NodeShape::carried_lanes), alone or (kCheck) in lockstep with the RTL, which gets the
+// other lanes zero and must keep them so; the models then throw std::invalid_argument for the
+// RTL alone and for a node with the collective engine (it reduces every lane).
 NodeModelFactory ShippedNodeModels(NodeUse use = NodeUse::kAny, NodeImpl impl = NodeImpl::kRtl,
                                    unsigned carried_lanes = 0);
 // The shipped parameter sets by name (their Verilator prefixes: Varies_node, Varies_node_p2p,

@@ -4,7 +4,8 @@
 #   * the node-level random tests (tests/sysc/fast_node_test.cc) under SEEDS seeds: random
 #     register traffic, back-pressure, hostile input, the 15-port node, the engine node;
 #   * package runs on mesh, torus (static and dynamic VCs), ARIES with random bypass segments
-#     and flattened butterfly, 4x4 to 16x16, loads up to saturation, 1- and 10-cycle links;
+#     and flattened butterfly, 4x4 to 16x16, loads up to saturation, 1- and 10-cycle links,
+#     with every lane and with the packet id alone (sim.payload = id);
 #   * package runs around faults (dead links, a dead port) and struck by them mid-run (flits
 #     lost, reported);
 #   * every collective algorithm on every topology it serves (8x8, int32 and fp32, verified),
@@ -45,6 +46,11 @@ for links in 1 10; do
   run --set package.topology=fbfly --set package.k=8 --set package.link_latency=$links --set traffic.rate=0.4 --set package.vc_alloc=dynamic
 done
 run --set package.topology=mesh --set package.k=16 --set traffic.rate=0.2 --set sim.measure=3000
+# The packet id alone (sim.payload = id): the fast model's fixed-dimension path on the shipped
+# point-to-point node, the RTL carrying zero in the other lanes.
+run --set package.topology=mesh --set package.k=8 --set package.link_latency=1 --set traffic.rate=0.45 --set sim.payload=id
+run --set package.topology=torus --set package.k=8 --set traffic.rate=0.5 --set package.vc_alloc=dynamic --set sim.payload=id
+run --set package.topology=aries --set package.k=8 --set traffic.rate=0.35 --set package.bypass=random --set sim.payload=id
 run --set package.topology=mesh --set package.k=8 --set traffic.pattern=transpose --set traffic.rate=0.3 --set traffic.sink_accept=0.5
 run --set package.topology=aries --set package.k=4 --set traffic.pattern=hotspot --set traffic.rate=0.3
 # Faults: dead links and a dead port routed around from reset (every flit delivered; on ARIES

@@ -45,6 +45,10 @@ struct Mode {
   bool engine = false;       // the node with the collective engine (Varies_node)
   unsigned local_ports = 1;  // 2, 4: Varies_node_l2, Varies_node_l4 (with the engine); 2 with 15
                              // ports: Varies_node_fb_l2
+  // Lanes the fast model carries (0: every lane): 1 is sim.payload = id, where the RTL gets the
+  // other lanes zero and must keep them zero (the shipped point-to-point node then takes the
+  // fast model's fixed-dimension path).
+  unsigned carried_lanes = 0;
 };
 
 // Drives one node's pins like its neighbours, its endpoint and its controller would.
@@ -397,8 +401,10 @@ std::string RunLockstep(const Mode& m, uint64_t seed, uint64_t cycles, uint64_t*
   VerilatedContext ctx;
   const NodeUse use = m.engine ? NodeUse::kAny : NodeUse::kPointToPoint;
   auto rtl = aries::sysc::ShippedNodeModels(use)(m.ports, m.local_ports, &ctx, "rtl");
-  const NodeShape shape = rtl->shape();
-  LockstepNode node(std::move(rtl), std::make_unique<FastNode>(shape), "node");
+  NodeShape fast = rtl->shape();
+  if (m.carried_lanes != 0) fast.carried_lanes = m.carried_lanes;
+  LockstepNode node(std::move(rtl), std::make_unique<FastNode>(fast), "node");
+  const NodeShape shape = node.shape();  // the words the pins carry: the fast model's
   std::mt19937_64 pick(seed);
   const unsigned x = static_cast<unsigned>(pick() % 3), y = static_cast<unsigned>(pick() % 3);
   node.Reset(x, y);
@@ -520,6 +526,75 @@ TEST(FastNode, EqualsRtlWithTwoAndFourLocalPorts) {
     m.hostile = true;
     Check(m, 15, 1000, 1);
   }
+}
+
+// sim.payload = id: the fast model carries the header and the packet id lane alone (on the
+// shipped point-to-point node, its fixed-dimension path), the RTL every lane, the others zero.
+TEST(FastNode, EqualsRtlCarryingThePacketIdAlone) {
+  Mode m;
+  m.carried_lanes = 1;
+  Check(m, 4, 20000);
+  m.load = 0.9;
+  m.accept = 0.05;
+  m.cfg_rate = 0.01;
+  Check(m, 2, 20000);
+  m = Mode{};
+  m.carried_lanes = 1;
+  m.hostile = true;
+  m.cfg_rate = 0.05;
+  Check(m, 30, 1000, 1);
+  m.ports = 15;  // the flattened butterfly's node (no fixed path: every dimension read)
+  Check(m, 10, 1000, 1);
+}
+
+// A reference that drives a lane the candidate does not carry is a mismatch naming the pin.
+class NoisyLane final : public NodeModel {
+ public:
+  explicit NoisyLane(const NodeShape& s) : inner_(s) {}
+  const NodeShape& shape() const override { return inner_.shape(); }
+  void Reset(unsigned x, unsigned y) override { inner_.Reset(x, y); }
+  void Tick(const NodeIn& in, NodeOut& out) override {
+    inner_.Tick(in, out);
+    const unsigned w = shape().words();
+    for (unsigned l = 0; l < shape().num_links; ++l) {
+      if ((out.link_valid >> l) & 1u) out.link_flit[l * w + 2] ^= 0x100u;  // lane 2
+    }
+  }
+  void Trace(VerilatedFstC*) override {}
+
+ private:
+  FastNode inner_;
+};
+
+TEST(FastNode, LockstepCatchesALaneTheCandidateDoesNotCarry) {
+  const NodeShape wide = aries::sysc::ShippedShape(NodeUse::kPointToPoint);
+  NodeShape narrow = wide;
+  narrow.carried_lanes = 1;
+  LockstepNode node(std::make_unique<NoisyLane>(wide), std::make_unique<FastNode>(narrow),
+                    "node (2,1)");
+  EXPECT_EQ(node.shape().words(), 2u);
+  node.Reset(2, 1);
+  Mode m;
+  m.cfg_rate = 0;
+  Stimulus stim(node.shape(), m, 11, 2, 1);
+  NodeOut out;
+  out.link_flit.assign(narrow.num_links * narrow.words(), 0);
+  out.link_credit.assign(narrow.num_links, 0);
+  out.ep_flit.assign(narrow.local_ports * narrow.words(), 0);
+  std::string what;
+  try {
+    for (int c = 0; c < 1000; ++c) node.Tick(stim.Next(out), out);
+  } catch (const NodeMismatch& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("node (2,1)"), std::string::npos) << what;
+  EXPECT_NE(what.find("lnk_out_flit_o[link"), std::string::npos) << what;
+  EXPECT_NE(what.find("which the fast model does not carry (it carries 1)"), std::string::npos)
+      << what;
+  // A candidate wider than the reference is refused.
+  EXPECT_THROW(
+      LockstepNode(std::make_unique<FastNode>(narrow), std::make_unique<FastNode>(wide), "node"),
+      std::invalid_argument);
 }
 
 TEST(FastNode, LockstepNamesTheFirstDifferingPin) {

@@ -1430,6 +1430,8 @@ TEST(PackageModels, FastModelStandsForEveryShippedModelButHasNoWaveforms) {
 
 // Carrying fewer lanes is the fast model's alone, without the engine (it reduces every lane)
 // and without the data toggles (energy); each refusal names what is allowed.
+// Fewer lanes: the fast model alone or beside the RTL in lockstep (which gets the other lanes
+// zero), never the RTL alone or a node with the engine.
 TEST(PackageModels, OnlyTheFastPointToPointNodeCarriesFewerLanes) {
   using aries::sysc::NodeImpl;
   using aries::sysc::NodeUse;
@@ -1443,13 +1445,16 @@ TEST(PackageModels, OnlyTheFastPointToPointNodeCarriesFewerLanes) {
     }
   };
   expect_refused(NodeUse::kPointToPoint, NodeImpl::kRtl, 1, "only the fast model can");
-  expect_refused(NodeUse::kPointToPoint, NodeImpl::kCheck, 1, "only the fast model can");
   expect_refused(NodeUse::kAny, NodeImpl::kFast, 1, "with the collective engine");
+  expect_refused(NodeUse::kAny, NodeImpl::kCheck, 1, "with the collective engine");
   expect_refused(NodeUse::kPointToPoint, NodeImpl::kFast, 17, "allowed: 1 to 16");
   auto id =
       aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint, NodeImpl::kFast, 1)(5, 1, &ctx, "id");
   EXPECT_EQ(id->shape().words(), 2u);
   EXPECT_EQ(id->shape().lanes, 16u);  // what the RTL has (the registers say so)
+  auto pair =
+      aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint, NodeImpl::kCheck, 1)(5, 1, &ctx, "p");
+  EXPECT_EQ(pair->shape().words(), 2u);  // the package moves the fast model's words
   PackageConfig pc = Cfg(Topology::kMesh, 4);
   pc.count_toggles = true;
   try {
