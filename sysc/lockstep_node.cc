@@ -98,57 +98,56 @@ void LockstepNode::Reset(unsigned x, unsigned y) {
 std::string LockstepNode::Narrow(const NodeIn& in, NodeOut& out) {
   const NodeShape& s = ref_->shape();
   const unsigned wr = s.words(), wc = cand_->shape().words();
-  auto widen = [&](const uint32_t* src, uint32_t* dst) {
-    std::copy(src, src + wc, dst);
-    std::fill(dst + wc, dst + wr, 0u);
+  // The valid flits of one bus (the links, the local ports) from one width to the other.
+  auto widen = [&](uint64_t valid, unsigned count, const std::vector<uint32_t>& src,
+                   std::vector<uint32_t>& dst) {
+    for (unsigned i = 0; i < count; ++i) {
+      if (!((valid >> i) & 1u)) continue;
+      std::copy(&src[i * wc], &src[i * wc] + wc, &dst[i * wr]);
+      std::fill(&dst[i * wr] + wc, &dst[i * wr] + wr, 0u);
+    }
   };
-  ref_in_.link_valid = in.link_valid;
-  for (unsigned l = 0; l < s.num_links; ++l) {
-    if ((in.link_valid >> l) & 1u) widen(&in.link_flit[l * wc], &ref_in_.link_flit[l * wr]);
-  }
-  ref_in_.link_credit = in.link_credit;
-  ref_in_.ep_valid = in.ep_valid;
-  for (unsigned i = 0; i < s.local_ports; ++i) {
-    if ((in.ep_valid >> i) & 1u) widen(&in.ep_flit[i * wc], &ref_in_.ep_flit[i * wr]);
-  }
-  ref_in_.ep_credit = in.ep_credit;
-  ref_in_.cfg_req = in.cfg_req;
-  ref_in_.cfg_we = in.cfg_we;
-  ref_in_.cfg_addr = in.cfg_addr;
-  ref_in_.cfg_wdata = in.cfg_wdata;
-  ref_->Tick(ref_in_, ref_out_);
   std::string bad;
-  auto narrow = [&](const char* pin, const char* channel, unsigned i, const uint32_t* src,
-                    uint32_t* dst) {
-    std::copy(src, src + wc, dst);
-    if (bad.empty() && std::any_of(src + wc, src + wr, [](uint32_t x) { return x != 0; })) {
-      bad = fmt::format(
-          "{}[{} {}]: the rtl drives {} in lanes {} .. {}, which the fast model "
-          "does not carry (it carries {})",
-          pin, channel, i, Words(src + wc, wr - wc), wc - 1, wr - 2, wc - 1);
+  auto narrow = [&](const char* pin, const char* channel, uint64_t valid, unsigned count,
+                    const std::vector<uint32_t>& src, std::vector<uint32_t>& dst) {
+    for (unsigned i = 0; i < count; ++i) {
+      if (!((valid >> i) & 1u)) continue;
+      const uint32_t* f = &src[i * wr];
+      std::copy(f, f + wc, &dst[i * wc]);
+      if (bad.empty() && std::any_of(f + wc, f + wr, [](uint32_t x) { return x != 0; })) {
+        bad = fmt::format(
+            "{}[{} {}]: the rtl drives {} in lanes {} .. {}, which the fast model does not carry "
+            "(it carries {})",
+            pin, channel, i, Words(f + wc, wr - wc), wc - 1, wr - 2, wc - 1);
+      }
     }
   };
-  out.link_valid = ref_out_.link_valid;
-  for (unsigned l = 0; l < s.num_links; ++l) {
-    if ((ref_out_.link_valid >> l) & 1u) {
-      narrow("lnk_out_flit_o", "link", l, &ref_out_.link_flit[l * wr], &out.link_flit[l * wc]);
-    }
-  }
-  out.link_credit = ref_out_.link_credit;
-  out.link_credit_any = ref_out_.link_credit_any;
-  out.ep_valid = ref_out_.ep_valid;
-  for (unsigned i = 0; i < s.local_ports; ++i) {
-    if ((ref_out_.ep_valid >> i) & 1u) {
-      narrow("ep_out_flit_o", "local port", i, &ref_out_.ep_flit[i * wr], &out.ep_flit[i * wc]);
-    }
-  }
-  out.ep_credit = ref_out_.ep_credit;
-  out.cfg_rsp = ref_out_.cfg_rsp;
-  out.cfg_err = ref_out_.cfg_err;
-  out.cfg_rdata = ref_out_.cfg_rdata;
-  out.err = ref_out_.err;
-  out.idle = ref_out_.idle;
-  out.bypass = ref_out_.bypass;
+  NodeIn& ri = ref_in_;
+  ri.link_valid = in.link_valid;
+  widen(in.link_valid, s.num_links, in.link_flit, ri.link_flit);
+  ri.link_credit = in.link_credit;
+  ri.ep_valid = in.ep_valid;
+  widen(in.ep_valid, s.local_ports, in.ep_flit, ri.ep_flit);
+  ri.ep_credit = in.ep_credit;
+  ri.cfg_req = in.cfg_req;
+  ri.cfg_we = in.cfg_we;
+  ri.cfg_addr = in.cfg_addr;
+  ri.cfg_wdata = in.cfg_wdata;
+  ref_->Tick(ri, ref_out_);
+  const NodeOut& ro = ref_out_;
+  out.link_valid = ro.link_valid;
+  narrow("lnk_out_flit_o", "link", ro.link_valid, s.num_links, ro.link_flit, out.link_flit);
+  out.link_credit = ro.link_credit;
+  out.link_credit_any = ro.link_credit_any;
+  out.ep_valid = ro.ep_valid;
+  narrow("ep_out_flit_o", "local port", ro.ep_valid, s.local_ports, ro.ep_flit, out.ep_flit);
+  out.ep_credit = ro.ep_credit;
+  out.cfg_rsp = ro.cfg_rsp;
+  out.cfg_err = ro.cfg_err;
+  out.cfg_rdata = ro.cfg_rdata;
+  out.err = ro.err;
+  out.idle = ro.idle;
+  out.bypass = ro.bypass;
   return bad;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -486,24 +487,6 @@ TEST(FastNode, EqualsRtlOnTheFlattenedButterflyNodeWithTwoLocalPorts) {
   Check(m, 15, 1000, 1);
 }
 
-// The comparison can fail: a model whose credits come back one cycle late is caught, with the
-// pin named.
-class LateCredits final : public NodeModel {
- public:
-  explicit LateCredits(const NodeShape& s) : inner_(s) {}
-  const NodeShape& shape() const override { return inner_.shape(); }
-  void Reset(unsigned x, unsigned y) override { inner_.Reset(x, y); }
-  void Tick(const NodeIn& in, NodeOut& out) override {
-    inner_.Tick(in, out);
-    std::swap(held_, out.ep_credit[0]);
-  }
-  void Trace(VerilatedFstC*) override {}
-
- private:
-  FastNode inner_;
-  uint8_t held_ = 0;
-};
-
 TEST(FastNode, EqualsRtlWithTheCollectiveEngine) {
   Mode m;
   m.engine = true;
@@ -528,6 +511,44 @@ TEST(FastNode, EqualsRtlWithTwoAndFourLocalPorts) {
   }
 }
 
+// A fast node whose outputs a test tampers with after each edge: the comparison can fail.
+class Tampered final : public NodeModel {
+ public:
+  using Tamper = std::function<void(const NodeShape&, NodeOut&)>;
+  Tampered(const NodeShape& s, Tamper tamper) : inner_(s), tamper_(std::move(tamper)) {}
+  const NodeShape& shape() const override { return inner_.shape(); }
+  void Reset(unsigned x, unsigned y) override { inner_.Reset(x, y); }
+  void Tick(const NodeIn& in, NodeOut& out) override {
+    inner_.Tick(in, out);
+    tamper_(inner_.shape(), out);
+  }
+  void Trace(VerilatedFstC*) override {}
+
+ private:
+  FastNode inner_;
+  Tamper tamper_;
+};
+
+// Steps a lockstep pair at (x, y) for 1,000 cycles of random traffic without register requests;
+// the first mismatch's message ("" if none).
+std::string FirstMismatch(LockstepNode& node, unsigned x, unsigned y, uint64_t seed) {
+  const NodeShape& shape = node.shape();
+  node.Reset(x, y);
+  Mode m;
+  m.cfg_rate = 0;
+  Stimulus stim(shape, m, seed, x, y);
+  NodeOut out;
+  out.link_flit.assign(shape.num_links * shape.words(), 0);
+  out.link_credit.assign(shape.num_links, 0);
+  out.ep_flit.assign(shape.local_ports * shape.words(), 0);
+  try {
+    for (int c = 0; c < 1000; ++c) node.Tick(stim.Next(out), out);
+  } catch (const NodeMismatch& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // sim.payload = id: the fast model carries the header and the packet id lane alone (on the
 // shipped point-to-point node, its fixed-dimension path), the RTL every lane, the others zero.
 TEST(FastNode, EqualsRtlCarryingThePacketIdAlone) {
@@ -547,46 +568,20 @@ TEST(FastNode, EqualsRtlCarryingThePacketIdAlone) {
   Check(m, 10, 1000, 1);
 }
 
-// A reference that drives a lane the candidate does not carry is a mismatch naming the pin.
-class NoisyLane final : public NodeModel {
- public:
-  explicit NoisyLane(const NodeShape& s) : inner_(s) {}
-  const NodeShape& shape() const override { return inner_.shape(); }
-  void Reset(unsigned x, unsigned y) override { inner_.Reset(x, y); }
-  void Tick(const NodeIn& in, NodeOut& out) override {
-    inner_.Tick(in, out);
-    const unsigned w = shape().words();
-    for (unsigned l = 0; l < shape().num_links; ++l) {
-      if ((out.link_valid >> l) & 1u) out.link_flit[l * w + 2] ^= 0x100u;  // lane 2
-    }
-  }
-  void Trace(VerilatedFstC*) override {}
-
- private:
-  FastNode inner_;
-};
-
 TEST(FastNode, LockstepCatchesALaneTheCandidateDoesNotCarry) {
   const NodeShape wide = aries::sysc::ShippedShape(NodeUse::kPointToPoint);
   NodeShape narrow = wide;
   narrow.carried_lanes = 1;
-  LockstepNode node(std::make_unique<NoisyLane>(wide), std::make_unique<FastNode>(narrow),
+  // A reference that drives lane 2 of every link flit.
+  auto lane2 = [](const NodeShape& s, NodeOut& out) {
+    for (unsigned l = 0; l < s.num_links; ++l) {
+      if ((out.link_valid >> l) & 1u) out.link_flit[l * s.words() + 2] ^= 0x100u;
+    }
+  };
+  LockstepNode node(std::make_unique<Tampered>(wide, lane2), std::make_unique<FastNode>(narrow),
                     "node (2,1)");
   EXPECT_EQ(node.shape().words(), 2u);
-  node.Reset(2, 1);
-  Mode m;
-  m.cfg_rate = 0;
-  Stimulus stim(node.shape(), m, 11, 2, 1);
-  NodeOut out;
-  out.link_flit.assign(narrow.num_links * narrow.words(), 0);
-  out.link_credit.assign(narrow.num_links, 0);
-  out.ep_flit.assign(narrow.local_ports * narrow.words(), 0);
-  std::string what;
-  try {
-    for (int c = 0; c < 1000; ++c) node.Tick(stim.Next(out), out);
-  } catch (const NodeMismatch& e) {
-    what = e.what();
-  }
+  const std::string what = FirstMismatch(node, 2, 1, 11);
   EXPECT_NE(what.find("node (2,1)"), std::string::npos) << what;
   EXPECT_NE(what.find("lnk_out_flit_o[link"), std::string::npos) << what;
   EXPECT_NE(what.find("which the fast model does not carry (it carries 1)"), std::string::npos)
@@ -601,21 +596,12 @@ TEST(FastNode, LockstepNamesTheFirstDifferingPin) {
   VerilatedContext ctx;
   auto rtl = aries::sysc::ShippedNodeModels(NodeUse::kPointToPoint)(5, 1, &ctx, "rtl");
   const NodeShape shape = rtl->shape();
-  LockstepNode node(std::move(rtl), std::make_unique<LateCredits>(shape), "node (1,1)");
-  node.Reset(1, 1);
-  Mode m;
-  m.cfg_rate = 0;
-  Stimulus stim(shape, m, 7, 1, 1);
-  NodeOut out;
-  out.link_flit.assign(shape.num_links * shape.words(), 0);
-  out.link_credit.assign(shape.num_links, 0);
-  out.ep_flit.assign(shape.local_ports * shape.words(), 0);
-  std::string what;
-  try {
-    for (int c = 0; c < 1000; ++c) node.Tick(stim.Next(out), out);
-  } catch (const NodeMismatch& e) {
-    what = e.what();
-  }
+  // A model whose endpoint credits come back one cycle late.
+  auto late = [held = uint8_t{0}](const NodeShape&, NodeOut& out) mutable {
+    std::swap(held, out.ep_credit[0]);
+  };
+  LockstepNode node(std::move(rtl), std::make_unique<Tampered>(shape, late), "node (1,1)");
+  const std::string what = FirstMismatch(node, 1, 1, 7);
   EXPECT_NE(what.find("node (1,1)"), std::string::npos) << what;
   EXPECT_NE(what.find("ep_in_credit_o"), std::string::npos) << what;
 }
