@@ -67,11 +67,17 @@ LockstepNode::LockstepNode(std::unique_ptr<NodeModel> reference,
                            std::unique_ptr<NodeModel> candidate, std::string name)
     : ref_(std::move(reference)), cand_(std::move(candidate)), name_(std::move(name)) {
   const NodeShape& s = ref_->shape();
-  const unsigned w = cand_->shape().words();
+  const NodeShape& cs = cand_->shape();
+  const unsigned w = cs.words();
   if (w > s.words()) {
     throw std::invalid_argument(
         fmt::format("{}: the candidate model carries {} flit words, the reference only {}", name_,
                     w, s.words()));
+  }
+  if (cs.num_links != s.num_links || cs.local_ports != s.local_ports) {
+    throw std::invalid_argument(fmt::format(
+        "{}: the models differ in their pins ({} links and {} local ports against {} and {})",
+        name_, cs.num_links, cs.local_ports, s.num_links, s.local_ports));
   }
   cand_out_.link_flit.assign(s.num_links * w, 0);
   cand_out_.link_credit.assign(s.num_links, 0);
@@ -152,14 +158,15 @@ std::string LockstepNode::Narrow(const NodeIn& in, NodeOut& out) {
 }
 
 void LockstepNode::Tick(const NodeIn& in, NodeOut& out) {
-  std::string d;
+  std::string lanes;  // a lane the candidate does not carry, driven by the reference
   if (narrow_)
-    d = Narrow(in, out);
+    lanes = Narrow(in, out);
   else
     ref_->Tick(in, out);
   cand_->Tick(in, cand_out_);
   ++ticks_;
-  if (d.empty()) d = CompareNodeOut(cand_->shape(), out, cand_out_, "rtl", "fast");
+  std::string d = CompareNodeOut(cand_->shape(), out, cand_out_, "rtl", "fast");
+  if (d.empty()) d = lanes;
   if (!d.empty()) {
     throw NodeMismatch(
         fmt::format("{}: the fast model differs from the RTL at its clock edge {} after reset: {}",

@@ -33,7 +33,8 @@ std::string CompareNodeOut(const NodeShape& shape, const NodeOut& a, const NodeO
 class LockstepNode final : public NodeModel {
  public:
   // `reference` is stepped first and its outputs are the ones the package sees. Throws
-  // std::invalid_argument when the candidate carries more words than the reference.
+  // std::invalid_argument when the candidate carries more words than the reference or has other
+  // links or local ports.
   LockstepNode(std::unique_ptr<NodeModel> reference, std::unique_ptr<NodeModel> candidate,
                std::string name);
   // The candidate's (the words the package moves).

@@ -93,16 +93,16 @@ std::unique_ptr<NodeModel> RtlModel(const hw::NodeParams& p, VerilatedContext* c
   return std::make_unique<VerilatedNode<Varies_node, true>>(ShapeOf(p), ctx, name);
 }
 
-// A node of a shipped set: Verilated, fast (the same shape), or both in lockstep; the fast one
-// alone may carry fewer lanes (carried_lanes, 0: all).
+// A node of a shipped set: Verilated, fast (the same shape), or both in lockstep; the fast one,
+// alone or in lockstep, may carry fewer lanes (carried_lanes, 0: all).
 std::unique_ptr<NodeModel> MakeNode(const hw::NodeParams& p, NodeImpl impl, VerilatedContext* ctx,
                                     const std::string& name, unsigned carried_lanes) {
   NodeShape fast = ShapeOf(p);
   if (carried_lanes != 0 && carried_lanes != p.Lanes) {
     if (impl == NodeImpl::kRtl) {
       throw std::invalid_argument(fmt::format(
-          "a node carrying {} of its {} lanes: only the fast model can (the rtl model moves every "
-          "lane; check steps the fast model beside it)",
+          "a node carrying {} of its {} lanes: the rtl model moves every lane (allowed: fast, or "
+          "check, which steps the fast model beside it)",
           carried_lanes, p.Lanes));
     }
     if (p.CollEngine != 0) {

@@ -572,23 +572,37 @@ TEST(FastNode, LockstepCatchesALaneTheCandidateDoesNotCarry) {
   const NodeShape wide = aries::sysc::ShippedShape(NodeUse::kPointToPoint);
   NodeShape narrow = wide;
   narrow.carried_lanes = 1;
-  // A reference that drives lane 2 of every link flit.
-  auto lane2 = [](const NodeShape& s, NodeOut& out) {
+  // A reference that drives lane 1 (word 2, after the header and the packet id) of every flit
+  // to a link, or of every flit to the endpoint.
+  auto lane1_links = [](const NodeShape& s, NodeOut& out) {
     for (unsigned l = 0; l < s.num_links; ++l) {
       if ((out.link_valid >> l) & 1u) out.link_flit[l * s.words() + 2] ^= 0x100u;
     }
   };
-  LockstepNode node(std::make_unique<Tampered>(wide, lane2), std::make_unique<FastNode>(narrow),
-                    "node (2,1)");
-  EXPECT_EQ(node.shape().words(), 2u);
-  const std::string what = FirstMismatch(node, 2, 1, 11);
-  EXPECT_NE(what.find("node (2,1)"), std::string::npos) << what;
-  EXPECT_NE(what.find("lnk_out_flit_o[link"), std::string::npos) << what;
-  EXPECT_NE(what.find("which the fast model does not carry (it carries 1)"), std::string::npos)
-      << what;
-  // A candidate wider than the reference is refused.
+  auto lane1_endpoint = [](const NodeShape&, NodeOut& out) {
+    if (out.ep_valid & 1u) out.ep_flit[2] ^= 0x100u;
+  };
+  for (const auto& [tamper, pin] :
+       {std::pair<Tampered::Tamper, const char*>{lane1_links, "lnk_out_flit_o[link "},
+        std::pair<Tampered::Tamper, const char*>{lane1_endpoint, "ep_out_flit_o[local port 0]"}}) {
+    LockstepNode node(std::make_unique<Tampered>(wide, tamper), std::make_unique<FastNode>(narrow),
+                      "node (2,1)");
+    EXPECT_EQ(node.shape().words(), 2u);
+    const std::string what = FirstMismatch(node, 2, 1, 11);
+    EXPECT_NE(what.find("node (2,1)"), std::string::npos) << what;
+    EXPECT_NE(what.find(pin), std::string::npos) << what;
+    EXPECT_NE(what.find("in lanes 1 .. 15, which the fast model does not carry (it carries 1)"),
+              std::string::npos)
+        << what;
+  }
+  // A candidate wider than the reference, or with other pins, is refused.
   EXPECT_THROW(
       LockstepNode(std::make_unique<FastNode>(narrow), std::make_unique<FastNode>(wide), "node"),
+      std::invalid_argument);
+  NodeShape two = wide;
+  two.local_ports = 2;
+  EXPECT_THROW(
+      LockstepNode(std::make_unique<FastNode>(wide), std::make_unique<FastNode>(two), "node"),
       std::invalid_argument);
 }
 

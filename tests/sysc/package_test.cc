@@ -727,6 +727,8 @@ struct RunKnobs {
   unsigned k = 4;
   unsigned link_latency = 0;  // 0: the package's default
   bool count_toggles = true;
+  aries::sysc::NodeImpl impl = aries::sysc::NodeImpl::kRtl;
+  unsigned carried_lanes = 0;  // 0: every lane (with fewer: no toggles)
 };
 struct RunPrint {
   std::vector<uint64_t> fp, evaluated;
@@ -739,7 +741,7 @@ RunPrint Fingerprint(const RunKnobs& kn, aries::sysc::Transport* net = nullptr) 
   c.threads = kn.threads;
   c.dynamic_vcs = kn.dynamic_vcs;
   c.count_toggles = kn.count_toggles;
-  Package pkg(c, aries::sysc::ShippedNodeModels(kn.use), kn.seed, net);
+  Package pkg(c, aries::sysc::ShippedNodeModels(kn.use, kn.impl, kn.carried_lanes), kn.seed, net);
   EXPECT_EQ(pkg.shape().coll_engine, kn.use == aries::sysc::NodeUse::kAny);
   if (net) {  // this rank's rows only
     unsigned local = 0;
@@ -1428,11 +1430,32 @@ TEST(PackageModels, FastModelStandsForEveryShippedModelButHasNoWaveforms) {
   EXPECT_EQ(aries::sysc::ParseNodeImpl("check"), NodeImpl::kCheck);
 }
 
-// Carrying fewer lanes is the fast model's alone, without the engine (it reduces every lane)
-// and without the data toggles (energy); each refusal names what is allowed.
+// sim.payload = id in lockstep: the RTL beside the fast model that carries the packet id alone
+// gives the RTL's run and the fast model's, counter for counter (a mismatch would throw), on a
+// mesh and on ARIES with random bypass segments.
+TEST(PackageModels, PacketIdLockstepGivesTheSameRun) {
+  for (Topology topo : {Topology::kMesh, Topology::kAries}) {
+    RunKnobs rtl;
+    rtl.topo = topo;
+    rtl.rate = 0.3;
+    rtl.use = aries::sysc::NodeUse::kPointToPoint;
+    rtl.count_toggles = false;
+    RunKnobs fast = rtl;
+    fast.impl = aries::sysc::NodeImpl::kFast;
+    fast.carried_lanes = 1;
+    RunKnobs check = fast;
+    check.impl = aries::sysc::NodeImpl::kCheck;
+    const RunPrint a = Fingerprint(rtl), b = Fingerprint(fast), c = Fingerprint(check);
+    EXPECT_EQ(a.fp, b.fp) << aries::coll::TopologyName(topo);
+    EXPECT_EQ(a.fp, c.fp) << aries::coll::TopologyName(topo);
+    EXPECT_EQ(a.evaluated, c.evaluated) << aries::coll::TopologyName(topo);
+  }
+}
+
 // Fewer lanes: the fast model alone or beside the RTL in lockstep (which gets the other lanes
-// zero), never the RTL alone or a node with the engine.
-TEST(PackageModels, OnlyTheFastPointToPointNodeCarriesFewerLanes) {
+// zero), never the RTL alone, a node with the engine (it reduces every lane) or the data
+// toggles (energy); each refusal names what is allowed.
+TEST(PackageModels, FewerLanesNeedTheFastModelAndANodeWithoutTheEngine) {
   using aries::sysc::NodeImpl;
   using aries::sysc::NodeUse;
   VerilatedContext ctx;
@@ -1444,7 +1467,7 @@ TEST(PackageModels, OnlyTheFastPointToPointNodeCarriesFewerLanes) {
       EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
   };
-  expect_refused(NodeUse::kPointToPoint, NodeImpl::kRtl, 1, "only the fast model can");
+  expect_refused(NodeUse::kPointToPoint, NodeImpl::kRtl, 1, "the rtl model moves every lane");
   expect_refused(NodeUse::kAny, NodeImpl::kFast, 1, "with the collective engine");
   expect_refused(NodeUse::kAny, NodeImpl::kCheck, 1, "with the collective engine");
   expect_refused(NodeUse::kPointToPoint, NodeImpl::kFast, 17, "allowed: 1 to 16");
