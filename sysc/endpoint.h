@@ -36,6 +36,18 @@ class Endpoint {
   virtual uint8_t EjectCredits(uint64_t cycle, unsigned port) = 0;
   // After the edge, once: the injection credits returned and the flits ejected, per port.
   virtual void AfterEdge(uint64_t cycle, const EndpointEdge& edge) = 0;
+
+  // Calls the package may leave out because they would do nothing (it reads these before a
+  // node's step): Inject while may_inject() is false (nothing waits to be injected on any port),
+  // EjectCredits while may_free() is false (no ejected flit held on any port), and AfterEdge on a
+  // cycle with no credit returned and no flit ejected while quiet_edges() is true. An endpoint
+  // that never sets them is called every cycle.
+  bool may_inject() const { return may_inject_; }
+  bool may_free() const { return may_free_; }
+  bool quiet_edges() const { return quiet_edges_; }
+
+ protected:
+  bool may_inject_ = true, may_free_ = true, quiet_edges_ = false;
 };
 
 // Endpoints that share state (a traffic generator's packet table and random stream, a

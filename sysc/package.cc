@@ -419,9 +419,11 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   in.ep_valid = 0;
   uint8_t ep_credit_or = 0;
   if (nd.ep) {
+    // (The calls that would do nothing left out: Endpoint::may_inject, may_free.)
+    const bool inject = nd.ep->may_inject(), free = nd.ep->may_free();
     for (unsigned i = 0; i < shape_.local_ports; ++i) {
-      if (nd.ep->Inject(ep_cycle, i, &in.ep_flit[i * w])) in.ep_valid |= 1u << i;
-      in.ep_credit[i] = nd.ep->EjectCredits(ep_cycle, i);
+      if (inject && nd.ep->Inject(ep_cycle, i, &in.ep_flit[i * w])) in.ep_valid |= 1u << i;
+      in.ep_credit[i] = free ? nd.ep->EjectCredits(ep_cycle, i) : 0;
       ep_credit_or |= in.ep_credit[i];
     }
   }
@@ -438,7 +440,7 @@ bool Package::Gather(unsigned n, uint64_t cycle) {
   const bool quiet_inputs =
       in.link_valid == 0 && !credits && in.ep_valid == 0 && ep_credit_or == 0 && !in.cfg_req;
   if (cfg_.skip_idle && nd.out.idle && quiet_inputs && !trace_) {
-    if (nd.ep) {
+    if (nd.ep && !nd.ep->quiet_edges()) {
       EndpointEdge e;
       e.ports = shape_.local_ports;
       nd.ep->AfterEdge(ep_cycle, e);
@@ -502,8 +504,10 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
   }
   EndpointEdge edge;
   edge.ports = shape_.local_ports;
+  uint8_t credit_or = 0;
   for (unsigned i = 0; i < shape_.local_ports; ++i) {
     edge.credits[i] = out.ep_credit[i];
+    credit_or |= out.ep_credit[i];
     if (!((out.ep_valid >> i) & 1u)) continue;
     const uint32_t* f = &out.ep_flit[i * w];
     edge.ejected[i] = f;
@@ -511,7 +515,8 @@ void Package::Scatter(unsigned n, uint64_t cycle) {
     leave(f);
     if (flit_observer_) flit_observer_({FlitEvent::kEject, cycle, n, i, nullptr, f});
   }
-  if (nd.ep) nd.ep->AfterEdge(cycle + shape_.ep_lead, edge);
+  if (nd.ep && (out.ep_valid != 0 || credit_or != 0 || !nd.ep->quiet_edges()))
+    nd.ep->AfterEdge(cycle + shape_.ep_lead, edge);
   if (out.cfg_rsp && nd.waiting) {
     const RegOp& op = (*ops_)[nd.waiting_op];
     if (op.write && !out.cfg_err) {  // an accepted write: count the muxes and switches it moved

@@ -200,6 +200,9 @@ class TrafficEndpoint final : public sysc::Endpoint {
         queue_(ports_),
         cur_(ports_, nullptr),
         idx_(ports_, 0) {
+    // (Endpoint: calls that would do nothing are left out; nothing is queued or held yet.)
+    may_inject_ = may_free_ = false;
+    quiet_edges_ = true;
     for (const TraceEntry& e : t.config().trace) {
       if (e.src == node) trace_.push_back(e);
     }
@@ -260,6 +263,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
     if (++idx == p.len) {
       if (!t_.package().IsLocal(p.dst)) sent_away_.push_back(cur);
       cur = nullptr;
+      may_inject_ = queued() != 0;
     }
     return true;
   }
@@ -275,6 +279,11 @@ class TrafficEndpoint final : public sysc::Endpoint {
         if (--sink_fill_[port * nv_ + v] == 0) fill_mask &= ~(1u << v);
         m |= static_cast<uint8_t>(1u << v);
       }
+    }
+    if (fill_mask == 0) {
+      uint32_t held = 0;
+      for (unsigned i = 0; i < ports_; ++i) held |= fill_mask_[i];
+      may_free_ = held != 0;
     }
     return m;
   }
@@ -292,6 +301,7 @@ class TrafficEndpoint final : public sysc::Endpoint {
       }
       ++sink_fill_[i * nv_ + vc];
       fill_mask_[i] |= 1u << vc;
+      may_free_ = true;
       ejected_.push_back(cycle + 1);
       ejected_ports_.push_back(i);
       ejected_words_.insert(ejected_words_.end(), ej, ej + words_);
@@ -326,7 +336,10 @@ class TrafficEndpoint final : public sysc::Endpoint {
     p.len = len;
     p.created = cycle;
     Packet* rec = t_.Created(p);
-    if (rec && t_.package().IsLocal(node_)) queue_[vc_port_[p.vc]].push_back(rec);
+    if (rec && t_.package().IsLocal(node_)) {
+      queue_[vc_port_[p.vc]].push_back(rec);
+      may_inject_ = true;
+    }
   }
 
   NetTraffic& t_;
