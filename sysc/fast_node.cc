@@ -919,8 +919,7 @@ void FastNode::EdgeT(const NodeIn& in) {
       ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
       if (left != 0) {  // the next flit is the head, nothing of its route served
         const unsigned s = fifo_[q * d.depth + rd_[q]];
-        const SlotInfo& si = slot_[s];
-        head_[q] = VcHead{si.route, static_cast<uint16_t>(s), si.ovc, si.flags};
+        head_[q] = VcHead::Of(slot_[s], s);
       }
       // A head sets its packet's output VC.
       const bool is_head = (c.sel_is_head >> p) & 1u;
@@ -1013,10 +1012,10 @@ void FastNode::EdgeT(const NodeIn& in) {
     const unsigned multi = (route & (route - 1u)) != 0;
     const unsigned dor = ~(hdr >> hw::kHdrIsFlowBit) & 1u;
     static_assert(kHead == 1 && kTail == 2 && kMcHead == 4 && kDynCand == 8, "flag bits");
-    const auto flags =
-        static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3);
-    slot_[s] = SlotInfo{route, static_cast<uint8_t>(ovc), flags};
-    if (count_[q] == 0) head_[q] = VcHead{route, static_cast<uint16_t>(s), slot_[s].ovc, flags};
+    slot_[s] = SlotInfo{
+        route, static_cast<uint8_t>(ovc),
+        static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
+    if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);  // an empty VC: the flit is its head
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;

@@ -62,8 +62,8 @@ class FastNode final : public NodeModel {
     std::vector<uint32_t> rem;       // per input: head_rem of the selected VC
     std::vector<uint8_t> sel_ovc;    // per input: the output VC of the selected head
     std::vector<uint16_t> sel_slot;  // per input: the slot of the selected VC's head
-    uint32_t sel_is_head = 0;        // (the RTL's pkt_dyn_q feeds only an assertion: not kept)
-    uint32_t req_any = 0;            // outputs some input requests
+    uint32_t sel_is_head = 0;
+    uint32_t req_any = 0;  // outputs some input requests
     uint32_t mc_gate = 0;
     bool mc_win_valid = false;
     unsigned mc_win_idx = 0;
@@ -167,8 +167,10 @@ class FastNode final : public NodeModel {
   std::vector<uint8_t> count_, rd_, wr_;  // np * nv
   std::vector<uint32_t> nonempty_;        // per port: VCs holding a flit
   uint32_t ne_ports_ = 0;                 // ports whose nonempty_ is not 0
-  std::vector<uint8_t> pkt_ovc_;          // np * nv: the output VC its packet's head took
-  std::vector<uint8_t> vc_last_;          // per port: VC round-robin pointer
+  // np * nv: the output VC its packet's head took (the RTL's pkt_dyn_q beside it feeds only an
+  // assertion: not mirrored)
+  std::vector<uint8_t> pkt_ovc_;
+  std::vector<uint8_t> vc_last_;  // per port: VC round-robin pointer
   // Per slot: what route computation gave its flit and the header bits the allocators read.
   enum : uint8_t { kHead = 1, kTail = 2, kMcHead = 4, kDynCand = 8 };
   struct SlotInfo {
@@ -185,6 +187,10 @@ class FastNode final : public NodeModel {
     uint32_t rem;
     uint16_t slot;
     uint8_t ovc, flags;
+    // The head that slot s holds, its route not yet served.
+    static VcHead Of(const SlotInfo& si, unsigned s) {
+      return VcHead{si.route, static_cast<uint16_t>(s), si.ovc, si.flags};
+    }
   };
   std::vector<VcHead> head_;         // np * nv
   std::vector<uint32_t> slot_flit_;  // per slot: w words (header as it arrived)

@@ -312,6 +312,64 @@ TEST(PackageVcAllocation, FlowsKeepTheirVcDorTakesTheLowestFreeOne) {
   EXPECT_EQ(FlowAndDorOnVc2(true), want_dynamic);
 }
 
+// An endpoint may say which of its per-cycle calls would do nothing (Endpoint::may_inject,
+// may_free, quiet_edges): the package then leaves them out, and calls one that says nothing
+// every cycle. A source sends one 4-flit packet and then says it has nothing to inject; the
+// sink holds no flit and wants only edges that carry something: every flit still arrives, the
+// sink hears only the edges with a flit or a credit.
+TEST(PackageEndpoints, CallsAnEndpointSaysWouldDoNothingAreLeftOut) {
+  Package pkg(Cfg(Topology::kMesh, 4),
+              aries::sysc::ShippedNodeModels(aries::sysc::NodeUse::kPointToPoint), 1);
+  struct Counting : aries::sysc::Endpoint {
+    bool source = false;
+    unsigned injects = 0, frees = 0, edges = 0, sent = 0, got = 0;
+    bool Inject(uint64_t, unsigned, uint32_t* w) override {
+      ++injects;
+      if (!source) return false;
+      if (!may_inject_) ADD_FAILURE() << "Inject called after may_inject() turned false";
+      hw::Flit f;
+      f.head = sent == 0;
+      f.tail = sent == 3;
+      f.dst_x = 3;
+      f.dst_y = 2;
+      hw::PackFlit(f, 16, w);
+      if (++sent == 4) may_inject_ = false;
+      return true;
+    }
+    uint8_t EjectCredits(uint64_t, unsigned) override {
+      ++frees;
+      return 0;
+    }
+    void AfterEdge(uint64_t, const aries::sysc::EndpointEdge& edge) override {
+      ++edges;
+      if (edge.ejected[0]) ++got;
+    }
+    void Hints(bool inject, bool free, bool quiet) {
+      may_inject_ = inject;
+      may_free_ = free;
+      quiet_edges_ = quiet;
+    }
+  } plain, src, sink;
+  src.source = true;
+  src.Hints(true, false, true);
+  sink.Hints(false, false, true);
+  pkg.AttachEndpoint(pkg.NodeId(1, 1), &plain);  // says nothing: called every cycle
+  pkg.AttachEndpoint(pkg.NodeId(0, 0), &src);
+  pkg.AttachEndpoint(pkg.NodeId(3, 2), &sink);
+  constexpr unsigned kSteps = 100;
+  for (unsigned i = 0; i < kSteps; ++i) pkg.Step();
+  EXPECT_FALSE(pkg.AnyError());
+  EXPECT_EQ(sink.got, 4u);
+  EXPECT_EQ(sink.injects + sink.frees, 0u);
+  EXPECT_EQ(sink.edges, 4u);  // the four ejections (the sink frees nothing, so no credit back)
+  EXPECT_EQ(src.injects, 4u);
+  EXPECT_EQ(src.frees, 0u);
+  EXPECT_EQ(src.edges, 4u);  // the four injection credits returned
+  EXPECT_EQ(plain.injects, kSteps);
+  EXPECT_EQ(plain.frees, kSteps);
+  EXPECT_EQ(plain.edges, kSteps);
+}
+
 // Contention under CTRL.DYN_VC on a 4x4 mesh, row 0: node (0,0) sends a 20-flit packet to (3,0)
 // on VC 2; node (1,0) starts a 4-flit packet to (3,0), also on VC 2, while the long one holds
 // its VC on every link ahead. Dynamic: the long packet takes VC 0 at each hop, the short one the
