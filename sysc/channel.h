@@ -18,11 +18,13 @@
 #ifndef ARIES_SYSC_CHANNEL_H_
 #define ARIES_SYSC_CHANNEL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "arena.h"
 #include "node_model.h"
 
 namespace aries::sysc {
@@ -41,11 +43,16 @@ class Channel {
         src_(src),
         src_link_(src_link),
         dst_(dst),
-        dst_link_(dst_link),
-        flit_stamp_(ring_, kNever),
-        flits_(ring_ * words),
-        credit_stamp_(ring_, kNever),
-        credits_(ring_, 0) {}
+        dst_link_(dst_link) {
+    // The ring's four arrays in one allocation (a line or two at a short link's ring of 2).
+    arena_.Add(flit_stamp_, ring_);
+    arena_.Add(credit_stamp_, ring_);
+    arena_.Add(flits_, ring_ * words);
+    arena_.Add(credits_, ring_);
+    arena_.Commit();
+    std::fill(flit_stamp_.begin(), flit_stamp_.end(), kNever);
+    std::fill(credit_stamp_.begin(), credit_stamp_.end(), kNever);
+  }
 
   const std::string& name() const { return name_; }
   unsigned latency() const { return latency_; }      // wire cycles of the link
@@ -174,10 +181,11 @@ class Channel {
   std::string name_;
   unsigned latency_, delay_, words_, ring_, mask_;
   unsigned src_, src_link_, dst_, dst_link_;
-  std::vector<uint64_t> flit_stamp_;
-  std::vector<uint32_t> flits_;
-  std::vector<uint64_t> credit_stamp_;
-  std::vector<uint8_t> credits_;
+  Arena arena_;
+  Slice<uint64_t> flit_stamp_;
+  Slice<uint64_t> credit_stamp_;
+  Slice<uint32_t> flits_;
+  Slice<uint8_t> credits_;
   uint64_t flits_sent_ = 0;
   uint64_t dead_from_ = kAlive;
   uint64_t flits_lost_ = 0, credits_lost_ = 0;

@@ -593,8 +593,10 @@ CollRunResult RunConcentrated(Package& pkg, const coll::CmeshProgram& cp,
   NodeShape one = pkg.shape();  // a chiplet's endpoint: one local port of its router
   one.local_ports = 1;
   std::vector<std::unique_ptr<ScheduleEndpoint>> eps;
-  std::vector<GroupEndpoint> groups(
-      pkg.num_nodes(), GroupEndpoint(coll::CmeshLocalLatency(p.req.geom), one.words()));
+  std::vector<GroupEndpoint> groups;  // (a channel is not copied: each made in place)
+  groups.reserve(pkg.num_nodes());
+  for (unsigned r = 0; r < pkg.num_nodes(); ++r)
+    groups.emplace_back(coll::CmeshLocalLatency(p.req.geom), one.words());
   for (unsigned c = 0; c < n; ++c) {
     eps.push_back(std::make_unique<ScheduleEndpoint>(one, k, c, p, inputs[c]));
     const coll::CmeshPlace at = coll::CmeshPlaceOf(c, k);

@@ -138,37 +138,51 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         "FastNode: {} ports x {} VCs x {} flits = {} buffer slots (allowed: at most 65,536)", np_,
         nv_, depth_, slots));
   }
-  lnk_in_flit_q_.assign(static_cast<size_t>(nl_) * w_, 0);
-  lnk_out_credit_q_.assign(nl_, 0);
-  ep_in_flit_q_.assign(static_cast<size_t>(lp_) * w_, 0);
-  in_owner_.assign(nl_, 0);
-  out_owner_.assign(nl_, 0);
-  table_.assign(static_cast<size_t>(shape.num_flows) * np_, 0);
-  pt_out_.assign(np_, 0);
-  in_cnt_.assign(np_, 0);
-  out_sent_.assign(np_, 0);
-  count_.assign(np_ * nv_, 0);
-  rd_.assign(np_ * nv_, 0);
-  wr_.assign(np_ * nv_, 0);
-  nonempty_.assign(np_, 0);
-  head_.assign(np_ * nv_, VcHead{0, 0, 0, 0});
-  pkt_ovc_.assign(np_ * nv_, 0);
-  vc_last_.assign(np_, 0);
-  slot_.assign(slots, SlotInfo{0, 0, 0});
-  slot_flit_.assign(slots * w_, 0);
-  fifo_.assign(slots, 0);
-  free_.assign(slots, 0);
-  pt_open_.assign(np_, 0);
-  sw_last_.assign(np_, 0);
-  credits_.assign(np_ * nv_, 0);
-  avail_.assign(nv_, 0);
-  full_.assign(np_, 0);
-  owned_.assign(np_, 0);
-  owned_vc_.assign(nv_, 0);
-  own_by_.assign(np_ * nv_, 0);
-  req_by_out_.assign(np_, 0);
-  owner_.assign(np_ * nv_, 0);
-  out_flit_q_.assign(static_cast<size_t>(np_) * w_, 0);
+  // The arrays of a cycle, widest elements first (no padding between them), then the buffers
+  // and tables, which a cycle reads a few lines of.
+  Arena& a = arena_;
+  a.Add(c_.rin_flit, np_);
+  a.Add(head_, np_ * nv_);
+  a.Add(c_.gnt, np_);
+  a.Add(c_.rem, np_);
+  a.Add(own_by_, np_ * nv_);
+  a.Add(avail_, nv_);
+  a.Add(owned_vc_, nv_);
+  a.Add(owned_, np_);
+  a.Add(nonempty_, np_);
+  a.Add(req_by_out_, np_);
+  a.Add(in_cnt_, np_);
+  a.Add(out_sent_, np_);
+  a.Add(lnk_in_flit_q_, static_cast<size_t>(nl_) * w_);
+  a.Add(ep_in_flit_q_, static_cast<size_t>(lp_) * w_);
+  a.Add(out_flit_q_, static_cast<size_t>(np_) * w_);
+  a.Add(c_.sel_slot, np_);
+  a.Add(c_.rout_credit, np_);
+  a.Add(c_.sel, np_);
+  a.Add(c_.sel_ovc, np_);
+  a.Add(c_.gnt_idx, np_);
+  a.Add(c_.pt_src, np_);
+  a.Add(count_, np_ * nv_);
+  a.Add(rd_, np_ * nv_);
+  a.Add(wr_, np_ * nv_);
+  a.Add(pkt_ovc_, np_ * nv_);
+  a.Add(credits_, np_ * nv_);
+  a.Add(owner_, np_ * nv_);
+  a.Add(vc_last_, np_);
+  a.Add(sw_last_, np_);
+  a.Add(pt_open_, np_);
+  a.Add(pt_out_, np_);
+  a.Add(lnk_out_credit_q_, nl_);
+  a.Add(in_owner_, nl_);
+  a.Add(out_owner_, nl_);
+  a.NewLine();
+  a.Add(free_, slots);
+  a.Add(fifo_, slots);
+  a.Add(slot_, slots);
+  a.Add(slot_flit_, slots * w_);
+  a.Add(dor_, size_t{1} << (2 * hw::kCoordW));
+  a.Add(table_, static_cast<size_t>(shape.num_flows) * np_);
+  a.Commit();  // every array zero (a null rin_flit, an empty head_ and slot_)
   if (shape.coll_engine) {
     FastEngine::Params ep;
     ep.ports = nn_;  // the engine meets the port side only (local port 0, the interposer)
@@ -181,17 +195,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
     ep.rsp_vc = nv_ + 1;
     eng_ = std::make_unique<FastEngine>(ep);
   }
-  c_.rin_flit.assign(np_, nullptr);
   // The local ports' input pointers here, the interposer ports' in Owners().
   for (unsigned i = 0; i < lp_; ++i) c_.rin_flit[LocalPort(i)] = &ep_in_flit_q_[i * w_];
-  c_.rout_credit.assign(np_, 0);
-  c_.sel.assign(np_, 0);
-  c_.gnt.assign(np_, 0);
-  c_.rem.assign(np_, 0);
-  c_.sel_ovc.assign(np_, 0);
-  c_.sel_slot.assign(np_, 0);
-  c_.pt_src.assign(np_, 0);
-  c_.gnt_idx.assign(np_, 0);
   fixed_p2p_ = np_ == FixedP2p::kNp && lp_ == FixedP2p::kLp && nv_ == FixedP2p::kNv &&
                depth_ == FixedP2p::kDepth && w_ == FixedP2p::kW && nl_ == FixedP2p::kNl &&
                muxed_ == (FixedP2p::kMuxed == 1) && !eng_;
@@ -248,12 +253,10 @@ void FastNode::Reset(unsigned x, unsigned y) {
   std::fill(credits_.begin(), credits_.end(), static_cast<uint8_t>(depth_));
   const uint32_t all_out = np_ >= 32 ? ~0u : (1u << np_) - 1u;
   std::fill(avail_.begin(), avail_.end(), all_out);
-  std::fill(full_.begin(), full_.end(), (1u << nv_) - 1u);
   std::fill(owned_.begin(), owned_.end(), 0);
   std::fill(owned_vc_.begin(), owned_vc_.end(), 0);
   std::fill(own_by_.begin(), own_by_.end(), 0);
   owned_any_ = 0;
-  notfull_ = 0;
   std::fill(owner_.begin(), owner_.end(), 0);
   out_valid_q_ = 0;
   if (eng_) eng_->Reset();
@@ -359,7 +362,7 @@ void FastNode::Owners() {
   direct_ = direct_ && port_owns_in_ == 0x1Eu && port_owns_out_ == 0x1Eu;
 }
 
-bool FastNode::ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const {
+bool FastNode::ChoiceOk(unsigned p, unsigned c, const Slice<uint8_t>& owners) const {
   if (c >= 1 + 2 * nt_) return false;
   const unsigned own = owners[LinkOf(p, c)];
   if (own != 0 && own != p) return false;
@@ -597,7 +600,6 @@ void FastNode::CombT() {
     else
       c.in_credit_any &= ~(1u << p);
   }
-  c.out_idle = all_ports_ & ~owned_any_ & ~notfull_;
 }
 
 uint32_t FastNode::InQuiet() const {
@@ -611,7 +613,19 @@ uint32_t FastNode::InQuiet() const {
   return c_.in_empty & ~c_.rin_valid & ~open;
 }
 
-uint32_t FastNode::OutQuiet() const { return c_.out_idle & ~c_.req_any & ~c_.pt_out_valid; }
+uint32_t FastNode::OutIdle() const {
+  // Outputs with no VC owned and every credit home (read by register accesses only: made from
+  // the counters when asked, not kept up to date with every credit).
+  uint32_t idle = all_ports_ & ~owned_any_;
+  for (unsigned o = 0; o < np_; ++o) {
+    for (unsigned v = 0; v < nv_; ++v) {
+      if (credits_[o * nv_ + v] != depth_) idle &= ~(1u << o);
+    }
+  }
+  return idle;
+}
+
+uint32_t FastNode::OutQuiet() const { return OutIdle() & ~c_.req_any & ~c_.pt_out_valid; }
 
 template <class D>
 void FastNode::SendFlitT(unsigned o, uint32_t* dst) const {
@@ -819,7 +833,7 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
           break;
         case hw::kRegOutIdle:
           ok = !we;
-          rdata = c_.out_idle;
+          rdata = OutIdle();
           break;
         case hw::kRegInEmpty:
           ok = !we;
@@ -856,7 +870,6 @@ void FastNode::EdgeT(const NodeIn& in) {
   if (rtr_req) RouterAccess(in, rtr_ok, rtr_rdata, rtr_wr);
 
   // Router outputs: output registers, credit counters, VC ownership.
-  const uint32_t all_vcs = (1u << d.nv) - 1u;
   const uint32_t vc_sel_mask = vc_sel_mask_;
   bool credit_err = false;
   // Only outputs that send or get a credit change (an output doing neither keeps its state;
@@ -899,8 +912,6 @@ void FastNode::EdgeT(const NodeIn& in) {
       const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
       cnt = static_cast<uint8_t>(nxt);
       avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
-      full_[o] = (full_[o] & ~(1u << v)) | (uint32_t{nxt == d.depth} << v);
-      notfull_ = (notfull_ & ~(1u << o)) | (uint32_t{full_[o] != all_vcs} << o);
     }
     if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }

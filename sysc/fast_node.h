@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "arena.h"
 #include "aries_pkg.h"
 #include "fast_engine.h"
 #include "node_model.h"
@@ -51,17 +52,17 @@ class FastNode final : public NodeModel {
  private:
   // The combinational state of one cycle (a function of the registers).
   struct Comb {
-    uint32_t rin_valid = 0;                 // router inputs with a flit
-    std::vector<const uint32_t*> rin_flit;  // per port: its flit's words
-    std::vector<uint8_t> rout_credit;       // per output: credits from downstream
+    uint32_t rin_valid = 0;           // router inputs with a flit
+    Slice<const uint32_t*> rin_flit;  // per port: its flit's words
+    Slice<uint8_t> rout_credit;       // per output: credits from downstream
     bool stray_flit = false, stray_credit = false;
     // Inputs.
-    std::vector<uint8_t> sel;  // per input: the selected VC
+    Slice<uint8_t> sel;  // per input: the selected VC
     uint32_t sel_valid = 0, sel_drop = 0, mc_start = 0, sel_done = 0, pop_tail = 0;
-    std::vector<uint32_t> gnt;       // per input: outputs granted
-    std::vector<uint32_t> rem;       // per input: head_rem of the selected VC
-    std::vector<uint8_t> sel_ovc;    // per input: the output VC of the selected head
-    std::vector<uint16_t> sel_slot;  // per input: the slot of the selected VC's head
+    Slice<uint32_t> gnt;       // per input: outputs granted
+    Slice<uint32_t> rem;       // per input: head_rem of the selected VC
+    Slice<uint8_t> sel_ovc;    // per input: the output VC of the selected head
+    Slice<uint16_t> sel_slot;  // per input: the slot of the selected VC's head
     uint32_t sel_is_head = 0;
     uint32_t req_any = 0;  // outputs some input requests
     uint32_t mc_gate = 0;
@@ -69,10 +70,10 @@ class FastNode final : public NodeModel {
     unsigned mc_win_idx = 0;
     // Outputs.
     uint32_t pt_out_en = 0, pt_out_valid = 0;
-    std::vector<uint8_t> pt_src;  // per output: the pass-through input
+    Slice<uint8_t> pt_src;  // per output: the pass-through input
     uint32_t gnt_valid = 0, send = 0;
-    std::vector<uint8_t> gnt_idx;  // per output: the granted input
-    uint32_t out_idle = 0, in_empty = 0;
+    Slice<uint8_t> gnt_idx;  // per output: the granted input
+    uint32_t in_empty = 0;
     std::array<uint8_t, kMaxPorts> in_credit_d{};  // per input: credits upstream next cycle
     uint32_t in_credit_any = 0;                    // inputs with a nonzero in_credit_d
     uint32_t rout_credit_any = 0;                  // outputs with credits from downstream
@@ -103,15 +104,19 @@ class FastNode final : public NodeModel {
                   bool& wr_status, unsigned& ps_p, unsigned& cin, unsigned& cout);
   void RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr);
   uint32_t InQuiet() const;
+  uint32_t OutIdle() const;
   uint32_t OutQuiet() const;
   unsigned LinkOf(unsigned p, unsigned c) const;
   void DorTable();  // dor_ from the node's coordinates and the CTRL register
   void Owners();
-  bool ChoiceOk(unsigned p, unsigned c, const std::vector<uint8_t>& owners) const;
+  bool ChoiceOk(unsigned p, unsigned c, const Slice<uint8_t>& owners) const;
   // Router port of local port i (hw::LocalPort).
   unsigned LocalPort(unsigned i) const { return hw::LocalPort(i, nn_); }
 
   NodeShape shape_;
+  // Every array below, in one allocation (sysc/arena.h): the per-port and per-VC arrays the
+  // cycle reads first, together in a few cache lines, the buffers and tables after them.
+  Arena arena_;
   // np_: the router's radix; nn_: its ports without the extra local ports (the port side: the
   // endpoint's port 0 and the interposer ports, the engine's ports); lp_: local ports.
   unsigned np_, nn_, lp_, nv_, depth_, w_, nl_, nt_;
@@ -123,11 +128,11 @@ class FastNode final : public NodeModel {
 
   // --- node registers ---
   uint64_t lnk_in_valid_q_ = 0;
-  std::vector<uint32_t> lnk_in_flit_q_;                    // nl * w
-  std::vector<uint8_t> lnk_out_credit_q_;                  // nl
+  Slice<uint32_t> lnk_in_flit_q_;                          // nl * w
+  Slice<uint8_t> lnk_out_credit_q_;                        // nl
   uint64_t lnk_out_credit_any_ = 0;                        // links with a nonzero lnk_out_credit_q_
   uint32_t ep_in_valid_q_ = 0;                             // bit per local port
-  std::vector<uint32_t> ep_in_flit_q_;                     // lp * w
+  Slice<uint32_t> ep_in_flit_q_;                           // lp * w
   std::array<uint8_t, kMaxLocalPorts> ep_out_credit_q_{};  // per local port: link VC mask
   uint32_t ep_out_credit_any_ = 0;                         // local ports with credits
   uint8_t sel_in_q_[4] = {0, 0, 0, 0}, sel_out_q_[4] = {0, 0, 0, 0};
@@ -136,7 +141,7 @@ class FastNode final : public NodeModel {
   bool nd_rsp_q_ = false, nd_err_q_ = false;
   uint32_t nd_rdata_q_ = 0;
   // Owners of each link direction (0: none, 1..4: port), from the selects.
-  std::vector<uint8_t> in_owner_, out_owner_;
+  Slice<uint8_t> in_owner_, out_owner_;
   uint8_t in_link_[5] = {0, 0, 0, 0, 0}, out_link_[5] = {0, 0, 0, 0, 0};  // per muxed port
   uint64_t in_owned_ = 0, out_owned_ = 0;
   // Muxed ports whose selected input (output) link they own (Owners(): bit p for port p).
@@ -146,7 +151,7 @@ class FastNode final : public NodeModel {
   bool direct_ = false;
 
   // --- router registers ---
-  std::vector<uint32_t> table_;  // flow * np + inport -> output mask
+  Slice<uint32_t> table_;  // flow * np + inport -> output mask
   unsigned topo_ = 0;
   bool dyn_vc_ = false;
   unsigned size_x_m1_ = 31, size_y_m1_ = 31;
@@ -154,23 +159,23 @@ class FastNode final : public NodeModel {
   // bits) and the kDor* flags (DorTable).
   static constexpr unsigned kDorPort = 0x1F, kDorBad = 0x20, kDorWrap = 0x40, kDorOutX = 0x80,
                             kDorOutY = 0x100;
-  std::array<uint16_t, (1u << (2 * hw::kCoordW))> dor_{};
+  Slice<uint16_t> dor_;  // 1 << (2 kCoordW) entries
   static_assert((1u << hw::kPortIdW) - 1u <= kDorPort, "a port id fits the kDorPort bits");
   uint32_t status_ = 0, err_info_ = 0, miss_cnt_ = 0;
   uint32_t pt_en_ = 0;
-  std::vector<uint8_t> pt_out_;
-  std::vector<uint32_t> in_cnt_;    // IN_FLITS
-  std::vector<uint32_t> out_sent_;  // flits each output sent (OUT_FLITS counts one cycle later)
+  Slice<uint8_t> pt_out_;
+  Slice<uint32_t> in_cnt_;    // IN_FLITS
+  Slice<uint32_t> out_sent_;  // flits each output sent (OUT_FLITS counts one cycle later)
   bool rtr_rsp_ = false, rtr_err_ = false;
   uint32_t rtr_rdata_ = 0;
   // Inputs: per (port, VC) FIFO of slots.
-  std::vector<uint8_t> count_, rd_, wr_;  // np * nv
-  std::vector<uint32_t> nonempty_;        // per port: VCs holding a flit
-  uint32_t ne_ports_ = 0;                 // ports whose nonempty_ is not 0
+  Slice<uint8_t> count_, rd_, wr_;  // np * nv
+  Slice<uint32_t> nonempty_;        // per port: VCs holding a flit
+  uint32_t ne_ports_ = 0;           // ports whose nonempty_ is not 0
   // np * nv: the output VC its packet's head took (the RTL's pkt_dyn_q beside it feeds only an
   // assertion: not mirrored)
-  std::vector<uint8_t> pkt_ovc_;
-  std::vector<uint8_t> vc_last_;  // per port: VC round-robin pointer
+  Slice<uint8_t> pkt_ovc_;
+  Slice<uint8_t> vc_last_;  // per port: VC round-robin pointer
   // Per slot: what route computation gave its flit and the header bits the allocators read.
   enum : uint8_t { kHead = 1, kTail = 2, kMcHead = 4, kDynCand = 8 };
   struct SlotInfo {
@@ -178,7 +183,7 @@ class FastNode final : public NodeModel {
     uint8_t ovc;     // output VC of a head
     uint8_t flags;   // kHead, kTail, kMcHead (a multicast head), kDynCand (a DOR head)
   };
-  std::vector<SlotInfo> slot_;
+  Slice<SlotInfo> slot_;
   // Per (input, VC) holding a flit: its head's slot and SlotInfo, the outputs of its route not
   // yet served (a multicast flit is served output by output), read each cycle without going
   // through the FIFO (set when a flit becomes the head: written into an empty VC, or the one
@@ -192,12 +197,12 @@ class FastNode final : public NodeModel {
       return VcHead{si.route, static_cast<uint16_t>(s), si.ovc, si.flags};
     }
   };
-  std::vector<VcHead> head_;         // np * nv
-  std::vector<uint32_t> slot_flit_;  // per slot: w words (header as it arrived)
+  Slice<VcHead> head_;         // np * nv
+  Slice<uint32_t> slot_flit_;  // per slot: w words (header as it arrived)
   // Slots are not tied to a FIFO position: a flit written takes the slot freed last, so the
   // flits in the buffers keep to a few cache lines instead of rotating through every position.
-  std::vector<uint16_t> fifo_;  // per (input, VC) and position: the slot there
-  std::vector<uint16_t> free_;  // free slots, the last freed on top
+  Slice<uint16_t> fifo_;  // per (input, VC) and position: the slot there
+  Slice<uint16_t> free_;  // free slots, the last freed on top
   unsigned nfree_ = 0;
   // Multicast token.
   bool mc_busy_ = false;
@@ -205,27 +210,25 @@ class FastNode final : public NodeModel {
   // Credits upstream, circuits open.
   // Per input (a fixed array: copied and cleared whole, a few vector moves).
   std::array<uint8_t, kMaxPorts> in_credit_q_{};
-  uint32_t in_credit_any_ = 0;    // inputs with a nonzero in_credit_q_
-  std::vector<uint8_t> pt_open_;  // per input: VC mask
+  uint32_t in_credit_any_ = 0;  // inputs with a nonzero in_credit_q_
+  Slice<uint8_t> pt_open_;      // per input: VC mask
   // Outputs.
-  std::vector<uint8_t> sw_last_;    // per output
-  std::vector<uint8_t> credits_;    // np * nv
-  std::vector<uint32_t> avail_;     // per VC w: outputs with a credit (VC-major)
-  std::vector<uint32_t> full_;      // per output: VCs with every credit home
-  std::vector<uint32_t> owned_;     // per output: VC mask
-  std::vector<uint32_t> owned_vc_;  // per VC: outputs where it is owned (VC-major)
-  std::vector<uint32_t> own_by_;    // per (input, VC): outputs whose VC it owns
-  uint32_t notfull_ = 0;            // outputs with a credit away
-  uint32_t owned_any_ = 0;          // outputs with some VC owned
-  std::vector<uint8_t> owner_;      // np * nv
+  Slice<uint8_t> sw_last_;    // per output
+  Slice<uint8_t> credits_;    // np * nv
+  Slice<uint32_t> avail_;     // per VC w: outputs with a credit (VC-major)
+  Slice<uint32_t> owned_;     // per output: VC mask
+  Slice<uint32_t> owned_vc_;  // per VC: outputs where it is owned (VC-major)
+  Slice<uint32_t> own_by_;    // per (input, VC): outputs whose VC it owns
+  uint32_t owned_any_ = 0;    // outputs with some VC owned
+  Slice<uint8_t> owner_;      // np * nv
   uint32_t out_valid_q_ = 0;
-  std::vector<uint32_t> out_flit_q_;  // np * w
+  Slice<uint32_t> out_flit_q_;  // np * w
 
   std::unique_ptr<FastEngine> eng_;                        // with shape.coll_engine
   uint32_t eng_in_ = 0, eng_cr_req_ = 0, eng_cr_rsp_ = 0;  // this cycle's engine inputs
   bool fixed_p2p_ = false;  // the shape FixedP2p compiles for (Tick takes that path)
   Comb c_;
-  std::vector<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
+  Slice<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
 };
 
 }  // namespace aries::sysc
