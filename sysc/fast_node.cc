@@ -516,7 +516,7 @@ void FastNode::CombT() {
     }
     h.ok = 0;
     if (h.eff < d.nv) {
-      const uint32_t vcm = is_head ? ~owned_vc_[h.eff] : own_by_[p * d.nv + h.eff];
+      const uint32_t vcm = Select(is_head, ~owned_vc_[h.eff], own_by_[p * d.nv + h.eff]);
       h.ok = avail_[h.eff] & ~blocked & vcm;
     }
   };
