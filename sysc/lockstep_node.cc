@@ -79,17 +79,11 @@ LockstepNode::LockstepNode(std::unique_ptr<NodeModel> reference,
         "{}: the models differ in their pins ({} links and {} local ports against {} and {})",
         name_, cs.num_links, cs.local_ports, s.num_links, s.local_ports));
   }
-  cand_out_.link_flit.assign(s.num_links * w, 0);
-  cand_out_.link_credit.assign(s.num_links, 0);
-  cand_out_.ep_flit.assign(s.local_ports * w, 0);
+  cand_out_.Size(cs);  // (the same links and local ports: only the words differ)
   narrow_ = w < s.words();
   if (narrow_) {
-    ref_in_.link_flit.assign(s.num_links * s.words(), 0);
-    ref_in_.link_credit.assign(s.num_links, 0);
-    ref_in_.ep_flit.assign(s.local_ports * s.words(), 0);
-    ref_out_.link_flit.assign(s.num_links * s.words(), 0);
-    ref_out_.link_credit.assign(s.num_links, 0);
-    ref_out_.ep_flit.assign(s.local_ports * s.words(), 0);
+    ref_in_.Size(s);
+    ref_out_.Size(s);
   }
 }
 
@@ -105,8 +99,8 @@ std::string LockstepNode::Narrow(const NodeIn& in, NodeOut& out) {
   const NodeShape& s = ref_->shape();
   const unsigned wr = s.words(), wc = cand_->shape().words();
   // The valid flits of one bus (the links, the local ports) from one width to the other.
-  auto widen = [&](uint64_t valid, unsigned count, const std::vector<uint32_t>& src,
-                   std::vector<uint32_t>& dst) {
+  auto widen = [&](uint64_t valid, unsigned count, const Slice<uint32_t>& src,
+                   Slice<uint32_t>& dst) {
     for (unsigned i = 0; i < count; ++i) {
       if (!((valid >> i) & 1u)) continue;
       std::copy(&src[i * wc], &src[i * wc] + wc, &dst[i * wr]);
@@ -115,7 +109,7 @@ std::string LockstepNode::Narrow(const NodeIn& in, NodeOut& out) {
   };
   std::string bad;
   auto narrow = [&](const char* pin, const char* channel, uint64_t valid, unsigned count,
-                    const std::vector<uint32_t>& src, std::vector<uint32_t>& dst) {
+                    const Slice<uint32_t>& src, Slice<uint32_t>& dst) {
     for (unsigned i = 0; i < count; ++i) {
       if (!((valid >> i) & 1u)) continue;
       const uint32_t* f = &src[i * wr];
@@ -131,7 +125,7 @@ std::string LockstepNode::Narrow(const NodeIn& in, NodeOut& out) {
   NodeIn& ri = ref_in_;
   ri.link_valid = in.link_valid;
   widen(in.link_valid, s.num_links, in.link_flit, ri.link_flit);
-  ri.link_credit = in.link_credit;
+  std::copy(in.link_credit.begin(), in.link_credit.end(), ri.link_credit.begin());
   ri.ep_valid = in.ep_valid;
   widen(in.ep_valid, s.local_ports, in.ep_flit, ri.ep_flit);
   ri.ep_credit = in.ep_credit;
@@ -143,7 +137,7 @@ std::string LockstepNode::Narrow(const NodeIn& in, NodeOut& out) {
   const NodeOut& ro = ref_out_;
   out.link_valid = ro.link_valid;
   narrow("lnk_out_flit_o", "link", ro.link_valid, s.num_links, ro.link_flit, out.link_flit);
-  out.link_credit = ro.link_credit;
+  std::copy(ro.link_credit.begin(), ro.link_credit.end(), out.link_credit.begin());
   out.link_credit_any = ro.link_credit_any;
   out.ep_valid = ro.ep_valid;
   narrow("ep_out_flit_o", "local port", ro.ep_valid, s.local_ports, ro.ep_flit, out.ep_flit);

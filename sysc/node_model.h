@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "arena.h"
 #include "aries_node_params.h"
 #include "endpoint.h"
 
@@ -80,28 +81,43 @@ inline void CopyFlit(uint32_t* dst, const uint32_t* src, unsigned words) {
   CopyWords<1 + hw::kVaries_nodeParams.Lanes>(dst, src, words);
 }
 
-// Inputs of one cycle. Flit words of link l live at flit[l * words], of local port i at
-// ep_flit[i * words]; only valid ones are read.
-struct NodeIn {
-  uint64_t link_valid = 0;           // bit per link
-  std::vector<uint32_t> link_flit;   // num_links * words
-  std::vector<uint8_t> link_credit;  // per link: VC mask of credits from its receiver
-  uint8_t ep_valid = 0;              // bit per local port: the endpoint injects a flit
-  std::vector<uint32_t> ep_flit;     // local_ports * words
+// The flit and credit arrays of a node's pins, one way: flit words of link l at
+// link_flit[l * words], of local port i at ep_flit[i * words], a VC mask of credits per link.
+// Size() gives them their lengths (every element zero) in one allocation, before the first
+// cycle: a package reads and writes every node's pins each cycle.
+struct NodePins {
+  Slice<uint32_t> link_flit;   // num_links * words
+  Slice<uint8_t> link_credit;  // num_links
+  Slice<uint32_t> ep_flit;     // local_ports * words
+  void Size(const NodeShape& s) {
+    arena_ = Arena();
+    arena_.Add(link_flit, size_t{s.num_links} * s.words());
+    arena_.Add(ep_flit, size_t{s.local_ports} * s.words());
+    arena_.Add(link_credit, s.num_links);
+    arena_.Commit();
+  }
+
+ private:
+  Arena arena_;
+};
+
+// Inputs of one cycle (only valid flits are read).
+struct NodeIn : NodePins {
+  uint64_t link_valid = 0;  // bit per link
+  // link_credit: per link, the VC mask of credits from its receiver.
+  uint8_t ep_valid = 0;  // bit per local port: the endpoint injects a flit
   // Per local port: VC mask of ejection buffer slots the endpoint frees.
   std::array<uint8_t, kMaxLocalPorts> ep_credit{};
   bool cfg_req = false, cfg_we = false;
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
 
-// Outputs after the edge.
-struct NodeOut {
+// Outputs after the edge (only valid flits are written; link_credit: per link, the VC mask of
+// credits to the link's sender).
+struct NodeOut : NodePins {
   uint64_t link_valid = 0;
-  std::vector<uint32_t> link_flit;   // only valid links are written
-  std::vector<uint8_t> link_credit;  // per link: VC mask of credits to the link's sender
-  uint64_t link_credit_any = 0;      // bit per link whose link_credit is nonzero
-  uint8_t ep_valid = 0;              // bit per local port: a flit to the endpoint
-  std::vector<uint32_t> ep_flit;     // local_ports * words
+  uint64_t link_credit_any = 0;  // bit per link whose link_credit is nonzero
+  uint8_t ep_valid = 0;          // bit per local port: a flit to the endpoint
   // Per local port: VC mask of injection buffer slots freed.
   std::array<uint8_t, kMaxLocalPorts> ep_credit{};
   bool cfg_rsp = false, cfg_err = false;

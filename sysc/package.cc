@@ -129,12 +129,8 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   credit_arrivals_.assign(arrivals_.size(), 0);
   for (unsigned n = 0; n < num_nodes(); ++n) {
     Node& nd = nodes_[n];
-    nd.in.link_flit.assign(shape_.num_links * w, 0);
-    nd.in.link_credit.assign(shape_.num_links, 0);
-    nd.in.ep_flit.assign(shape_.local_ports * w, 0);
-    nd.out.link_flit.assign(shape_.num_links * w, 0);
-    nd.out.link_credit.assign(shape_.num_links, 0);
-    nd.out.ep_flit.assign(shape_.local_ports * w, 0);
+    nd.in.Size(shape_);
+    nd.out.Size(shape_);
     nd.in_ch.assign(shape_.num_links, nullptr);
     nd.out_ch.assign(shape_.num_links, nullptr);
     nd.out_pitches.assign(shape_.num_links, 0);

@@ -62,9 +62,7 @@ class Stimulus {
     open_.assign(ch * s.num_link_vcs(), 0);
     hdr_.assign(ch * s.num_link_vcs(), 0);
     owed_.assign(ch * s.num_link_vcs(), 0);
-    in_.link_flit.assign(s.num_links * s.words(), 0);
-    in_.link_credit.assign(s.num_links, 0);
-    in_.ep_flit.assign(s.local_ports * s.words(), 0);
+    in_.Size(s);
     grid_ = 4;
   }
 
@@ -411,9 +409,7 @@ std::string RunLockstep(const Mode& m, uint64_t seed, uint64_t cycles, uint64_t*
   node.Reset(x, y);
   Stimulus stim(shape, m, seed, x, y);
   NodeOut out;
-  out.link_flit.assign(shape.num_links * shape.words(), 0);
-  out.link_credit.assign(shape.num_links, 0);
-  out.ep_flit.assign(shape.local_ports * shape.words(), 0);
+  out.Size(shape);
   try {
     for (uint64_t c = 0; c < cycles; ++c) {
       node.Tick(stim.Next(out), out);
@@ -538,9 +534,7 @@ std::string FirstMismatch(LockstepNode& node, unsigned x, unsigned y, uint64_t s
   m.cfg_rate = 0;
   Stimulus stim(shape, m, seed, x, y);
   NodeOut out;
-  out.link_flit.assign(shape.num_links * shape.words(), 0);
-  out.link_credit.assign(shape.num_links, 0);
-  out.ep_flit.assign(shape.local_ports * shape.words(), 0);
+  out.Size(shape);
   try {
     for (int c = 0; c < 1000; ++c) node.Tick(stim.Next(out), out);
   } catch (const NodeMismatch& e) {

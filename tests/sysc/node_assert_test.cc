@@ -196,12 +196,8 @@ TEST(NodeAssertionsDeathTest, FlitOnAnUnselectedLinkTripsTheAssertion) {
         const NodeShape s = CheckedShape();
         aries::sysc::NodeIn in;
         aries::sysc::NodeOut out;
-        in.link_flit.assign(s.num_links * s.words(), 0);
-        in.link_credit.assign(s.num_links, 0);
-        in.ep_flit.assign(s.words(), 0);
-        out.link_flit.assign(s.num_links * s.words(), 0);
-        out.link_credit.assign(s.num_links, 0);
-        out.ep_flit.assign(s.words(), 0);
+        in.Size(s);
+        out.Size(s);
         in.link_valid = uint64_t{1} << 4;   // x-track 0, lower tap
         in.link_flit[4 * s.words()] = 0x3;  // a head-and-tail flit on VC 0
         node.Tick(in, out);
