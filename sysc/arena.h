@@ -67,6 +67,11 @@ class Arena {
     binds_.push_back({&s, used_, &Bind<T>});
     used_ += n * sizeof(T);
   }
+  // Several slices of n elements each, in the order given.
+  template <class... S>
+  void AddEach(size_t n, S&... slices) {
+    (Add(slices, n), ...);
+  }
   // Starts the next slice on a new cache line (what follows is read apart from what precedes).
   void NewLine() { used_ = (used_ + kLine - 1) & ~(kLine - 1); }
   void Commit() {

@@ -45,8 +45,7 @@ class Channel {
         dst_(dst),
         dst_link_(dst_link) {
     // The ring's four arrays in one allocation (a line or two at a short link's ring of 2).
-    arena_.Add(flit_stamp_, ring_);
-    arena_.Add(credit_stamp_, ring_);
+    arena_.AddEach(ring_, flit_stamp_, credit_stamp_);
     arena_.Add(flits_, ring_ * words);
     arena_.Add(credits_, ring_);
     arena_.Commit();
