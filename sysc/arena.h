@@ -9,8 +9,6 @@
 #define ARIES_SYSC_ARENA_H_
 
 #include <cstddef>
-#include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -75,14 +73,14 @@ class Arena {
   // Starts the next slice on a new cache line (what follows is read apart from what precedes).
   void NewLine() { used_ = (used_ + kLine - 1) & ~(kLine - 1); }
   void Commit() {
-    const size_t bytes = ((used_ + kLine - 1) & ~(kLine - 1)) + kLine;
+    // Whole lines: no other allocation shares one (nodes stepped on other threads).
+    const size_t bytes = (used_ + kLine - 1) & ~(kLine - 1);
     mem_.reset(static_cast<std::byte*>(::operator new (bytes, std::align_val_t{kLine})));
     std::memset(mem_.get(), 0, bytes);
     for (const BindAt& b : binds_) b.bind(b.slice, mem_.get() + b.offset);
     binds_.clear();
     binds_.shrink_to_fit();
   }
-  size_t bytes() const { return used_; }
 
  private:
   template <class T>
