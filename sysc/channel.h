@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include "arena.h"
 #include "node_model.h"

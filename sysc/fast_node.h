@@ -29,7 +29,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "arena.h"
 #include "aries_pkg.h"
@@ -114,7 +113,7 @@ class FastNode final : public NodeModel {
   unsigned LocalPort(unsigned i) const { return hw::LocalPort(i, nn_); }
 
   NodeShape shape_;
-  // Every array below, in one allocation (sysc/arena.h): the per-port and per-VC arrays the
+  // Every Slice below, in one allocation (sysc/arena.h): the per-port and per-VC arrays the
   // cycle reads first, together in a few cache lines, the buffers and tables after them.
   Arena arena_;
   // np_: the router's radix; nn_: its ports without the extra local ports (the port side: the

@@ -13,7 +13,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "arena.h"
 #include "aries_node_params.h"
