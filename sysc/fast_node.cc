@@ -23,6 +23,10 @@ unsigned Clog2(unsigned n) {  // $clog2
   return b;
 }
 
+// Flits of at most this many words (the header and packet id of point-to-point sweeps,
+// sim.payload = id) are copied between pins and registers whether valid or not.
+constexpr unsigned kShortFlit = 4;
+
 inline unsigned Ctz(uint32_t v) { return static_cast<unsigned>(__builtin_ctz(v)); }
 
 // c ? a : b as a mask, not a branch: for choices that go either way as the traffic comes (a
@@ -68,6 +72,14 @@ static_assert(FixedP2p::kEngine == 0, "FixedP2p is the node without the engine")
 
 // Index bits of an N-entry array (VcSelW, PortSelW, OwnW): RTL indexes truncate to them.
 inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
+constexpr unsigned SelBitsC(unsigned n) {  // the same at compile time
+  unsigned b = 0;
+  while ((1u << b) < n) ++b;
+  return n > 1 ? b : 1;
+}
+
+// Bits 0-3 of x as the bytes of a word (bit i -> byte i = 1).
+inline uint32_t Bytes4(uint32_t x) { return (x * 0x00204081u) & 0x01010101u; }
 
 }  // namespace
 
@@ -468,6 +480,9 @@ void FastNode::CombT() {
   c.sel_is_head = 0;
   uint32_t sel_tail = 0;
   uint32_t ok_sel[32];
+  // The selected heads' requests: the outputs any requests, and per output the inputs.
+  uint32_t req_any = 0;
+  uint32_t* req_by_out = req_by_out_.data();  // all zero between cycles
   // Only the inputs holding flits (sel, gnt and rem of the others are never read).
   c.in_empty = all_ports_ & ~ne_ports_;
   // The head of input VC q of port p: its slot, flags, remaining outputs, effective output VC
@@ -525,6 +540,10 @@ void FastNode::CombT() {
     if (h.flags & kHead) c.sel_is_head |= 1u << p;
     if (h.flags & kTail) sel_tail |= 1u << p;
     if ((h.flags & kMcHead) && mc_free) c.mc_start |= 1u << p;
+    // Its requests (taken back below from a multicast head that loses the token).
+    const uint32_t r = h.rem & h.ok;
+    req_any |= r;
+    for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
   }
   // Multicast token arbitration, then the requests.
   c.mc_win_valid = c.mc_start != 0;
@@ -534,14 +553,13 @@ void FastNode::CombT() {
     c.mc_win_idx = RrPick(c.mc_start, mc_last_);
     c.mc_gate = 1u << c.mc_win_idx;
   }
-  uint32_t req_any = 0;
-  uint32_t* req_by_out = req_by_out_.data();  // all zero between cycles
-  for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
-    const unsigned p = Ctz(m);
-    if (((c.mc_start >> p) & 1u) && !((c.mc_gate >> p) & 1u)) continue;
-    const uint32_t r = c.rem[p] & ok_sel[p];
-    req_any |= r;
-    for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
+  if (const uint32_t lost = c.mc_start & ~c.mc_gate; lost != 0) {
+    for (uint32_t m = lost; m != 0; m &= m - 1) {
+      const unsigned p = Ctz(m);
+      for (uint32_t n = c.rem[p] & ok_sel[p]; n != 0; n &= n - 1) req_by_out[Ctz(n)] &= ~(1u << p);
+    }
+    req_any = 0;
+    for (unsigned o = 0; o < d.np; ++o) req_any |= uint32_t{req_by_out[o] != 0} << o;
   }
   c.req_any = req_any;
 
@@ -561,14 +579,38 @@ void FastNode::CombT() {
   // Inputs: done, pops, credits upstream.
   c.in_credit_d.fill(0);
   c.in_credit_any = 0;
+  // The selected VCs' pops and progress are the next clock edge's, made here: between this and
+  // that edge nothing reads the input buffers, the VC heads or the VC pointers (the edge sends
+  // the popped flits from their slots before it writes any slot; the register reads look at
+  // this cycle's combinational state, the ownership and the circuits).
   for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
-    if (((c.sel_drop >> p) & 1u) || (c.rem[p] & ~c.gnt[p]) == 0) {
+    const unsigned v = c.sel[p];
+    const unsigned q = p * d.nv + v;
+    const bool drop = (c.sel_drop >> p) & 1u;
+    if (drop || (c.rem[p] & ~c.gnt[p]) == 0) {
       c.sel_done |= 1u << p;
       c.pop_tail |= sel_tail & (1u << p);
-      c.in_credit_d[p] = static_cast<uint8_t>(1u << c.sel[p]);
+      c.in_credit_d[p] = static_cast<uint8_t>(1u << v);
       c.in_credit_any |= 1u << p;
+      free_[nfree_++] = c.sel_slot[p];
+      rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == d.depth ? 0 : rd_[q] + 1u);
+      const unsigned left = --count_[q];
+      nonempty_[p] &= ~(uint32_t{left == 0} << v);
+      ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
+      // The next flit is the head, nothing of its route served (read whether there is one:
+      // an empty VC's FIFO entry is an old slot number, its head never read).
+      if (left != 0) {
+        const unsigned s = fifo_[q * d.depth + rd_[q]];
+        head_[q] = VcHead::Of(slot_[s], s);
+      }
+      // A head sets its packet's output VC.
+      const bool is_head = (c.sel_is_head >> p) & 1u;
+      pkt_ovc_[q] = static_cast<uint8_t>(Select(is_head, c.sel_ovc[p], pkt_ovc_[q]));
+    } else {
+      head_[q].rem &= ~c.gnt[p];  // the outputs served stay served
     }
+    if (c.gnt[p] != 0 || drop) vc_last_[p] = static_cast<uint8_t>(v);
   }
   for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
@@ -849,76 +891,77 @@ void FastNode::EdgeT(const NodeIn& in) {
   if (rtr_req) RouterAccess(in, rtr_ok, rtr_rdata, rtr_wr);
 
   // Router outputs: output registers, credit counters, VC ownership.
-  const uint32_t vc_sel_mask = vc_sel_mask_;
+  // (A VC index truncated to its select bits: a constant for the fixed shape.)
+  const uint32_t vc_sel_mask = D::kNv != 0 ? (1u << SelBitsC(D::kNv)) - 1u : vc_sel_mask_;
   bool credit_err = false;
+  // Output o sends: its output register, its VC ownership and arbiter; returns the VC mask of
+  // the credit it takes.
+  auto send = [&](unsigned o) -> uint32_t {
+    ++out_sent_[o];
+    uint32_t* dst = &out_flit_q_[o * d.w];
+    SendFlitT<D>(o, dst);
+    sw_last_[o] = static_cast<uint8_t>(Select((c.gnt_valid >> o) & 1u, c.gnt_idx[o], sw_last_[o]));
+    const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
+    if (vi >= d.nv) return 0;
+    // VC ownership, for a granted flit (not a circuit's): a tail lets the output VC go, a head
+    // (of more than one flit) takes it for its input and lets any earlier owner go; without a
+    // branch on which kind of flit it is.
+    const uint32_t gv = (c.gnt_valid >> o) & 1u;
+    const uint32_t tail = (dst[0] >> hw::kHdrTailBit) & gv;
+    const uint32_t head = (dst[0] >> hw::kHdrHeadBit) & gv & ~tail & 1u;
+    const uint32_t release = tail | head;
+    const unsigned qo = o * d.nv + vi;
+    own_by_[owner_[qo] * d.nv + vi] &= ~((release & (owned_[o] >> vi)) << o);
+    owned_[o] = (owned_[o] & ~(release << vi)) | (head << vi);
+    owned_vc_[vi] = (owned_vc_[vi] & ~(release << o)) | (head << o);
+    owned_any_ = (owned_any_ & ~(1u << o)) | (uint32_t{owned_[o] != 0} << o);
+    owner_[qo] = static_cast<uint8_t>(Select(head != 0, c.gnt_idx[o], owner_[qo]));
+    own_by_[c.gnt_idx[o] * d.nv + vi] |= head << o;
+    return 1u << vi;
+  };
   // Only outputs that send or get a credit change (an output doing neither keeps its state;
   // its arbiter moves only with a grant, which is a send).
   for (uint32_t active = c.send | c.rout_credit_any; active != 0; active &= active - 1) {
     const unsigned o = Ctz(active);
-    uint32_t take = 0;
-    if ((c.send >> o) & 1u) {
-      ++out_sent_[o];
-      uint32_t* dst = &out_flit_q_[o * d.w];
-      SendFlitT<D>(o, dst);
-      const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
-      if (vi < d.nv) take = 1u << vi;
-      if (((c.gnt_valid >> o) & 1u) && vi < d.nv) {
-        if ((dst[0] >> hw::kHdrTailBit) & 1u) {
-          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * d.nv + vi] * d.nv + vi] &= ~(1u << o);
-          owned_[o] &= ~(1u << vi);
-          owned_vc_[vi] &= ~(1u << o);
-          if (owned_[o] == 0) owned_any_ &= ~(1u << o);
-        } else if ((dst[0] >> hw::kHdrHeadBit) & 1u) {
-          if ((owned_[o] >> vi) & 1u) own_by_[owner_[o * d.nv + vi] * d.nv + vi] &= ~(1u << o);
-          owned_[o] |= 1u << vi;
-          owned_vc_[vi] |= 1u << o;
-          owned_any_ |= 1u << o;
-          owner_[o * d.nv + vi] = c.gnt_idx[o];
-          own_by_[c.gnt_idx[o] * d.nv + vi] |= 1u << o;
-        }
+    const uint32_t take = (c.send >> o) & 1u ? send(o) : 0u;
+    const uint32_t give = c.rout_credit[o] & ((1u << d.nv) - 1u);
+    if constexpr (D::kNv == 4) {
+      // The output's four counters as the bytes of one word, moved together: a count past its
+      // range (taken at 0, returned at the depth) stays and flags the error; avail_ changes
+      // only where a count reaches or leaves 0.
+      uint32_t dn = take & ~give, up = give & ~take;
+      uint32_t cnt;
+      std::memcpy(&cnt, &credits_[o * 4], 4);
+      const uint32_t nz = static_cast<uint32_t>(NonzeroBytes(cnt));
+      const uint32_t full = ~static_cast<uint32_t>(NonzeroBytes(cnt ^ (d.depth * 0x01010101u)));
+      const uint32_t stuck = (dn & ~nz) | (up & full);
+      if (stuck != 0) {
+        credit_err = true;
+        dn &= ~stuck;
+        up &= ~stuck;
+      }
+      const uint32_t nxt = cnt + Bytes4(up) - Bytes4(dn);
+      std::memcpy(&credits_[o * 4], &nxt, 4);
+      for (uint32_t m = (nz ^ static_cast<uint32_t>(NonzeroBytes(nxt))) & 0xFu; m != 0; m &= m - 1)
+        avail_[Ctz(m)] ^= 1u << o;
+    } else {
+      // Credits taken and returned, counted without branches (which way a count moves goes
+      // either way).
+      for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
+        const unsigned v = Ctz(m);
+        uint8_t& cnt = credits_[o * d.nv + v];
+        const unsigned down = (take >> v) & 1u;  // else up
+        const unsigned cur = cnt;
+        const bool stuck = Select(down, cur == 0, cur == d.depth);  // a count past its range
+        credit_err |= stuck;
+        const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
+        cnt = static_cast<uint8_t>(nxt);
+        avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
       }
     }
-    const uint32_t give = c.rout_credit[o] & ((1u << d.nv) - 1u);
-    // Credits taken and returned, counted without branches (which way a count moves goes
-    // either way).
-    for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
-      const unsigned v = Ctz(m);
-      uint8_t& cnt = credits_[o * d.nv + v];
-      const unsigned down = (take >> v) & 1u;  // else up
-      const unsigned cur = cnt;
-      const bool stuck = Select(down, cur == 0, cur == d.depth);  // a count past its range
-      credit_err |= stuck;
-      const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
-      cnt = static_cast<uint8_t>(nxt);
-      avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
-    }
-    if ((c.gnt_valid >> o) & 1u) sw_last_[o] = c.gnt_idx[o];
   }
   out_valid_q_ = c.send;
 
-  // Inputs: pops and progress of the selected VCs.
-  for (uint32_t m = c.sel_valid; m != 0; m &= m - 1) {
-    const unsigned p = Ctz(m);
-    const unsigned v = c.sel[p];
-    const unsigned q = p * d.nv + v;
-    if ((c.sel_done >> p) & 1u) {
-      free_[nfree_++] = c.sel_slot[p];
-      rd_[q] = static_cast<uint8_t>(rd_[q] + 1u == d.depth ? 0 : rd_[q] + 1u);
-      const unsigned left = --count_[q];
-      nonempty_[p] &= ~(uint32_t{left == 0} << v);
-      ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
-      if (left != 0) {  // the next flit is the head, nothing of its route served
-        const unsigned s = fifo_[q * d.depth + rd_[q]];
-        head_[q] = VcHead::Of(slot_[s], s);
-      }
-      // A head sets its packet's output VC.
-      const bool is_head = (c.sel_is_head >> p) & 1u;
-      pkt_ovc_[q] = static_cast<uint8_t>(Select(is_head, c.sel_ovc[p], pkt_ovc_[q]));
-    } else {
-      head_[q].rem &= ~c.gnt[p];  // the outputs served stay served
-    }
-    if (c.gnt[p] != 0 || ((c.sel_drop >> p) & 1u)) vc_last_[p] = static_cast<uint8_t>(v);
-  }
   // Multicast token.
   const bool win_granted = c.mc_win_valid && c.gnt[c.mc_win_idx] != 0;
   if (mc_busy_) {
@@ -1005,7 +1048,8 @@ void FastNode::EdgeT(const NodeIn& in) {
     slot_[s] = SlotInfo{
         route, static_cast<uint8_t>(ovc),
         static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
-    if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);  // an empty VC: the flit is its head
+    // An empty VC: the flit is its head.
+    if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;
@@ -1071,7 +1115,14 @@ void FastNode::EdgeT(const NodeIn& in) {
   // The node's input registers take this cycle's pins.
   const uint64_t lmask = d.nl >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.nl) - 1;
   lnk_in_valid_q_ = in.link_valid & lmask;
-  for (uint64_t m = lnk_in_valid_q_; m != 0; m &= m - 1) {
+  uint64_t copy = lnk_in_valid_q_;
+  if (d.muxed && direct_ && d.w <= kShortFlit) {
+    // Short flits on the four direct links: copied whether valid or not (a few moves, where a
+    // loop over the valid ones mispredicts its exit; an invalid flit's words are never read).
+    std::memcpy(&lnk_in_flit_q_[0], &in.link_flit[0], 4 * d.w * sizeof(uint32_t));
+    copy &= ~uint64_t{0xF};
+  }
+  for (uint64_t m = copy; m != 0; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     CopyFlit(&lnk_in_flit_q_[l * d.w], &in.link_flit[l * d.w], d.w);
   }
@@ -1148,9 +1199,13 @@ void FastNode::OutputsT(NodeOut& out) {
       ca = NonzeroBytes(cr4);
     }
     lv = (port_valid >> 1) & 0xFu;
-    for (uint64_t m = lv; m != 0; m &= m - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      CopyFlit(&out.link_flit[l * d.w], port_out_flit(l + 1), d.w);
+    if (!d.has_eng && d.w <= kShortFlit) {  // (as the input registers take them)
+      std::memcpy(&out.link_flit[0], &out_flit_q_[d.w], 4 * d.w * sizeof(uint32_t));
+    } else {
+      for (uint64_t m = lv; m != 0; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+        CopyFlit(&out.link_flit[l * d.w], port_out_flit(l + 1), d.w);
+      }
     }
   } else if (d.muxed) {
     std::memset(out.link_credit.data(), 0, d.nl);

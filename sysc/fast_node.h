@@ -13,7 +13,9 @@
 // (aries_node), so the combinational state of a cycle is a function of the registers alone. A
 // Tick applies the register bus to the combinational state computed at the end of the previous
 // Tick, takes the edge, and computes the combinational state of the next cycle (which gives the
-// endpoint outputs, taken one cycle ahead). tests/sysc/fast_node_test.cc steps this model and the
+// endpoint outputs, taken one cycle ahead); the pops of the input VCs that state selects are
+// made with it, the next edge's work done early (nothing reads the input buffers, VC heads or VC
+// pointers in between). tests/sysc/fast_node_test.cc steps this model and the
 // Verilated node in lockstep and compares every output pin every cycle; `sim.model=check` does
 // the same inside any package run.
 //
