@@ -159,7 +159,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   a.AddEach(np_, c_.gnt, c_.rem);
   a.Add(own_by_, pv);
   a.AddEach(nv_, avail_, owned_vc_);
-  a.AddEach(np_, owned_, nonempty_, req_by_out_, in_cnt_, out_sent_);
+  a.AddEach(np_, owned_, nonempty_, in_cnt_, out_sent_);
+  a.Add(req_by_out_, np_ + 1);  // and a spare entry, written for an input requesting nothing
   a.Add(lnk_in_flit_q_, static_cast<size_t>(nl_) * w_);
   a.Add(ep_in_flit_q_, static_cast<size_t>(lp_) * w_);
   a.Add(out_flit_q_, static_cast<size_t>(np_) * w_);
@@ -543,7 +544,11 @@ void FastNode::CombT() {
     // Its requests (taken back below from a multicast head that loses the token).
     const uint32_t r = h.rem & h.ok;
     req_any |= r;
-    for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
+    if (d.np < 32 && (r & (r - 1u)) == 0) {  // one output or none (the spare entry past them)
+      req_by_out[Ctz(r | (1u << (d.np & 31u)))] |= 1u << p;
+    } else {
+      for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
+    }
   }
   // Multicast token arbitration, then the requests.
   c.mc_win_valid = c.mc_start != 0;

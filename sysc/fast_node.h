@@ -229,7 +229,7 @@ class FastNode final : public NodeModel {
   uint32_t eng_in_ = 0, eng_cr_req_ = 0, eng_cr_rsp_ = 0;  // this cycle's engine inputs
   bool fixed_p2p_ = false;  // the shape FixedP2p compiles for (Tick takes that path)
   Comb c_;
-  Slice<uint32_t> req_by_out_;  // per output: requesting inputs (scratch)
+  Slice<uint32_t> req_by_out_;  // per output: requesting inputs (scratch; a spare entry last)
 };
 
 }  // namespace aries::sysc
