@@ -603,9 +603,7 @@ void FastNode::CombT() {
       const unsigned left = --count_[q];
       nonempty_[p] &= ~(uint32_t{left == 0} << v);
       ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
-      // The next flit is the head, nothing of its route served (read whether there is one:
-      // an empty VC's FIFO entry is an old slot number, its head never read).
-      if (left != 0) {
+      if (left != 0) {  // the next flit is the head, nothing of its route served
         const unsigned s = fifo_[q * d.depth + rd_[q]];
         head_[q] = VcHead::Of(slot_[s], s);
       }
