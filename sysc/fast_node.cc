@@ -1051,8 +1051,7 @@ void FastNode::EdgeT(const NodeIn& in) {
     slot_[s] = SlotInfo{
         route, static_cast<uint8_t>(ovc),
         static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
-    // An empty VC: the flit is its head.
-    if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);
+    if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);  // an empty VC: the flit is its head
     wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
     ++count_[q];
     nonempty_[p] |= 1u << vc;
