@@ -33,41 +33,48 @@ for topo in mesh torus aries fbfly; do
     done
   done
 done
-# One run: prints "OK flit_hops flits cycles" or "FAIL reason".
+# One run: its report and JSON in the work directory, named by its seed, with its arguments.
 cat > "$work/one.sh" <<'ONE'
 #!/usr/bin/env bash
 aries=$1; work=$2; seed=$3; shift 3
+echo "$*" > "$work/a$seed"
 "$aries" run "$@" --set sim.model=fast --set sim.payload=full --set sim.kernel=loop --set sim.threads=1 \
   --set sim.seed=$seed --set sim.warmup=500 --set sim.measure=4000 --set sim.drain_limit=400000 \
-  --json "$work/r$seed.json" > "$work/r$seed.txt" 2>&1
-python3 - "$work/r$seed.json" "$work/r$seed.txt" "$*" > "$work/s$seed" <<'PY'
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))["runs"][0]
-except Exception:
-    print("FAIL", sys.argv[3], open(sys.argv[2]).read().replace("\n", " | ")[:400]); sys.exit()
-f = r["flits"]
-ok = not r["errors"] and not r["stuck"] and f["created"] == f["ejected"] and f["packets_outstanding"] == 0
-print("OK" if ok else "FAIL", r["flit_hops"], f["created"], r["cycles"],
-      "" if ok else f"{sys.argv[3]} errors={r['errors'][:2]} stuck={r['stuck']} flits={f}")
-PY
-rm -f "$work/r$seed.json" "$work/r$seed.txt"
+  --json "$work/r$seed.json" > "$work/r$seed.txt" 2>&1 || true
 ONE
+# A batch's runs checked by one Python process (its start-up costs more than a small run): per
+# run "OK flit_hops flits cycles" or "FAIL reason".
+cat > "$work/check.py" <<'PY'
+import json, sys
+for seed in sys.argv[2:]:
+    w = f"{sys.argv[1]}/"
+    args = open(w + "a" + seed).read().strip()
+    try:
+        r = json.load(open(w + "r" + seed + ".json"))["runs"][0]
+    except Exception:
+        print("FAIL", args, open(w + "r" + seed + ".txt").read().replace("\n", " | ")[:400])
+        continue
+    f = r["flits"]
+    ok = not r["errors"] and not r["stuck"] and f["created"] == f["ejected"] and f["packets_outstanding"] == 0
+    print("OK" if ok else "FAIL", r["flit_hops"], f["created"], r["cycles"],
+          "" if ok else f"{args} errors={r['errors'][:2]} stuck={r['stuck']} flits={f}")
+PY
 total=0 runs=0 flits=0 cycles=0 seed=1
 while [ "$total" -lt "$target" ]; do
   : > "$work/batch"
+  seeds=()
   for ((b = 0; b < 8 * jobs; b++)); do
     echo "$seed ${configs[$(( (seed - 1) % ${#configs[@]} ))]}" >> "$work/batch"
+    seeds+=("$seed")
     seed=$((seed + 1))
   done
-  # (Each run writes its own status file: parallel runs never interleave their lines.)
+  # (Each run writes its own files: parallel runs never interleave their lines.)
   xargs -P "$jobs" -L 1 bash "$work/one.sh" "$aries" "$work" < "$work/batch"
-  for f in "$work"/s*; do
-    read -r status hops created cyc rest < "$f"
-    if [ "$status" != OK ]; then echo "soak FAILED: $(cat "$f")"; exit 1; fi
+  while read -r status hops created cyc rest; do
+    if [ "$status" != OK ]; then echo "soak FAILED: $status $hops $created $cyc $rest"; exit 1; fi
     total=$((total + hops)); flits=$((flits + created)); cycles=$((cycles + cyc)); runs=$((runs + 1))
-    rm -f "$f"
-  done
+  done < <(python3 "$work/check.py" "$work" "${seeds[@]}")
+  rm -f "$work"/a* "$work"/r*
   echo "  $runs runs, $total flit-hops, $(( $(date +%s) - start )) s" >&2
 done
 echo "soak: $total flit-hops checked in $runs runs ($flits flits over $cycles cycles; ${#configs[@]} configurations: every topology, K 4 and 8, 1- and 10-cycle links, static and dynamic VCs, random bypass, loads 0.3-0.7, sinks accepting every cycle or half of them); every flit delivered once, in order, intact; $(( $(date +%s) - start )) s"
