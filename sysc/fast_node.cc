@@ -17,7 +17,7 @@ constexpr uint32_t kCoordMask = (1u << hw::kCoordW) - 1u;
 constexpr uint32_t kPortIdMask = (1u << hw::kPortIdW) - 1u;
 constexpr uint32_t kFlowMask = (1u << hw::kFlowIdW) - 1u;
 
-unsigned Clog2(unsigned n) {  // $clog2
+constexpr unsigned Clog2(unsigned n) {  // $clog2
   unsigned b = 0;
   while ((1u << b) < n) ++b;
   return b;
@@ -71,12 +71,7 @@ struct FixedP2p {
 static_assert(FixedP2p::kEngine == 0, "FixedP2p is the node without the engine");
 
 // Index bits of an N-entry array (VcSelW, PortSelW, OwnW): RTL indexes truncate to them.
-inline unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
-constexpr unsigned SelBitsC(unsigned n) {  // the same at compile time
-  unsigned b = 0;
-  while ((1u << b) < n) ++b;
-  return n > 1 ? b : 1;
-}
+constexpr unsigned SelBits(unsigned n) { return n > 1 ? Clog2(n) : 1; }
 
 // Bits 0-3 of x as the bytes of a word (bit i -> byte i = 1).
 inline uint32_t Bytes4(uint32_t x) { return (x * 0x00204081u) & 0x01010101u; }
@@ -477,13 +472,13 @@ void FastNode::CombT() {
   const bool torus = topo_ == hw::kTopoTorus;
   const bool mc_free = !mc_busy_;
   const uint32_t blocked = c.pt_out_en | (d.has_eng ? eng_->claim() : 0u);  // out_hold_i
-  c.sel_valid = c.sel_drop = c.mc_start = c.sel_done = c.pop_tail = 0;
-  c.sel_is_head = 0;
-  uint32_t sel_tail = 0;
+  c.sel_valid = c.mc_start = c.pop_tail = 0;
+  // The selected heads that are dropped (no route), are heads, are tails.
+  uint32_t sel_drop = 0, sel_is_head = 0, sel_tail = 0;
   uint32_t ok_sel[32];
   // The selected heads' requests: the outputs any requests, and per output the inputs.
   uint32_t req_any = 0;
-  uint32_t* req_by_out = req_by_out_.data();  // all zero between cycles
+  uint32_t* req_by_out = req_by_out_.data();  // the outputs' entries all zero between cycles
   // Only the inputs holding flits (sel, gnt and rem of the others are never read).
   c.in_empty = all_ports_ & ~ne_ports_;
   // The head of input VC q of port p: its slot, flags, remaining outputs, effective output VC
@@ -537,8 +532,8 @@ void FastNode::CombT() {
     c.sel_ovc[p] = static_cast<uint8_t>(h.eff);
     c.sel_slot[p] = static_cast<uint16_t>(h.slot);
     ok_sel[p] = h.ok;
-    if (h.rem == 0) c.sel_drop |= 1u << p;
-    if (h.flags & kHead) c.sel_is_head |= 1u << p;
+    if (h.rem == 0) sel_drop |= 1u << p;
+    if (h.flags & kHead) sel_is_head |= 1u << p;
     if (h.flags & kTail) sel_tail |= 1u << p;
     if ((h.flags & kMcHead) && mc_free) c.mc_start |= 1u << p;
     // Its requests (taken back below from a multicast head that loses the token).
@@ -592,9 +587,8 @@ void FastNode::CombT() {
     const unsigned p = Ctz(m);
     const unsigned v = c.sel[p];
     const unsigned q = p * d.nv + v;
-    const bool drop = (c.sel_drop >> p) & 1u;
+    const bool drop = (sel_drop >> p) & 1u;
     if (drop || (c.rem[p] & ~c.gnt[p]) == 0) {
-      c.sel_done |= 1u << p;
       c.pop_tail |= sel_tail & (1u << p);
       c.in_credit_d[p] = static_cast<uint8_t>(1u << v);
       c.in_credit_any |= 1u << p;
@@ -608,7 +602,7 @@ void FastNode::CombT() {
         head_[q] = VcHead::Of(slot_[s], s);
       }
       // A head sets its packet's output VC.
-      const bool is_head = (c.sel_is_head >> p) & 1u;
+      const bool is_head = (sel_is_head >> p) & 1u;
       pkt_ovc_[q] = static_cast<uint8_t>(Select(is_head, c.sel_ovc[p], pkt_ovc_[q]));
     } else {
       head_[q].rem &= ~c.gnt[p];  // the outputs served stay served
@@ -895,7 +889,7 @@ void FastNode::EdgeT(const NodeIn& in) {
 
   // Router outputs: output registers, credit counters, VC ownership.
   // (A VC index truncated to its select bits: a constant for the fixed shape.)
-  const uint32_t vc_sel_mask = D::kNv != 0 ? (1u << SelBitsC(D::kNv)) - 1u : vc_sel_mask_;
+  const uint32_t vc_sel_mask = D::kNv != 0 ? (1u << SelBits(D::kNv)) - 1u : vc_sel_mask_;
   bool credit_err = false;
   // Output o sends: its output register, its VC ownership and arbiter; returns the VC mask of
   // the credit it takes.

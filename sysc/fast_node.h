@@ -59,13 +59,12 @@ class FastNode final : public NodeModel {
     bool stray_flit = false, stray_credit = false;
     // Inputs.
     Slice<uint8_t> sel;  // per input: the selected VC
-    uint32_t sel_valid = 0, sel_drop = 0, mc_start = 0, sel_done = 0, pop_tail = 0;
+    uint32_t sel_valid = 0, mc_start = 0, pop_tail = 0;
     Slice<uint32_t> gnt;       // per input: outputs granted
     Slice<uint32_t> rem;       // per input: head_rem of the selected VC
     Slice<uint8_t> sel_ovc;    // per input: the output VC of the selected head
     Slice<uint16_t> sel_slot;  // per input: the slot of the selected VC's head
-    uint32_t sel_is_head = 0;
-    uint32_t req_any = 0;  // outputs some input requests
+    uint32_t req_any = 0;      // outputs some input requests
     uint32_t mc_gate = 0;
     bool mc_win_valid = false;
     unsigned mc_win_idx = 0;

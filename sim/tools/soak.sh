@@ -46,8 +46,8 @@ ONE
 # run "OK flit_hops flits cycles" or "FAIL reason".
 cat > "$work/check.py" <<'PY'
 import json, sys
+w = sys.argv[1] + "/"
 for seed in sys.argv[2:]:
-    w = f"{sys.argv[1]}/"
     args = open(w + "a" + seed).read().strip()
     try:
         r = json.load(open(w + "r" + seed + ".json"))["runs"][0]
