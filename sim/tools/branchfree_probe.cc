@@ -1,0 +1,249 @@
+// A design probe for issue 21's speed target, not a model of the node: what one node-cycle costs
+// when the control flow does not follow the traffic.
+//
+// An 8x8 mesh of input-queued routers of the shipped point-to-point shape (5 ports, 4 VCs of 32
+// flits, dimension order, a VC selected per input then the switch allocated per output, both by
+// round robin, credits, an output VC owned by a packet from head to tail, 1-cycle links) and
+// Bernoulli uniform sources of 4-flit packets. Every port and VC of every node is visited every
+// cycle by loops of fixed length; with -DBRANCHY the choices are written as the branches a
+// straightforward model has (`cond ? a : b`), otherwise as masks. It is not the RTL's timing:
+// no input or output registers, one cycle per hop, no register bus, engine, pass-through,
+// multicast, checks or statistics beyond the accepted load and the mean latency.
+//
+//   g++ -O3 -march=x86-64-v2 -o /tmp/probe sim/tools/branchfree_probe.cc
+//   g++ -O3 -march=x86-64-v2 -DBRANCHY -o /tmp/probe_branchy sim/tools/branchfree_probe.cc
+//   /tmp/probe 0.3 30100     # offered flits/node/cycle, cycles: prints ns per node-cycle
+//
+// The README (fast node model, thirteenth look) gives what it measured beside the fast model.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace {
+
+constexpr int kK = 8, kN = kK * kK, kP = 5, kV = 4, kD = 32, kLen = 4;
+
+// hdr: destination [7:0], head [8], tail [9], VC [11:10], output port [14:12] (set on arrival).
+struct Flit {
+  uint32_t hdr, id;
+};
+
+struct Node {
+  Flit fifo[kP][kV][kD];
+  uint8_t cnt[kP][kV], rd[kP][kV], wr[kP][kV];
+  uint8_t cred[kP][kV];   // per output VC: credits
+  uint8_t owner[kP][kV];  // per output VC: 0 free, else the owning input + 1
+  uint8_t vc_last[kP], sw_last[kP];
+  // Pins of the next and this cycle (by cycle parity): flits per input, credits per output.
+  Flit in_flit[2][kP];
+  uint8_t in_valid[2];
+  uint8_t in_cred[2][kP];
+  Flit out_flit[kP];
+  uint8_t up_cred[kP];  // per input: the VC mask of the credit going upstream
+  uint8_t route[kN];    // per destination: the output port
+};
+
+inline uint32_t Pick(bool c, uint32_t a, uint32_t b) {
+#ifdef BRANCHY
+  return c ? a : b;
+#else
+  const uint32_t m = 0u - static_cast<uint32_t>(c);
+  return (a & m) | (b & ~m);
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double rate = argc > 1 ? std::atof(argv[1]) : 0.3;
+  const long cycles = argc > 2 ? std::atol(argv[2]) : 30100;
+  // Round robin as tables: [request mask][last winner] -> the next requester after it.
+  static uint8_t rr_vc[1 << kV][kV], rr_port[1 << kP][kP];
+  for (int m = 0; m < (1 << kV); ++m) {
+    for (int l = 0; l < kV; ++l) {
+      for (int i = 1; i <= kV; ++i) {
+        if ((m >> ((l + i) % kV)) & 1) {
+          rr_vc[m][l] = static_cast<uint8_t>((l + i) % kV);
+          break;
+        }
+      }
+    }
+  }
+  for (int m = 0; m < (1 << kP); ++m) {
+    for (int l = 0; l < kP; ++l) {
+      for (int i = 1; i <= kP; ++i) {
+        if ((m >> ((l + i) % kP)) & 1) {
+          rr_port[m][l] = static_cast<uint8_t>((l + i) % kP);
+          break;
+        }
+      }
+    }
+  }
+  std::vector<Node> nodes(kN);
+  int nb[kN][kP];                             // the neighbour on each output port
+  const int arrive_on[kP] = {0, 2, 1, 4, 3};  // the input port a flit arrives on there
+  for (int n = 0; n < kN; ++n) {
+    Node& a = nodes[n];
+    std::memset(&a, 0, sizeof a);
+    const int x = n % kK, y = n / kK;
+    std::memset(a.cred, kD, sizeof a.cred);
+    std::memset(a.vc_last, kV - 1, sizeof a.vc_last);
+    std::memset(a.sw_last, kP - 1, sizeof a.sw_last);
+    for (int d = 0; d < kN; ++d) {
+      const int dx = d % kK, dy = d / kK;
+      a.route[d] = static_cast<uint8_t>(dx > x ? 1 : dx < x ? 2 : dy > y ? 3 : dy < y ? 4 : 0);
+    }
+    nb[n][0] = -1;
+    nb[n][1] = x + 1 < kK ? n + 1 : -1;
+    nb[n][2] = x > 0 ? n - 1 : -1;
+    nb[n][3] = y + 1 < kK ? n + kK : -1;
+    nb[n][4] = y > 0 ? n - kK : -1;
+  }
+  // Sources: packets waiting (destination, cycle made), the flit next, the VC in use, the
+  // injection credits per VC.
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> uni(0, 1);
+  std::vector<std::deque<std::pair<uint32_t, uint64_t>>> queue(kN);
+  std::vector<int> next_flit(kN, 0), next_vc(kN, 0), cur_vc(kN, 0);
+  std::vector<uint32_t> cur_id(kN, 0);
+  std::vector<uint8_t> src_cred(kN * kV, kD);
+  std::vector<uint64_t> made;  // per packet id: the cycle it was made
+  uint64_t injected = 0, ejected = 0;
+  double latency = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long c = 0; c < cycles; ++c) {
+    const int cur = static_cast<int>(c & 1), nxt = cur ^ 1;
+    for (int n = 0; n < kN; ++n) {
+      if (uni(rng) < rate / kLen) {
+        int d = std::uniform_int_distribution<int>(0, kN - 2)(rng);
+        if (d >= n) ++d;
+        queue[n].push_back({static_cast<uint32_t>(d), static_cast<uint64_t>(c)});
+      }
+    }
+    for (int n = 0; n < kN; ++n) {
+      Node& a = nodes[n];
+      uint32_t valid = a.in_valid[cur];
+      // The source: the next flit of its oldest packet on input 0, given a credit.
+      if (!queue[n].empty()) {
+        const int v = next_flit[n] == 0 ? next_vc[n] : cur_vc[n];
+        if (src_cred[n * kV + v] > 0) {
+          if (next_flit[n] == 0) {
+            cur_vc[n] = v;
+            next_vc[n] = (v + 1) % kV;
+            cur_id[n] = static_cast<uint32_t>(made.size());
+            made.push_back(queue[n].front().second);
+          }
+          a.in_flit[cur][0] = {queue[n].front().first |
+                                   static_cast<uint32_t>(next_flit[n] == 0) << 8 |
+                                   static_cast<uint32_t>(next_flit[n] == kLen - 1) << 9 |
+                                   static_cast<uint32_t>(v) << 10,
+                               cur_id[n]};
+          valid |= 1;
+          --src_cred[n * kV + v];
+          ++injected;
+          if (++next_flit[n] == kLen) {
+            next_flit[n] = 0;
+            queue[n].pop_front();
+          }
+        }
+      }
+      // Credits from downstream.
+      for (int o = 1; o < kP; ++o) {
+        const uint32_t cm = a.in_cred[cur][o];
+        for (int v = 0; v < kV; ++v)
+          a.cred[o][v] = static_cast<uint8_t>(a.cred[o][v] + ((cm >> v) & 1));
+        a.in_cred[cur][o] = 0;
+      }
+      // Buffer writes: every input, the invalid ones written where the next flit goes.
+      for (int p = 0; p < kP; ++p) {
+        const uint32_t g = (valid >> p) & 1;
+        Flit f = a.in_flit[cur][p];
+        const int v = (f.hdr >> 10) & 3;
+        f.hdr = (f.hdr & 0xFFF) | static_cast<uint32_t>(a.route[f.hdr & 0xFF]) << 12;
+        a.fifo[p][v][a.wr[p][v]] = f;
+        a.wr[p][v] = static_cast<uint8_t>((a.wr[p][v] + g) & (kD - 1));
+        a.cnt[p][v] = static_cast<uint8_t>(a.cnt[p][v] + g);
+      }
+      a.in_valid[cur] = 0;
+      // Per input: the VCs whose head may go (a head needs its output VC free, a body flit its
+      // packet's), one chosen; its request to its output.
+      uint32_t req_by_out[kP] = {0, 0, 0, 0, 0};
+      uint8_t sel_vc[kP];
+      for (int p = 0; p < kP; ++p) {
+        uint32_t vreq = 0;
+        for (int v = 0; v < kV; ++v) {
+          const Flit& h = a.fifo[p][v][a.rd[p][v]];
+          const int o = static_cast<int>(h.hdr >> 12);
+          const uint32_t head = (h.hdr >> 8) & 1;
+          const uint32_t own = a.owner[o][v];
+#ifdef BRANCHY
+          const uint32_t ok = a.cnt[p][v] != 0 && a.cred[o][v] != 0 &&
+                              (head ? own == 0 : own == static_cast<uint32_t>(p + 1));
+#else
+          const uint32_t ok =
+              static_cast<uint32_t>(a.cnt[p][v] != 0) & static_cast<uint32_t>(a.cred[o][v] != 0) &
+              static_cast<uint32_t>(own == static_cast<uint32_t>(p + 1) * (1u - head));
+#endif
+          vreq |= ok << v;
+        }
+        const int s = rr_vc[vreq][a.vc_last[p]];
+        sel_vc[p] = static_cast<uint8_t>(s);
+        req_by_out[a.fifo[p][s][a.rd[p][s]].hdr >> 12] |= static_cast<uint32_t>(vreq != 0) << p;
+      }
+      // Per output: one requester granted; its flit popped, sent, its credit and ownership.
+      uint32_t out_valid = 0;
+      for (int o = 0; o < kP; ++o) {
+        const uint32_t r = req_by_out[o];
+        const int p = rr_port[r][a.sw_last[o]];
+        const uint32_t g = r != 0;
+        const int v = sel_vc[p];
+        const Flit f = a.fifo[p][v][a.rd[p][v]];
+        a.rd[p][v] = static_cast<uint8_t>((a.rd[p][v] + g) & (kD - 1));
+        a.cnt[p][v] = static_cast<uint8_t>(a.cnt[p][v] - g);
+        a.up_cred[p] = static_cast<uint8_t>(a.up_cred[p] | (g << v));
+        a.vc_last[p] = static_cast<uint8_t>(Pick(g, v, a.vc_last[p]));
+        a.sw_last[o] = static_cast<uint8_t>(Pick(g, p, a.sw_last[o]));
+        a.cred[o][v] = static_cast<uint8_t>(a.cred[o][v] - (g & (o != 0)));
+        const uint32_t head = (f.hdr >> 8) & 1, tail = (f.hdr >> 9) & 1;
+        const uint32_t took = Pick(tail, 0, Pick(head, p + 1, a.owner[o][v]));
+        a.owner[o][v] = static_cast<uint8_t>(Pick(g, took, a.owner[o][v]));
+        a.out_flit[o] = f;
+        out_valid |= g << o;
+      }
+      // Links: next cycle's pins of the neighbours; credits upstream; the sink on output 0.
+      for (int o = 1; o < kP; ++o) {
+        const int m = nb[n][o];
+        if (m < 0) continue;
+        Node& b = nodes[m];
+        b.in_flit[nxt][arrive_on[o]] = a.out_flit[o];
+        b.in_valid[nxt] =
+            static_cast<uint8_t>(b.in_valid[nxt] | (((out_valid >> o) & 1) << arrive_on[o]));
+        b.in_cred[nxt][arrive_on[o]] =
+            static_cast<uint8_t>(b.in_cred[nxt][arrive_on[o]] | a.up_cred[o]);
+      }
+      for (int v = 0; v < kV; ++v)
+        src_cred[n * kV + v] =
+            static_cast<uint8_t>(src_cred[n * kV + v] + ((a.up_cred[0] >> v) & 1));
+      std::memset(a.up_cred, 0, sizeof a.up_cred);
+      if (out_valid & 1) {
+        ++ejected;
+        const Flit& f = a.out_flit[0];
+        if ((f.hdr >> 9) & 1) latency += static_cast<double>(static_cast<uint64_t>(c) - made[f.id]);
+      }
+    }
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf(
+      "%ld cycles: %.4f flits/node/cycle accepted, mean latency %.1f cycles, %.3f s, %.1f ns per "
+      "node-cycle\n",
+      cycles, static_cast<double>(ejected) / kN / static_cast<double>(cycles),
+      latency / (static_cast<double>(ejected) / kLen), s,
+      s * 1e9 / (kN * static_cast<double>(cycles)));
+  return injected >= ejected ? 0 : 1;
+}
