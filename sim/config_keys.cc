@@ -121,7 +121,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sim.seed", "1", "0 .. 2^64-1",
        "seed of traffic, bypass choice, RTL initial values and collective inputs",
        "run sweep coll coll-sweep"},
-      {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads",
+      {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads, each > 0 and <= 1",
        "offered loads of `aries sweep`", "sweep"},
       {"coll.algo", "ring", "auto or an algorithm (aries coll --help)",
        "collective algorithm (auto: the cheapest by the measured costs; coll only)", "coll train"},
@@ -428,7 +428,7 @@ std::vector<double> SweepRates(const Config& c) {
     try {
       size_t pos = 0;
       const double r = std::stod(item, &pos);
-      if (pos != item.size() || r <= 0 || r > 1) BadKey(c, "sweep.rates");
+      if (pos != item.size() || !(r > 0 && r <= 1)) BadKey(c, "sweep.rates");  // (NaN too)
       rates.push_back(r);
     } catch (const std::logic_error&) {
       BadKey(c, "sweep.rates");

@@ -10,15 +10,15 @@
 
 namespace aries::sim {
 
-std::vector<unsigned> ParsePaperKs(const std::string& ks) {
+std::vector<unsigned> ParsePaperKs(const std::string& ks, const char* option) {
   std::vector<unsigned> v;
   for (const std::string& s : SplitList(ks)) {
     if (s != "4" && s != "8")
-      throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8 (the paper's)", ks));
+      throw std::invalid_argument(fmt::format("{} {}: allowed 4, 8 (the paper's)", option, ks));
     v.push_back(static_cast<unsigned>(std::stoul(s)));
   }
   if (v.empty())
-    throw std::invalid_argument(fmt::format("-k '{}': allowed 4, 8 (the paper's)", ks));
+    throw std::invalid_argument(fmt::format("{} '{}': allowed 4, 8 (the paper's)", option, ks));
   return v;
 }
 

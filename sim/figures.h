@@ -108,8 +108,8 @@ std::string UnsignedZero(std::string formatted);
 std::string PresetLine(const Assumptions& as);
 
 // "4,8" -> {4, 8}; the paper evaluates 4x4 and 8x8 only: anything else (or nothing) is
-// refused naming the list.
-std::vector<unsigned> ParsePaperKs(const std::string& ks);
+// refused naming the option it came from and the list.
+std::vector<unsigned> ParsePaperKs(const std::string& ks, const char* option = "-k");
 
 struct Fig9Options {
   std::vector<unsigned> ks = {4, 8};

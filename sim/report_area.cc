@@ -117,7 +117,7 @@ int RunAreaCommand(const AreaOptions& o) {
 
 int RunReportCommand(const ReportOptions& o) {
   ParsePaperKs(o.ks);
-  ParsePaperKs(o.fig11_ks);
+  ParsePaperKs(o.fig11_ks, "--fig11-k");
   CheckPlotter();  // every section draws its figure
   std::filesystem::create_directories(o.out);
   const Assumptions& as = PresetAssumptions(o.preset);

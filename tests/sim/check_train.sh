@@ -187,6 +187,7 @@ refused train --topology mesh --algo dbt --strategy fsdp "no measured allgather 
 refused fig10 -k 5 "-k 5: allowed 4, 8"
 refused fig9 -k 2 "-k 2: allowed 4, 8"
 refused fig10 -k , "-k ',': allowed 4, 8"
+refused report -k 4 --fig11-k 3 "--fig11-k 3: allowed 4, 8"
 refused fig10 --preset astra "--preset astra: allowed default, paper (key eval.preset)"
 refused fig10 --workloads , "--workloads: name at least one of resnet50"
 refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are flat ddp's"

@@ -3,6 +3,7 @@
 // typed requests carry the keys.
 #include "config.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -135,6 +136,20 @@ TEST(ConfigKeys, IntegersAreDecimalAndBounded) {
   Config e;
   e.Set("sim.seed", "18446744073709551615");
   EXPECT_EQ(KeyUint(e, "sim.seed", 0, ~uint64_t{0}), ~uint64_t{0});
+}
+
+TEST(ConfigKeys, SweepRatesAreLoadsAboveZeroUpToOne) {
+  Config c;
+  c.Set("sweep.rates", "0.1,1,0.05");
+  EXPECT_EQ(SweepRates(c), (std::vector<double>{0.1, 1.0, 0.05}));
+  for (const char* bad : {"nan", "0.1,nan", "-nan", "inf", "0", "-0.1", "1.5", "0.1,,0.2", ""}) {
+    Config d;
+    d.Set("sweep.rates", bad);
+    EXPECT_EQ(
+        ErrorOf([&] { SweepRates(d); }),
+        fmt::format("sweep.rates = '{}': allowed comma-separated loads, each > 0 and <= 1", bad))
+        << bad;
+  }
 }
 
 TEST(ConfigKeys, AFlagsBadValueIsNamedAsTheUserWroteIt) {
