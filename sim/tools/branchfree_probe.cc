@@ -58,6 +58,21 @@ inline uint32_t Pick(bool c, uint32_t a, uint32_t b) {
 #endif
 }
 
+// table[m * n + l]: the first requester of mask m after l, wrapping (0 when m is empty).
+void FillRoundRobin(uint8_t* table, int n) {
+  for (int m = 0; m < (1 << n); ++m) {
+    for (int l = 0; l < n; ++l) {
+      table[m * n + l] = 0;
+      for (int i = 1; i <= n; ++i) {
+        if ((m >> ((l + i) % n)) & 1) {
+          table[m * n + l] = static_cast<uint8_t>((l + i) % n);
+          break;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,26 +80,8 @@ int main(int argc, char** argv) {
   const long cycles = argc > 2 ? std::atol(argv[2]) : 30100;
   // Round robin as tables: [request mask][last winner] -> the next requester after it.
   static uint8_t rr_vc[1 << kV][kV], rr_port[1 << kP][kP];
-  for (int m = 0; m < (1 << kV); ++m) {
-    for (int l = 0; l < kV; ++l) {
-      for (int i = 1; i <= kV; ++i) {
-        if ((m >> ((l + i) % kV)) & 1) {
-          rr_vc[m][l] = static_cast<uint8_t>((l + i) % kV);
-          break;
-        }
-      }
-    }
-  }
-  for (int m = 0; m < (1 << kP); ++m) {
-    for (int l = 0; l < kP; ++l) {
-      for (int i = 1; i <= kP; ++i) {
-        if ((m >> ((l + i) % kP)) & 1) {
-          rr_port[m][l] = static_cast<uint8_t>((l + i) % kP);
-          break;
-        }
-      }
-    }
-  }
+  FillRoundRobin(&rr_vc[0][0], kV);
+  FillRoundRobin(&rr_port[0][0], kP);
   std::vector<Node> nodes(kN);
   int nb[kN][kP];                             // the neighbour on each output port
   const int arrive_on[kP] = {0, 2, 1, 4, 3};  // the input port a flit arrives on there
