@@ -333,7 +333,7 @@ Subcommand Fig10(CLI::App& app) {
   s.run = [=](const KeyOptions& outer) {
     Fig10Options o = Fig10Request(keys->Resolve(&outer), *fo);
     o.ks = ParsePaperKs(*ks);
-    o.workloads = SplitList(*workloads);
+    o.workloads = SplitList(*workloads, "--workloads");
     return RunFig10Command(o);
   };
   return s;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -81,11 +82,24 @@ std::string SizeLabel(uint64_t s) {
                                 : std::to_string(s);
 }
 
-std::vector<std::string> SplitList(const std::string& s) {
+std::vector<std::string> SplitList(const std::string& s, const char* option) {
   std::vector<std::string> v;
+  bool empty_item = false;
   std::stringstream ss(s);
   for (std::string x; std::getline(ss, x, ',');) {
-    if (!x.empty()) v.push_back(x);
+    if (x.empty()) {
+      empty_item = true;
+      continue;
+    }
+    if (std::find(v.begin(), v.end(), x) != v.end()) {
+      throw std::invalid_argument(
+          fmt::format("{} {}: '{}' given twice (allowed: each item once)", option, s, x));
+    }
+    v.push_back(x);
+  }
+  if (empty_item && !v.empty()) {
+    throw std::invalid_argument(
+        fmt::format("{} {}: an empty item (allowed: items separated by single commas)", option, s));
   }
   return v;
 }

@@ -42,8 +42,10 @@ class Heartbeat {
 };
 bool StderrIsTerminal();
 
-// "a,b,,c" -> {"a", "b", "c"} (empty items dropped).
-std::vector<std::string> SplitList(const std::string& s);
+// "a,b,c" -> {"a", "b", "c"}. A list of nothing but commas (or nothing) gives no items, left to
+// the caller to refuse; an empty item between others ("a,,b") or an item given twice ("a,a",
+// whose rows or runs would be made twice) throws std::invalid_argument naming `option`.
+std::vector<std::string> SplitList(const std::string& s, const char* option);
 
 // Writes `text` to `path` (nothing when `path` is empty) and prints "<what>: <path>"; throws
 // std::invalid_argument naming `option` and the path when it cannot.

@@ -79,6 +79,14 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   o.collective = *col;
   o.type = KeyWord(c, "coll.type");
   o.op = c.Get("coll.op");
+  if (!c.Origin("coll.op").empty() && o.collective != coll::Collective::kAllReduce &&
+      o.collective != coll::Collective::kReduceScatter &&
+      o.collective != coll::Collective::kReduce) {
+    BadKey(c, "coll.op",
+           fmt::format("only with allreduce, reducescatter and reduce (the collective is {}, which "
+                       "reduces nothing)",
+                       coll::CollectiveName(o.collective)));
+  }
   try {
     coll::ReductionOpcode(o.op, "int32");
   } catch (const std::invalid_argument&) {
@@ -91,6 +99,9 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   // 64 MiB per node: 256 chiplets' buffers and their golden fit in memory.
   o.bytes = KeyBytes(c, "coll.size", 1, uint64_t{64} << 20);
+  if (o.bytes % 4 != 0) {  // (int32 and fp32 elements: a part element would be made up)
+    BadKey(c, "coll.size", "whole 4-byte elements (int32, fp32): 4 .. 64M bytes, e.g. 64, 4K, 2M");
+  }
   const unsigned n = o.geometry.k * o.geometry.k;
   if (c.Origin("coll.root").empty() || o.collective == coll::Collective::kReduce ||
       o.collective == coll::Collective::kBroadcast) {
@@ -102,6 +113,15 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
   o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
+  // Each shapes one algorithm's plan; given for another it would be ignored without a word.
+  if (!c.Origin("coll.levels").empty() && algo != "aries_lt" && algo != "auto") {
+    BadKey(c, "coll.levels",
+           fmt::format("only with --algo aries_lt (its ring levels; the algorithm is {})", algo));
+  }
+  if (!c.Origin("coll.embeddings").empty() && algo != "tree" && algo != "auto") {
+    BadKey(c, "coll.embeddings",
+           fmt::format("only with --algo tree (its in-network trees; the algorithm is {})", algo));
+  }
   o.ring.map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
   o.ring.dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
   if (algo == "auto" && !o.ring.Plain()) {

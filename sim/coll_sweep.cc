@@ -91,7 +91,7 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
 
 std::vector<coll::Topology> ParseTopologyList(const std::string& list, const char* option) {
   std::vector<coll::Topology> out;
-  for (const auto& t : SplitList(list)) {
+  for (const auto& t : SplitList(list, option)) {
     const auto topo = coll::ParseTopology(t);
     if (!topo) {
       throw std::invalid_argument(
@@ -105,13 +105,25 @@ std::vector<coll::Topology> ParseTopologyList(const std::string& list, const cha
 
 std::vector<uint64_t> ParseSizeList(const std::string& list, const char* option) {
   std::vector<uint64_t> out;
-  for (const auto& s : SplitList(list)) out.push_back(ParseBytes(s, option, uint64_t{64} << 20));
+  for (const auto& s : SplitList(list, option)) {
+    const uint64_t b = ParseBytes(s, option, uint64_t{64} << 20);
+    if (b % 4 != 0) {
+      throw std::invalid_argument(fmt::format(
+          "{} {}: {} is not whole 4-byte elements (allowed multiples of 4 bytes: 64, 4K, 2M)",
+          option, list, s));
+    }
+    if (std::find(out.begin(), out.end(), b) != out.end()) {
+      throw std::invalid_argument(
+          fmt::format("{} {}: {} bytes given twice (allowed: each size once)", option, list, b));
+    }
+    out.push_back(b);
+  }
   if (out.empty()) throw std::invalid_argument(fmt::format("{}: no size given", option));
   return out;
 }
 
 std::vector<std::string> ParseAlgoList(const std::string& list, const char* option) {
-  const auto algos = SplitList(list);
+  const auto algos = SplitList(list, option);
   if (algos.size() == 1 && algos[0] == "all") return {};
   for (const auto& a : algos) {
     if (!coll::FindAlgorithm(a)) {

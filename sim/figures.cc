@@ -12,7 +12,7 @@ namespace aries::sim {
 
 std::vector<unsigned> ParsePaperKs(const std::string& ks, const char* option) {
   std::vector<unsigned> v;
-  for (const std::string& s : SplitList(ks)) {
+  for (const std::string& s : SplitList(ks, option)) {
     if (s != "4" && s != "8")
       throw std::invalid_argument(fmt::format("{} {}: allowed 4, 8 (the paper's)", option, ks));
     v.push_back(static_cast<unsigned>(std::stoul(s)));

@@ -29,7 +29,7 @@ namespace aries::sim {
 
 std::vector<unsigned> ParseTable1Ks(const std::string& ks_arg) {
   std::vector<unsigned> ks;
-  for (const std::string& s : SplitList(ks_arg)) {
+  for (const std::string& s : SplitList(ks_arg, "-k")) {
     if (s != "4" && s != "8" && s != "16")
       throw std::invalid_argument(fmt::format("-k {}: allowed 4, 8, 16", ks_arg));
     ks.push_back(static_cast<unsigned>(std::stoul(s)));

@@ -27,6 +27,15 @@ done
 grep -q "'ring' unknown; allowed mesh, torus, fbfly, aries" "$dir/o"
 "$aries" coll-sweep -k 2 --algos nccl > "$dir/o" 2>&1 || true
 grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
+# A list with an item twice or an empty item is refused (its rows would be made twice, or the
+# user meant something else); so is a size of part elements.
+for bad in "--topologies mesh,mesh|'mesh' given twice" "--topologies mesh,,torus|an empty item" \
+    "--sizes 1K,1024|1024 bytes given twice" "--sizes 6|6 is not whole 4-byte elements" \
+    "--algos ring,ring|'ring' given twice"; do
+  # shellcheck disable=SC2086  # (the option and its value, split)
+  if "$aries" coll-sweep -k 2 ${bad%%|*} > "$dir/o" 2>&1; then echo "accepted ${bad%%|*}"; exit 1; fi
+  grep -q -- "${bad#*|}" "$dir/o" || { cat "$dir/o"; exit 1; }
+done
 # A bad size is refused before anything runs or is written.
 if "$aries" coll-sweep -k 2 --sizes 1K,1Q --csv "$dir/never.csv" > "$dir/o" 2>&1; then echo "accepted 1Q"; exit 1; fi
 grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 1; }
