@@ -58,6 +58,11 @@ SimSettings Validate(const Config& c) {
     throw ConfigError(fmt::format("package.bypass = random needs package.topology = aries (is {})",
                                   c.Get("package.topology")));
   }
+  if (s.bypass == "random" && s.package.tracks == 0) {
+    throw ConfigError(
+        "package.bypass = random needs bypass tracks: package.tracks = 1 or 2 (is 0, so no hop "
+        "could move onto a bypass segment)");
+  }
   auto pat = tb::ParsePattern(c.Get("traffic.pattern"));
   if (!pat) BadKey(c, "traffic.pattern");
   s.traffic.pattern = *pat;
@@ -68,6 +73,17 @@ SimSettings Validate(const Config& c) {
   s.traffic.hotspot_share = KeyReal(c, "traffic.hotspot_share", 0, 1);
   s.traffic.sink_accept = KeyReal(c, "traffic.sink_accept", 0.01, 1);
   s.trace_file = c.Get("traffic.trace");
+  // A pattern's own keys, given for another pattern, would be ignored without a word.
+  auto only_with = [&](const char* key, tb::Pattern p) {
+    if (*pat != p && !c.Origin(key).empty()) {
+      BadKey(c, key,
+             fmt::format("only with traffic.pattern = {} (the pattern is {})", tb::PatternName(p),
+                         tb::PatternName(*pat)));
+    }
+  };
+  only_with("traffic.hotspot", tb::Pattern::kHotspot);
+  only_with("traffic.hotspot_share", tb::Pattern::kHotspot);
+  only_with("traffic.trace", tb::Pattern::kTrace);
   if (*pat == tb::Pattern::kTrace && s.trace_file.empty()) {
     throw ConfigError("traffic.pattern = trace needs traffic.trace = FILE");
   }

@@ -92,9 +92,10 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"traffic.trace", "", "a file", "packet trace 'cycle src dst flits' (pattern trace)", kRuns},
       {"traffic.sink_accept", "1", "0.01 .. 1",
        "probability per cycle that an endpoint frees an ejection slot (back-pressure)", kRuns},
-      {"sim.warmup", "1000", ">= 0", "warm-up cycles before measuring", kRuns},
-      {"sim.measure", "5000", ">= 1", "measurement window, cycles", kRuns},
-      {"sim.drain_limit", "20000", ">= 0", "cycles allowed for measured packets to arrive", kRuns},
+      {"sim.warmup", "1000", "0 .. 2^40", "warm-up cycles before measuring", kRuns},
+      {"sim.measure", "5000", "1 .. 2^40", "measurement window, cycles", kRuns},
+      {"sim.drain_limit", "20000", "0 .. 2^40", "cycles allowed for measured packets to arrive",
+       kRuns},
       {"sim.watchdog", "auto", "auto, or >= 2 x the longest link's latency",
        "cycles without an ejection and without a flit or credit on the wires that count as "
        "stuck (auto: 5000, or 4 x the longest link's latency when that is more)",

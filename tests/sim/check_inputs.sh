@@ -27,6 +27,15 @@ refused "none of its 2 packets is injected in the measurement window, cycles 100
 "$aries" $T --set traffic.trace="$dir/warm.tr" --set sim.warmup=0 --set sim.measure=100 | grep -q "checked *yes"
 refused "package.k = '010'" --set package.k=010 --set package.topology=fbfly  # ten: past fbfly's 8
 refused "package.k = '0x4': allowed" --set package.k=0x4
+# A pattern's own keys for another pattern, random bypass without tracks and a run longer than
+# the counters allow are refused, not ignored or cut short.
+refused "traffic.hotspot_share = '0.5': allowed only with traffic.pattern = hotspot (the pattern is uniform)" \
+  --set traffic.hotspot_share=0.5
+refused "traffic.trace = '/etc/passwd': allowed only with traffic.pattern = trace (the pattern is uniform)" \
+  --set traffic.trace=/etc/passwd
+refused "package.bypass = random needs bypass tracks: package.tracks = 1 or 2" \
+  --set package.tracks=0 --set package.bypass=random
+refused "sim.warmup = '1125899906842624': allowed 0 .. 2^40" --set sim.warmup=1125899906842624
 refused "sim.seed = '-1': allowed" --set sim.seed=-1
 printf 'package.k = 4\npackage.k = 8\n' > "$dir/dup.cfg"
 refused "dup.cfg:2: package.k given twice" --config "$dir/dup.cfg"
