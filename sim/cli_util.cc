@@ -115,6 +115,9 @@ void WriteOutput(const std::string& path, const std::string& text, const char* o
 
 void CheckWritable(const std::string& path, const char* option) {
   namespace fs = std::filesystem;
+  if (path.empty()) {  // (an empty name would write nothing without a word)
+    throw std::invalid_argument(fmt::format("{} '': allowed a file name", option));
+  }
   const fs::path dir =
       fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   std::error_code ec;

@@ -400,6 +400,12 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
                                   cmd.trace_from, cmd.trace_to));
   }
+  if (cmd.trace_file.empty() &&
+      (cmd.trace_nodes != "all" || cmd.trace_from != 0 || cmd.trace_to != ~uint64_t{0})) {
+    throw ConfigError(
+        "--trace-nodes, --trace-from and --trace-to choose what --trace FILE.fst records: give "
+        "--trace too");
+  }
   if (cmd.trace_packet >= 0) {
     if (cmd.trace_file.empty()) {
       throw ConfigError("--trace-packet ID needs --trace FILE.fst: the waveform of its path");

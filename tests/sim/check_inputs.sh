@@ -36,6 +36,7 @@ refused "traffic.trace = '/etc/passwd': allowed only with traffic.pattern = trac
 refused "package.bypass = random needs bypass tracks: package.tracks = 1 or 2" \
   --set package.tracks=0 --set package.bypass=random
 refused "sim.warmup = '1125899906842624': allowed 0 .. 2^40" --set sim.warmup=1125899906842624
+refused "--json '': allowed a file name" --set package.k=2 --json ""  # (would write nothing)
 refused "sim.seed = '-1': allowed" --set sim.seed=-1
 printf 'package.k = 4\npackage.k = 8\n' > "$dir/dup.cfg"
 refused "dup.cfg:2: package.k given twice" --config "$dir/dup.cfg"
