@@ -510,7 +510,18 @@ int RunCommandLine(int argc, char** argv) {
   subs.push_back(Table1(app));
   subs.push_back(Area(app));
   subs.push_back(Report(app));
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // The command line's own errors (an unknown option or subcommand, a value that is not a
+    // number) as every other refusal: "error: ..." on stderr and status 2, with where to look.
+    fmt::print(stderr,
+               "error: {} (aries --help lists the subcommands and options; aries "
+               "SUBCOMMAND --help, a subcommand's)\n",
+               e.what());
+    return 2;
+  }
 
   // Under mpirun every process is one rank of the package (run and sweep only); rank 0 prints
   // and writes the files.
