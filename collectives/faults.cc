@@ -57,8 +57,12 @@ void ParseTrack(std::string_view item, std::string_view s, const Geometry& g, Fa
     Bad(item, fmt::format("'{}' is not a track (xtrack<t>.<row> or ytrack<t>.<column>)", s));
   }
   if (f->track >= g.tracks) {
-    Bad(item, fmt::format("track {} does not exist: the package has {} tracks a row (0 .. {})",
-                          f->track, g.tracks, g.tracks == 0 ? 0 : g.tracks - 1));
+    Bad(item, g.tracks == 0 ? fmt::format("track {} does not exist: the package has no bypass "
+                                          "tracks (package.tracks = 0)",
+                                          f->track)
+                            : fmt::format("track {} does not exist: the package has {} tracks a "
+                                          "row (0 .. {})",
+                                          f->track, g.tracks, g.tracks - 1));
   }
   if (f->line >= g.k) {
     Bad(item, fmt::format("{} {} does not exist: 0 .. {}", f->dim == 0 ? "row" : "column", f->line,

@@ -88,8 +88,9 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   }
   if (cfg.topology == Topology::kAries && cfg.tracks > shape_.num_tracks) {
     throw std::invalid_argument(fmt::format(
-        "package.tracks = {}: allowed 0 .. {} (the node RTL is built with NumTracks = {})",
-        cfg.tracks, shape_.num_tracks, shape_.num_tracks));
+        "package.tracks = {}: allowed 0 .. {} (the node model, package.node, is built with "
+        "NumTracks = {}; a node built with tracks, or package.tracks = {})",
+        cfg.tracks, shape_.num_tracks, shape_.num_tracks, shape_.num_tracks));
   }
   if (cfg.link_latency < shape_.link_in_regs) {
     throw std::invalid_argument(fmt::format(

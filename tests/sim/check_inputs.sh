@@ -37,6 +37,10 @@ refused "package.bypass = random needs bypass tracks: package.tracks = 1 or 2" \
   --set package.tracks=0 --set package.bypass=random
 refused "sim.warmup = '1125899906842624': allowed 0 .. 2^40" --set sim.warmup=1125899906842624
 refused "--json '': allowed a file name" --set package.k=2 --json ""  # (would write nothing)
+refused "track 0 does not exist: the package has no bypass tracks (package.tracks = 0)" \
+  --set package.k=4 --set package.tracks=0 --set package.faults=switch:xtrack0.0:1
+refused "package.tracks = 2: allowed 0 .. 0 (the node model, package.node, is built with NumTracks = 0" \
+  --set package.k=3 --set package.node=Varies_node_fb
 refused "sim.seed = '-1': allowed" --set sim.seed=-1
 printf 'package.k = 4\npackage.k = 8\n' > "$dir/dup.cfg"
 refused "dup.cfg:2: package.k given twice" --config "$dir/dup.cfg"
