@@ -74,8 +74,13 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
   const std::string data = ReadAll(path);
   size_t off = 0;
   if (IsNpy(path)) {
-    if (data.size() < 10 || data.compare(0, 6, kMagic, 6) != 0) {
+    if (data.size() < 6 || data.compare(0, 6, kMagic, 6) != 0) {
       throw VectorFileError(fmt::format("{}: not a NumPy .npy file (no \\x93NUMPY magic)", path));
+    }
+    if (data.size() < 10) {
+      throw VectorFileError(fmt::format(
+          "{}: a NumPy .npy file cut short ({} bytes: its version and header length need 10)", path,
+          data.size()));
     }
     const unsigned major = static_cast<unsigned char>(data[6]);
     size_t hlen = 0;

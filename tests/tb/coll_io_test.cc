@@ -69,6 +69,11 @@ TEST(CollIo, RefusalsNameTheFileAndWhatWasExpected) {
             std::string::npos);
   WriteBytes(Tmp("bad.npy"), "not numpy at all");
   EXPECT_NE(Refusal(Tmp("bad.npy"), "int32", 1).find("not a NumPy .npy file"), std::string::npos);
+  WriteBytes(Tmp("cut.npy"), std::string("\x93NUMPY\x01\x00", 8));  // the magic, no header
+  EXPECT_NE(Refusal(Tmp("cut.npy"), "int32", 1)
+                .find("coll_io_cut.npy: a NumPy .npy file cut short (8 bytes: its version and "
+                      "header length need 10)"),
+            std::string::npos);
   EXPECT_NE(Refusal(Tmp("missing.npy"), "int32", 1).find("cannot open for reading"),
             std::string::npos);
   try {
