@@ -354,6 +354,9 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
       }
       if (groups != "*" && m.groups != groups) continue;
       const double cycles = std::stod(c[8]);
+      if (!(cycles > 0)) {  // (NaN too)
+        throw PlanError(fmt::format("{}:{}: cycles '{}': allowed > 0", path, ln, c[8]));
+      }
       const CostPoint pt{std::stoull(c[7]), cycles, cycles * std::stod(c[10])};
       auto [it, fresh] =
           by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks,

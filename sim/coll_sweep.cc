@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -77,9 +78,48 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
   if (out.empty()) throw std::invalid_argument("coll-merge: --csv OUT is required");
   std::string text = ProvenanceCsvLines() + coll::CostCsvHeader() + "\n";
   size_t rows = 0;
+  // Every row's numbers, and each run once: a part given twice, or two parts of one job, would
+  // put two rows of one run in the cost file.
+  std::map<std::string, std::string> seen;  // run (every column but the measured ones) -> where
   for (const std::string& p : parts) {
     const auto lines = ReadCsvLines(p);  // all files checked before anything is written
-    for (size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
+    for (size_t i = 1; i < lines.size(); ++i) {
+      std::vector<std::string> c;
+      std::stringstream ss(lines[i]);
+      for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+      const std::string where = fmt::format("{} row {}", p, i);
+      if (c.size() != coll::kCostCsvFields) {
+        throw std::invalid_argument(fmt::format("{}: {} fields; expected {} ({})", where, c.size(),
+                                                coll::kCostCsvFields, coll::CostCsvHeader()));
+      }
+      static const char* const kNames[] = {
+          "k",           "levels",       "embeddings",      "bytes",
+          "cycles",      "busbw",        "bound_fraction",  "ok",
+          "tracks",      "link_latency", "extra_per_pitch", "ring_dirs",
+          "local_ports", "alone_cycles"};
+      static const unsigned kNumbers[] = {1, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19};
+      for (unsigned j = 0; j < std::size(kNumbers); ++j) {
+        const std::string& v = c[kNumbers[j]];
+        size_t pos = 0;
+        double x = -1;
+        try {
+          x = std::stod(v, &pos);
+        } catch (const std::logic_error&) {
+        }
+        const bool positive = kNumbers[j] == 7 || kNumbers[j] == 8;  // bytes, cycles
+        if (pos != v.size() || !(positive ? x > 0 : x >= 0)) {
+          throw std::invalid_argument(fmt::format("{}: {} '{}': allowed a number {}", where,
+                                                  kNames[j], v, positive ? "> 0" : ">= 0"));
+        }
+      }
+      std::string run;
+      for (unsigned j : {0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18}) run += c[j] + ",";
+      if (const auto [it, fresh] = seen.try_emplace(run, where); !fresh) {
+        throw std::invalid_argument(fmt::format(
+            "{}: the same run as {} (each run once: a part given twice?)", where, it->second));
+      }
+      text += lines[i] + "\n";
+    }
     rows += lines.size() - 1;
   }
   std::ofstream f(out);

@@ -72,6 +72,16 @@ two=$(grep "^mesh,2,ring,.*,snake,2,2,all,0\$" "$dir/l2.csv" | cut -d, -f9)
 grep -q -- "--set node.local_ports=2 " "$dir/j2.txt"
 if "$aries" coll-merge "$dir/jobs.txt" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged a job file"; exit 1; fi
 grep -q "jobs.txt: not a sweep CSV" "$dir/o"
+# A part given twice (each run once in a cost file) and a row whose number does not parse or is
+# not positive are refused by name; so is such a row in the cost file a model is fitted to.
+part1=$(ls "$dir"/jobs.txt.parts/part-*.csv | head -1)
+if "$aries" coll-merge "$part1" "$part1" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged a part twice"; exit 1; fi
+grep -q "row 1: the same run as .*row 1 (each run once" "$dir/o" || { cat "$dir/o"; exit 1; }
+awk -F, 'BEGIN { OFS = "," } !/^#/ && ++n == 2 { $9 = "-5" } { print }' "$part1" > "$dir/neg.csv"
+if "$aries" coll-merge "$dir/neg.csv" --csv "$dir/x.csv" > "$dir/o" 2>&1; then echo "merged -5 cycles"; exit 1; fi
+grep -q "neg.csv row 1: cycles '-5': allowed a number > 0" "$dir/o" || { cat "$dir/o"; exit 1; }
+if "$aries" coll-models --costs "$dir/neg.csv" > "$dir/o" 2>&1; then echo "fitted -5 cycles"; exit 1; fi
+grep -q "neg.csv:[0-9]*: cycles '-5': allowed > 0" "$dir/o" || { cat "$dir/o"; exit 1; }
 # Communicators: only the algorithms that plan them, every group at once and the first alone,
 # recorded under the shape's name; the parallel jobs pass the shape on; a list is refused.
 "$aries" coll-sweep -k 4 --groups qpeers --collective allgather --topologies mesh,aries --sizes 4K \
