@@ -118,6 +118,13 @@ int RunAreaCommand(const AreaOptions& o) {
 int RunReportCommand(const ReportOptions& o) {
   ParsePaperKs(o.ks);
   ParsePaperKs(o.fig11_ks, "--fig11-k");
+  if (!o.area.empty() && !std::filesystem::exists(o.area + "/node_area.json") &&
+      !std::filesystem::exists(o.area + "/router_area.json")) {  // (checked before the runs)
+    throw std::invalid_argument(fmt::format(
+        "--area {}: holds neither node_area.json nor router_area.json (allowed the folder `aries "
+        "area --out DIR` or synth_scripts/node_area.py --out DIR wrote)",
+        o.area));
+  }
   CheckPlotter();  // every section draws its figure
   std::filesystem::create_directories(o.out);
   const Assumptions& as = PresetAssumptions(o.preset);
