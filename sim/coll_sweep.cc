@@ -218,6 +218,27 @@ int RunCollSweep(const CollSweepOptions& o) {
            std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end();
   };
   if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
+  // An algorithm named in --algos that would make no row here is refused, not left out of the
+  // table without a word (all: each serves where it can).
+  for (const std::string& name : algos) {
+    const coll::AlgorithmInfo& a = *coll::FindAlgorithm(name);
+    std::string why;
+    if (!a.Serves(*coll_kind)) {
+      why = fmt::format("it does not implement {}", collective);
+    } else if (grouped && !a.communicators) {
+      why = fmt::format("it plans no communicators (--groups {})", o.groups);
+    } else if (std::none_of(topos.begin(), topos.end(),
+                            [&](coll::Topology t) { return a.Serves(t); })) {
+      std::string where;
+      for (coll::Topology t : a.topologies)
+        where += std::string(where.empty() ? "" : ", ") + coll::TopologyName(t);
+      why = fmt::format("it applies to none of the topologies swept (it applies to {})", where);
+    }
+    if (!why.empty()) {
+      throw std::invalid_argument(
+          fmt::format("--algos: {} makes no row of this sweep: {}", name, why));
+    }
+  }
   if (o.jobs > 1 || !o.job_file.empty()) {
     if (o.jobs > 1 && o.csv.empty())
       throw std::invalid_argument("--jobs: give --csv, where the parts merge");

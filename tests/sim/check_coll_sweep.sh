@@ -31,7 +31,9 @@ grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
 # user meant something else); so is a size of part elements.
 for bad in "--topologies mesh,mesh|'mesh' given twice" "--topologies mesh,,torus|an empty item" \
     "--sizes 1K,1024|1024 bytes given twice" "--sizes 6|6 is not whole 4-byte elements" \
-    "--algos ring,ring|'ring' given twice"; do
+    "--algos ring,ring|'ring' given twice" \
+    "--algos direct|direct makes no row of this sweep: it does not implement allreduce" \
+    "--topologies mesh --algos aries_bw|aries_bw makes no row of this sweep: it applies to none of the topologies swept (it applies to aries)"; do
   # shellcheck disable=SC2086  # (the option and its value, split)
   if "$aries" coll-sweep -k 2 ${bad%%|*} > "$dir/o" 2>&1; then echo "accepted ${bad%%|*}"; exit 1; fi
   grep -q -- "${bad#*|}" "$dir/o" || { cat "$dir/o"; exit 1; }
