@@ -348,8 +348,8 @@ double KeyReal(const Config& c, const std::string& key, double lo, double hi) {
 
 bool KeyBool(const Config& c, const std::string& key) {
   const std::string& v = c.Get(key);
-  if (v == "true" || v == "1") return true;
-  if (v == "false" || v == "0") return false;
+  if (v == "true") return true;  // (as the allowed values say: not 1, yes or on)
+  if (v == "false") return false;
   BadKey(c, key);
 }
 
