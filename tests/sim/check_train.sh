@@ -193,6 +193,7 @@ refused fig10 --preset astra "--preset astra: allowed default, paper (key eval.p
 refused fig10 --workloads , "--workloads: name at least one of resnet50"
 refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are flat ddp's"
 refused train --check-max 1Q "--check-max 1Q: allowed a byte count"
+refused train --memory 1 "--memory 1: allowed only with --search"
 refused coll-sweep --type fp64 --jobs 2 --csv "$dir/x.csv" "--type fp64: allowed int32, fp32"
 refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather, alltoall"
 echo ok

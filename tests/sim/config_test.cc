@@ -280,7 +280,11 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
       std::string::npos);
   Config mem;
   mem.Set("train.memory", "2G");
-  EXPECT_EQ(TrainRequest(mem, TrainOptions()).memory, uint64_t{2} << 30);
+  TrainOptions search;
+  search.search = true;
+  EXPECT_EQ(TrainRequest(mem, search).memory, uint64_t{2} << 30);
+  EXPECT_NE(ErrorOf([&] { TrainRequest(mem, TrainOptions()); }).find("only with --search"),
+            std::string::npos);
   Config e;
   e.Set("coll.algo", "auto");
   EXPECT_NE(ErrorOf([&] { TrainRequest(e, TrainOptions()); }).find("auto is coll's only"),
