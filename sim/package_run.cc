@@ -396,6 +396,13 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
       s.package.threads = 1;
     }
   }
+  if (const uint64_t last = s.run.warmup + s.run.measure + s.run.drain_limit;
+      !cmd.trace_file.empty() && cmd.trace_from >= last) {  // (a waveform with nothing in it)
+    throw ConfigError(
+        fmt::format("--trace-from {}: allowed 0 .. {} (the run ends by sim.warmup + sim.measure + "
+                    "sim.drain_limit = {} cycles at the latest)",
+                    cmd.trace_from, last - 1, last));
+  }
   if (!cmd.trace_file.empty() && cmd.trace_from >= cmd.trace_to) {
     throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
                                   cmd.trace_from, cmd.trace_to));
