@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -153,7 +154,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
     }
     if (o.counts != "uniform" && o.counts != "random") {
       std::ifstream probe(o.counts);
-      if (!probe) {
+      if (!probe || std::filesystem::is_directory(o.counts)) {
         BadKey(c, "coll.counts",
                "uniform, random, or a counts file that exists (K^2 lines of K^2 element counts)");
       }

@@ -186,16 +186,19 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   o.model = KeyWord(c, "sim.model");  // auto: the fast model
   o.groups = c.Get("coll.groups");
   if (o.groups != "all") {
-    try {
-      coll::ParseGroups(o.groups, o.geometry.k);
-    } catch (const coll::PlanError& e) {
-      BadKey(c, "coll.groups", e.what());
-    }
-    if (o.groups.find_first_of(",;") != std::string::npos) {
+    // A named shape (the cost file names its rows' communicators), not a list of ids; a shape
+    // that does not fit K is refused with the planner's reason.
+    const std::string shapes = std::string(", ") + coll::GroupShapeNames() + ",";
+    if (shapes.find(", " + o.groups + ",") == std::string::npos) {
       BadKey(c, "coll.groups",
              fmt::format("all or a named shape for a sweep ({}; the cost file names its rows' "
                          "communicators)",
                          coll::GroupShapeNames()));
+    }
+    try {
+      coll::ParseGroups(o.groups, o.geometry.k);
+    } catch (const coll::PlanError& e) {
+      BadKey(c, "coll.groups", e.what());
     }
   }
   return o;

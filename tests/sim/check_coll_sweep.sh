@@ -98,4 +98,6 @@ awk -F, '/^#/ || NR == 1 || $1 == "topology" { next }
 grep -q -- "--set coll.groups=rows " "$dir/j3.txt"
 if "$aries" coll-sweep -k 4 --groups "0,1;2,3" --sizes 1K > "$dir/o" 2>&1; then echo "swept a list"; exit 1; fi
 grep -q "allowed all or a named shape for a sweep" "$dir/o" || { cat "$dir/o"; exit 1; }
+if "$aries" coll-sweep -k 4 --groups foo --sizes 1K > "$dir/o" 2>&1; then echo "swept foo"; exit 1; fi
+grep -q -- "--groups foo: allowed all or a named shape for a sweep" "$dir/o" || { cat "$dir/o"; exit 1; }
 echo ok
