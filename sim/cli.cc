@@ -460,9 +460,8 @@ Subcommand Report(CLI::App& app) {
 // Output files of the parsed subcommand are checked before it runs (a missing folder is
 // reported at once, not after the run): every option named here that was given.
 void CheckOutputs(const CLI::App* a) {
-  static const char* const kOutputs[] = {"--json",     "--csv",        "--plot",
-                                         "--timeline", "--energy-csv", "--job-file",
-                                         "--trace",    "--packet-log", "--outputs"};
+  static const char* const kOutputs[] = {"--json",       "--csv",      "--plot",  "--timeline",
+                                         "--energy-csv", "--job-file", "--trace", "--packet-log"};
   for (const CLI::Option* opt : a->get_options()) {
     for (const char* name : kOutputs) {
       if (opt->check_lname(name + 2) && opt->count() > 0) {

@@ -97,7 +97,7 @@ std::vector<std::string> SplitList(const std::string& s, const char* option) {
     }
     v.push_back(x);
   }
-  if (empty_item && !v.empty()) {
+  if ((empty_item || (!s.empty() && s.back() == ',')) && !v.empty()) {
     throw std::invalid_argument(
         fmt::format("{} {}: an empty item (allowed: items separated by single commas)", option, s));
   }

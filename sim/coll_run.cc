@@ -16,6 +16,7 @@
 
 #include "aries_pkg.h"
 #include "arith.h"
+#include "cli_util.h"
 #include "coll_adapter.h"
 #include "coll_check.h"
 #include "coll_io.h"
@@ -80,7 +81,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   o.collective = *col;
   o.type = KeyWord(c, "coll.type");
   o.op = c.Get("coll.op");
-  if (!c.Origin("coll.op").empty() && o.collective != coll::Collective::kAllReduce &&
+  if (c.FromCommandLine("coll.op") && o.collective != coll::Collective::kAllReduce &&
       o.collective != coll::Collective::kReduceScatter &&
       o.collective != coll::Collective::kReduce) {
     BadKey(c, "coll.op",
@@ -115,13 +116,15 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
   o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
   // Each shapes one algorithm's plan; given for another it would be ignored without a word.
-  if (!c.Origin("coll.levels").empty() && algo != "aries_lt" && algo != "auto") {
+  if (c.FromCommandLine("coll.levels") && algo != "aries_lt" && algo != "auto") {
     BadKey(c, "coll.levels",
-           fmt::format("only with --algo aries_lt (its ring levels; the algorithm is {})", algo));
+           fmt::format("only with --algo aries_lt or auto (its ring levels; the algorithm is {})",
+                       algo));
   }
-  if (!c.Origin("coll.embeddings").empty() && algo != "tree" && algo != "auto") {
+  if (c.FromCommandLine("coll.embeddings") && algo != "tree" && algo != "auto") {
     BadKey(c, "coll.embeddings",
-           fmt::format("only with --algo tree (its in-network trees; the algorithm is {})", algo));
+           fmt::format("only with --algo tree or auto (its in-network trees; the algorithm is {})",
+                       algo));
   }
   o.ring.map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
   o.ring.dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
@@ -712,6 +715,10 @@ std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
 }
 
 int RunCollectiveCommand(const CollOptions& o) {
+  if (!o.outputs.empty()) {  // every node's file, before the run ({node} may name folders too)
+    for (unsigned node = 0; node < o.geometry.k * o.geometry.k; ++node)
+      CheckWritable(tb::NodePath(o.outputs, node), "--outputs");
+  }
   const CollMeasurement m = MeasureCollective(o);
   if (!o.json.empty()) WriteOutput(o.json, CollJson(o, m) + "\n", "--json", "  json");
   return m.ok ? 0 : 1;

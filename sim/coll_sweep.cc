@@ -78,16 +78,15 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
   if (out.empty()) throw std::invalid_argument("coll-merge: --csv OUT is required");
   std::string text = ProvenanceCsvLines() + coll::CostCsvHeader() + "\n";
   size_t rows = 0;
-  // Every row's numbers, and each run once: a part given twice, or two parts of one job, would
-  // put two rows of one run in the cost file.
-  std::map<std::string, std::string> seen;  // run (every column but the measured ones) -> where
+  // Every row's fields and numbers (a run measured twice is kept: the cost models average
+  // repeated runs).
   for (const std::string& p : parts) {
     const auto lines = ReadCsvLines(p);  // all files checked before anything is written
     for (size_t i = 1; i < lines.size(); ++i) {
       std::vector<std::string> c;
       std::stringstream ss(lines[i]);
       for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-      const std::string where = fmt::format("{} row {}", p, i);
+      const std::string where = fmt::format("{} data row {}", p, i);
       if (c.size() != coll::kCostCsvFields) {
         throw std::invalid_argument(fmt::format("{}: {} fields; expected {} ({})", where, c.size(),
                                                 coll::kCostCsvFields, coll::CostCsvHeader()));
@@ -111,12 +110,6 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
           throw std::invalid_argument(fmt::format("{}: {} '{}': allowed a number {}", where,
                                                   kNames[j], v, positive ? "> 0" : ">= 0"));
         }
-      }
-      std::string run;
-      for (unsigned j : {0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18}) run += c[j] + ",";
-      if (const auto [it, fresh] = seen.try_emplace(run, where); !fresh) {
-        throw std::invalid_argument(fmt::format(
-            "{}: the same run as {} (each run once: a part given twice?)", where, it->second));
       }
       text += lines[i] + "\n";
     }
@@ -188,8 +181,11 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   if (o.groups != "all") {
     // A named shape (the cost file names its rows' communicators), not a list of ids; a shape
     // that does not fit K is refused with the planner's reason.
-    const std::string shapes = std::string(", ") + coll::GroupShapeNames() + ",";
-    if (shapes.find(", " + o.groups + ",") == std::string::npos) {
+    bool named = false;
+    std::stringstream names(coll::GroupShapeNames());
+    for (std::string n; std::getline(names, n, ',');)
+      named = named || n.substr(n.find_first_not_of(' ')) == o.groups;
+    if (!named) {
       BadKey(c, "coll.groups",
              fmt::format("all or a named shape for a sweep ({}; the cost file names its rows' "
                          "communicators)",

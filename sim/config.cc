@@ -75,7 +75,7 @@ SimSettings Validate(const Config& c) {
   s.trace_file = c.Get("traffic.trace");
   // A pattern's own keys, given for another pattern, would be ignored without a word.
   auto only_with = [&](const char* key, tb::Pattern p) {
-    if (*pat != p && !c.Origin(key).empty()) {
+    if (*pat != p && c.FromCommandLine(key)) {
       BadKey(c, key,
              fmt::format("only with traffic.pattern = {} (the pattern is {})", tb::PatternName(p),
                          tb::PatternName(*pat)));

@@ -61,6 +61,9 @@ class Config {
   const std::map<std::string, std::string>& values() const { return values_; }
   // Where the value of `key` came from ("" for the default).
   const std::string& Origin(const std::string& key) const;
+  // Whether `key` was given on the command line (--set or a flag), not in a file or defaulted:
+  // what a run that would ignore it refuses (a configuration file may hold keys for other runs).
+  bool FromCommandLine(const std::string& key) const { return Origin(key).rfind("--", 0) == 0; }
   // Throws ConfigError naming the first key set (not defaulted) that `command` does not read,
   // where it was set, and the keys the command reads.
   void RefuseUnread(const std::string& command) const;

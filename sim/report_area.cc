@@ -118,6 +118,11 @@ int RunAreaCommand(const AreaOptions& o) {
 int RunReportCommand(const ReportOptions& o) {
   ParsePaperKs(o.ks);
   ParsePaperKs(o.fig11_ks, "--fig11-k");
+  if (!o.area.empty() && !std::filesystem::is_directory(o.area)) {
+    throw std::invalid_argument(fmt::format(
+        "--area {}: the folder does not exist (allowed the folder `aries area --out DIR` wrote)",
+        o.area));
+  }
   if (!o.area.empty() && !std::filesystem::exists(o.area + "/node_area.json") &&
       !std::filesystem::exists(o.area + "/router_area.json")) {  // (checked before the runs)
     throw std::invalid_argument(fmt::format(

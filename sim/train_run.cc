@@ -79,7 +79,7 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
         fmt::format("0 with {} (micro-batches are a pipeline's: INNER@GROUPS+pp)", o.par.Label()));
   }
   o.memory = KeyBytes(c, "train.memory", 1, uint64_t{1} << 50);
-  if (!o.search && !c.Origin("train.memory").empty()) {  // (one run would ignore it)
+  if (!o.search && c.FromCommandLine("train.memory")) {  // (one run would ignore it)
     BadKey(c, "train.memory",
            "only with --search (it prunes the search's strategies; one run prints the memory per "
            "chiplet it needs)");

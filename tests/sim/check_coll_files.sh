@@ -26,6 +26,13 @@ PY
 grep -q "every element of every node matches" "$dir/log"
 "$aries" coll --topology mesh -k 2 --algo ring --collective reducescatter --size 148 \
   --inputs "$dir/in{node}.bin" --outputs "$dir/rs{node}.bin" --verify > /dev/null
+# {node} may name a folder per node (each node's file is checked before the run); a shared
+# configuration file's plan options for other algorithms are not this run's to refuse.
+mkdir -p "$dir/n0" "$dir/n1" "$dir/n2" "$dir/n3"
+printf 'coll.levels = 2\ncoll.embeddings = 2\ncoll.op = max\n' > "$dir/shared.cfg"
+"$aries" coll --config "$dir/shared.cfg" --topology mesh -k 2 --algo ring --collective allgather \
+  --size 148 --outputs "$dir/n{node}/r.bin" > "$dir/o" 2>&1 || { cat "$dir/o"; exit 1; }
+for n in 0 1 2 3; do [ -s "$dir/n$n/r.bin" ] || { echo "no n$n/r.bin"; exit 1; }; done
 python3 - "$dir" <<'PY'
 import struct, sys
 d = sys.argv[1]
