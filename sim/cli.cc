@@ -221,9 +221,11 @@ Subcommand CollSweep(CLI::App& app) {
   k.Alias("--seed", "sim.seed", "input generator seed");
   k.Alias("--model", "sim.model",
           "node model of every run: auto (the fast C++ model, the same cycles), rtl, check");
-  s.app->add_option("--jobs", cs->jobs,
-                    "run the sweep as one job per (algorithm, topology, size) on this many local "
-                    "processes; parts merge into --csv");
+  s.app
+      ->add_option("--jobs", cs->jobs,
+                   "run the sweep as one job per (algorithm, topology, size) on this many local "
+                   "processes; parts merge into --csv")
+      ->check(CLI::Range(1u, 256u));
   s.app->add_option("--job-file", cs->job_file,
                     "write the jobs' command lines to this file instead (GNU parallel, Slurm "
                     "array); merge with coll-merge");

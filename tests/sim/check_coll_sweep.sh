@@ -32,6 +32,7 @@ grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
 for bad in "--topologies mesh,mesh|'mesh' given twice" "--topologies mesh,,torus|an empty item" \
     "--sizes 1K,1024|1024 bytes given twice" "--sizes 6|6 is not whole 4-byte elements" \
     "--algos ring,ring|'ring' given twice" "--topologies mesh,|an empty item" \
+    "--jobs -1|--jobs: Value -1 not in range 1 to 256" \
     "--algos direct|direct makes no row of this sweep: it does not implement allreduce" \
     "--topologies mesh --algos aries_bw|aries_bw makes no row of this sweep: it applies to none of the topologies swept (it applies to aries)"; do
   # shellcheck disable=SC2086  # (the option and its value, split)
