@@ -101,7 +101,8 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
   // Provenance, as comment lines ("[*]" is GTKWave's comment).
   std::istringstream prov(ProvenanceCsvLines());
   for (std::string line; std::getline(prov, line);) os << "[*] " << line.substr(2) << "\n";
-  os << "[dumpfile] \"" << fst_path << "\"\n";
+  // (Absolute, as the filter's: GTKWave reads it from the directory it was started in.)
+  os << "[dumpfile] \"" << std::filesystem::absolute(fst_path).string() << "\"\n";
   os << "[timestart] " << start_cycle * 1000 << "\n";  // 1 ns per cycle, time in ps
   os << "[signals_width] 320\n";
   Writer w(os);

@@ -37,8 +37,8 @@ namespace {
 class PacketLogger {
  public:
   PacketLogger(const std::string& path, unsigned k, unsigned num_vcs, int64_t packet,
-               std::vector<PacketHop>* hops)
-      : k_(k), vcs_(num_vcs), packet_(packet), hops_(hops) {
+               std::vector<PacketHop>* hops, uint64_t* tail_eject)
+      : k_(k), vcs_(num_vcs), packet_(packet), hops_(hops), tail_eject_(tail_eject) {
     if (!path.empty()) {
       f_.open(path);
       if (!f_) throw std::invalid_argument("--packet-log " + path + ": cannot write");
@@ -51,9 +51,12 @@ class PacketLogger {
     const char* ev = e.kind == sysc::Package::FlitEvent::kInject ? "inject"
                      : e.kind == sysc::Package::FlitEvent::kHop  ? "hop"
                                                                  : "eject";
-    if (hops_ && packet_ >= 0 && vc < vcs_ && e.flit[1] == static_cast<uint32_t>(packet_) &&
-        ((h >> hw::kHdrHeadBit) & 1u)) {
-      hops_->push_back({e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node});
+    if (hops_ && packet_ >= 0 && vc < vcs_ && e.flit[1] == static_cast<uint32_t>(packet_)) {
+      if ((h >> hw::kHdrHeadBit) & 1u) {
+        hops_->push_back({e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node});
+      }
+      if (((h >> hw::kHdrTailBit) & 1u) && e.kind == sysc::Package::FlitEvent::kEject)
+        *tail_eject_ = e.cycle;
     }
     if (!f_.is_open()) return;
     // (A channel's name holds a comma, "x(1,3)+": quoted.)
@@ -80,6 +83,7 @@ class PacketLogger {
   unsigned k_, vcs_;
   int64_t packet_;
   std::vector<PacketHop>* hops_;
+  uint64_t* tail_eject_;  // the traced packet's tail: the cycle it left the package
 };
 
 }  // namespace
@@ -154,7 +158,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   std::shared_ptr<PacketLogger> logger;
   if (!trace.packet_log.empty() || trace.packet >= 0) {
     logger = std::make_shared<PacketLogger>(trace.packet_log, s.package.k, pkg.shape().num_vcs,
-                                            trace.packet, &o.packet_path);
+                                            trace.packet, &o.packet_path, &o.packet_tail_eject);
     pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
   }
   if (!trace.file.empty()) {
@@ -327,18 +331,21 @@ bool WriteFile(const std::string& path, const std::string& text) {
 
 std::vector<unsigned> ParseNodes(const std::string& s) {
   std::vector<unsigned> v;
-  if (s.empty() || s == "all") return v;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  if (s == "all") return v;
+  const std::vector<std::string> items = SplitList(s, "--trace-nodes");  // (each once, none empty)
+  if (items.empty()) throw ConfigError("--trace-nodes '': expected all or node ids like 0,5,6");
+  for (const std::string& item : items) {
+    unsigned long n = 0;
     try {
       size_t pos = 0;
-      const unsigned long n = std::stoul(item, &pos);
+      n = std::stoul(item, &pos);
       if (pos != item.size()) throw std::invalid_argument(item);
-      v.push_back(static_cast<unsigned>(n));
     } catch (const std::logic_error&) {
       throw ConfigError(fmt::format("--trace-nodes '{}': expected node ids like 0,5,6", s));
     }
+    if (std::find(v.begin(), v.end(), n) != v.end())  // (0 and 00: one node)
+      throw ConfigError(fmt::format("--trace-nodes {}: node {} given twice", s, n));
+    v.push_back(static_cast<unsigned>(n));
   }
   return v;
 }
@@ -434,7 +441,7 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     if (path.empty()) {
       throw ConfigError(fmt::format(
           "--trace-packet {}: no packet with that id was injected in this run ({} packets "
-          "measured; ids count from 0 in injection order)",
+          "measured; ids count from 0 in the order the packets are made)",
           cmd.trace_packet, first.result.latency.packets));
     }
     std::string text = fmt::format("packet {}:", cmd.trace_packet);
@@ -449,7 +456,7 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     fmt::print("  {}\n", text);
     tr.nodes = nodes;
     tr.from = path.front().cycle > 5 ? path.front().cycle - 5 : 0;
-    tr.to = path.back().cycle + 10;
+    tr.to = std::max(path.back().cycle, first.packet_tail_eject) + 10;
   }
   if (net) {
     if (s.kernel != "loop") {

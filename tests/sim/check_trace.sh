@@ -69,6 +69,17 @@ traced=$(grep '^-node[0-9]*$' "$work/p7.gtkw" | sort -u | wc -l)
 found=$(gtkw_count "$work/p7.gtkw")
 listed=$(grep -c '^\(+{[^}]*} \)\?node[0-9]*\.' "$work/p7.gtkw")
 [ "$found" = "$listed" ] || { echo "p7: listed $listed, GTKWave found $found"; exit 1; }
+# A long packet: the window runs to 10 cycles after its tail's ejection (the packet log's), not
+# its head's; the save file opens from another directory (its FST named by absolute path).
+(cd "$work" && "$aries" --set package.k=4 --set sim.warmup=50 --set sim.measure=300 \
+  --set traffic.packet_len=16 --trace-packet 5 --trace p5.fst --packet-log p5.csv > p5.txt)
+tail_eject=$(awk -F, '$2 == "eject" && $10 == 1 && $(NF - 2) == 5 { print $1 }' "$work/p5.csv")
+last=$(fst2vcd "$work/p5.fst" | grep '^#' | tail -1 | tr -d '#')
+[ -n "$tail_eject" ] && [ "$last" -ge $(((tail_eject + 9) * 1000)) ] ||
+  { echo "p5: the waveform ends at $last ps, the tail left at cycle $tail_eject"; exit 1; }
+(cd / && [ "$(gtkw_count "$work/p5.gtkw")" -gt 0 ]) || { echo "p5.gtkw does not open from /"; exit 1; }
+if "$aries" --set package.k=2 --trace "$work/d.fst" --trace-nodes 0,0 > /dev/null 2> "$work/e"; then exit 1; fi
+grep -q -- "--trace-nodes 0,0: '0' given twice" "$work/e"
 if "$aries" --trace-packet 7 > /dev/null 2> "$work/e"; then exit 1; fi
 grep -q -- "--trace-packet ID needs --trace FILE.fst" "$work/e"
 if "$aries" --set sim.measure=100 --trace-packet 99999 --trace "$work/x.fst" > /dev/null 2> "$work/e"; then exit 1; fi
