@@ -113,24 +113,13 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
                                                                      : sysc::NodeUse::kAny,
                                                   impl, carried),
                     s.seed, net);
-  if (s.bypass == "random") {
-    std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
-    o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
+  for (unsigned n : trace.nodes) {  // (before any file is written)
+    if (n >= pkg.num_nodes()) {
+      throw ConfigError(
+          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, pkg.num_nodes() - 1));
+    }
   }
   tb::TrafficConfig tc = s.traffic;
-  if (!s.package.faults.empty() && s.fault_routing == "tables") {
-    // The controller knows the faults present from reset and routes around them; a fault of a
-    // later cycle strikes the running traffic (the watchdog's report names the link).
-    coll::Geometry known = s.package;
-    known.faults = s.package.faults.FromReset();
-    const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
-    std::vector<sysc::RegOp> ops;
-    for (unsigned n = 0; n < pkg.num_nodes(); ++n)
-      sysc::AppendRouteWrites(ops, n, routes.tables[n], known, pkg.shape().num_ports);
-    pkg.Program(ops);
-    tc.flow_routed = true;
-    o.fault_routes = routes.Summary();
-  }
   if (tc.pattern == tb::Pattern::kTrace) {
     tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
     // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
@@ -148,19 +137,9 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
           s.trace_file, tc.trace.size(), from, to - 1, before));
     }
   }
-  tb::NetTraffic traffic(pkg, tc);
-  for (unsigned n : trace.nodes) {  // (before any file is written)
-    if (n >= pkg.num_nodes()) {
-      throw ConfigError(
-          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, pkg.num_nodes() - 1));
-    }
-  }
-  std::shared_ptr<PacketLogger> logger;
-  if (!trace.packet_log.empty() || trace.packet >= 0) {
-    logger = std::make_shared<PacketLogger>(trace.packet_log, s.package.k, pkg.shape().num_vcs,
-                                            trace.packet, &o.packet_path, &o.packet_tail_eject);
-    pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
-  }
+  // The waveform opens before the package's own register writes (bypass segments, routes around
+  // faults), so the config bus shows them; the reset and the CTRL writes of the package's
+  // construction come before it.
   if (!trace.file.empty()) {
     pkg.OpenTrace(trace.file, trace.nodes, trace.from, trace.to);
     // The save file lists the nodes in the order given (a packet's path in its order).
@@ -176,6 +155,30 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes, s.package.k, trace.from) == 0) {
       throw std::runtime_error("cannot write " + gtkw);
     }
+  }
+  if (s.bypass == "random") {
+    std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
+    o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
+  }
+  if (!s.package.faults.empty() && s.fault_routing == "tables") {
+    // The controller knows the faults present from reset and routes around them; a fault of a
+    // later cycle strikes the running traffic (the watchdog's report names the link).
+    coll::Geometry known = s.package;
+    known.faults = s.package.faults.FromReset();
+    const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
+    std::vector<sysc::RegOp> ops;
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n)
+      sysc::AppendRouteWrites(ops, n, routes.tables[n], known, pkg.shape().num_ports);
+    pkg.Program(ops);
+    tc.flow_routed = true;
+    o.fault_routes = routes.Summary();
+  }
+  tb::NetTraffic traffic(pkg, tc);
+  std::shared_ptr<PacketLogger> logger;
+  if (!trace.packet_log.empty() || trace.packet >= 0) {
+    logger = std::make_shared<PacketLogger>(trace.packet_log, s.package.k, pkg.shape().num_vcs,
+                                            trace.packet, &o.packet_path, &o.packet_tail_eject);
+    pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
   }
   tb::Advance advance;
   std::unique_ptr<sysc::PackageSc> sc;

@@ -78,6 +78,22 @@ last=$(fst2vcd "$work/p5.fst" | grep '^#' | tail -1 | tr -d '#')
 [ -n "$tail_eject" ] && [ "$last" -ge $(((tail_eject + 9) * 1000)) ] ||
   { echo "p5: the waveform ends at $last ps, the tail left at cycle $tail_eject"; exit 1; }
 (cd / && [ "$(gtkw_count "$work/p5.gtkw")" -gt 0 ]) || { echo "p5.gtkw does not open from /"; exit 1; }
+# The package's own register writes (here the routes around a dead link) are in the waveform:
+# the traced node's config bus carries requests.
+"$aries" --set package.k=4 --set sim.warmup=50 --set sim.measure=100 --set package.faults=link:5-6 \
+  --trace "$work/f.fst" --trace-nodes 5 > /dev/null
+fst2vcd "$work/f.fst" > "$work/f.vcd"
+python3 - "$work/f.vcd" <<'PY'
+import re, sys
+ids, rises = set(), 0
+for line in open(sys.argv[1]):
+    m = re.match(r"\$var \S+ 1 (\S+) cfg_req_i \$end", line.strip())
+    if m:
+        ids.add(m.group(1))
+    elif line.startswith("1") and line[1:].strip() in ids:
+        rises += 1
+assert ids and rises > 0, f"node5 cfg_req_i: ids {ids}, {rises} requests traced"
+PY
 if "$aries" --set package.k=2 --trace "$work/d.fst" --trace-nodes 0,0 > /dev/null 2> "$work/e"; then exit 1; fi
 grep -q -- "--trace-nodes 0,0: '0' given twice" "$work/e"
 if "$aries" --trace-packet 7 > /dev/null 2> "$work/e"; then exit 1; fi
