@@ -410,7 +410,23 @@ std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned
   return g;
 }
 
-const char* GroupShapeNames() { return "rows, cols, quadrants, qpeers, vpairs, hpairs"; }
+namespace {
+constexpr const char* kGroupShapes[] = {"rows", "cols", "quadrants", "qpeers", "vpairs", "hpairs"};
+}  // namespace
+
+const char* GroupShapeNames() {
+  static const std::string names = [] {
+    std::string s;
+    for (const char* n : kGroupShapes) s += std::string(s.empty() ? "" : ", ") + n;
+    return s;
+  }();
+  return names.c_str();
+}
+
+bool IsGroupShape(const std::string& text) {
+  return std::find(std::begin(kGroupShapes), std::end(kGroupShapes), text) !=
+         std::end(kGroupShapes);
+}
 
 std::string GroupsLabel(const Request& req) {
   if (req.groups.empty()) return "";

@@ -144,6 +144,8 @@ void CheckGroups(const std::vector<std::vector<unsigned>>& groups, unsigned k);
 std::vector<std::vector<unsigned>> ParseGroups(const std::string& text, unsigned k);
 // The named shapes, for messages: "rows, cols, quadrants, qpeers, vpairs, hpairs".
 const char* GroupShapeNames();
+// Whether `text` names one of them (a sweep's communicators must: the cost file names them).
+bool IsGroupShape(const std::string& text);
 // "rows of 4x4 (4 communicators of 4)" style label of a request's groups ("" without groups).
 std::string GroupsLabel(const Request& req);
 

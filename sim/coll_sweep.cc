@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -39,14 +38,20 @@ std::vector<std::string> ReadCsvLines(const std::string& path) {
   return lines;
 }
 
+// A sweep CSV line's fields.
+std::vector<std::string> Cells(const std::string& line) {
+  std::vector<std::string> c;
+  std::stringstream ss(line);
+  for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+  return c;
+}
+
 // The Markdown table of merged sweep rows: one row per (candidate, topology), one column per size.
 void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<uint64_t>& sizes) {
   std::vector<std::string> order;
   std::map<std::string, std::map<uint64_t, std::string>> cells;
   for (const std::string& line : rows) {
-    std::vector<std::string> c;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+    const std::vector<std::string> c = Cells(line);
     if (c.size() != coll::kCostCsvFields || c[0] == "topology") continue;
     const coll::Candidate cand{c[2],
                                static_cast<unsigned>(std::stoul(c[3])),
@@ -79,36 +84,30 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
   std::string text = ProvenanceCsvLines() + coll::CostCsvHeader() + "\n";
   size_t rows = 0;
   // Every row's fields and numbers (a run measured twice is kept: the cost models average
-  // repeated runs).
+  // repeated runs): the columns that hold numbers, bytes and cycles above zero.
+  const std::vector<std::string> names = Cells(coll::CostCsvHeader());
+  static const unsigned kNumbers[] = {1, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19};
   for (const std::string& p : parts) {
     const auto lines = ReadCsvLines(p);  // all files checked before anything is written
     for (size_t i = 1; i < lines.size(); ++i) {
-      std::vector<std::string> c;
-      std::stringstream ss(lines[i]);
-      for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+      const std::vector<std::string> c = Cells(lines[i]);
       const std::string where = fmt::format("{} data row {}", p, i);
       if (c.size() != coll::kCostCsvFields) {
         throw std::invalid_argument(fmt::format("{}: {} fields; expected {} ({})", where, c.size(),
                                                 coll::kCostCsvFields, coll::CostCsvHeader()));
       }
-      static const char* const kNames[] = {
-          "k",           "levels",       "embeddings",      "bytes",
-          "cycles",      "busbw",        "bound_fraction",  "ok",
-          "tracks",      "link_latency", "extra_per_pitch", "ring_dirs",
-          "local_ports", "alone_cycles"};
-      static const unsigned kNumbers[] = {1, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19};
-      for (unsigned j = 0; j < std::size(kNumbers); ++j) {
-        const std::string& v = c[kNumbers[j]];
+      for (const unsigned j : kNumbers) {
+        const std::string& v = c[j];
         size_t pos = 0;
         double x = -1;
         try {
           x = std::stod(v, &pos);
         } catch (const std::logic_error&) {
         }
-        const bool positive = kNumbers[j] == 7 || kNumbers[j] == 8;  // bytes, cycles
+        const bool positive = names[j] == "bytes" || names[j] == "cycles";
         if (pos != v.size() || !(positive ? x > 0 : x >= 0)) {
           throw std::invalid_argument(fmt::format("{}: {} '{}': allowed a number {}", where,
-                                                  kNames[j], v, positive ? "> 0" : ">= 0"));
+                                                  names[j], v, positive ? "> 0" : ">= 0"));
         }
       }
       text += lines[i] + "\n";
@@ -181,11 +180,7 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   if (o.groups != "all") {
     // A named shape (the cost file names its rows' communicators), not a list of ids; a shape
     // that does not fit K is refused with the planner's reason.
-    bool named = false;
-    std::stringstream names(coll::GroupShapeNames());
-    for (std::string n; std::getline(names, n, ',');)
-      named = named || n.substr(n.find_first_not_of(' ')) == o.groups;
-    if (!named) {
+    if (!coll::IsGroupShape(o.groups)) {
       BadKey(c, "coll.groups",
              fmt::format("all or a named shape for a sweep ({}; the cost file names its rows' "
                          "communicators)",
