@@ -1,6 +1,6 @@
 // A design probe for issue 21's speed target, not a model of the node: what one node-cycle of a
-// bare router mesh costs when every port and VC is visited every cycle, and when only the
-// nodes, ports and VCs holding flits are.
+// bare router mesh costs when every port and VC is visited every cycle, when only the nodes,
+// ports and VCs holding flits are, and when eight nodes are stepped at once in vector lanes.
 //
 // An 8x8 mesh of input-queued routers of the shipped point-to-point shape (5 ports, 4 VCs of 32
 // flits, dimension order, a VC selected per input then the switch allocated per output, both by
@@ -9,19 +9,25 @@
 // registers, one cycle per hop, no register bus, engine, pass-through, multicast, checks or
 // statistics beyond the accepted load and the mean latency.
 //
-// Two ways of stepping the same routers, which must print the same accepted load and latency:
+// Three ways of stepping the same routers, which must print the same accepted load and latency:
 //   all     every port and VC of every node by loops of fixed length; with -DBRANCHY the
 //           choices are written as branches (`cond ? a : b`), otherwise as masks;
 //   active  only the nodes with something to do (a flit buffered or arriving, a credit
 //           arriving, a packet waiting at the source), and in them only the inputs and VCs
-//           holding flits and the outputs requested, by loops over bit masks.
+//           holding flits and the outputs requested, by loops over bit masks;
+//   simd    a row of eight nodes as the lanes of AVX2 vectors, every port and VC every cycle
+//           without branches on the traffic (built with -march=x86-64-v3 only).
 //
-//   g++ -O3 -march=x86-64-v2 -DBRANCHY -o /tmp/probe sim/tools/router_probe.cc
+//   g++ -O3 -march=x86-64-v3 -DBRANCHY -o /tmp/probe sim/tools/router_probe.cc
 //   /tmp/probe all 0.3 30100      # mode, offered flits/node/cycle, cycles
 //   /tmp/probe active 0.3 30100   # prints ns per node-cycle
+//   /tmp/probe simd 0.3 30100
 //
 // The README (Fast model against the peers) gives what it measured.
 #include <chrono>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -126,34 +132,32 @@ struct Mesh {
     }
   }
 
-  // The source: the next flit of its oldest packet on input 0, given a credit.
-  void Source(int n, int cur, uint32_t& valid) {
-    if (queue[n].empty()) return;
-    Node& a = nodes[n];
+  // The source: the next flit of its oldest packet for input 0, given a credit (false: none).
+  bool Source(int n, Flit& out) {
+    if (queue[n].empty()) return false;
     const int v = next_flit[n] == 0 ? next_vc[n] : cur_vc[n];
-    if (src_cred[n * kV + v] == 0) return;
+    if (src_cred[n * kV + v] == 0) return false;
     if (next_flit[n] == 0) {
       cur_vc[n] = v;
       next_vc[n] = (v + 1) % kV;
       cur_id[n] = static_cast<uint32_t>(made.size());
       made.push_back(queue[n].front().second);
     }
-    a.in_flit[cur][0] = {queue[n].front().first | static_cast<uint32_t>(next_flit[n] == 0) << 8 |
-                             static_cast<uint32_t>(next_flit[n] == kLen - 1) << 9 |
-                             static_cast<uint32_t>(v) << 10,
-                         cur_id[n]};
-    valid |= 1;
+    out = {queue[n].front().first | static_cast<uint32_t>(next_flit[n] == 0) << 8 |
+               static_cast<uint32_t>(next_flit[n] == kLen - 1) << 9 |
+               static_cast<uint32_t>(v) << 10,
+           cur_id[n]};
     --src_cred[n * kV + v];
     ++injected;
     if (++next_flit[n] == kLen) {
       next_flit[n] = 0;
       queue[n].pop_front();
     }
+    return true;
   }
 
-  void Eject(const Node& a, long c) {
+  void Eject(const Flit& f, long c) {
     ++ejected;
-    const Flit& f = a.out_flit[0];
     if ((f.hdr >> 9) & 1) latency += static_cast<double>(static_cast<uint64_t>(c) - made[f.id]);
   }
 
@@ -165,11 +169,12 @@ void Mesh::StepAll(int n, long c) {
   const int cur = static_cast<int>(c & 1), nxt = cur ^ 1;
   Node& a = nodes[n];
   uint32_t valid = a.in_valid[cur];
-  Source(n, cur, valid);
+  if (Source(n, a.in_flit[cur][0])) valid |= 1;
   // Credits from downstream.
   for (int o = 1; o < kP; ++o) {
     const uint32_t cm = a.in_cred[cur][o];
-    for (int v = 0; v < kV; ++v) a.cred[o][v] = static_cast<uint8_t>(a.cred[o][v] + ((cm >> v) & 1));
+    for (int v = 0; v < kV; ++v)
+      a.cred[o][v] = static_cast<uint8_t>(a.cred[o][v] + ((cm >> v) & 1));
     a.in_cred[cur][o] = 0;
   }
   // Buffer writes: every input, the invalid ones written where the next flit goes.
@@ -242,7 +247,7 @@ void Mesh::StepAll(int n, long c) {
   for (int v = 0; v < kV; ++v)
     src_cred[n * kV + v] = static_cast<uint8_t>(src_cred[n * kV + v] + ((a.up_cred[0] >> v) & 1));
   std::memset(a.up_cred, 0, sizeof a.up_cred);
-  if (out_valid & 1) Eject(a, c);
+  if (out_valid & 1) Eject(a.out_flit[0], c);
 }
 
 // The same cycle, visiting only what holds a flit or a credit (the rest would change nothing).
@@ -250,7 +255,7 @@ void Mesh::StepActive(int n, long c) {
   const int cur = static_cast<int>(c & 1), nxt = cur ^ 1;
   Node& a = nodes[n];
   uint32_t valid = a.in_valid[cur];
-  Source(n, cur, valid);
+  if (Source(n, a.in_flit[cur][0])) valid |= 1;
   for (uint32_t m = a.in_cred_any[cur]; m != 0; m &= m - 1) {
     const unsigned o = Ctz(m);
     for (uint32_t cm = a.in_cred[cur][o]; cm != 0; cm &= cm - 1) ++a.cred[o][Ctz(cm)];
@@ -332,9 +337,246 @@ void Mesh::StepActive(int n, long c) {
     b.in_cred_any[nxt] = static_cast<uint8_t>(b.in_cred_any[nxt] | 1u << arrive_on[p]);
     active[nxt] |= uint64_t{1} << to;
   }
-  if (out_valid & 1) Eject(a, c);
+  if (out_valid & 1) Eject(a.out_flit[0], c);
   if (a.ne_ports != 0 || !queue[n].empty()) active[nxt] |= uint64_t{1} << n;
 }
+
+#ifdef __AVX2__
+// The same routers as vectors across a row's eight nodes (lane = x), one row after another:
+// every port and VC of every node every cycle, without a branch on the traffic (a loop is
+// left only when no lane of the row has work for it). A buffer write goes lane by lane; the
+// rest is lane-parallel. Needs AVX2 (g++ -march=x86-64-v3).
+typedef uint32_t V8 __attribute__((vector_size(32)));
+static_assert(kK == 8, "a row of nodes is one vector of eight lanes");
+
+inline V8 Splat(uint32_t x) { return V8{x, x, x, x, x, x, x, x}; }
+inline unsigned Lanes(V8 m) {
+  return static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<__m256>(m)));
+}
+inline V8 Sel(V8 m, V8 a, V8 b) { return (a & m) | (b & ~m); }
+inline V8 MaskGather(V8 src, const uint32_t* base, V8 idx, V8 mask) {
+  return reinterpret_cast<V8>(_mm256_mask_i32gather_epi32(
+      reinterpret_cast<__m256i>(src), reinterpret_cast<const int*>(base),
+      reinterpret_cast<__m256i>(idx), reinterpret_cast<__m256i>(mask), 4));
+}
+#define CMP(x) reinterpret_cast<V8>(x)
+
+// The first requester of `req` (a bit per requester) after `last`, wrapping, among n; 0 when
+// there is none (the scalar modes' round-robin tables, computed in the lanes).
+inline V8 RoundRobin(V8 req, V8 last, unsigned n) {
+  V8 pick = Splat(0), found = Splat(0);
+  for (unsigned k = 1; k <= n; ++k) {
+    V8 cand = last + Splat(k);
+    cand = Sel(CMP(cand >= Splat(n)), cand - Splat(n), cand);
+    const V8 hit = CMP(((req >> cand) & Splat(1)) != Splat(0)) & ~found;
+    pick = Sel(hit, cand, pick);
+    found |= hit;
+  }
+  return pick;
+}
+// A flit's header on the link from its buffer entry and the VC it was buffered on.
+inline V8 Header(V8 entry, V8 vc) { return (entry & Splat(0x3FF)) | (vc << 10); }
+
+struct alignas(32) Row {
+  V8 cnt[kP][kV], rd[kP][kV], wr[kP][kV];
+  // The head of a VC holding a flit, as its buffer entry: destination [7:0], head [8], tail
+  // [9], output port [12:10], packet id [31:13].
+  V8 hh[kP][kV];
+  V8 cred[kP][kV], owner[kP][kV];
+  V8 vc_last[kP], sw_last[kP];
+  V8 in_hdr[2][kP], in_id[2][kP], in_valid[2][kP], in_cred[2][kP];
+  V8 up_cred[kP];
+  V8 out_entry[kP], out_vc[kP], out_valid[kP];
+};
+
+struct SimdMesh {
+  std::vector<Row> rows = std::vector<Row>(kK);
+  // Buffers: [y][port][VC][slot][x], entries as Row::hh.
+  std::vector<uint32_t> fifo = std::vector<uint32_t>(kK * kP * kV * kD * 8);
+  const V8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  static constexpr uint32_t kMaxPackets = 1u << 19;  // the ids an entry holds
+
+  SimdMesh() {
+    for (Row& r : rows) {
+      std::memset(&r, 0, sizeof r);
+      for (int p = 0; p < kP; ++p) {
+        for (int v = 0; v < kV; ++v) r.cred[p][v] = Splat(kD);
+        r.vc_last[p] = Splat(kV - 1);
+        r.sw_last[p] = Splat(kP - 1);
+      }
+    }
+  }
+
+  void Step(Mesh& m, long c) {
+    const int cur = static_cast<int>(c & 1), nxt = cur ^ 1;
+    for (int y = 0; y < kK; ++y) {  // the sources, in node order (packet ids as the others)
+      Row& r = rows[y];
+      for (int x = 0; x < kK; ++x) {
+        Flit f;
+        if (!m.Source(y * kK + x, f)) continue;
+        r.in_hdr[cur][0][x] = f.hdr;
+        r.in_id[cur][0][x] = f.id;
+        r.in_valid[cur][0][x] = ~0u;
+      }
+    }
+    for (int y = 0; y < kK; ++y) StepRow(m, y, c, cur, nxt);
+  }
+
+  void StepRow(Mesh& m, int y, long c, int cur, int nxt) {
+    Row& r = rows[y];
+    uint32_t* fh = &fifo[static_cast<size_t>(y) * kP * kV * kD * 8];
+    const V8 one = Splat(1), uy = Splat(static_cast<uint32_t>(y));
+    // Credits from downstream.
+    for (int o = 1; o < kP; ++o) {
+      const V8 cm = r.in_cred[cur][o];
+      for (int v = 0; v < kV; ++v) r.cred[o][v] += (cm >> v) & one;
+      r.in_cred[cur][o] = Splat(0);
+    }
+    // Buffer writes, with dimension-order routing computed in the lanes.
+    for (int p = 0; p < kP; ++p) {
+      const V8 val = r.in_valid[cur][p];
+      if (Lanes(val) == 0) continue;
+      r.in_valid[cur][p] = Splat(0);
+      const V8 raw = r.in_hdr[cur][p], dest = raw & Splat(0xFF);
+      const V8 dx = dest & Splat(7), dy = dest >> 3;
+      const V8 port = Sel(CMP(dx > lane), Splat(1),
+                          Sel(CMP(dx < lane), Splat(2),
+                              Sel(CMP(dy > uy), Splat(3), Sel(CMP(dy < uy), Splat(4), Splat(0)))));
+      const V8 hdr = (raw & Splat(0x3FF)) | (port << 10) | (r.in_id[cur][p] << 13);
+      const V8 vc = (raw >> 10) & Splat(3);
+      for (int v = 0; v < kV; ++v) {
+        const V8 w = val & CMP(vc == Splat(static_cast<uint32_t>(v)));
+        const unsigned bits = Lanes(w);
+        if (bits == 0) continue;
+        const size_t base = static_cast<size_t>(p * kV + v) * kD * 8;
+        for (unsigned b = bits; b != 0; b &= b - 1) {
+          const unsigned x = Ctz(b);
+          const size_t at = base + r.wr[p][v][x] * 8 + x;
+          fh[at] = hdr[x];
+        }
+        r.hh[p][v] = Sel(w & CMP(r.cnt[p][v] == Splat(0)), hdr, r.hh[p][v]);
+        r.wr[p][v] = (r.wr[p][v] + (w & one)) & Splat(kD - 1);
+        r.cnt[p][v] += w & one;
+      }
+    }
+    // Per input: the VCs whose head may go, one chosen by round robin, its request.
+    V8 req_by_out[kP], sel[kP], hsel[kP], rdsel[kP];
+    for (int o = 0; o < kP; ++o) req_by_out[o] = Splat(0);
+    for (int p = 0; p < kP; ++p) {
+      V8 vreq = Splat(0);
+      for (int v = 0; v < kV; ++v) {
+        const V8 h = r.hh[p][v], o = (h >> 10) & Splat(7), head = (h >> 8) & one;
+        V8 cr = r.cred[0][v], ow = r.owner[0][v];
+        for (int o2 = 1; o2 < kP; ++o2) {
+          const V8 e = CMP(o == Splat(static_cast<uint32_t>(o2)));
+          cr = Sel(e, r.cred[o2][v], cr);
+          ow = Sel(e, r.owner[o2][v], ow);
+        }
+        const V8 own_ok = Sel(CMP(head == one), CMP(ow == Splat(0)),
+                              CMP(ow == Splat(static_cast<uint32_t>(p + 1))));
+        const V8 ok = CMP(r.cnt[p][v] != Splat(0)) & CMP(cr != Splat(0)) & own_ok;
+        vreq |= ok & Splat(1u << v);
+      }
+      const V8 s = RoundRobin(vreq, r.vc_last[p], kV);
+      const V8 has = CMP(vreq != Splat(0));
+      V8 hs = r.hh[p][0], rs = r.rd[p][0];
+      for (int v = 1; v < kV; ++v) {
+        const V8 e = CMP(s == Splat(static_cast<uint32_t>(v)));
+        hs = Sel(e, r.hh[p][v], hs);
+        rs = Sel(e, r.rd[p][v], rs);
+      }
+      sel[p] = s, hsel[p] = hs, rdsel[p] = rs;
+      const V8 os = (hs >> 10) & Splat(7);
+      for (int o = 0; o < kP; ++o)
+        req_by_out[o] |= has & CMP(os == Splat(static_cast<uint32_t>(o))) & Splat(1u << p);
+    }
+    // Per output: one requester granted; its flit read, its credit and VC ownership.
+    V8 popped[kP];
+    for (int p = 0; p < kP; ++p) popped[p] = Splat(0);
+    for (int o = 0; o < kP; ++o) {
+      const V8 rq = req_by_out[o], g = CMP(rq != Splat(0));
+      r.out_valid[o] = g;
+      if (Lanes(g) == 0) continue;
+      const V8 pw = RoundRobin(rq, r.sw_last[o], kP);
+      V8 vw = sel[0], hw = hsel[0], rw = rdsel[0];
+      for (int p = 1; p < kP; ++p) {
+        const V8 e = CMP(pw == Splat(static_cast<uint32_t>(p)));
+        vw = Sel(e, sel[p], vw);
+        hw = Sel(e, hsel[p], hw);
+        rw = Sel(e, rdsel[p], rw);
+      }
+      r.out_entry[o] = hw;
+      r.out_vc[o] = vw;
+      for (int p = 0; p < kP; ++p) popped[p] |= g & CMP(pw == Splat(static_cast<uint32_t>(p)));
+      r.sw_last[o] = Sel(g, pw, r.sw_last[o]);
+      const V8 tail = (hw >> 9) & one, head = (hw >> 8) & one;
+      for (int v = 0; v < kV; ++v) {
+        const V8 w = g & CMP(vw == Splat(static_cast<uint32_t>(v)));
+        if (o != 0) r.cred[o][v] -= w & one;
+        const V8 took =
+            Sel(CMP(tail == one), Splat(0), Sel(CMP(head == one), pw + one, r.owner[o][v]));
+        r.owner[o][v] = Sel(w, took, r.owner[o][v]);
+      }
+    }
+    // The pops: read pointers, counts, the credit upstream, and the popped VC's next head (one
+    // gather per input: an input pops one VC at most).
+    for (int p = 0; p < kP; ++p) {
+      r.up_cred[p] = Splat(0);
+      if (Lanes(popped[p]) == 0) continue;
+      r.vc_last[p] = Sel(popped[p], sel[p], r.vc_last[p]);
+      const V8 nrd = (rdsel[p] + one) & Splat(kD - 1);
+      const V8 next = MaskGather(
+          Splat(0), fh, ((Splat(static_cast<uint32_t>(p * kV)) + sel[p]) * kD + nrd) * 8 + lane,
+          popped[p]);
+      for (int v = 0; v < kV; ++v) {
+        const V8 w = popped[p] & CMP(sel[p] == Splat(static_cast<uint32_t>(v)));
+        if (Lanes(w) == 0) continue;
+        r.rd[p][v] = Sel(w, nrd, r.rd[p][v]);
+        r.cnt[p][v] -= w & one;
+        r.hh[p][v] = Sel(w & CMP(r.cnt[p][v] != Splat(0)), next, r.hh[p][v]);
+        r.up_cred[p] |= w & Splat(1u << v);
+      }
+    }
+    // Links: next cycle's pins of the neighbours (east and west by a lane, north and south by a
+    // row); credits upstream the same way; the sink on output 0.
+    const V8 up = {0, 0, 1, 2, 3, 4, 5, 6}, down = {1, 2, 3, 4, 5, 6, 7, 7};
+    const V8 not_first = CMP(lane != Splat(0)), not_last = CMP(lane != Splat(7));
+    r.in_hdr[nxt][2] =
+        Header(__builtin_shuffle(r.out_entry[1], up), __builtin_shuffle(r.out_vc[1], up));
+    r.in_id[nxt][2] = __builtin_shuffle(r.out_entry[1], up) >> 13;
+    r.in_valid[nxt][2] = __builtin_shuffle(r.out_valid[1], up) & not_first;
+    r.in_hdr[nxt][1] =
+        Header(__builtin_shuffle(r.out_entry[2], down), __builtin_shuffle(r.out_vc[2], down));
+    r.in_id[nxt][1] = __builtin_shuffle(r.out_entry[2], down) >> 13;
+    r.in_valid[nxt][1] = __builtin_shuffle(r.out_valid[2], down) & not_last;
+    r.in_cred[nxt][2] = __builtin_shuffle(r.up_cred[1], up) & not_first;
+    r.in_cred[nxt][1] = __builtin_shuffle(r.up_cred[2], down) & not_last;
+    if (y + 1 < kK) {
+      Row& b = rows[y + 1];
+      b.in_hdr[nxt][4] = Header(r.out_entry[3], r.out_vc[3]);
+      b.in_id[nxt][4] = r.out_entry[3] >> 13;
+      b.in_valid[nxt][4] = r.out_valid[3];
+      b.in_cred[nxt][4] = r.up_cred[3];
+    }
+    if (y > 0) {
+      Row& b = rows[y - 1];
+      b.in_hdr[nxt][3] = Header(r.out_entry[4], r.out_vc[4]);
+      b.in_id[nxt][3] = r.out_entry[4] >> 13;
+      b.in_valid[nxt][3] = r.out_valid[4];
+      b.in_cred[nxt][3] = r.up_cred[4];
+    }
+    for (unsigned b = Lanes(CMP(r.up_cred[0] != Splat(0))); b != 0; b &= b - 1) {
+      const unsigned x = Ctz(b);
+      for (uint32_t cm = r.up_cred[0][x]; cm != 0; cm &= cm - 1)
+        ++m.src_cred[(y * kK + x) * kV + Ctz(cm)];
+    }
+    for (unsigned b = Lanes(r.out_valid[0]); b != 0; b &= b - 1) {
+      const unsigned x = Ctz(b);
+      m.Eject(Flit{r.out_entry[0][x] & 0x3FFu, r.out_entry[0][x] >> 13}, c);
+    }
+  }
+};
+#endif  // __AVX2__
 
 }  // namespace
 
@@ -342,12 +584,22 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "all";
   const double rate = argc > 2 ? std::atof(argv[2]) : 0.3;
   const long cycles = argc > 3 ? std::atol(argv[3]) : 30100;
-  if (mode != "all" && mode != "active") {
-    std::fprintf(stderr, "mode %s: allowed all, active\n", mode.c_str());
+#ifdef __AVX2__
+  const char* kModes = "all, active, simd";
+  const bool simd = mode == "simd";
+#else
+  const char* kModes = "all, active (simd needs AVX2: -march=x86-64-v3)";
+  const bool simd = false;
+#endif
+  if (mode != "all" && mode != "active" && !simd) {
+    std::fprintf(stderr, "mode %s: allowed %s\n", mode.c_str(), kModes);
     return 2;
   }
   const bool all = mode == "all";
   Mesh mesh;
+#ifdef __AVX2__
+  SimdMesh vec;
+#endif
   std::mt19937_64 rng(1);
   std::uniform_real_distribution<double> uni(0, 1);
   const auto t0 = std::chrono::steady_clock::now();
@@ -361,7 +613,11 @@ int main(int argc, char** argv) {
         mesh.active[cur] |= uint64_t{1} << n;
       }
     }
-    if (all) {
+    if (simd) {
+#ifdef __AVX2__
+      vec.Step(mesh, c);
+#endif
+    } else if (all) {
       for (int n = 0; n < kN; ++n) mesh.StepAll(n, c);
     } else {
       const uint64_t act = mesh.active[cur];
@@ -369,6 +625,13 @@ int main(int argc, char** argv) {
       for (uint64_t m = act; m != 0; m &= m - 1) mesh.StepActive(static_cast<int>(Ctz(m)), c);
     }
   }
+#ifdef __AVX2__
+  if (simd && mesh.made.size() > SimdMesh::kMaxPackets) {
+    std::fprintf(stderr, "simd: %zu packets, more ids than a buffer entry holds (%u)\n",
+                 mesh.made.size(), SimdMesh::kMaxPackets);
+    return 2;
+  }
+#endif
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "%s: %ld cycles: %.4f flits/node/cycle accepted, mean latency %.3f cycles, %.3f s, %.1f ns "
