@@ -64,6 +64,7 @@ struct Node {
   uint8_t nonempty[kP];  // (active) per input: VCs holding a flit
   uint8_t ne_ports;      // (active) inputs with a VC holding a flit
   uint8_t route[kN];     // per destination: the output port
+  Flit spare;            // (all) where an input without a flit writes
 };
 
 inline uint32_t Pick(bool c, uint32_t a, uint32_t b) {
@@ -177,13 +178,15 @@ void Mesh::StepAll(int n, long c) {
       a.cred[o][v] = static_cast<uint8_t>(a.cred[o][v] + ((cm >> v) & 1));
     a.in_cred[cur][o] = 0;
   }
-  // Buffer writes: every input, the invalid ones written where the next flit goes.
+  // Buffer writes: every input, the invalid ones written to a spare slot (not at the write
+  // pointer: a full VC's write pointer is its head).
   for (int p = 0; p < kP; ++p) {
     const uint32_t g = (valid >> p) & 1;
     Flit f = a.in_flit[cur][p];
     const int v = (f.hdr >> 10) & 3;
     f.hdr = (f.hdr & 0xFFF) | static_cast<uint32_t>(a.route[f.hdr & 0xFF]) << 12;
-    a.fifo[p][v][a.wr[p][v]] = f;
+    Flit* const to[2] = {&a.spare, &a.fifo[p][v][a.wr[p][v]]};
+    *to[g] = f;
     a.wr[p][v] = static_cast<uint8_t>((a.wr[p][v] + g) & (kD - 1));
     a.cnt[p][v] = static_cast<uint8_t>(a.cnt[p][v] + g);
   }
