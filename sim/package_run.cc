@@ -106,22 +106,18 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   sysc::PackageConfig pc = s.package;
   pc.count_toggles = false;  // no energy here: the data toggles are never read
   const unsigned carried = s.payload == "id" ? 1 : 0;  // lane 0: the packet id
-  sysc::Package pkg(pc,
-                    s.node != "auto"
-                        ? sysc::NamedNodeModels(s.node, impl, carried)
-                        : sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
-                                                                     : sysc::NodeUse::kAny,
-                                                  impl, carried),
-                    s.seed, net);
-  for (unsigned n : trace.nodes) {  // (before any file is written)
-    if (n >= pkg.num_nodes()) {
+  // Checked before the package is built: with waveforms, it opens the FST as its nodes leave
+  // reset, so its own CTRL writes are in it, and a refused input must leave no file behind.
+  const unsigned num_nodes = s.package.k * s.package.k;
+  for (unsigned n : trace.nodes) {
+    if (n >= num_nodes) {
       throw ConfigError(
-          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, pkg.num_nodes() - 1));
+          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, num_nodes - 1));
     }
   }
   tb::TrafficConfig tc = s.traffic;
   if (tc.pattern == tb::Pattern::kTrace) {
-    tc.trace = tb::ReadTrace(s.trace_file, pkg.num_nodes());
+    tc.trace = tb::ReadTrace(s.trace_file, num_nodes);
     // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
     // with none there would report 0 packets and latency 0 as if measured.
     const uint64_t from = s.run.warmup, to = s.run.warmup + s.run.measure;
@@ -137,11 +133,17 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
           s.trace_file, tc.trace.size(), from, to - 1, before));
     }
   }
-  // The waveform opens before the package's own register writes (bypass segments, routes around
-  // faults), so the config bus shows them; the reset and the CTRL writes of the package's
-  // construction come before it.
+  const sysc::Package::Waveform wave{trace.file, trace.nodes, trace.from, trace.to};
+  sysc::Package pkg(pc,
+                    s.node != "auto"
+                        ? sysc::NamedNodeModels(s.node, impl, carried)
+                        : sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
+                                                                     : sysc::NodeUse::kAny,
+                                                  impl, carried),
+                    s.seed, net, trace.file.empty() ? nullptr : &wave);
+  // The waveform is open (the package's construction), so the config bus shows the run's own
+  // register writes below too: bypass segments, routes around faults.
   if (!trace.file.empty()) {
-    pkg.OpenTrace(trace.file, trace.nodes, trace.from, trace.to);
     // The save file lists the nodes in the order given (a packet's path in its order).
     std::vector<std::string> scopes;
     if (trace.nodes.empty()) {

@@ -26,7 +26,7 @@ std::string PortName(unsigned p, unsigned num_ports) {
 }  // namespace
 
 Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
-                 Transport* transport)
+                 Transport* transport, const Waveform* wave)
     : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), transport_(transport) {
   if (transport_ && transport_->ranks() == 1) transport_ = nullptr;
   if (cfg.topology == Topology::kCmesh) {
@@ -150,6 +150,7 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
         "package.faults: faults run in one process (threads allowed), not on MPI ranks");
   }
   ApplyFaults();
+  if (wave) OpenTrace(wave->path, wave->nodes, wave->from, wave->to);
 
   // Every router learns the topology and grid size.
   const hw::Topo topo = cfg.topology == Topology::kTorus   ? hw::kTopoTorus

@@ -113,8 +113,15 @@ class Package {
   // what crosses its borders to the others between windows, and its register accesses and
   // queries (Access, Quiet, AnyError, GatherCounters) are collective calls, made by every rank
   // in the same order. The transport must outlive the package.
+  // With `wave`, the waveform (OpenTrace) opens as soon as the nodes are out of reset, before
+  // the package's own CTRL writes and shape reads of cycles 0 onwards, so it shows them.
+  struct Waveform {
+    std::string path;
+    std::vector<unsigned> nodes;  // empty: every node
+    uint64_t from = 0, to = ~uint64_t{0};
+  };
   Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
-          Transport* transport = nullptr);
+          Transport* transport = nullptr, const Waveform* wave = nullptr);
   ~Package();
   Package(const Package&) = delete;
   Package& operator=(const Package&) = delete;

@@ -94,6 +94,27 @@ for line in open(sys.argv[1]):
         rises += 1
 assert ids and rises > 0, f"node5 cfg_req_i: ids {ids}, {rises} requests traced"
 PY
+# The waveform starts at cycle 0, as the nodes leave reset: the package's CTRL write to each
+# router is on its config bus at 0 ns.
+"$aries" --set package.k=2 --set sim.warmup=20 --set sim.measure=50 --trace "$work/z.fst" \
+  --trace-nodes 3 > /dev/null
+fst2vcd "$work/z.fst" > "$work/z.vcd"
+python3 - "$work/z.vcd" <<'PY'
+import re, sys
+ids, t, first, req_at_0 = set(), None, None, False
+for line in open(sys.argv[1]):
+    line = line.strip()
+    m = re.match(r"\$var \S+ 1 (\S+) cfg_req_i \$end", line)
+    if m:
+        ids.add(m.group(1))
+    elif line.startswith("#"):
+        t = int(line[1:])
+        first = t if first is None else first
+    elif line.startswith("1") and line[1:] in ids and t == 0:
+        req_at_0 = True
+assert first == 0, f"the waveform starts at {first} ps, not 0"
+assert ids and req_at_0, f"node3 cfg_req_i ({ids}) not raised at 0 ns (the CTRL write)"
+PY
 if "$aries" --set package.k=2 --trace "$work/d.fst" --trace-nodes 0,0 > /dev/null 2> "$work/e"; then exit 1; fi
 grep -q -- "--trace-nodes 0,0: '0' given twice" "$work/e"
 if "$aries" --trace-packet 7 > /dev/null 2> "$work/e"; then exit 1; fi
