@@ -149,12 +149,15 @@ Program PlanAriesBw(const Request& req, const Hardware& hwp) {
         fmt::format("aries_bw needs a Hamiltonian ring of neighbours: K even; K = {}", req.geom.k));
   }
   Program p = PlanRing(req, hwp);
+  size_t messages = 0, halved = 0;
   for (NodeProgram& np : p.nodes) {
     std::vector<Op> split;
     for (const Op& o : np.ops) {
       const uint64_t flits = (o.region.len + hwp.lanes - 1) / hwp.lanes;
       split.push_back(o);
+      ++messages;
       if (flits < 2) continue;
+      ++halved;
       const uint64_t first = (flits + 1) / 2 * hwp.lanes;  // < len for two flits or more
       split.back().region.len = first;
       Op second = o;
@@ -165,9 +168,20 @@ Program PlanAriesBw(const Request& req, const Hardware& hwp) {
     }
     np.ops = std::move(split);
   }
+  // (A message of one flit is not split: at sizes where none reaches two flits, the ring.)
+  if (halved == 0) {
+    p.summary = fmt::format(
+        "ARIES_BW: the ring of algorithm ring; no message halved (none of the {} reaches two "
+        "flits), so none takes a bypass segment",
+        messages);
+    return p;
+  }
   p.summary = fmt::format(
-      "ARIES_BW: the ring of algorithm ring, every message halved on a flit "
-      "boundary over the mesh link and a bypass segment beside it{}",
+      "ARIES_BW: the ring of algorithm ring, {} halved on a flit boundary over the mesh link and "
+      "a bypass segment beside it{}",
+      halved == messages
+          ? std::string("every message")
+          : fmt::format("{} of {} messages (those of two flits or more)", halved, messages),
       hwp.local_ports > 1 ? ", each half on a local port of its own" : "");
   return p;
 }

@@ -325,6 +325,23 @@ TEST(Plan, MessagesSpreadOverTheLocalPorts) {
   EXPECT_EQ(b.summary.find("local ports"), std::string::npos) << b.summary;
 }
 
+// ARIES_BW's summary says which messages it halved: a message of one flit is not split.
+TEST(Plan, AriesBwSummaryNamesTheMessagesItHalved) {
+  const Hardware h = Hw(Topology::kAries);
+  const uint64_t lanes = h.lanes, nodes = 16;
+  auto summary = [&](uint64_t elements) {
+    return Plan(Req(Topology::kAries, 4, "aries_bw", Collective::kAllReduce, elements), h).summary;
+  };
+  EXPECT_NE(summary(nodes * lanes * 4).find("every message halved"), std::string::npos);
+  const std::string none = summary(nodes);  // one element a message
+  EXPECT_NE(none.find("no message halved (none of the"), std::string::npos) << none;
+  EXPECT_EQ(none.find("beside it"), std::string::npos) << none;
+  // Half the chunks one element past a flit (two flits), half exactly one flit.
+  const std::string some = summary(nodes * lanes + nodes / 2);
+  EXPECT_NE(some.find(" messages (those of two flits or more) halved"), std::string::npos) << some;
+  EXPECT_EQ(some.find("every message"), std::string::npos) << some;
+}
+
 TEST(Plan, BadRequestsNameTheItem) {
   auto err = [](Request r, Hardware h = Hardware{}) -> std::string {
     try {
