@@ -140,9 +140,9 @@ Program Plan2dRing(const Request& req, const Hardware&) {
   return p;
 }
 
-// ARIES_BW (IV-A1): the ring, every message split on a flit boundary over two links between
-// the same neighbours: the mesh link and a bypass segment wired to idle ports (the embedder
-// gives every lane-1 link a segment of its own, Fig. 6(b)).
+// ARIES_BW (IV-A1): the ring, every message of two flits or more split on a flit boundary over
+// two links between the same neighbours: the mesh link and a bypass segment wired to idle ports
+// (the embedder gives every lane-1 link a segment of its own, Fig. 6(b)).
 Program PlanAriesBw(const Request& req, const Hardware& hwp) {
   if (req.geom.k % 2 != 0) {
     throw PlanError(
@@ -155,9 +155,10 @@ Program PlanAriesBw(const Request& req, const Hardware& hwp) {
     for (const Op& o : np.ops) {
       const uint64_t flits = (o.region.len + hwp.lanes - 1) / hwp.lanes;
       split.push_back(o);
-      ++messages;
+      const bool send = o.act == Act::kSend;  // (its receive is split alike)
+      messages += send;
       if (flits < 2) continue;
-      ++halved;
+      halved += send;
       const uint64_t first = (flits + 1) / 2 * hwp.lanes;  // < len for two flits or more
       split.back().region.len = first;
       Op second = o;

@@ -334,11 +334,14 @@ TEST(Plan, AriesBwSummaryNamesTheMessagesItHalved) {
   };
   EXPECT_NE(summary(nodes * lanes * 4).find("every message halved"), std::string::npos);
   const std::string none = summary(nodes);  // one element a message
-  EXPECT_NE(none.find("no message halved (none of the"), std::string::npos) << none;
+  EXPECT_NE(none.find("no message halved (none of the 480 reaches two flits)"), std::string::npos)
+      << none;
   EXPECT_EQ(none.find("beside it"), std::string::npos) << none;
   // Half the chunks one element past a flit (two flits), half exactly one flit.
   const std::string some = summary(nodes * lanes + nodes / 2);
-  EXPECT_NE(some.find(" messages (those of two flits or more) halved"), std::string::npos) << some;
+  // 16 nodes x 15 steps x 2 phases = 480 messages, half of them of two flits.
+  EXPECT_NE(some.find("240 of 480 messages (those of two flits or more) halved"), std::string::npos)
+      << some;
   EXPECT_EQ(some.find("every message"), std::string::npos) << some;
 }
 
