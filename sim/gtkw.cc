@@ -76,11 +76,15 @@ class Writer {
 
 }  // namespace
 
+std::string FlitFilterPath(const std::string& gtkw_path) {
+  return gtkw_path.substr(0, gtkw_path.rfind(".gtkw")) + ".flit_filter";
+}
+
 int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
                      const std::vector<std::string>& scopes, unsigned k, uint64_t start_cycle) {
   // The flit decoder GTKWave runs (a translate filter process takes no arguments: a wrapper
   // next to the save file passes this package's VCs and K).
-  const std::string filter = path.substr(0, path.rfind(".gtkw")) + ".flit_filter";
+  const std::string filter = FlitFilterPath(path);
   {
     std::ofstream f(filter);
     f << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\nexec "

@@ -10,6 +10,9 @@
 
 namespace aries::sim {
 
+/// The flit decoder WritePackageGtkw writes next to the save file `gtkw_path`.
+std::string FlitFilterPath(const std::string& gtkw_path);
+
 /// Writes a .gtkw that opens `fst_path` with the signals of every traced node (`scopes`, the
 /// nodes' names in the trace) grouped per node: the node's configuration bus and errors, then
 /// one group per router input port (arrivals, route, VC buffer fill, allocation, credits) and

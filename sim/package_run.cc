@@ -108,6 +108,20 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   const unsigned carried = s.payload == "id" ? 1 : 0;  // lane 0: the packet id
   // Checked before the package is built: with waveforms, it opens the FST as its nodes leave
   // reset, so its own CTRL writes are in it, and a refused input must leave no file behind.
+  // What is refused after it (a fault that cuts a node off, a bypass setting) removes the
+  // waveform's files (Outputs, below: declared first, so the package has closed the FST).
+  std::string gtkw = trace.file;
+  if (const auto dot = gtkw.rfind(".fst"); dot != std::string::npos) gtkw = gtkw.substr(0, dot);
+  gtkw += ".gtkw";
+  struct Outputs {
+    std::vector<std::string> paths;
+    bool keep = false;  // the run began: a waveform of a failed run is kept for debugging
+    ~Outputs() {
+      if (!keep) {
+        for (const std::string& p : paths) std::remove(p.c_str());
+      }
+    }
+  } outputs;
   const unsigned num_nodes = s.package.k * s.package.k;
   for (unsigned n : trace.nodes) {
     if (n >= num_nodes) {
@@ -141,6 +155,9 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
                                                                      : sysc::NodeUse::kAny,
                                                   impl, carried),
                     s.seed, net, trace.file.empty() ? nullptr : &wave);
+  if (!trace.file.empty()) {
+    outputs.paths = {trace.file, gtkw, FlitFilterPath(gtkw)};
+  }
   // The waveform is open (the package's construction), so the config bus shows the run's own
   // register writes below too: bypass segments, routes around faults.
   if (!trace.file.empty()) {
@@ -151,9 +168,6 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     } else {
       for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
     }
-    std::string gtkw = trace.file;
-    const auto dot = gtkw.rfind(".fst");
-    gtkw = (dot == std::string::npos ? gtkw : gtkw.substr(0, dot)) + ".gtkw";
     if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes, s.package.k, trace.from) == 0) {
       throw std::runtime_error("cannot write " + gtkw);
     }
@@ -193,6 +207,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   if (meter->enabled() && (!net || net->rank() == 0)) {
     prog = [meter](uint64_t cycle) { (*meter)(cycle); };
   }
+  outputs.keep = true;
   o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);
   pkg.CloseTrace();
   if (!trace.file.empty() && pkg.cycle() <= trace.from) {  // (the run's end is known only now)

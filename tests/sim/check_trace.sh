@@ -115,6 +115,13 @@ for line in open(sys.argv[1]):
 assert first == 0, f"the waveform starts at {first} ps, not 0"
 assert ids and req_at_0, f"node3 cfg_req_i ({ids}) not raised at 0 ns (the CTRL write)"
 PY
+# A run refused once the package is built (faults that cut a node off) leaves no waveform files.
+if "$aries" --set package.k=2 --set package.topology=mesh \
+  --set "package.faults=link:x(0,0),link:y(0,0)" --trace "$work/cut.fst" > /dev/null 2> "$work/e"; then
+  exit 1
+fi
+grep -q "no route around them" "$work/e"
+! ls "$work"/cut.* > /dev/null 2>&1 || { echo "a refused run left $(ls "$work"/cut.*)"; exit 1; }
 if "$aries" --set package.k=2 --trace "$work/d.fst" --trace-nodes 0,0 > /dev/null 2> "$work/e"; then exit 1; fi
 grep -q -- "--trace-nodes 0,0: '0' given twice" "$work/e"
 if "$aries" --trace-packet 7 > /dev/null 2> "$work/e"; then exit 1; fi
