@@ -106,6 +106,12 @@ struct NodeCounters {
 
 class Package {
  public:
+  // A waveform to open with the package (the constructor's `wave`).
+  struct Waveform {
+    std::string path;
+    std::vector<unsigned> nodes;  // empty: every node
+    uint64_t from = 0, to = ~uint64_t{0};
+  };
   // Throws std::invalid_argument naming the key and the allowed values for an impossible
   // configuration (K, tracks, a radix no model has).
   // With a transport of several ranks, this process is one rank of a distributed package: it
@@ -115,11 +121,6 @@ class Package {
   // in the same order. The transport must outlive the package.
   // With `wave`, the waveform (OpenTrace) opens as soon as the nodes are out of reset, before
   // the package's own CTRL writes and shape reads of cycles 0 onwards, so it shows them.
-  struct Waveform {
-    std::string path;
-    std::vector<unsigned> nodes;  // empty: every node
-    uint64_t from = 0, to = ~uint64_t{0};
-  };
   Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
           Transport* transport = nullptr, const Waveform* wave = nullptr);
   ~Package();
