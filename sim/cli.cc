@@ -304,11 +304,24 @@ Subcommand Train(CLI::App& app) {
                   "prune those over --memory, print the best against fsdp (--check: run the "
                   "collectives of the --top best cycle-accurately)");
   auto topologies = std::make_shared<std::string>("aries,mesh,torus");
-  s.app->add_option("--topologies", *topologies, "--search: comma-separated packages");
-  s.app->add_option("--top", to->top, "--search: strategies printed per package");
+  CLI::Option* topologies_opt =
+      s.app->add_option("--topologies", *topologies, "--search: comma-separated packages");
+  CLI::Option* top_opt =
+      s.app->add_option("--top", to->top, "--search: strategies printed per package");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     TrainOptions o = TrainRequest(keys->Resolve(&outer), *to);
+    // The search's own options without it, one run's outputs with it: refused, not ignored.
+    for (const CLI::Option* opt : {topologies_opt, top_opt}) {
+      if (!o.search && opt->count() > 0) {
+        throw ConfigError(opt->get_name() + ": only with --search (its packages and table)");
+      }
+    }
+    if (o.search && !(o.timeline.empty() && o.plot.empty())) {
+      throw ConfigError(std::string(o.timeline.empty() ? "--plot" : "--timeline") +
+                        ": only without --search (one iteration's timeline; the search prints "
+                        "a table of strategies)");
+    }
     o.search_topologies = ParseTopologyList(*topologies, "--topologies");
     return RunTrainCommand(o);
   };
@@ -389,7 +402,7 @@ Subcommand Fig11(CLI::App& app) {
     o.model = KeyWord(c, "sim.model");
     o.preset = KeyWord(c, "eval.preset");
     o.ks = ParsePaperKs(*ks);
-    o.bytes = ParseBytes(*size, "--size", uint64_t{64} << 20);
+    o.bytes = ParseElementBytes(*size, "--size");
     return RunFig11Command(o);
   };
   return s;

@@ -51,6 +51,15 @@ uint64_t ParseBytes(const std::string& s, const char* option, uint64_t max) {
   return v * mul;
 }
 
+uint64_t ParseElementBytes(const std::string& s, const char* option) {
+  const uint64_t b = ParseBytes(s, option, uint64_t{64} << 20);
+  if (b % 4 != 0) {
+    throw std::invalid_argument(fmt::format(
+        "{} {}: not whole 4-byte elements (allowed multiples of 4 bytes: 64, 4K, 2M)", option, s));
+  }
+  return b;
+}
+
 uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max) {
   const std::string& v = c.Get(key);
   if (lo == 0 && v == "0") return 0;

@@ -63,6 +63,9 @@ void RequireElementType(const std::string& type, const char* option = "--type");
 // std::invalid_argument naming the option, `s` and the format.
 uint64_t ParseBytes(const std::string& s, const char* option = "--size",
                     uint64_t max = uint64_t{1} << 40);
+// ParseBytes of a collective's buffer: whole 4-byte elements (int32, fp32), at most 64 MiB;
+// throws std::invalid_argument naming the option and `s` (a part element would be made up).
+uint64_t ParseElementBytes(const std::string& s, const char* option);
 // A key holding a byte count (coll.size, train.bucket, train.check_max) in `lo` .. `max`.
 uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max);
 

@@ -138,12 +138,7 @@ std::vector<coll::Topology> ParseTopologyList(const std::string& list, const cha
 std::vector<uint64_t> ParseSizeList(const std::string& list, const char* option) {
   std::vector<uint64_t> out;
   for (const auto& s : SplitList(list, option)) {
-    const uint64_t b = ParseBytes(s, option, uint64_t{64} << 20);
-    if (b % 4 != 0) {
-      throw std::invalid_argument(fmt::format(
-          "{} {}: {} is not whole 4-byte elements (allowed multiples of 4 bytes: 64, 4K, 2M)",
-          option, list, s));
-    }
+    const uint64_t b = ParseElementBytes(s, option);
     if (std::find(out.begin(), out.end(), b) != out.end()) {
       throw std::invalid_argument(
           fmt::format("{} {}: {} bytes given twice (allowed: each size once)", option, list, b));

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -319,18 +320,39 @@ void BadKey(const Config& c, const std::string& key, const std::string& why) {
                                 from.empty() || from == "--set" ? "" : fmt::format(" ({})", from)));
 }
 
+namespace {
+
+// "lo .. hi" when the documented range `doc` ("A .. B" or "A .. 2^N" first) is wider than
+// [lo, hi]; empty (the documented text) when it is not, or when `doc` gives no such range.
+std::string NarrowerRange(const std::string& doc, uint64_t lo, uint64_t hi) {
+  unsigned long long a = 0, b = 0;
+  int n = 0;
+  unsigned e = 0;
+  if (std::sscanf(doc.c_str(), "%llu .. 2^%u%n", &a, &e, &n) == 2 && n > 0 && e < 64) {
+    b = (1ull << e) - (doc.compare(n, 2, "-1") == 0 ? 1 : 0);
+  } else if (std::sscanf(doc.c_str(), "%llu .. %llu", &a, &b) != 2) {
+    return "";
+  }
+  return a < lo || b > hi ? fmt::format("{} .. {}", lo, hi) : "";
+}
+
+}  // namespace
+
 uint64_t KeyUint(const Config& c, const std::string& key, uint64_t lo, uint64_t hi) {
   const std::string& v = c.Get(key);
+  // The key's documented range ("2 .. 32 (fbfly: 2 .. 8)", "0 .. 2^40"), unless this reader
+  // allows less than it says (train's K: 2 .. 16): then this reader's.
+  const std::string allowed = NarrowerRange(KeyInfoOf(key).allowed, lo, hi);
   // Decimal digits only: no sign, no C prefixes (010 is ten, not eight; 0x10 is refused).
   if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
-    BadKey(c, key);
+    BadKey(c, key, allowed);
   }
   try {
     const unsigned long long x = std::stoull(v, nullptr, 10);
-    if (x < lo || x > hi) BadKey(c, key);
+    if (x < lo || x > hi) BadKey(c, key, allowed);
     return x;
   } catch (const std::logic_error&) {
-    BadKey(c, key);
+    BadKey(c, key, allowed);
   }
 }
 

@@ -78,6 +78,37 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
         c, "train.microbatches",
         fmt::format("0 with {} (micro-batches are a pipeline's: INNER@GROUPS+pp)", o.par.Label()));
   }
+  // What one run reads and the search sets itself, what only the search reads and what only
+  // --check reads: given where it would be ignored, refused (command-line keys only: a
+  // configuration file may hold keys for other runs).
+  if (o.search) {
+    for (const char* key : {"train.strategy", "package.topology", "coll.algo", "coll.levels",
+                            "coll.embeddings", "train.bucket", "train.microbatches"}) {
+      if (c.FromCommandLine(key)) {
+        BadKey(c, key,
+               "only without --search (it tries every strategy, micro-batch count and measured "
+               "algorithm on each of --topologies)");
+      }
+    }
+  } else {
+    if (c.FromCommandLine("coll.levels") && o.algo != "aries_lt") {
+      BadKey(
+          c, "coll.levels",
+          fmt::format("only with --algo aries_lt (its ring levels; the algorithm is {})", o.algo));
+    }
+    if (c.FromCommandLine("coll.embeddings") && o.algo != "tree") {
+      BadKey(
+          c, "coll.embeddings",
+          fmt::format("only with --algo tree (its in-network trees; the algorithm is {})", o.algo));
+    }
+  }
+  if (!o.check) {
+    for (const char* key : {"train.check_max", "sim.model"}) {
+      if (c.FromCommandLine(key)) {
+        BadKey(c, key, "only with --check (the cycle-accurate runs it sets)");
+      }
+    }
+  }
   o.memory = KeyBytes(c, "train.memory", 1, uint64_t{1} << 50);
   if (!o.search && c.FromCommandLine("train.memory")) {  // (one run would ignore it)
     BadKey(c, "train.memory",

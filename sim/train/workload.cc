@@ -11,6 +11,7 @@ namespace {
 
 const char* kHeader = "layer,params,fwd_flops,tp_fwd,tp_bwd,sync";
 constexpr uint64_t kMaxElems = uint64_t{1} << 40;  // elements: x 4 bytes x batch fits 64 bits
+constexpr uint64_t kMaxBatch = 1'000'000;          // samples per chiplet
 constexpr uint64_t kMaxFlops = uint64_t{1} << 60;
 
 std::string Trim(const std::string& s) {
@@ -29,8 +30,11 @@ uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, co
     pos = 0;
   }
   if (pos == 0 || pos != v.size() || v[0] == '-' || x > max) {
-    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected an integer in 0..2^{}", path, ln,
-                                    column, v, max == kMaxElems ? 40 : 60));
+    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected an integer in 0..{}", path, ln,
+                                    column, v,
+                                    max == kMaxElems   ? "2^40"
+                                    : max == kMaxBatch ? "1000000"
+                                                       : "2^60"));
   }
   return x;
 }
@@ -78,7 +82,7 @@ Workload LoadWorkload(const std::string& path) {
                                     fmt::join(ShippedWorkloads(), ", ")));
   }
   Workload w;
-  bool header = false, timed = false, with_act = false;
+  bool header = false, timed = false, with_act = false, batch_given = false;
   std::string line;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     line = Trim(line);
@@ -92,11 +96,12 @@ Workload LoadWorkload(const std::string& path) {
       if (key == "sample") w.sample = value;
       if (key == "embeddings_to") w.embeddings_to = value;
       if (key == "batch") {
-        const uint64_t b = ParseCount(path, ln, "batch", value);
-        if (b == 0 || b > 1'000'000) {
+        const uint64_t b = ParseCount(path, ln, "batch", value, kMaxBatch);
+        if (b == 0) {
           throw WorkloadError(fmt::format("{}:{}: batch {}: allowed 1..1000000", path, ln, value));
         }
         w.batch = static_cast<unsigned>(b);
+        batch_given = true;
       }
       continue;
     }
@@ -158,6 +163,12 @@ Workload LoadWorkload(const std::string& path) {
   }
   if (!header) throw WorkloadError(fmt::format("{}: no header line '{}'", path, kHeader));
   if (w.layers.empty()) throw WorkloadError(fmt::format("{}: no layers", path));
+  if (!batch_given) {  // (a default would quietly scale every layer's compute)
+    throw WorkloadError(
+        fmt::format("{}: no '# batch: N' line (the reference samples per chiplet, "
+                    "1..1000000)",
+                    path));
+  }
   if (w.name.empty()) w.name = path;
   return w;
 }

@@ -30,7 +30,7 @@ grep -q "'nccl' unknown; allowed all or ring" "$dir/o"
 # A list with an item twice or an empty item is refused (its rows would be made twice, or the
 # user meant something else); so is a size of part elements.
 for bad in "--topologies mesh,mesh|'mesh' given twice" "--topologies mesh,,torus|an empty item" \
-    "--sizes 1K,1024|1024 bytes given twice" "--sizes 6|6 is not whole 4-byte elements" \
+    "--sizes 1K,1024|1024 bytes given twice" "--sizes 6|--sizes 6: not whole 4-byte elements" \
     "--algos ring,ring|'ring' given twice" "--topologies mesh,|an empty item" \
     "--jobs -1|--jobs: Value -1 not in range 1 to 256" \
     "--algos direct|direct makes no row of this sweep: it does not implement allreduce" \

@@ -194,7 +194,16 @@ refused report -k 4 --area "$dir/empty" "--area $dir/empty: holds neither node_a
 refused fig10 --preset astra "--preset astra: allowed default, paper (key eval.preset)"
 refused fig10 --workloads , "--workloads: name at least one of resnet50"
 refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are flat ddp's"
-refused train --check-max 1Q "--check-max 1Q: allowed a byte count"
+refused train --check --check-max 1Q "--check-max 1Q: allowed a byte count"
+# What a run would ignore is refused: one run's options with --search, the search's and
+# --check's without them, an algorithm's shape with another algorithm.
+refused train --check-max 1M "--check-max 1M: allowed only with --check"
+refused train --search --strategy fsdp "--strategy fsdp: allowed only without --search"
+refused train --search --timeline "$dir/t.csv" "--timeline: only without --search"
+refused train --top 3 "--top: only with --search"
+refused train --algo ring --levels 3 "--levels 3: allowed only with --algo aries_lt"
+refused train -k 20 "--k 20: allowed 2 .. 16"
+refused fig11 --size 65 "--size 65: not whole 4-byte elements"
 refused train --memory 1 "--memory 1: allowed only with --search"
 refused coll-sweep --type fp64 --jobs 2 --csv "$dir/x.csv" "--type fp64: allowed int32, fp32"
 refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather, alltoall"

@@ -235,7 +235,9 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
   c.Set("train.bucket", "25M");
   c.Set("train.check_max", "8M");
   c.Set("package.topology", "mesh");
-  const TrainOptions o = TrainRequest(c, TrainOptions());
+  TrainOptions checked;
+  checked.check = true;  // (train.check_max is --check's)
+  const TrainOptions o = TrainRequest(c, checked);
   EXPECT_EQ(o.bucket, 25u << 20);
   EXPECT_EQ(o.check_max, 8u << 20);
   EXPECT_EQ(o.topology, coll::Topology::kMesh);
@@ -273,6 +275,29 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
             std::string::npos);
   EXPECT_NE(strategy_error("tp@rows").find("INNER@GROUPS+OUTER"), std::string::npos);
   EXPECT_NE(strategy_error("tp@quadrants+ddp", "5").find("with K even (K = 5"), std::string::npos);
+  // Keys one run reads, given to the search (or the search's and --check's without them):
+  // refused, not ignored.
+  auto error_with = [](const std::string& key, const std::string& v, bool search, bool check) {
+    Config x;
+    x.Set(key, v);
+    TrainOptions t;
+    t.search = search;
+    t.check = check;
+    return ErrorOf([&] { TrainRequest(x, t); });
+  };
+  EXPECT_NE(error_with("train.strategy", "fsdp", true, false).find("only without --search"),
+            std::string::npos);
+  EXPECT_NE(error_with("coll.algo", "dbt", true, false).find("only without --search"),
+            std::string::npos);
+  EXPECT_NE(error_with("coll.levels", "3", false, false).find("only with --algo aries_lt"),
+            std::string::npos);
+  EXPECT_NE(error_with("coll.embeddings", "2", false, false).find("only with --algo tree"),
+            std::string::npos);
+  EXPECT_NE(error_with("train.check_max", "1M", false, false).find("only with --check"),
+            std::string::npos);
+  EXPECT_NE(error_with("sim.model", "rtl", true, false).find("only with --check"),
+            std::string::npos);
+  EXPECT_EQ(error_with("sim.model", "rtl", true, true), "");
   Config m;
   m.Set("train.microbatches", "8");
   EXPECT_NE(

@@ -255,6 +255,10 @@ TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
   ExpectRefused(std::string("# batch: 0\n") + kHead + "a,3,100,5,0,dp\n",
                 "batch 0: allowed 1..1000000");
   ExpectRefused(kHead, "no layers");
+  // A missing batch line would default every layer's compute to one sample.
+  ExpectRefused(std::string(kHead) + "a,3,100,5,0,dp\n", "no '# batch: N' line");
+  ExpectRefused(std::string("# batch: 1000001\n") + kHead + "a,3,100,5,0,dp\n",
+                "batch '1000001': expected an integer in 0..1000000");
   ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp,-1,0\n",
                 "fwd_ns '-1': expected ns per sample");
   ExpectRefused("layer,params,fwd_flops,tp_fwd,tp_bwd,sync,fwd_ns,bwd_ns\na,1,1,0,0,dp\n",
@@ -269,6 +273,7 @@ TEST(Workload, RefusesBadFilesNamingLineAndColumn) {
   // The act column, with and without the times after it.
   const Workload a =
       LoadWorkload(Write("act.csv",
+                         "# batch: 1\n"
                          "layer,params,fwd_flops,tp_fwd,tp_bwd,sync,act,fwd_ns,bwd_ns\n"
                          "a,3,100,5,0,dp,7,2,0\n"));
   EXPECT_EQ(a.layers[0].act, 7u);
