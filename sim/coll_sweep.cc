@@ -456,6 +456,12 @@ int RunCollModels(const std::string& costs, const std::string& type, coll::Colle
   const char* collective = coll::CollectiveName(c);
   RequireElementType(type);
   const auto models = coll::LoadCostModels(path, type, c);
+  if (models.empty()) {  // (an empty table would read as a file without such runs by design)
+    throw std::invalid_argument(
+        fmt::format("{}: no {} {} rows to fit (--type and --collective "
+                    "choose them)",
+                    path, type, collective));
+  }
   fmt::print(
       "{} cost models from {} ({}): alpha + beta * bytes fitted on the relative "
       "error, and the piecewise-linear model --algo auto and aries train use\n\n",

@@ -168,7 +168,7 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "measured cost file (aries coll-sweep --csv; empty: collectives/data/collective_costs.csv)",
        "coll train fig9 fig10 coll-models"},
       {"eval.preset", "default", "default, paper",
-       "assumptions of the evaluation figures: ours, or the paper's (baseline rings in rank "
+       "assumptions of the evaluation figures: default (ours) or paper (baseline rings in rank "
        "order as ASTRA-sim lays them on a mesh, ARIES on the two local ports ARIES_BW needs); "
        "fig10 adds the decomposition of its speedups and their ceiling",
        "fig9 fig10 fig11 report"},

@@ -62,6 +62,8 @@ int RunAreaCommand(const AreaOptions& o) {
     if (v < lo || v > hi)
       throw std::invalid_argument(fmt::format("{} {}: allowed {}..{}", name, v, lo, hi));
   }
+  // (An empty name would write the netlists into the working directory.)
+  if (o.out.empty()) throw std::invalid_argument("--out: an output folder (empty given)");
   CheckPlotter();  // area.svg is drawn at the end: a missing matplotlib is said first
   const std::string py = fmt::format(
       "python3 {} --out {} --lanes {} --vcs {} --depth {} --flows {} "
@@ -130,6 +132,7 @@ int RunReportCommand(const ReportOptions& o) {
         "area --out DIR` or synth_scripts/node_area.py --out DIR wrote)",
         o.area));
   }
+  if (o.out.empty()) throw std::invalid_argument("--out: an output folder (empty given)");
   CheckPlotter();  // every section draws its figure
   std::filesystem::create_directories(o.out);
   const Assumptions& as = PresetAssumptions(o.preset);

@@ -204,6 +204,10 @@ refused train --top 3 "--top: only with --search"
 refused train --algo ring --levels 3 "--levels 3: allowed only with --algo aries_lt"
 refused train -k 20 "--k 20: allowed 2 .. 16"
 refused fig11 --size 65 "--size 65: not whole 4-byte elements"
+refused coll-models --type fp32 "no fp32 allreduce rows to fit"
+refused report --out "" "--out: an output folder (empty given)"
+# (in the scratch folder: an empty --out once wrote the netlists into the working directory)
+(cd "$dir" && refused area --out "" "--out: an output folder (empty given)")
 refused train --memory 1 "--memory 1: allowed only with --search"
 refused coll-sweep --type fp64 --jobs 2 --csv "$dir/x.csv" "--type fp64: allowed int32, fp32"
 refused coll-sweep --collective broadcast "--collective broadcast: allowed allreduce, reducescatter, allgather, alltoall"
