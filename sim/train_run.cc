@@ -166,29 +166,41 @@ void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
     const std::string shape = train::ScopeShape(par, scope);
     // The models the cost chooses from (CostTable::Choices: over groups and for the all-to-all
     // every algorithm measured there, else `cand`).
-    std::vector<std::pair<const coll::CostModel*, std::string>> models;
+    struct Shown {
+      const coll::CostModel* m;
+      std::string label;
+      std::vector<uint64_t> sizes;  // the iteration's sizes this model prices (the cheapest)
+    };
+    std::vector<Shown> models;
     const auto choices = table.Choices(c, g, {cand}, shape);
     for (const coll::Candidate& x : choices) {
       const coll::CostModel& m = table.Find(c, g, x, shape);
+      std::vector<uint64_t> used;
+      for (uint64_t b : sizes) {
+        if (choices.size() == 1 || table.Cheapest(c, g, {cand}, b, shape).Label() == x.Label())
+          used.push_back(b);
+      }
       models.push_back(
-          {&m, fmt::format("{}{}{}", x.Label(),
-                           shape != "all" ? fmt::format(" over {} (every group at once: {:.2f}x "
-                                                        "one group alone)",
-                                                        shape, m.Slowdown())
-                                          : "",
-                           choices.size() > 1 ? "; the cheapest at each size" : "")});
+          {&m,
+           fmt::format("{}{}{}", x.Label(),
+                       shape != "all" ? fmt::format(" over {} (every group at once: {:.2f}x "
+                                                    "one group alone)",
+                                                    shape, m.Slowdown())
+                                      : "",
+                       choices.size() > 1 ? "; the cheapest at each size" : ""),
+           used});
     }
-    for (const auto& [m, label] : models) {
+    for (const auto& [m, label, used] : models) {
       const coll::AlphaBeta ab = coll::FitAlphaBeta(m->points);
       unsigned extrapolated = 0;
-      for (uint64_t b : sizes) extrapolated += b > m->points.back().bytes ? 1 : 0;
+      for (uint64_t b : used) extrapolated += b > m->points.back().bytes ? 1 : 0;
       fmt::print(
           "  cost model: {} {} on {}: {} sizes {}..{} B: piecewise leave-one-out error {:.1f}% "
           "(alpha-beta: {:.0f} cycles + {:.4f} cycles/B, largest error {:.1f}%); {} sizes "
           "used, {} above the largest measured (extrapolated)\n",
           coll::CollectiveName(c), label, coll::GeometryLabel(g), m->points.size(),
           m->points.front().bytes, m->points.back().bytes, 100 * m->LeaveOneOutError(), ab.alpha,
-          ab.beta, 100 * ab.max_rel_error, sizes.size(), extrapolated);
+          ab.beta, 100 * ab.max_rel_error, used.size(), extrapolated);
     }
   }
 }
