@@ -204,6 +204,11 @@ refused train --top 3 "--top: only with --search"
 refused train --algo ring --levels 3 "--levels 3: allowed only with --algo aries_lt"
 refused train -k 20 "--k 20: allowed 2 .. 16"
 refused fig11 --size 65 "--size 65: not whole 4-byte elements"
+# Competing models (DLRM's all-to-all: direct and 2phase) each count the sizes they price: one
+# size in all, not one each.
+"$aries" train --workload dlrm > "$dir/dlrm.txt"
+used=$(grep "cost model: alltoall" "$dir/dlrm.txt" | grep -o "[0-9]* sizes used" | awk '{ s += $1 } END { print s }')
+[ "$used" = 1 ] || { grep "cost model" "$dir/dlrm.txt"; echo "all-to-all sizes used: $used"; exit 1; }
 refused coll-models --type fp32 "no fp32 allreduce rows to fit"
 refused report --out "" "--out: an output folder (empty given)"
 # (in the scratch folder: an empty --out once wrote the netlists into the working directory)
