@@ -69,7 +69,7 @@ int RunFig11Command(const Fig11Options& o) {
       SizeLabel(o.bytes), o.tech, MeasuredModel(o.model), PresetLine(as));
   std::string csv =
       "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
-      "engine_nj,leakage_nj,aries_reduction,bytes,tech,local_ports,preset\n";
+      "engine_nj,leakage_nj,aries_reduction,bytes,tech,local_ports,preset,model\n";
   for (unsigned k : ks) {
     fmt::print(
         "\n{}x{}:\n\n| family | mesh nJ | torus nJ | fbfly nJ | Adapt-NoC nJ (sub-network) | "
@@ -154,12 +154,12 @@ int RunFig11Command(const Fig11Options& o) {
         const std::string algo =
             row < 4 ? label[ti] : fmt::format("{} on {}", label[ti], adapt_sub);
         csv += fmt::format(
-            "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{},{},{}\n", k,
-            f.name, topo, algo, m.cycles, m.energy.total() / 1e3, m.energy.buffers / 1e3,
+            "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{},{},{},{}\n",
+            k, f.name, topo, algo, m.cycles, m.energy.total() / 1e3, m.energy.buffers / 1e3,
             m.energy.crossbar / 1e3, m.energy.allocators / 1e3, m.energy.links / 1e3,
             m.energy.engine / 1e3, m.energy.leakage / 1e3,
             row == 3 ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech,
-            geoms[ti].local_ports, as.name);
+            geoms[ti].local_ports, as.name, MeasuredModel(o.model));
       }
     }
     fmt::print(
