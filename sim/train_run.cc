@@ -735,12 +735,12 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
         for (int i = 0; i <= kBaselines; ++i) {
           const Best& b = best[kTopos[i]];
           const double pv = i == kBaselines || !paper ? 0 : paper->vs[i];
-          *csv +=
-              fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{}\n", k,
-                          fam.name, w.name, kTopos[i], b.algo, b.it.time / 1000,
-                          b.it.compute_busy / 1000, b.it.comm_busy / 1000, b.it.exposed_comm / 1000,
-                          b.it.time / a.it.time, 1.0 - a.it.comm_busy / b.it.comm_busy,
-                          pv > 0 ? fmt::format("{:.2f}", pv) : "", as.name);
+          *csv += fmt::format(
+              "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{},{}\n", k, fam.name,
+              w.name, kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000,
+              b.it.comm_busy / 1000, b.it.exposed_comm / 1000, b.it.time / a.it.time,
+              1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "",
+              as.name, o.batch ? o.batch : w.batch);
         }
       }
       const double n = static_cast<double>(ws.size());
@@ -778,7 +778,7 @@ int RunFig10Command(const Fig10Options& o) {
   std::string csv =
       "k,family,workload,topology,algorithm,iteration_us,compute_us,comm_us,exposed_us,aries_"
       "speedup,"
-      "comm_reduction,paper_speedup,preset\n";
+      "comm_reduction,paper_speedup,preset,batch\n";
   fmt::print(
       "ARIES Fig. 10: execution time of one data-parallel training iteration (all-reduce per "
       "layer, "
@@ -790,6 +790,14 @@ int RunFig10Command(const Fig10Options& o) {
       "Package: 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle links, as the "
       "paper's (V: 10 ns hops, 68 GB/s at 1 GHz)\n{}\n",
       PresetLine(as));
+  std::string batches;
+  for (const train::Workload& w : ws)
+    batches +=
+        fmt::format("{}{} {}", batches.empty() ? "" : ", ", w.name, o.batch ? o.batch : w.batch);
+  fmt::print(
+      "Batch per chiplet ({}): {}; all-reduces only (the embedding tables' all-to-all left out: "
+      "the figure compares all-reduce algorithms)\n",
+      o.batch ? "--batch" : "each workload's reference batch", batches);
   const auto means = Fig10Tables(o, ws, table, as, false, &csv);
   if (paper) {
     // What each assumption explains: the same tables under ours, then with only the baselines'

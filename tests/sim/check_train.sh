@@ -61,14 +61,17 @@ awk -F, '/^#/ || NR == 1 { next } { t[$1 "," $2 "," $3 "," $4] = $6 }
         exit bad }' "$dir/f10.csv"
 grep -q "^4,dbt,resnet50,aries,dbt x54," "$dir/f10.csv"
 # Every row has the header's 13 fields (a mixed ARIES choice is joined without commas).
-awk -F, '/^#/ { next } NF != 13 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
+awk -F, '/^#/ { next } NF != 14 { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' "$dir/f10.csv"
+# The batch each row ran, and the header saying it.
+grep -q "^4,ring,resnet50,mesh,.*,default,32$" "$dir/f10.csv" || { grep resnet50 "$dir/f10.csv"; exit 1; }
+grep -q "^Batch per chiplet (each workload's reference batch): dlrm 128, resnet50 32; all-reduces only" "$dir/g"
 grep -q "every ring the snake" "$dir/g"
 if grep -q ",ring rank x" "$dir/f10.csv"; then echo "the default preset ran the rank ring"; exit 1; fi
 # The paper's assumptions: the baselines' ring in rank order, and the decomposition table.
 "$aries" fig10 -k 4 --workloads dlrm,resnet50 --preset paper --csv "$dir/p10.csv" > "$dir/p"
 grep -q "baseline rings in rank order" "$dir/p"
-grep -q "^4,ring,dlrm,mesh,ring rank x[0-9]*,.*,paper$" "$dir/p10.csv" || { cat "$dir/p10.csv"; exit 1; }
-grep -q "^4,ring,dlrm,aries,.*,paper$" "$dir/p10.csv"
+grep -q "^4,ring,dlrm,mesh,ring rank x[0-9]*,.*,paper,128$" "$dir/p10.csv" || { cat "$dir/p10.csv"; exit 1; }
+grep -q "^4,ring,dlrm,aries,.*,paper,128$" "$dir/p10.csv"
 if grep -q "^4,ring,dlrm,aries,[^,]*rank" "$dir/p10.csv"; then echo "ARIES ran the rank ring"; exit 1; fi
 for fam in ring dbt mtree; do
   grep -qE "^\| $fam \| 4 \| [0-9.]+ / [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / " "$dir/p" || { cat "$dir/p"; exit 1; }
