@@ -72,6 +72,10 @@ done
 # Under the paper's preset every figure runs with it, and Fig. 10 carries the decomposition.
 "$aries" report --out "$dir/rp" -k 4 --preset paper --model fast > /dev/null 2>&1
 grep -q "Assumptions (paper preset)" "$dir/rp/report.md"
+# Its Fig. 9 text follows the preset's numbers: on two ports the multi-tree on ARIES leads.
+grep -q "the multi-tree on ARIES's two local ports ahead of the torus one" "$dir/rp/report.md"
+grep -q "^Made by ARIES-sim .* (commit .* on 20.* with \`aries report" "$dir/rp/report.md" \
+  || { head -3 "$dir/rp/report.md"; exit 1; }
 # The node model named for Fig. 11's runs goes to its command; a model that does not exist is
 # refused before anything runs.
 grep -q "^\`aries fig11 -k '4' .* --preset paper --model fast\`" "$dir/rp/report.md" || { echo "fig11 without the model"; exit 1; }
