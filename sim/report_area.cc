@@ -132,6 +132,16 @@ int RunReportCommand(const ReportOptions& o) {
         "area --out DIR` or synth_scripts/node_area.py --out DIR wrote)",
         o.area));
   }
+  for (const char* name : {"node_area.json", "router_area.json"}) {  // (pasted into the report)
+    const std::string path = o.area.empty() ? "" : o.area + "/" + name;
+    const std::string text = path.empty() ? "" : ReadIfExists(path);
+    if (!text.empty() && !nlohmann::json::accept(text)) {
+      throw std::invalid_argument(
+          fmt::format("--area {}: {} is not JSON (allowed the file `aries area` or synth_scripts/"
+                      "node_area.py writes)",
+                      o.area, name));
+    }
+  }
   if (o.out.empty()) throw std::invalid_argument("--out: an output folder (empty given)");
   CheckPlotter();  // every section draws its figure
   std::filesystem::create_directories(o.out);
