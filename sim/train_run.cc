@@ -355,8 +355,14 @@ int RunTrainCommand(const TrainOptions& o) {
         "(S-1)/(M+S-1))\n",
         it.stages, it.microbatches, 100.0 * (it.stages - 1) / (it.microbatches + it.stages - 1));
   }
-  fmt::print("  memory per chiplet: {} GiB (parameters, gradients, Adam states, kept outputs)\n",
-             Gb(train::MemoryBytes(w, chip, io)));
+  const double mem = train::MemoryBytes(w, chip, io);
+  fmt::print("  memory per chiplet: {} GiB (parameters, gradients, Adam states, kept outputs){}\n",
+             Gb(mem),
+             mem > static_cast<double>(o.memory)
+                 ? fmt::format("; more than the {} GiB a chiplet has (train.memory: --search "
+                               "prunes such strategies)",
+                               Gb(static_cast<double>(o.memory)))
+                 : "");
   WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
   PlotCsv("timeline", train::TimelineCsv(it), o.plot);
   if (!o.check) return 0;

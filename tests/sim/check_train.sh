@@ -215,6 +215,9 @@ refused fig11 --size 65 "--size 65: not whole 4-byte elements"
 "$aries" train --workload dlrm > "$dir/dlrm.txt"
 used=$(grep "cost model: alltoall" "$dir/dlrm.txt" | grep -o "[0-9]* sizes used" | awk '{ s += $1 } END { print s }')
 [ "$used" = 1 ] || { grep "cost model" "$dir/dlrm.txt"; echo "all-to-all sizes used: $used"; exit 1; }
+# One run that needs more memory than a chiplet has says so.
+"$aries" train --workload gpt3 | grep -q "2620.38 GiB .*; more than the 16.00 GiB a chiplet has" \
+  || { echo "gpt3 over memory: no word"; exit 1; }
 refused coll-models --type fp32 "no fp32 allreduce rows to fit"
 refused report --out "" "--out: an output folder (empty given)"
 # (in the scratch folder: an empty --out once wrote the netlists into the working directory)
