@@ -42,6 +42,15 @@ std::string RunSelf(const std::string& args, const std::string& out_dir) {
   return ss.str();
 }
 
+// `name` in the --area folder: there, or in the folder router_area.py writes when given
+// `--out DIR/router_area` (the README's command) for router_area.json; "" when neither exists.
+std::string AreaFile(const std::string& dir, const std::string& name) {
+  for (const std::string& p : {dir + "/" + name, dir + "/router_area/" + name}) {
+    if (std::filesystem::exists(p)) return p;
+  }
+  return "";
+}
+
 std::string ReadIfExists(const std::string& path) {
   std::ifstream f(path);
   if (!f) return "";
@@ -125,15 +134,15 @@ int RunReportCommand(const ReportOptions& o) {
         "--area {}: the folder does not exist (allowed the folder `aries area --out DIR` wrote)",
         o.area));
   }
-  if (!o.area.empty() && !std::filesystem::exists(o.area + "/node_area.json") &&
-      !std::filesystem::exists(o.area + "/router_area.json")) {  // (checked before the runs)
+  if (!o.area.empty() && AreaFile(o.area, "node_area.json").empty() &&
+      AreaFile(o.area, "router_area.json").empty()) {  // (checked before the runs)
     throw std::invalid_argument(fmt::format(
         "--area {}: holds neither node_area.json nor router_area.json (allowed the folder `aries "
         "area --out DIR` or synth_scripts/node_area.py --out DIR wrote)",
         o.area));
   }
   for (const char* name : {"node_area.json", "router_area.json"}) {  // (pasted into the report)
-    const std::string path = o.area.empty() ? "" : o.area + "/" + name;
+    const std::string path = o.area.empty() ? "" : AreaFile(o.area, name);
     const std::string text = path.empty() ? "" : ReadIfExists(path);
     if (!text.empty() && !nlohmann::json::accept(text)) {
       throw std::invalid_argument(
@@ -213,8 +222,9 @@ int RunReportCommand(const ReportOptions& o) {
           "longer "
           "wires. The paper's averages (21.2-38.8%) are over whole applications.\n");
   md += "## Area\n\n";
-  const std::string node = o.area.empty() ? "" : ReadIfExists(o.area + "/node_area.json");
-  const std::string router = o.area.empty() ? "" : ReadIfExists(o.area + "/router_area.json");
+  const std::string node = o.area.empty() ? "" : ReadIfExists(AreaFile(o.area, "node_area.json"));
+  const std::string router =
+      o.area.empty() ? "" : ReadIfExists(AreaFile(o.area, "router_area.json"));
   if (node.empty() && router.empty()) {
     md +=
         "Not run here (Yosys takes minutes to an hour): `python3 synth_scripts/node_area.py --out "

@@ -33,10 +33,10 @@ def main():
     ap.add_argument("--sta", default="sta", help="the OpenSTA executable")
     a = ap.parse_args()
     d = a.dir
-    top = a.top or json.load(open(os.path.join(d, "area.json")))["top"]
-    for f in ("netlist.v", "constraints.sdc"):
+    for f in ("netlist.v", "constraints.sdc") + (() if a.top else ("area.json",)):
         if not os.path.exists(os.path.join(d, f)):
             sys.exit(f"{d}/{f}: missing (run synth_scripts/synth.py --out {d} first)")
+    top = a.top or json.load(open(os.path.join(d, "area.json")))["top"]
     tcl = os.path.join(d, "sta.tcl")
     with open(tcl, "w") as f:
         f.write(f"read_liberty {a.liberty}\n"

@@ -194,6 +194,11 @@ refused report -k 4 --fig11-k 3 "--fig11-k 3: allowed 4, 8"
 refused report -k 4 --area "$dir/none" "--area $dir/none: the folder does not exist"
 mkdir -p "$dir/empty"
 refused report -k 4 --area "$dir/empty" "--area $dir/empty: holds neither node_area.json nor router_area.json"
+# The router's roll-up where the README's command writes it (--out DIR/router_area) is found.
+mkdir -p "$dir/ra/router_area"
+echo '{"marker_um2": 12345}' > "$dir/ra/router_area/router_area.json"
+"$aries" report -k 4 --area "$dir/ra" --out "$dir/rra" > /dev/null 2>&1
+grep -q marker_um2 "$dir/rra/report.md" || { echo "report: router_area/router_area.json not read"; exit 1; }
 printf '{"area": 1' > "$dir/empty/node_area.json"
 refused report -k 4 --area "$dir/empty" --out "$dir/rbad" "node_area.json is not JSON"
 [ ! -e "$dir/rbad" ] || { echo "a refused report wrote $dir/rbad"; exit 1; }
