@@ -55,6 +55,12 @@ def rtl_sources():
     return [os.path.join(RTL, l) for l in lines if l and not l.startswith("//")]
 
 
+# What a run writes into --out (its script and log aside).
+RESULTS = ("area.json", "ports.json", "stat.txt", "rtl.json", "netlist_hashed.json",
+           "netlist_named.json", "netlist.json", "netlist.v", "cells.v", "modules.json",
+           "names.ys", "constraints.sdc")
+
+
 def run_yosys(top, params, liberty, out, abc_fast=False):
     sources = " ".join(rtl_sources())
     # -defer + chparam: Yosys 0.23 trips an internal assertion (rtlil.cc:663) on
@@ -256,10 +262,16 @@ def main():
         k, v = p.split("=", 1)
         params.append((k, v))
     os.makedirs(args.out, exist_ok=True)
+    # An earlier run's results go first: a run that fails must not leave them behind for
+    # router_area.py --reuse or `aries report --area` to take as its own.
+    for f in RESULTS:
+        if os.path.exists(os.path.join(args.out, f)):
+            os.remove(os.path.join(args.out, f))
     run_yosys(args.top, params, args.liberty, args.out, args.abc_fast)
     write_netlists(args.out, args.top, args.liberty)
     area = parse_stat(os.path.join(args.out, "stat.txt"), args.top)
     area["params"] = dict(params)
+    area["mapping"] = "abc -fast" if args.abc_fast else "abc"  # (-fast maps wide muxes larger)
     area["liberty"] = os.path.basename(args.liberty)
     area["provenance"] = provenance()
     ports = yosys_ports(args.out, args.top)
