@@ -60,6 +60,22 @@ uint64_t ParseElementBytes(const std::string& s, const char* option) {
   return b;
 }
 
+void RefuseOtherAlgorithmsKeys(const Config& c, const std::string& algo, bool auto_allowed) {
+  // Each shapes one algorithm's plan; given for another it would be ignored without a word.
+  const char* const or_auto = auto_allowed ? " or auto" : "";
+  const bool any = auto_allowed && algo == "auto";
+  if (c.FromCommandLine("coll.levels") && algo != "aries_lt" && !any) {
+    BadKey(c, "coll.levels",
+           fmt::format("only with --algo aries_lt{} (its ring levels; the algorithm is {})",
+                       or_auto, algo));
+  }
+  if (c.FromCommandLine("coll.embeddings") && algo != "tree" && !any) {
+    BadKey(c, "coll.embeddings",
+           fmt::format("only with --algo tree{} (its in-network trees; the algorithm is {})",
+                       or_auto, algo));
+  }
+}
+
 uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max) {
   const std::string& v = c.Get(key);
   if (lo == 0 && v == "0") return 0;
@@ -124,17 +140,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
   o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
-  // Each shapes one algorithm's plan; given for another it would be ignored without a word.
-  if (c.FromCommandLine("coll.levels") && algo != "aries_lt" && algo != "auto") {
-    BadKey(c, "coll.levels",
-           fmt::format("only with --algo aries_lt or auto (its ring levels; the algorithm is {})",
-                       algo));
-  }
-  if (c.FromCommandLine("coll.embeddings") && algo != "tree" && algo != "auto") {
-    BadKey(c, "coll.embeddings",
-           fmt::format("only with --algo tree or auto (its in-network trees; the algorithm is {})",
-                       algo));
-  }
+  RefuseOtherAlgorithmsKeys(c, algo, true);
   o.ring.map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
   o.ring.dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
   if (algo == "auto" && !o.ring.Plain()) {

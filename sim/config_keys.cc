@@ -340,20 +340,21 @@ std::string NarrowerRange(const std::string& doc, uint64_t lo, uint64_t hi) {
 
 uint64_t KeyUint(const Config& c, const std::string& key, uint64_t lo, uint64_t hi) {
   const std::string& v = c.Get(key);
-  // The key's documented range ("2 .. 32 (fbfly: 2 .. 8)", "0 .. 2^40"), unless this reader
-  // allows less than it says (train's K: 2 .. 16): then this reader's.
-  const std::string allowed = NarrowerRange(KeyInfoOf(key).allowed, lo, hi);
+  // Refused with the key's documented range ("2 .. 32 (fbfly: 2 .. 8)", "0 .. 2^40"), unless
+  // this reader allows less than it says (train's K: 2 .. 16): then this reader's.
+  auto refuse = [&] { BadKey(c, key, NarrowerRange(KeyInfoOf(key).allowed, lo, hi)); };
   // Decimal digits only: no sign, no C prefixes (010 is ten, not eight; 0x10 is refused).
   if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
-    BadKey(c, key, allowed);
+    refuse();
   }
+  unsigned long long x = 0;
   try {
-    const unsigned long long x = std::stoull(v, nullptr, 10);
-    if (x < lo || x > hi) BadKey(c, key, allowed);
-    return x;
+    x = std::stoull(v, nullptr, 10);
   } catch (const std::logic_error&) {
-    BadKey(c, key, allowed);
+    refuse();
   }
+  if (x < lo || x > hi) refuse();
+  return x;
 }
 
 double KeyReal(const Config& c, const std::string& key, double lo, double hi) {

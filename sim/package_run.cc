@@ -155,12 +155,10 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
                                                                      : sysc::NodeUse::kAny,
                                                   impl, carried),
                     s.seed, net, trace.file.empty() ? nullptr : &wave);
-  if (!trace.file.empty()) {
-    outputs.paths = {trace.file, gtkw, FlitFilterPath(gtkw)};
-  }
   // The waveform is open (the package's construction), so the config bus shows the run's own
   // register writes below too: bypass segments, routes around faults.
   if (!trace.file.empty()) {
+    outputs.paths = {trace.file, gtkw, FlitFilterPath(gtkw)};
     // The save file lists the nodes in the order given (a packet's path in its order).
     std::vector<std::string> scopes;
     if (trace.nodes.empty()) {

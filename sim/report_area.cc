@@ -134,22 +134,23 @@ int RunReportCommand(const ReportOptions& o) {
         "--area {}: the folder does not exist (allowed the folder `aries area --out DIR` wrote)",
         o.area));
   }
-  if (!o.area.empty() && AreaFile(o.area, "node_area.json").empty() &&
-      AreaFile(o.area, "router_area.json").empty()) {  // (checked before the runs)
+  // The area files, read and checked before the runs (the report pastes them in).
+  const char* const kAreaFiles[] = {"node_area.json", "router_area.json"};
+  std::string area_text[2];
+  for (int i = 0; i < 2 && !o.area.empty(); ++i) {
+    area_text[i] = ReadIfExists(AreaFile(o.area, kAreaFiles[i]));
+    if (!area_text[i].empty() && !nlohmann::json::accept(area_text[i])) {
+      throw std::invalid_argument(
+          fmt::format("--area {}: {} is not JSON (allowed the file `aries area` or synth_scripts/"
+                      "node_area.py writes)",
+                      o.area, kAreaFiles[i]));
+    }
+  }
+  if (!o.area.empty() && area_text[0].empty() && area_text[1].empty()) {
     throw std::invalid_argument(fmt::format(
         "--area {}: holds neither node_area.json nor router_area.json (allowed the folder `aries "
         "area --out DIR` or synth_scripts/node_area.py --out DIR wrote)",
         o.area));
-  }
-  for (const char* name : {"node_area.json", "router_area.json"}) {  // (pasted into the report)
-    const std::string path = o.area.empty() ? "" : AreaFile(o.area, name);
-    const std::string text = path.empty() ? "" : ReadIfExists(path);
-    if (!text.empty() && !nlohmann::json::accept(text)) {
-      throw std::invalid_argument(
-          fmt::format("--area {}: {} is not JSON (allowed the file `aries area` or synth_scripts/"
-                      "node_area.py writes)",
-                      o.area, name));
-    }
   }
   if (o.out.empty()) throw std::invalid_argument("--out: an output folder (empty given)");
   CheckPlotter();  // every section draws its figure
@@ -222,9 +223,8 @@ int RunReportCommand(const ReportOptions& o) {
           "longer "
           "wires. The paper's averages (21.2-38.8%) are over whole applications.\n");
   md += "## Area\n\n";
-  const std::string node = o.area.empty() ? "" : ReadIfExists(AreaFile(o.area, "node_area.json"));
-  const std::string router =
-      o.area.empty() ? "" : ReadIfExists(AreaFile(o.area, "router_area.json"));
+  const std::string& node = area_text[0];
+  const std::string& router = area_text[1];
   if (node.empty() && router.empty()) {
     md +=
         "Not run here (Yosys takes minutes to an hour): `python3 synth_scripts/node_area.py --out "

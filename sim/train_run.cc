@@ -28,6 +28,11 @@ std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_CO
 
 std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
 
+// The samples per chiplet: --batch (train.batch) when given, else the workload's reference.
+unsigned BatchOf(unsigned batch_option, const train::Workload& w) {
+  return batch_option ? batch_option : w.batch;
+}
+
 train::Chiplet ChipletWith(double utilization) {
   if (!(utilization > 0 && utilization <= 1)) {
     throw std::invalid_argument(fmt::format("--utilization {}: allowed (0, 1]", utilization));
@@ -91,16 +96,7 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
       }
     }
   } else {
-    if (c.FromCommandLine("coll.levels") && o.algo != "aries_lt") {
-      BadKey(
-          c, "coll.levels",
-          fmt::format("only with --algo aries_lt (its ring levels; the algorithm is {})", o.algo));
-    }
-    if (c.FromCommandLine("coll.embeddings") && o.algo != "tree") {
-      BadKey(
-          c, "coll.embeddings",
-          fmt::format("only with --algo tree (its in-network trees; the algorithm is {})", o.algo));
-    }
+    RefuseOtherAlgorithmsKeys(c, o.algo, false);
   }
   if (!o.check) {
     for (const char* key : {"train.check_max", "sim.model"}) {
@@ -173,13 +169,14 @@ void PrintCostModels(const train::CostTable& table, const coll::Geometry& g,
     };
     std::vector<Shown> models;
     const auto choices = table.Choices(c, g, {cand}, shape);
+    std::map<std::string, std::vector<uint64_t>> used_by;  // candidate label -> sizes it prices
+    for (uint64_t b : sizes)
+      used_by[choices.size() == 1 ? choices[0].Label()
+                                  : table.Cheapest(c, g, {cand}, b, shape).Label()]
+          .push_back(b);
     for (const coll::Candidate& x : choices) {
       const coll::CostModel& m = table.Find(c, g, x, shape);
-      std::vector<uint64_t> used;
-      for (uint64_t b : sizes) {
-        if (choices.size() == 1 || table.Cheapest(c, g, {cand}, b, shape).Label() == x.Label())
-          used.push_back(b);
-      }
+      const std::vector<uint64_t>& used = used_by[x.Label()];
       models.push_back(
           {&m,
            fmt::format("{}{}{}", x.Label(),
@@ -323,7 +320,7 @@ int RunTrainCommand(const TrainOptions& o) {
   io.overlap = false;
   const train::Iteration ser = train::RunIteration(w, chip, io, cost);
   io.overlap = true;
-  const unsigned batch = o.batch ? o.batch : w.batch;
+  const unsigned batch = BatchOf(o.batch, w);
 
   fmt::print(
       "ARIES-sim train: {} ({:.1f}M parameters, {:.3g} GFLOP forward per sample: {}), {}, "
@@ -402,7 +399,7 @@ int RunTrainSearch(const TrainOptions& o) {
   const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
   const train::Chiplet chip = ChipletWith(o.utilization);
   const train::CostTable table(CostPath(o.costs));
-  const unsigned n = o.k * o.k, batch = o.batch ? o.batch : w.batch;
+  const unsigned n = o.k * o.k, batch = BatchOf(o.batch, w);
   fmt::print(
       "ARIES-sim train --search: {} ({:.1f}M parameters), global batch {} ({} per chiplet) on "
       "{} chiplets ({}x{}), at most {} GiB per chiplet; collectives over every chiplet take the "
@@ -741,12 +738,12 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
         for (int i = 0; i <= kBaselines; ++i) {
           const Best& b = best[kTopos[i]];
           const double pv = i == kBaselines || !paper ? 0 : paper->vs[i];
-          *csv += fmt::format(
-              "{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{},{}\n", k, fam.name,
-              w.name, kTopos[i], b.algo, b.it.time / 1000, b.it.compute_busy / 1000,
-              b.it.comm_busy / 1000, b.it.exposed_comm / 1000, b.it.time / a.it.time,
-              1.0 - a.it.comm_busy / b.it.comm_busy, pv > 0 ? fmt::format("{:.2f}", pv) : "",
-              as.name, o.batch ? o.batch : w.batch);
+          *csv +=
+              fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.4f},{},{},{}\n", k,
+                          fam.name, w.name, kTopos[i], b.algo, b.it.time / 1000,
+                          b.it.compute_busy / 1000, b.it.comm_busy / 1000, b.it.exposed_comm / 1000,
+                          b.it.time / a.it.time, 1.0 - a.it.comm_busy / b.it.comm_busy,
+                          pv > 0 ? fmt::format("{:.2f}", pv) : "", as.name, BatchOf(o.batch, w));
         }
       }
       const double n = static_cast<double>(ws.size());
@@ -798,8 +795,7 @@ int RunFig10Command(const Fig10Options& o) {
       PresetLine(as));
   std::string batches;
   for (const train::Workload& w : ws)
-    batches +=
-        fmt::format("{}{} {}", batches.empty() ? "" : ", ", w.name, o.batch ? o.batch : w.batch);
+    batches += fmt::format("{}{} {}", batches.empty() ? "" : ", ", w.name, BatchOf(o.batch, w));
   fmt::print(
       "Batch per chiplet ({}): {}; all-reduces only (the embedding tables' all-to-all left out: "
       "the figure compares all-reduce algorithms)\n",

@@ -30,11 +30,10 @@ uint64_t ParseCount(const std::string& path, unsigned ln, const char* column, co
     pos = 0;
   }
   if (pos == 0 || pos != v.size() || v[0] == '-' || x > max) {
-    throw WorkloadError(fmt::format("{}:{}: {} '{}': expected an integer in 0..{}", path, ln,
-                                    column, v,
-                                    max == kMaxElems   ? "2^40"
-                                    : max == kMaxBatch ? "1000000"
-                                                       : "2^60"));
+    const bool pow2 = (max & (max - 1)) == 0;  // 2^40, 2^60: named as powers
+    throw WorkloadError(
+        fmt::format("{}:{}: {} '{}': expected an integer in 0..{}", path, ln, column, v,
+                    pow2 ? fmt::format("2^{}", __builtin_ctzll(max)) : std::to_string(max)));
   }
   return x;
 }
@@ -98,7 +97,8 @@ Workload LoadWorkload(const std::string& path) {
       if (key == "batch") {
         const uint64_t b = ParseCount(path, ln, "batch", value, kMaxBatch);
         if (b == 0) {
-          throw WorkloadError(fmt::format("{}:{}: batch {}: allowed 1..1000000", path, ln, value));
+          throw WorkloadError(
+              fmt::format("{}:{}: batch {}: allowed 1..{}", path, ln, value, kMaxBatch));
         }
         w.batch = static_cast<unsigned>(b);
         batch_given = true;
@@ -164,10 +164,8 @@ Workload LoadWorkload(const std::string& path) {
   if (!header) throw WorkloadError(fmt::format("{}: no header line '{}'", path, kHeader));
   if (w.layers.empty()) throw WorkloadError(fmt::format("{}: no layers", path));
   if (!batch_given) {  // (a default would quietly scale every layer's compute)
-    throw WorkloadError(
-        fmt::format("{}: no '# batch: N' line (the reference samples per chiplet, "
-                    "1..1000000)",
-                    path));
+    throw WorkloadError(fmt::format(
+        "{}: no '# batch: N' line (the reference samples per chiplet, 1..{})", path, kMaxBatch));
   }
   if (w.name.empty()) w.name = path;
   return w;

@@ -285,18 +285,20 @@ TEST(TrainRequest, TypedSizesAndStrategy) {
     t.check = check;
     return ErrorOf([&] { TrainRequest(x, t); });
   };
-  EXPECT_NE(error_with("train.strategy", "fsdp", true, false).find("only without --search"),
-            std::string::npos);
-  EXPECT_NE(error_with("coll.algo", "dbt", true, false).find("only without --search"),
-            std::string::npos);
-  EXPECT_NE(error_with("coll.levels", "3", false, false).find("only with --algo aries_lt"),
-            std::string::npos);
-  EXPECT_NE(error_with("coll.embeddings", "2", false, false).find("only with --algo tree"),
-            std::string::npos);
-  EXPECT_NE(error_with("train.check_max", "1M", false, false).find("only with --check"),
-            std::string::npos);
-  EXPECT_NE(error_with("sim.model", "rtl", true, false).find("only with --check"),
-            std::string::npos);
+  const struct {
+    const char *key, *value;
+    bool search, check;
+    const char* says;
+  } refused[] = {{"train.strategy", "fsdp", true, false, "only without --search"},
+                 {"coll.algo", "dbt", true, false, "only without --search"},
+                 {"coll.levels", "3", false, false, "only with --algo aries_lt"},
+                 {"coll.embeddings", "2", false, false, "only with --algo tree"},
+                 {"train.check_max", "1M", false, false, "only with --check"},
+                 {"sim.model", "rtl", true, false, "only with --check"}};
+  for (const auto& r : refused) {
+    EXPECT_NE(error_with(r.key, r.value, r.search, r.check).find(r.says), std::string::npos)
+        << r.key;
+  }
   EXPECT_EQ(error_with("sim.model", "rtl", true, true), "");
   Config m;
   m.Set("train.microbatches", "8");
