@@ -1,5 +1,5 @@
 # Writes OUT (a C++ header) with the source tree's git commit, rewriting it only when it
-# changes, so a build recompiles the provenance only after a new commit (sim/provenance.cc).
+# changes, so a build recompiles the provenance only after a new commit (sim/runs/provenance.cc).
 # Run at every build: cmake -DSRC=<source dir> -DOUT=<header> -P BuildInfo.cmake
 find_package(Git QUIET)
 set(_commit "unknown (not a git checkout)")

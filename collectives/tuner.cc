@@ -270,7 +270,7 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
   size_t fields = kCostCsvFields;
   bool header = true;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
-    if (!line.empty() && line[0] == '#') continue;  // provenance comments (sim/provenance.h)
+    if (!line.empty() && line[0] == '#') continue;  // provenance comments (sim/runs/provenance.h)
     if (header) {
       header = false;
       if (line == kLegacyCostHeader) {

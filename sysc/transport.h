@@ -5,7 +5,7 @@
 // lockstep by deciding only on values every rank has).
 //
 // ThreadTransport (here) connects ranks that are threads of one process, for tests; the MPI
-// one (sim/mpi_transport.h) connects processes started by mpirun.
+// one (sim/runs/mpi_transport.h) connects processes started by mpirun.
 #ifndef ARIES_SYSC_TRANSPORT_H_
 #define ARIES_SYSC_TRANSPORT_H_
 

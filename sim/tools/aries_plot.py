@@ -9,7 +9,7 @@ planned), area (mesh and ARIES node area per block), timeline (one training iter
 sweep (latency and throughput against offered load). The CSV's leading `#` lines (its
 provenance: version, commit, command) are read and printed small under the figure.
 
-The `aries` commands call it with --plot (sim/plot.cc); it needs Debian's python3-matplotlib.
+The `aries` commands call it with --plot (sim/runs/plot.cc); it needs Debian's python3-matplotlib.
 """
 import csv
 import io

@@ -50,7 +50,7 @@ w = sys.argv[1] + "/"
 for seed in sys.argv[2:]:
     args = open(w + "a" + seed).read().strip()
     try:
-        r = json.load(open(w + "r" + seed + ".json"))["runs"][0]
+        r = json.load(open(w + "r" + seed + ".json"))["result"]["runs"][0]
     except Exception:
         print("FAIL", args, open(w + "r" + seed + ".txt").read().replace("\n", " | ")[:400])
         continue

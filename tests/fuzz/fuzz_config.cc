@@ -1,4 +1,4 @@
-// The configuration file and key parser (sim/config_keys.cc): any bytes as a config file, then
+// The configuration file and key parser (sim/runs/config_keys.cc): any bytes as a config file, then
 // every line as --set; every subcommand's unread-key check, the geometry, the sweep loads and a
 // typed read of every key. A bad input must end in ConfigError, nothing else.
 #include "config.h"

@@ -49,6 +49,10 @@ grep -q -- "--sizes 1Q: a positive byte count" "$dir/o" || { cat "$dir/o"; exit 
 # ring (snake and rank order) and tree (one and four embeddings) x 2 topologies x 2 sizes
 [ "$(($(grep -vc '^#' "$dir/p.csv") - 1))" -eq 16 ] || { cat "$dir/p.csv"; exit 1; }
 grep -q "^| tree E=4 | fbfly | [0-9]* (" "$dir/pt.md"
+# A successful merge removes its parts; the CSV is plain (header first), its provenance beside.
+[ ! -e "$dir/p.csv.parts" ] || { echo "FAIL: parts left behind: $(ls "$dir/p.csv.parts" | head -3)"; exit 1; }
+head -1 "$dir/p.csv" | grep -q "^topology,k," || { echo "FAIL: p.csv starts with '$(head -1 "$dir/p.csv")'"; exit 1; }
+grep -q '"command": "aries coll-sweep' "$dir/p.csv.provenance.json" || { echo "FAIL: no provenance beside p.csv"; exit 1; }
 for a in "ring,mesh,64,snake" "tree,fbfly,1K,snake" "ring,fbfly,1K,snake" "ring,fbfly,1K,rank"; do
   IFS=, read -r al to sz map <<< "$a"
   row="^$to,2,$al,2,1,allreduce,int32,$( [ "$sz" = 64 ] && echo 64 || echo 1024 ),.*,$map,1,1,all,0\$"

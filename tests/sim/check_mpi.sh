@@ -24,7 +24,7 @@ compare() {  # label, then the run's arguments
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 timing = {"seconds", "cycles_per_second", "maxrss_kb", "threads", "ranks"}
-ra, rb = a["runs"][0], b["runs"][0]
+ra, rb = a["result"]["runs"][0], b["result"]["runs"][0]
 assert rb["ranks"] == 2 and ra["ranks"] == 1, (ra["ranks"], rb["ranks"])
 for k in ra:
     if k not in timing:

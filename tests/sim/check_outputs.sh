@@ -17,16 +17,19 @@ grep -q "all flits delivered, checked yes" "$work/out.txt"
 python3 - "$work/r.json" "$work/r.csv" <<'PY'
 import csv, json, sys
 j = json.load(open(sys.argv[1]))
-assert j["config"]["package.topology"] == "torus", j["config"]
-assert j["config"]["traffic.rate"] == 0.05 and j["config"]["package.k"] == 2, j["config"]
+assert j["request"]["package.topology"] == "torus", j["request"]
+assert j["request"]["traffic.rate"] == 0.05 and j["request"]["package.k"] == 2, j["request"]
 p = j["provenance"]
 assert p["tool"] == "ARIES-sim" and p["commit"] and p["verilator"] and p["systemc"], p
 assert p["command"].startswith("aries --config") and p["config"]["sim.seed"] == 7, p
-assert j["runs"][0]["seed"] == 7
-assert j["runs"][0]["flits"]["created"] == j["runs"][0]["flits"]["ejected"] > 0
+assert j["result"]["runs"][0]["seed"] == 7
+assert j["result"]["runs"][0]["flits"]["created"] == j["result"]["runs"][0]["flits"]["ejected"] > 0
 lines = open(sys.argv[2]).read().splitlines()
-assert lines[0].startswith("# ARIES-sim ") and lines[2].startswith("# command: aries"), lines[:4]
-rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+assert lines[0].startswith("topology,"), lines[0]  # plain: pandas.read_csv reads it as it is
+side = json.load(open(sys.argv[2] + ".provenance.json"))
+assert side["provenance"]["command"].startswith("aries --config"), side
+assert side["request"]["sim.seed"] == 7 and side["result"]["csv"] == "r.csv", side
+rows = list(csv.DictReader(lines))
 assert rows[0]["topology"] == "torus" and rows[0]["seed"] == "7" and rows[0]["rate"] == "0.05", rows
 print("json and csv ok")
 PY

@@ -40,8 +40,8 @@ grep -q '^\[timestart\] 10000$' "$work/run.gtkw"                  # 1 ns per cyc
 python3 - "$work/log.csv" "$filter" <<'PY'
 import csv, subprocess, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert lines[0].startswith("# ARIES-sim "), lines[0]
-rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+assert lines[0].startswith("event,") or not lines[0].startswith("#"), lines[0]
+rows = list(csv.DictReader(lines))
 inj = [r for r in rows if r["event"] == "inject"]
 ej = [r for r in rows if r["event"] == "eject"]
 hops = [r for r in rows if r["event"] == "hop"]

@@ -145,10 +145,15 @@ plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50
 grep -q "^| aries_lt L=2 on aries | [0-9.]* |" "$dir/n"
 grep -q "^| cmtree on aries |" "$dir/n"
 grep -q "^4,ring,aries_bw,aries,2097152,[0-9]*," "$dir/f9.csv"
-# Every CSV starts with its provenance: version and commit, date, command, configuration.
+# Every CSV is plain (no comment lines) with its provenance beside it: version and commit,
+# date, command, configuration.
 for f in t f10 f9; do
-  head -1 "$dir/$f.csv" | grep -q "^# ARIES-sim [0-9.]* (commit " || { head -4 "$dir/$f.csv"; exit 1; }
-  sed -n 3p "$dir/$f.csv" | grep -q "^# command: aries " || { head -4 "$dir/$f.csv"; exit 1; }
+  if grep -q "^#" "$dir/$f.csv"; then echo "FAIL: $f.csv holds comment lines"; exit 1; fi
+  python3 - "$dir/$f.csv.provenance.json" <<'PY' || exit 1
+import json, sys
+p = json.load(open(sys.argv[1]))["provenance"]
+assert p["tool"] == "ARIES-sim" and p["commit"] and p["command"].startswith("aries "), p
+PY
 done
 # Fig. 9 under the paper's preset: the baselines' rank-order ring, ARIES_BW on two local ports at
 # twice the one-port ring's bandwidth at 2 MB.

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "aries_node_params.h"
-#include "cli_util.h"
+#include "run_util.h"
 
 namespace aries::sim {
 

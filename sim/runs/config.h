@@ -42,6 +42,9 @@ const std::vector<KeyInfo>& ConfigKeys();
 // The subcommands of `aries`, which KeyInfo::commands names.
 const std::vector<std::string>& Subcommands();
 const KeyInfo& KeyInfoOf(const std::string& key);  // throws ConfigError naming the known keys
+// "; did you mean 'X'?" for the candidate nearest to `word` (edit distance at most a third of
+// its length, at least 2), or "" when none is that near: the tail of a refusal.
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);
 // `aries keys`: the keys with defaults, allowed values, meaning and the subcommands that read
 // them, aligned.
 int PrintConfigKeys();

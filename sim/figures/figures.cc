@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "cli_util.h"
+#include "run_util.h"
 #include "planners.h"
 
 namespace aries::sim {

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "aries_pkg.h"
-#include "cli_util.h"
 #include "provenance.h"
+#include "run_util.h"
 
 namespace aries::sim {
 

@@ -1,7 +1,6 @@
 // `aries train`: one training iteration of a workload on the package (sim/train), with its
-// collective times from the cost models fitted to this simulator; `aries fig10`: ARIES
-// section V-B Fig. 10, the execution-time speedup of ARIES over mesh, torus and the flattened
-// butterfly for ring, double binary tree and multi-tree all-reduce.
+// collective times from the cost models fitted to this simulator. `aries fig10` is in
+// sim/figures (figures.h).
 #ifndef ARIES_SIM_TRAIN_RUN_H_
 #define ARIES_SIM_TRAIN_RUN_H_
 
@@ -12,6 +11,7 @@
 #include "config.h"
 #include "geometry.h"
 #include "streams.h"
+#include "workload.h"
 
 namespace aries::sim {
 
@@ -41,18 +41,11 @@ struct TrainOptions {
 TrainOptions TrainRequest(const Config& c, TrainOptions o);
 int RunTrainCommand(const TrainOptions& o);
 
-struct Fig10Options {
-  std::vector<unsigned> ks = {4, 8};
-  std::vector<std::string> workloads = {"resnet50", "vgg16", "dlrm", "transformer"};
-  std::string costs, csv, plot;  // plot: STEM of STEM.svg, .pdf, .png
-  unsigned batch = 0;            // 0: each workload's
-  double utilization = 0.7;
-  std::string preset = "default";  // eval.preset: default (ours) or paper (the paper's setup)
-};
-// `aries fig10`'s request: `o` with train.batch, train.utilization, coll.costs and eval.preset
-// from `c`.
-Fig10Options Fig10Request(const Config& c, Fig10Options o);
-int RunFig10Command(const Fig10Options& o);
+// What `train` and `fig10` share.
+std::string CostPath(const std::string& costs);
+std::string Us(double ns);
+unsigned BatchOf(unsigned batch_option, const train::Workload& w);
+train::Chiplet ChipletWith(double utilization);
 
 }  // namespace aries::sim
 

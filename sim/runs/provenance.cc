@@ -6,9 +6,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 
 #include "aries_build_info.h"  // ARIES_GIT_COMMIT (cmake/BuildInfo.cmake, every build)
-#include "cli_util.h"
+#include "run_util.h"
 
 namespace aries::sim {
 
@@ -125,10 +127,31 @@ std::string ProvenanceCsvLines() {
                      State().command_line, config.empty() ? " (none read)" : config);
 }
 
+std::string ProvenancePath(const std::string& csv_path) { return csv_path + ".provenance.json"; }
+
+void WriteCsvProvenance(const std::string& csv_path, const char* option, bool appended) {
+  const std::string path = ProvenancePath(csv_path);
+  nlohmann::json j;
+  if (appended) {
+    std::ifstream in(path);
+    j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) j = nlohmann::json::object();  // none (or not ours): start one
+    j["appended"].push_back(ProvenanceJson());
+  } else {
+    j["provenance"] = ProvenanceJson();
+    j["request"] = State().config;
+    j["result"] = {{"csv", std::filesystem::path(csv_path).filename().string()}};
+  }
+  std::ofstream f(path);
+  f << j.dump(2) << "\n";
+  if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", option, path));
+}
+
 void WriteCsv(const std::string& path, const std::string& header_and_rows, const char* option,
               const char* what) {
   if (path.empty()) return;
-  WriteOutput(path, ProvenanceCsvLines() + header_and_rows, option, what);
+  WriteOutput(path, header_and_rows, option, what);
+  WriteCsvProvenance(path, option);
 }
 
 }  // namespace aries::sim

@@ -11,7 +11,6 @@
 #include <sstream>
 
 #include "aries_pkg.h"
-#include "cli_util.h"
 #include "coll_adapter.h"
 #include "fault_routes.h"
 #include "geometry.h"
@@ -21,6 +20,7 @@
 #include "package_sc.h"
 #include "plot.h"
 #include "provenance.h"
+#include "run_util.h"
 
 namespace aries::sim {
 
@@ -42,7 +42,8 @@ class PacketLogger {
     if (!path.empty()) {
       f_.open(path);
       if (!f_) throw std::invalid_argument("--packet-log " + path + ": cannot write");
-      f_ << ProvenanceCsvLines() << PacketLogHeader() << "\n";
+      f_ << PacketLogHeader() << "\n";
+      WriteCsvProvenance(path, "--packet-log");
     }
   }
   void operator()(const sysc::Package::FlitEvent& e) {
@@ -299,8 +300,8 @@ std::string ToJson(const Config& c, const std::string& command,
                    const std::vector<std::pair<SimSettings, RunOutput>>& runs) {
   nlohmann::json j;
   j["provenance"] = ProvenanceJson();
-  j["config"] = TypedConfig(c, command);
-  j["runs"] = nlohmann::json::array();
+  j["request"] = TypedConfig(c, command);
+  nlohmann::json& runs_json = j["result"]["runs"] = nlohmann::json::array();
   for (const auto& [s, o] : runs) {
     const tb::RunResult& r = o.result;
     nlohmann::json x;
@@ -334,7 +335,7 @@ std::string ToJson(const Config& c, const std::string& command,
     nlohmann::json links = nlohmann::json::object();
     for (const tb::LinkUse& l : r.links) links[l.name] = l.utilisation;
     x["link_utilisation"] = links;
-    j["runs"].push_back(x);
+    runs_json.push_back(x);
   }
   return j.dump(2);
 }
@@ -538,8 +539,9 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   }
   std::string rows = CsvHeader() + "\n";
   for (const auto& [si, o] : runs) rows += CsvRow(si, o) + "\n";
-  if (writes && !cmd.csv_file.empty() && !WriteFile(cmd.csv_file, ProvenanceCsvLines() + rows)) {
-    throw std::runtime_error("cannot write " + cmd.csv_file);
+  if (writes && !cmd.csv_file.empty()) {
+    if (!WriteFile(cmd.csv_file, rows)) throw std::runtime_error("cannot write " + cmd.csv_file);
+    WriteCsvProvenance(cmd.csv_file, "--csv");
   }
   if (writes) PlotCsv("sweep", rows, cmd.plot_file);
   return ok ? 0 : 1;

@@ -81,7 +81,7 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<u
 int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) {
   if (parts.empty()) throw std::invalid_argument("coll-merge: no part files given");
   if (out.empty()) throw std::invalid_argument("coll-merge: --csv OUT is required");
-  std::string text = ProvenanceCsvLines() + coll::CostCsvHeader() + "\n";
+  std::string text = coll::CostCsvHeader() + "\n";
   size_t rows = 0;
   // Every row's fields and numbers (a run measured twice is kept: the cost models average
   // repeated runs): the columns that hold numbers, bytes and cycles above zero.
@@ -117,6 +117,7 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
   std::ofstream f(out);
   f << text;
   if (!f) throw std::invalid_argument(fmt::format("--csv {}: cannot write", out));
+  WriteCsvProvenance(out, "--csv");
   fmt::print("coll-merge: {} rows from {} files into {}\n", rows, parts.size(), out);
   return 0;
 }
@@ -307,8 +308,8 @@ int RunCollSweep(const CollSweepOptions& o) {
     // Append to --csv like the sequential sweep (header when new).
     const bool fresh = !std::ifstream(o.csv).good();
     std::ofstream out(o.csv, std::ios::app);
-    out << (fresh ? ProvenanceCsvLines() + coll::CostCsvHeader() + "\n"
-                  : "# appended:\n" + ProvenanceCsvLines());
+    if (fresh) out << coll::CostCsvHeader() << "\n";
+    WriteCsvProvenance(o.csv, "--csv", !fresh);
     for (const auto& r : rows) out << r << "\n";
     if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
     fmt::print(
@@ -332,7 +333,15 @@ int RunCollSweep(const CollSweepOptions& o) {
     if (failed > 0)
       fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed.load());
     if (bad_runs > 0) fmt::print("\n{} runs FAILED\n", bad_runs);
-    return failed > 0 || bad_runs > 0 ? 1 : 0;
+    if (failed > 0 || bad_runs > 0) return 1;  // the parts and logs stay, to look into
+    // Merged and every run verified: the parts (CSV, provenance, log) go, and their folder
+    // when nothing else is in it.
+    for (const auto& p : parts) {
+      for (const char* ext : {"", ".provenance.json", ".log"}) std::remove((p + ext).c_str());
+    }
+    std::error_code ec;
+    std::filesystem::remove(dir, ec);  // (only when empty)
+    return 0;
   }
   std::ofstream csv;
   if (!o.csv.empty()) {
@@ -351,8 +360,8 @@ int RunCollSweep(const CollSweepOptions& o) {
     }
     csv.open(o.csv, std::ios::app);
     if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", o.csv));
-    csv << (fresh ? ProvenanceCsvLines() + coll::CostCsvHeader() + "\n"
-                  : "# appended:\n" + ProvenanceCsvLines());
+    if (fresh) csv << coll::CostCsvHeader() << "\n";
+    WriteCsvProvenance(o.csv, "--csv", !fresh);
   }
   const coll::Geometry def;
   const std::string geometry =

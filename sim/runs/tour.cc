@@ -4,9 +4,9 @@
 
 #include <chrono>
 
-#include "cli_util.h"
 #include "coll_run.h"
 #include "planners.h"
+#include "run_util.h"
 
 namespace aries::sim {
 

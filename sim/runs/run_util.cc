@@ -1,4 +1,4 @@
-#include "cli_util.h"
+#include "run_util.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

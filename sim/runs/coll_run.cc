@@ -16,7 +16,6 @@
 
 #include "aries_pkg.h"
 #include "arith.h"
-#include "cli_util.h"
 #include "coll_adapter.h"
 #include "coll_check.h"
 #include "coll_io.h"
@@ -25,6 +24,7 @@
 #include "node_models.h"
 #include "planners.h"
 #include "provenance.h"
+#include "run_util.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -94,16 +94,34 @@ void RequireElementType(const std::string& type, const char* option) {
   }
 }
 
+namespace {
+
+// The algorithm of the request: coll.algo as given, or when it is left at its default (the
+// ring) and the ring does not serve `collective`, the first algorithm of the table that does
+// (all-to-all: direct).
+std::string AlgorithmFor(const Config& c, coll::Collective collective) {
+  const std::string& algo = c.Get("coll.algo");
+  if (!c.Origin("coll.algo").empty() || algo == "auto") return algo;
+  const coll::AlgorithmInfo* given = coll::FindAlgorithm(algo);
+  if (given && given->Serves(collective)) return algo;
+  for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+    if (a.Serves(collective)) return a.name;
+  }
+  return algo;
+}
+
+}  // namespace
+
 CollOptions CollRequest(const Config& c, CollOptions o) {
   o.geometry = GeometryOf(c);
-  const std::string& algo = c.Get("coll.algo");
+  const auto col = coll::ParseCollective(c.Get("coll.collective"));
+  if (!col) BadKey(c, "coll.collective", coll::CollectiveNames());
+  o.collective = *col;
+  const std::string algo = AlgorithmFor(c, o.collective);
   if (algo != "auto" && !coll::FindAlgorithm(algo)) {
     BadKey(c, "coll.algo", "auto or one of " + coll::AlgorithmNames());
   }
   o.algo = algo;
-  const auto col = coll::ParseCollective(c.Get("coll.collective"));
-  if (!col) BadKey(c, "coll.collective", coll::CollectiveNames());
-  o.collective = *col;
   o.type = KeyWord(c, "coll.type");
   o.op = c.Get("coll.op");
   if (c.FromCommandLine("coll.op") && o.collective != coll::Collective::kAllReduce &&

@@ -1,10 +1,11 @@
-// The key table and its parsing (sim/config.h): the table, Config (values with their origins),
+// The key table and its parsing (config.h): the table, Config (values with their origins),
 // the typed reads, the geometry and sweep loads. No package, traffic or node model here (the
 // fuzz harness tests/fuzz/fuzz_config.cc builds this file alone); Validate, which turns the
 // keys into a run's settings, is config.cc.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -126,7 +127,9 @@ const std::vector<KeyInfo>& ConfigKeys() {
       {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads, each > 0 and <= 1",
        "offered loads of `aries sweep`", "sweep"},
       {"coll.algo", "ring", "auto or an algorithm (aries coll --help)",
-       "collective algorithm (auto: the cheapest by the measured costs; coll only)", "coll train"},
+       "collective algorithm (auto: the cheapest by the measured costs, coll only; left unset on a "
+       "collective the ring does not serve, coll takes the first that serves it: direct)",
+       "coll train"},
       {"coll.collective", "allreduce",
        "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall, alltoallv "
        "(sweeps and cost models: allreduce, reducescatter, allgather, alltoall)",
@@ -197,35 +200,103 @@ const std::vector<KeyInfo>& ConfigKeys() {
   return keys;
 }
 
+namespace {
+
+// Levenshtein distance (insertions, deletions, substitutions), case-sensitive.
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The words of a comma-separated `allowed` ("mesh, torus, cmesh (collectives only)" -> mesh,
+// torus, cmesh).
+std::vector<std::string> AllowedWords(const std::string& allowed) {
+  std::vector<std::string> words;
+  std::string plain;  // without its parentheses: "xor (and, or, xor: int32)" -> "xor "
+  int depth = 0;
+  for (char ch : allowed) {
+    depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+    if (depth == 0 && ch != ')') plain += ch;
+  }
+  std::istringstream ws(plain);
+  std::string w;
+  while (std::getline(ws, w, ',')) {
+    w.erase(0, w.find_first_not_of(' '));
+    w.erase(std::min(w.size(), w.find(' ')));
+    if (!w.empty()) words.push_back(w);
+  }
+  return words;
+}
+
+// Whether `allowed` is a list of words ("mesh, torus"), not a range or a form ("2 .. 32",
+// "bytes: 2M").
+bool IsWordList(const std::string& allowed) {
+  const std::vector<std::string> words = AllowedWords(allowed);
+  return words.size() > 1 && std::all_of(words.begin(), words.end(), [](const std::string& w) {
+           return std::isalpha(static_cast<unsigned char>(w[0])) && w.back() != ':';
+         });
+}
+
+}  // namespace
+
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = EditDistance(word, c);
+    if (d < best_distance) best = &c, best_distance = d;
+  }
+  return best ? fmt::format("; did you mean '{}'?", *best) : "";
+}
+
 const KeyInfo& KeyInfoOf(const std::string& key) {
   for (const KeyInfo& k : ConfigKeys()) {
     if (key == k.key) return k;
   }
-  std::string known;
-  for (const KeyInfo& k : ConfigKeys()) known += fmt::format(" {}", k.key);
-  throw ConfigError(fmt::format("unknown key '{}'; known keys:{}", key, known));
+  std::vector<std::string> known;
+  for (const KeyInfo& k : ConfigKeys()) known.emplace_back(k.key);
+  const std::string hint = DidYouMean(key, known);
+  if (!hint.empty()) throw ConfigError(fmt::format("unknown key '{}'{}", key, hint));
+  std::string list;
+  for (const std::string& k : known) list += fmt::format(" {}", k);
+  throw ConfigError(fmt::format("unknown key '{}' (aries keys lists them):{}", key, list));
 }
 
+namespace {
+
+// `text` wrapped at word boundaries into lines of at most `width` columns, each after `indent`.
+std::string Wrapped(const std::string& text, const std::string& indent, size_t width = 100) {
+  std::string out, line = indent;
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (line.size() > indent.size() && line.size() + 1 + w.size() > width) {
+      out += line + "\n";
+      line = indent;
+    }
+    line += (line.size() > indent.size() ? " " : "") + w;
+  }
+  return out + line + "\n";
+}
+
+}  // namespace
+
 int PrintConfigKeys() {
-  // Columns of bounded width; a longer value keeps its line and the next columns continue,
-  // aligned, on the line below.
-  constexpr size_t kKey = 24, kDefault = 12, kAllowed = 34;
-  fmt::print("{:<{}}  {:<{}}  {:<{}}  {}\n", "key", kKey, "default", kDefault, "allowed", kAllowed,
-             "meaning [read by]");
+  // One block a key, within 100 columns: the key and its default, then what is allowed, what
+  // it means and the subcommands that read it.
   for (const KeyInfo& k : ConfigKeys()) {
-    std::string line = fmt::format("{:<{}}  ", k.key, kKey);
-    auto column = [&](const std::string& text, size_t start, size_t width) {
-      line += text;
-      if (line.size() > start + width) {  // too long: continue below, aligned
-        fmt::print("{}\n", line);
-        line = std::string(start + width + 2, ' ');
-      } else {
-        line.resize(start + width + 2, ' ');
-      }
-    };
-    column(fmt::format("'{}'", k.default_value), kKey + 2, kDefault);
-    column(k.allowed, kKey + kDefault + 4, kAllowed);
-    fmt::print("{}{} [{}]\n", line, k.description, k.commands);
+    fmt::print("{} = '{}'\n", k.key, k.default_value);
+    fmt::print("{}", Wrapped(fmt::format("allowed: {}", k.allowed), "    "));
+    fmt::print("{}", Wrapped(fmt::format("{} [read by: {}]", k.description, k.commands), "    "));
   }
   return 0;
 }
@@ -312,7 +383,9 @@ void Config::RefuseUnread(const std::string& command) const {
 
 void BadKey(const Config& c, const std::string& key, const std::string& why) {
   const std::string& from = c.Origin(key);
-  const std::string allowed = why.empty() ? KeyInfoOf(key).allowed : why;
+  std::string allowed = why.empty() ? KeyInfoOf(key).allowed : why;
+  // A misspelt word of a word-valued key gets the nearest allowed word.
+  if (why.empty() && IsWordList(allowed)) allowed += DidYouMean(c.Get(key), AllowedWords(allowed));
   if (from.rfind("--", 0) == 0 && from != "--set") {  // a flag: name it as the user wrote it
     throw ConfigError(fmt::format("{} {}: allowed {} (key {})", from, c.Get(key), allowed, key));
   }
@@ -378,10 +451,7 @@ bool KeyBool(const Config& c, const std::string& key) {
 
 const std::string& KeyWord(const Config& c, const std::string& key) {
   const std::string& v = c.Get(key);
-  std::istringstream ws(KeyInfoOf(key).allowed);
-  std::string w;
-  while (std::getline(ws, w, ',')) {
-    w.erase(0, w.find_first_not_of(' '));
+  for (const std::string& w : AllowedWords(KeyInfoOf(key).allowed)) {
     if (w == v) return v;
   }
   BadKey(c, key);

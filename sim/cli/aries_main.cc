@@ -1,4 +1,4 @@
-// aries: the ARIES-sim command line (sim/cli.h; `aries --help`, `aries keys`).
+// aries: the ARIES-sim command line (sim/cli/cli.h; `aries --help`, `aries keys`).
 //
 //   aries                       the default run: a 4x4 ARIES package, uniform traffic at 0.1
 //   aries [run] [options]       one run; --config FILE, --set key=value, --json, --csv, --trace

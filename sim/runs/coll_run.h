@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "cli_util.h"
 #include "config.h"
 #include "energy.h"
 #include "geometry.h"
 #include "program.h"
+#include "run_util.h"
 
 namespace aries::sim {
 

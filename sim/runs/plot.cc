@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "cli_util.h"
 #include "provenance.h"
+#include "run_util.h"
 
 namespace aries::sim {
 

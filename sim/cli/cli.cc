@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,25 +43,30 @@ struct RunOutputs {
   int64_t trace_packet = -1;
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};
   bool progress = false;
-  void Add(CLI::App* a) {
+  // `sweep`: the sweep's outputs (--plot draws its curves); otherwise one run's.
+  void Add(CLI::App* a, bool sweep) {
     a->add_option("--json", json, "write results and configuration as JSON");
     a->add_option("--csv", csv, "write results as CSV");
-    a->add_option("--plot", plot,
-                  "sweep: draw latency and throughput against load (matplotlib): STEM.svg, .pdf, "
-                  ".png");
+    if (sweep) {
+      a->add_option("--plot", plot,
+                    "draw latency and throughput against load (matplotlib): STEM.svg, .pdf, .png");
+    }
     a->add_option("--trace", trace, "write an FST waveform (and a .gtkw save file)");
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
     a->add_option("--trace-from", trace_from, "first traced cycle");
     a->add_option("--trace-to", trace_to, "cycle after the last traced one")
         ->default_str("the end of the run");
-    a->add_option("--packet-log", packet_log,
-                  "write every flit's every hop as CSV: cycle (= ns on the waveform), node, link, "
-                  "next node, VC, decoded header, lanes (run)");
-    a->add_option("--trace-packet", trace_packet,
-                  "with --trace FILE.fst: trace only the nodes and cycles of this packet's path "
-                  "(its id: lane 0 of its flits, the packet log's lane0)")
-        ->check(CLI::NonNegativeNumber)
-        ->default_str("none");
+    if (!sweep) {  // one run's flits in one process
+      a->add_option(
+          "--packet-log", packet_log,
+          "write every flit's every hop as CSV: cycle (= ns on the waveform), node, link, "
+          "next node, VC, decoded header, lanes (run)");
+      a->add_option("--trace-packet", trace_packet,
+                    "with --trace FILE.fst: trace only the nodes and cycles of this packet's path "
+                    "(its id: lane 0 of its flits, the packet log's lane0)")
+          ->check(CLI::NonNegativeNumber)
+          ->default_str("none");
+    }
     a->add_flag("--progress", progress,
                 "progress on stderr about once a second (by itself on a terminal)");
   }
@@ -86,9 +92,55 @@ struct RunOutputs {
   }
 };
 
+// Each subcommand's help ends with examples of its own (docs/usage.md has them all).
+const char* ExamplesOf(const std::string& name) {
+  static const std::map<std::string, const char*> kExamples = {
+      {"run",
+       "Examples:\n  aries run -k 8 --topology mesh --rate 0.3\n"
+       "  aries run --pattern transpose --rate 0.2 --json run.json --csv run.csv\n"
+       "  aries run --trace run.fst --trace-nodes 0,5 --trace-from 1000 --trace-to 1200\n"
+       "  aries run --trace-packet 42 --trace p42.fst"},
+      {"sweep",
+       "Examples:\n  aries sweep -k 8 --topology mesh --rates 0.1,0.2,0.3 --csv sweep.csv\n"
+       "  aries sweep --pattern bitcomp --plot sweep   (sweep.svg, .pdf, .png)"},
+      {"bench",
+       "Examples:\n  aries bench --quick\n  aries bench --k 4,8 --links 10,1 --model fast"},
+      {"keys", "Example:\n  aries keys"},
+      {"coll",
+       "Examples:\n  aries coll --algo dbt --size 64K\n"
+       "  aries coll -k 8 --topology mesh --algo ring --size 2M --model fast\n"
+       "  aries coll --collective alltoall --size 4K\n"
+       "  aries coll --algo auto --size 1M --energy --json coll.json"},
+      {"coll-sweep",
+       "Examples:\n  aries coll-sweep -k 4 --topologies mesh,aries --algos ring,dbt --sizes 1K,64K "
+       "--csv costs.csv\n"
+       "  aries coll-sweep -k 8 --jobs 2 --csv costs.csv\n"
+       "  aries coll-sweep -k 8 --job-file jobs.txt   (then: parallel < jobs.txt; aries "
+       "coll-merge)"},
+      {"coll-merge", "Example:\n  aries coll-merge jobs.txt.parts/part-*.csv --csv costs.csv"},
+      {"coll-models",
+       "Examples:\n  aries coll-models\n  aries coll-models --costs costs.csv --collective "
+       "allgather"},
+      {"train",
+       "Examples:\n  aries train --workload resnet50 --strategy ddp\n"
+       "  aries train --workload transformer --timeline t.csv --plot t\n"
+       "  aries train --workload gpt3 --search --memory 16G"},
+      {"fig10",
+       "Examples:\n  aries fig10\n  aries fig10 --preset paper --csv fig10.csv --plot fig10"},
+      {"fig9", "Examples:\n  aries fig9\n  aries fig9 -k 4 --preset paper --plot fig9"},
+      {"fig11", "Examples:\n  aries fig11\n  aries fig11 -k 4,8 --csv fig11.csv --plot fig11"},
+      {"table1", "Examples:\n  aries table1\n  aries table1 -k 4,8,16 --csv table1.csv"},
+      {"area", "Examples:\n  aries area --out synth_out\n  aries area --out synth_out --engine"},
+      {"report", "Example:\n  aries report --out aries_report"},
+  };
+  const auto it = kExamples.find(name);
+  return it == kExamples.end() ? "" : it->second;
+}
+
 Subcommand Make(CLI::App& app, const char* name, const char* help) {
   Subcommand s;
   s.app = app.add_subcommand(name, help);
+  s.app->footer(ExamplesOf(name));
   s.keys = std::make_unique<KeyOptions>(s.app, name);
   return s;
 }
@@ -103,13 +155,31 @@ void RunsWithoutKeys(Subcommand* s, std::function<int()> run) {
   };
 }
 
+// The flags of the point-to-point runs, named as on the other subcommands (`-k`, `--topology`,
+// `--model`, `--seed` as on coll); a sweep takes its loads (--rates), one run its load (--rate).
+void PackageRunFlags(KeyOptions* k, bool sweep) {
+  k->Alias("--topology", "package.topology");
+  k->Alias("-k,--k", "package.k");
+  k->Alias("--pattern", "traffic.pattern");
+  if (sweep) {
+    k->Alias("--rates", "sweep.rates");
+  } else {
+    k->Alias("--rate", "traffic.rate");
+  }
+  k->Alias("--packet-len", "traffic.packet_len");
+  k->Alias("--measure", "sim.measure");
+  k->Alias("--model", "sim.model");
+  k->Alias("--seed", "sim.seed");
+}
+
 // run / sweep: the point-to-point package runs.
 Subcommand PackageRuns(CLI::App& app, const char* name, const char* help, RunOutputs* out,
                        sysc::Transport** net) {
   Subcommand s = Make(app, name, help);
-  out->Add(s.app);
-  s.distributed = true;
   const bool sweep = std::string(name) == "sweep";
+  out->Add(s.app, sweep);
+  PackageRunFlags(s.keys.get(), sweep);
+  s.distributed = true;
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
     return RunPackageCommand(out->Command(keys->Resolve(&outer), sweep), *net);
@@ -487,6 +557,25 @@ void CheckOutputs(const CLI::App* a) {
   }
 }
 
+// "; did you mean 'coll'?" when `e` refuses a word that is near a subcommand or an option of
+// any subcommand; "" otherwise.
+std::string Nearest(const CLI::ParseError& e, const CLI::App& app) {
+  const std::string what = e.what();
+  const auto colon = what.find("expected: ");
+  if (colon == std::string::npos) return "";
+  std::string word = what.substr(colon + 10);
+  word.erase(std::min(word.size(), word.find(' ')));
+  std::vector<std::string> names = Subcommands();
+  auto options = [&names](const CLI::App* a) {
+    for (const CLI::Option* o : a->get_options()) {
+      for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+    }
+  };
+  options(&app);
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) options(s);
+  return DidYouMean(word, names);
+}
+
 }  // namespace
 
 int RunCommandLine(int argc, char** argv) {
@@ -504,8 +593,9 @@ int RunCommandLine(int argc, char** argv) {
   // its own flags as aliases of keys. The options before a subcommand apply to it too; alone
   // they are the default run's.
   KeyOptions top_keys(&app, "run");
+  PackageRunFlags(&top_keys, false);
   RunOutputs outputs;
-  outputs.Add(&app);
+  outputs.Add(&app, false);
   sysc::Transport* net = nullptr;
   std::vector<Subcommand> subs;
   subs.push_back(PackageRuns(app, "run", "one simulation run (the default)", &outputs, &net));
@@ -529,11 +619,12 @@ int RunCommandLine(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // The command line's own errors (an unknown option or subcommand, a value that is not a
-    // number) as every other refusal: "error: ..." on stderr and status 2, with where to look.
+    // number) as every other refusal: "error: ..." on stderr and status 2, with where to look
+    // and, for a misspelt word, the nearest subcommand or option.
     fmt::print(stderr,
-               "error: {} (aries --help lists the subcommands and options; aries "
+               "error: {}{} (aries --help lists the subcommands and options; aries "
                "SUBCOMMAND --help, a subcommand's)\n",
-               e.what());
+               e.what(), Nearest(e, app));
     return 2;
   }
 

@@ -1,5 +1,5 @@
 // Reproductions of the ARIES evaluation from measured sweeps: Fig. 9 (all-reduce throughput vs
-// data size). Fig. 10 is `aries fig10` (train_run.h).
+// data size), Fig. 10 (fig10.cc), Fig. 11, Table I, the area figure and the report.
 #ifndef ARIES_SIM_FIGURES_H_
 #define ARIES_SIM_FIGURES_H_
 
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aries_node_params.h"
+#include "config.h"
 #include "geometry.h"
 #include "tuner.h"
 
@@ -110,6 +111,19 @@ std::string PresetLine(const Assumptions& as);
 // "4,8" -> {4, 8}; the paper evaluates 4x4 and 8x8 only: anything else (or nothing) is
 // refused naming the option it came from and the list.
 std::vector<unsigned> ParsePaperKs(const std::string& ks, const char* option = "-k");
+
+struct Fig10Options {
+  std::vector<unsigned> ks = {4, 8};
+  std::vector<std::string> workloads = {"resnet50", "vgg16", "dlrm", "transformer"};
+  std::string costs, csv, plot;  // plot: STEM of STEM.svg, .pdf, .png
+  unsigned batch = 0;            // 0: each workload's
+  double utilization = 0.7;
+  std::string preset = "default";  // eval.preset: default (ours) or paper (the paper's setup)
+};
+// `aries fig10`'s request: `o` with train.batch, train.utilization, coll.costs and eval.preset
+// from `c`.
+Fig10Options Fig10Request(const Config& c, Fig10Options o);
+int RunFig10Command(const Fig10Options& o);
 
 struct Fig9Options {
   std::vector<unsigned> ks = {4, 8};

@@ -1,7 +1,8 @@
 // Provenance of every result: what made it (version, commit, build type, compiler, Verilator
 // and SystemC versions), when (UTC), with which command line and configuration. `aries
 // --version` prints it; every JSON carries it as "provenance" with the typed configuration;
-// every CSV starts with it as `#` comment lines (read them with pandas' comment='#').
+// every CSV has it beside it, in PATH.provenance.json, so that the CSV itself is plain (a bare
+// pandas.read_csv reads it).
 #ifndef ARIES_SIM_PROVENANCE_H_
 #define ARIES_SIM_PROVENANCE_H_
 
@@ -28,10 +29,19 @@ nlohmann::json ProvenanceJson();
 // The configuration's keys that `command` reads as a JSON object of typed values.
 nlohmann::json TypedConfig(const Config& c, const std::string& command);
 
-// The same as `#` lines ending in a newline, for the top of a CSV.
+// The same as `#` lines ending in a newline (the plotting script prints them under a figure;
+// a .gtkw save file carries them as comments).
 std::string ProvenanceCsvLines();
 
-// Writes `header_and_rows` to `path` after the provenance lines (nothing when `path` is
+// Where the provenance of the CSV `csv_path` is written: "<csv_path>.provenance.json".
+std::string ProvenancePath(const std::string& csv_path);
+// Writes the provenance of the CSV `csv_path` beside it: {"provenance": {...}, "request":
+// {typed configuration}, "result": {"csv": file name}}. With `appended` (rows added to an
+// existing CSV) this run's provenance is added to the file's "appended" list instead. Throws
+// std::invalid_argument naming `option` and the path when it cannot.
+void WriteCsvProvenance(const std::string& csv_path, const char* option, bool appended = false);
+
+// Writes `header_and_rows` to `path` and its provenance beside it (nothing when `path` is
 // empty) and prints "<what>: <path>"; throws std::invalid_argument naming `option` and the
 // path when it cannot.
 void WriteCsv(const std::string& path, const std::string& header_and_rows, const char* option,
