@@ -14,7 +14,7 @@ PACKAGES=(
   zlib1g-dev                                             # FST waveforms
   gtkwave xvfb xauth                                     # waveforms (FST), headless check
   libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
-  clang-format git                                       # the format check (tests/sim/check_format.sh)
+  clang-format clang-tidy git                            # format and function-size checks (tests/)
   python3-matplotlib                                     # figures (sim/tools/aries_plot.py)
   clang libclang-rt-14-dev                               # libFuzzer harnesses (tests/fuzz)
 )

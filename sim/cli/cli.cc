@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,43 @@ struct RunOutputs {
     pc.progress = progress;
     return pc;
   }
+};
+
+// `text` wrapped at spaces into lines of at most `width` columns (a word longer than that
+// keeps its line).
+std::string WrapText(const std::string& text, size_t width) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!line.empty() && line.size() + 1 + w.size() > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + w;
+  }
+  return out + line;
+}
+
+// Help within 100 columns: option and subcommand descriptions wrapped beside their names.
+class WrappingFormatter : public CLI::Formatter {
+ public:
+  WrappingFormatter() { column_width(32); }
+  std::string make_option_desc(const CLI::Option* o) const override {
+    return WrapText(CLI::Formatter::make_option_desc(o), kWidth - get_column_width());
+  }
+  std::string make_description(const CLI::App* app) const override {
+    return WrapText(CLI::Formatter::make_description(app), kWidth) + "\n";
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true),
+                             WrapText(sub->get_description(), kWidth - get_column_width()),
+                             get_column_width());
+    return out.str();
+  }
+
+ private:
+  static constexpr size_t kWidth = 100;
 };
 
 // Each subcommand's help ends with examples of its own (docs/usage.md has them all).
@@ -563,8 +601,6 @@ std::string Nearest(const CLI::ParseError& e, const CLI::App& app) {
   const std::string what = e.what();
   const auto colon = what.find("expected: ");
   if (colon == std::string::npos) return "";
-  std::string word = what.substr(colon + 10);
-  word.erase(std::min(word.size(), word.find(' ')));
   std::vector<std::string> names = Subcommands();
   auto options = [&names](const CLI::App* a) {
     for (const CLI::Option* o : a->get_options()) {
@@ -573,34 +609,47 @@ std::string Nearest(const CLI::ParseError& e, const CLI::App& app) {
   };
   options(&app);
   for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) options(s);
-  return DidYouMean(word, names);
+  std::istringstream words(what.substr(colon + 10));  // the words not expected
+  for (std::string word; words >> word;) {
+    // An option of other subcommands, given where it does not act: name where it does.
+    std::string owners;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) {
+      for (const CLI::Option* o : s->get_options()) {
+        if (word.rfind("--", 0) == 0 && o->check_lname(word.substr(2))) {
+          owners += (owners.empty() ? "" : ", ") + s->get_name();
+        }
+      }
+    }
+    if (!owners.empty()) return fmt::format("; {} acts on aries {} only", word, owners);
+    const std::string hint = DidYouMean(word, names);
+    if (!hint.empty()) return fmt::format("; '{}':{}", word, hint.substr(1));
+  }
+  return "";
 }
 
 }  // namespace
 
-int RunCommandLine(int argc, char** argv) {
-  RecordInvocation(argc, argv);
-  CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)"};
-  app.set_version_flag("--version", VersionText(), "print the version, commit and tool versions");
-  app.require_subcommand(0, 1);
-  app.footer(
+namespace {
+
+// The top-level app: its description, version flag, footer and help layout.
+void ConfigureTop(CLI::App* app) {
+  app->formatter(std::make_shared<WrappingFormatter>());
+  app->set_version_flag("--version", VersionText(), "print the version, commit and tool versions");
+  app->require_subcommand(0, 1);
+  app->footer(
       "With no arguments: all-reduce on 4x4 ARIES beside a 4x4 mesh (every element verified), "
       "then the point-to-point run. Options without a subcommand: the point-to-point run (aries "
-      "run).");
+      "run).\n\nExamples:\n  aries\n  aries run -k 8 --topology mesh --rate 0.3\n"
+      "  aries coll --algo dbt --size 64K --verify\n  aries report --out report");
   // --help shows every option's default (the key aliases say theirs in their text).
-  app.option_defaults()->always_capture_default();
-  // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
-  // its own flags as aliases of keys. The options before a subcommand apply to it too; alone
-  // they are the default run's.
-  KeyOptions top_keys(&app, "run");
-  PackageRunFlags(&top_keys, false);
-  RunOutputs outputs;
-  outputs.Add(&app, false);
-  sysc::Transport* net = nullptr;
+  app->option_defaults()->always_capture_default();
+}
+
+// Every subcommand, in the order --help lists them.
+std::vector<Subcommand> AddSubcommands(CLI::App& app, RunOutputs* outputs, sysc::Transport** net) {
   std::vector<Subcommand> subs;
-  subs.push_back(PackageRuns(app, "run", "one simulation run (the default)", &outputs, &net));
-  subs.push_back(
-      PackageRuns(app, "sweep", "injection-rate sweep over sweep.rates", &outputs, &net));
+  subs.push_back(PackageRuns(app, "run", "one simulation run (the default)", outputs, net));
+  subs.push_back(PackageRuns(app, "sweep", "injection-rate sweep over sweep.rates", outputs, net));
   subs.push_back(Bench(app));
   subs.push_back(Keys(app));
   subs.push_back(Coll(app));
@@ -614,6 +663,63 @@ int RunCommandLine(int argc, char** argv) {
   subs.push_back(Table1(app));
   subs.push_back(Area(app));
   subs.push_back(Report(app));
+  return subs;
+}
+
+// Refuses what the parsed subcommand `s` would ignore: the run's outputs given before another
+// subcommand, and any subcommand but run and sweep under mpirun.
+void RefuseMisplaced(const Subcommand& s, const RunOutputs& outputs, const sysc::Transport* net) {
+  const std::string name = s.app->get_name();
+  if (outputs.Given() && !s.distributed) {
+    throw ConfigError(fmt::format(
+        "aries {}: --json, --csv and --trace before the subcommand apply to run and sweep "
+        "only; give {} its own options (aries {} --help)",
+        name, name, name));
+  }
+  if (net && !s.distributed) {
+    throw ConfigError(fmt::format(
+        "aries {} under mpirun ({} ranks): only `run` and `sweep` run distributed; start it "
+        "as one process",
+        name, net->ranks()));
+  }
+}
+
+// Runs what was parsed: the subcommand, or without one the default run (no arguments at all:
+// the collective tour, then the point-to-point run) or the point-to-point run alone.
+int Dispatch(const CLI::App& app, const std::vector<Subcommand>& subs, const KeyOptions& top_keys,
+             const RunOutputs& outputs, sysc::Transport* net, int argc) {
+  CheckOutputs(&app);
+  for (const Subcommand& s : subs) {
+    if (!s.app->parsed()) continue;
+    CheckOutputs(s.app);
+    RefuseMisplaced(s, outputs, net);
+    return s.run(top_keys);
+  }
+  if (argc == 1 && !net) {
+    const bool tour_ok = RunCollectiveTour(4, {1024, 64 * 1024});
+    PrintPointToPointIntro();
+    const int rc = RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
+    return tour_ok ? rc : 1;
+  }
+  return RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
+}
+
+}  // namespace
+
+int RunCommandLine(int argc, char** argv) {
+  RecordInvocation(argc, argv);
+  CLI::App app{"ARIES-sim: cycle-accurate chiplet interposer NoC (Verilated RTL in SystemC)",
+               "aries"};
+  ConfigureTop(&app);
+  // Every subcommand reads the one key table (aries keys): --config FILE, --set key=value, and
+  // its own flags as aliases of keys. The options before a subcommand apply to it too; alone
+  // they are the default run's.
+  KeyOptions top_keys(&app, "run");
+  PackageRunFlags(&top_keys, false);
+  RunOutputs outputs;
+  outputs.Add(&app, false);
+  sysc::Transport* net = nullptr;
+  const std::vector<Subcommand> subs = AddSubcommands(app, &outputs, &net);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -627,7 +733,6 @@ int RunCommandLine(int argc, char** argv) {
                e.what(), Nearest(e, app));
     return 2;
   }
-
   // Under mpirun every process is one rank of the package (run and sweep only); rank 0 prints
   // and writes the files.
   std::unique_ptr<MpiSession> mpi;
@@ -640,35 +745,7 @@ int RunCommandLine(int argc, char** argv) {
   net = mpi ? &mpi->transport() : nullptr;
   if (net && net->rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return 2;
   try {
-    CheckOutputs(&app);
-    for (const Subcommand& s : subs) {
-      if (!s.app->parsed()) continue;
-      CheckOutputs(s.app);
-      // The run's outputs before a subcommand belong to run and sweep; another would ignore
-      // them without a word.
-      if (outputs.Given() && !s.distributed) {
-        throw ConfigError(fmt::format(
-            "aries {}: --json, --csv and --trace before the subcommand apply to run and sweep "
-            "only; give {} its own options (aries {} --help)",
-            s.app->get_name(), s.app->get_name(), s.app->get_name()));
-      }
-      if (net && !s.distributed) {
-        throw ConfigError(fmt::format(
-            "aries {} under mpirun ({} ranks): only `run` and `sweep` run distributed; start it "
-            "as one process",
-            s.app->get_name(), net->ranks()));
-      }
-      return s.run(top_keys);
-    }
-    // No arguments at all: the tour (the collectives on ARIES beside the mesh, then the
-    // point-to-point run); with options and no subcommand: the point-to-point run alone.
-    if (argc == 1 && !net) {
-      const bool tour_ok = RunCollectiveTour(4, {1024, 64 * 1024});
-      PrintPointToPointIntro();
-      const int rc = RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
-      return tour_ok ? rc : 1;
-    }
-    return RunPackageCommand(outputs.Command(top_keys.Resolve(), false), net);
+    return Dispatch(app, subs, top_keys, outputs, net, argc);
   } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
     if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());
     return 2;

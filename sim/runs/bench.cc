@@ -31,7 +31,7 @@ nlohmann::json BenchPoint(const std::string& exe, const std::string& topo, unsig
   std::ifstream f(tmp);
   nlohmann::json j = nlohmann::json::parse(f);
   std::remove(tmp.c_str());
-  return j["runs"][0];
+  return j["result"]["runs"][0];
 }
 
 }  // namespace

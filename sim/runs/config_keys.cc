@@ -43,6 +43,7 @@ bool KeyInfo::UsedBy(const std::string& command) const {
   return false;
 }
 
+// NOLINTNEXTLINE(readability-function-size): a data table
 const std::vector<KeyInfo>& ConfigKeys() {
   static const std::vector<KeyInfo> keys = {
       {"package.topology", "aries", "mesh, torus, fbfly, aries, cmesh (collectives only)",

@@ -92,7 +92,7 @@ bool RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes) {
       "\n  {} runs in {:.1f} s; every element of every run verified: {}.\n"
       "  The in-network tree runs on the collective engines, which both packages have. One local\n"
       "  port per chiplet injects and ejects one flit per cycle, which holds every endpoint\n"
-      "  algorithm to the ring's bound at large sizes (README, Measured).\n"
+      "  algorithm to the ring's bound at large sizes (docs/findings.md).\n"
       "  One row again: aries coll -k {} --topology aries --algo ALGO --size SIZE --verify;\n"
       "  the paper's figures: aries fig9, fig10, fig11, table1, report.\n\n",
       runs, secs, ok ? "yes" : "NO", k);

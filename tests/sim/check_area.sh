@@ -3,6 +3,7 @@
 # bypass switch synthesize, the overhead is the difference of the two totals, the gate-level
 # netlists are written, and aries report --area includes the result.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

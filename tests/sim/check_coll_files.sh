@@ -5,6 +5,7 @@
 # 2phase) from files of its send and receive areas writes each node's received blocks; a bad
 # input file is refused with its name and nothing is written.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

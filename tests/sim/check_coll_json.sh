@@ -2,6 +2,7 @@
 # aries coll --json: the request, the results (numbers as numbers) and the provenance; --op and
 # --type on the engine (in-network tree) and on the endpoints (ring), verified.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

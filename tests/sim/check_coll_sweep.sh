@@ -3,6 +3,7 @@
 # has a row per applicable pair, the CSV loads as --algo auto's cost file and the report script
 # reads it; bad lists and sizes are refused by name before anything is written.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 report="$2"
 dir=$(mktemp -d)

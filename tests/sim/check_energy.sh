@@ -3,6 +3,7 @@
 # CSV sums to the printed total, an override moves only its component, bad technology input is
 # refused by name; Fig. 11's CSV has a row per family and topology.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -5,6 +5,7 @@
 # names and completes verified; a dead bypass span and a dead port are planned around; bad
 # fault descriptions are refused naming the item and change nothing.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

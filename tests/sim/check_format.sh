@@ -4,6 +4,7 @@
 # rtl/regs/gen_regs.py and checked by regs.generated_files_are_current) are left out.
 # Usage: check_format.sh SOURCE_DIR [CLANG_FORMAT]
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 src="$1"
 fmt="${2:-clang-format}"
 command -v "$fmt" > /dev/null || { echo "$fmt not found: bash cmake/setup-debian.sh installs it"; exit 1; }

@@ -6,6 +6,7 @@
 # engine's arithmetic in the hardware's order, so every correct run verifies bit for bit; the
 # results are also checked here against the engine's rules (a NaN input gives the canonical NaN).
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

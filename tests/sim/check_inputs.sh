@@ -4,6 +4,7 @@
 # a trace whose packets all fall outside the measurement window, C-style integer literals,
 # duplicate keys, coll sizes past the bound, an empty trace window, outputs in missing folders.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -5,6 +5,7 @@
 # check takes too when told); a collective on every model gives the same cycles, every element
 # verified; tracing the fast model and an unknown model name are refused with the reason.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

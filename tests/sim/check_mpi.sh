@@ -3,6 +3,7 @@
 # report and JSON, apart from the speed figures. Also ARIES with random bypass segments and
 # 10-cycle links, mixed with threads; and refusals that name what is allowed.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries=$1
 mpirun=$2
 work=$(mktemp -d)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A config file with a --set override runs, and the JSON and CSV carry the config and seed.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -3,6 +3,7 @@
 # (check_train.sh, check_energy.sh, check_area.sh); here Table I and the sweep curves, and a
 # --plot where no plot exists is refused.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -13,5 +14,5 @@ plot_ok "$dir/t1" "Table I formula" "planned program" "logical links, N = 16" "a
   --set sim.warmup=100 --set sim.measure=300 --plot "$dir/sw" > /dev/null
 plot_ok "$dir/sw" "latency against load" "throughput against load" "mesh 2x2, uniform traffic"
 if "$aries" --plot "$dir/x" > /dev/null 2> "$dir/err"; then exit 1; fi
-grep -q "aries sweep --plot" "$dir/err"
+grep -q -- "--plot acts on aries sweep, " "$dir/err" || { echo "FAIL: run --plot: $(cat "$dir/err")"; exit 1; }
 echo ok

@@ -3,6 +3,7 @@
 # mesh at 1 KB and 64 KB, every run verified; part 2 is the point-to-point run, introduced with
 # what it leaves idle. With any option and no subcommand only the point-to-point run prints.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

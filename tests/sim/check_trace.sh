@@ -6,6 +6,7 @@
 # every hop arriving later); the filter decodes each logged header as the package did;
 # --trace-packet traces one packet's path.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

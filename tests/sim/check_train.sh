@@ -3,6 +3,7 @@
 # operation) and SVG, FSDP over the measured reduce-scatter/all-gather costs, a cycle-accurate
 # --check of a one-layer workload, Fig. 10's and Fig. 9's CSV and plot; bad options refused by name.
 set -euo pipefail
+. "$(dirname "$0")/lib_fail.sh"
 aries="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

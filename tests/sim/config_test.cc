@@ -13,6 +13,7 @@
 
 #include "coll_run.h"
 #include "coll_sweep.h"
+#include "figures.h"
 #include "node_models.h"
 #include "train_run.h"
 
@@ -156,10 +157,11 @@ TEST(ConfigKeys, AFlagsBadValueIsNamedAsTheUserWroteIt) {
   Config c;
   c.Set("coll.type", "fp64", "--type");
   EXPECT_EQ(ErrorOf([&] { CollRequest(c, kNoColl); }),
-            "--type fp64: allowed int32, fp32 (key coll.type)");
+            "--type fp64: allowed int32, fp32; did you mean 'fp32'? (key coll.type)");
   Config d;
   d.Set("coll.type", "fp64");
-  EXPECT_EQ(ErrorOf([&] { CollRequest(d, kNoColl); }), "coll.type = 'fp64': allowed int32, fp32");
+  EXPECT_EQ(ErrorOf([&] { CollRequest(d, kNoColl); }),
+            "coll.type = 'fp64': allowed int32, fp32; did you mean 'fp32'?");
 }
 
 TEST(CollRequest, CarriesTypedKeysAndRefusesWhatCannotRun) {
