@@ -13,19 +13,20 @@
 
 #include "Vcoll_engine.h"
 #include "aries_pkg.h"
+#include "coll_engine_params.h"
 #include "verilated.h"
 
 namespace aries::test {
 
-// Parameters of the Verilated engine (keep equal to tests/CMakeLists.txt).
-inline constexpr unsigned kEngPorts = 5;
-inline constexpr unsigned kEngLanes = 2;
-inline constexpr unsigned kEngIds = 4;
-inline constexpr unsigned kEngProg = 8;
-inline constexpr unsigned kEngQueue = 8;
-inline constexpr unsigned kEngCredits = 8;
-inline constexpr unsigned kEngReqVc = 4;
-inline constexpr unsigned kEngRspVc = 5;
+// Parameters of the Verilated engine (tests/CMakeLists.txt declares them; generated header).
+inline constexpr unsigned kEngPorts = engine_params::NumPorts;
+inline constexpr unsigned kEngLanes = engine_params::Lanes;
+inline constexpr unsigned kEngIds = engine_params::NumIds;
+inline constexpr unsigned kEngProg = engine_params::ProgDepth;
+inline constexpr unsigned kEngQueue = engine_params::QueueDepth;
+inline constexpr unsigned kEngCredits = engine_params::OutCredits;
+inline constexpr unsigned kEngReqVc = engine_params::ReqVc;
+inline constexpr unsigned kEngRspVc = engine_params::RspVc;
 inline constexpr unsigned kEngWords = 1 + kEngLanes;
 
 struct CollFlit {
