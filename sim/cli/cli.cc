@@ -115,6 +115,14 @@ class WrappingFormatter : public CLI::Formatter {
   std::string make_option_desc(const CLI::Option* o) const override {
     return WrapText(CLI::Formatter::make_option_desc(o), kWidth - get_column_width());
   }
+  std::string make_footer(const CLI::App* app) const override {
+    std::string out;
+    std::istringstream lines(CLI::Formatter::make_footer(app));
+    for (std::string line; std::getline(lines, line);) {
+      out += (line.size() > kWidth ? WrapText(line, kWidth) : line) + "\n";
+    }
+    return out;
+  }
   std::string make_description(const CLI::App* app) const override {
     return WrapText(CLI::Formatter::make_description(app), kWidth) + "\n";
   }
