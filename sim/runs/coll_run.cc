@@ -110,6 +110,58 @@ std::string AlgorithmFor(const Config& c, coll::Collective collective) {
   return algo;
 }
 
+// coll.op of the request: refused for a collective that reduces nothing, and unless the engine
+// reduces it on elements of `type`.
+std::string RequestOp(const Config& c, coll::Collective collective, const std::string& type) {
+  const std::string& op = c.Get("coll.op");
+  if (c.FromCommandLine("coll.op") && collective != coll::Collective::kAllReduce &&
+      collective != coll::Collective::kReduceScatter && collective != coll::Collective::kReduce) {
+    BadKey(c, "coll.op",
+           fmt::format("only with allreduce, reducescatter and reduce (the collective is {}, which "
+                       "reduces nothing)",
+                       coll::CollectiveName(collective)));
+  }
+  try {
+    coll::ReductionOpcode(op, "int32");
+  } catch (const std::invalid_argument&) {
+    BadKey(c, "coll.op", coll::ReductionNames());
+  }
+  try {
+    coll::ReductionOpcode(op, type);
+  } catch (const std::invalid_argument&) {
+    BadKey(c, "coll.op", "sum, prod, min, max with fp32 (and, or, xor act on int32 elements)");
+  }
+  return op;
+}
+
+// Refuses coll.counts but with alltoallv; with alltoallv, --algo auto (no measured costs), a
+// counts file that does not exist, and coll.size beside a counts file.
+void RefuseBadCounts(const Config& c, const CollOptions& o) {
+  if (o.collective != coll::Collective::kAllToAllV) {
+    if (!c.Origin("coll.counts").empty()) {
+      BadKey(c, "coll.counts",
+             fmt::format("only with alltoallv (the collective is {})",
+                         coll::CollectiveName(o.collective)));
+    }
+    return;
+  }
+  if (o.algo == "auto") {
+    const std::string serve = coll::AlgorithmNames(  // the algorithms that plan it
+        [](const coll::AlgorithmInfo& a) { return a.Serves(coll::Collective::kAllToAllV); },
+        " or ");
+    BadKey(c, "coll.algo", serve + " with alltoallv (no measured costs)");
+  }
+  if (o.counts != "uniform" && o.counts != "random") {
+    std::ifstream probe(o.counts);
+    if (!probe || std::filesystem::is_directory(o.counts)) {
+      BadKey(c, "coll.counts",
+             "uniform, random, or a counts file that exists (K^2 lines of K^2 element counts)");
+    }
+    if (!c.Origin("coll.size").empty())
+      BadKey(c, "coll.size", "unset with a counts file (the file gives every count)");
+  }
+}
+
 }  // namespace
 
 CollOptions CollRequest(const Config& c, CollOptions o) {
@@ -123,25 +175,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   }
   o.algo = algo;
   o.type = KeyWord(c, "coll.type");
-  o.op = c.Get("coll.op");
-  if (c.FromCommandLine("coll.op") && o.collective != coll::Collective::kAllReduce &&
-      o.collective != coll::Collective::kReduceScatter &&
-      o.collective != coll::Collective::kReduce) {
-    BadKey(c, "coll.op",
-           fmt::format("only with allreduce, reducescatter and reduce (the collective is {}, which "
-                       "reduces nothing)",
-                       coll::CollectiveName(o.collective)));
-  }
-  try {
-    coll::ReductionOpcode(o.op, "int32");
-  } catch (const std::invalid_argument&) {
-    BadKey(c, "coll.op", coll::ReductionNames());
-  }
-  try {
-    coll::ReductionOpcode(o.op, o.type);
-  } catch (const std::invalid_argument&) {
-    BadKey(c, "coll.op", "sum, prod, min, max with fp32 (and, or, xor act on int32 elements)");
-  }
+  o.op = RequestOp(c, o.collective, o.type);
   // 64 MiB per node: 256 chiplets' buffers and their golden fit in memory.
   o.bytes = KeyBytes(c, "coll.size", 1, uint64_t{64} << 20);
   if (o.bytes % 4 != 0) {  // (int32 and fp32 elements: a part element would be made up)
@@ -176,28 +210,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
       BadKey(c, "coll.groups", "all with --algo auto (the costs are whole-package)");
   }
   o.counts = c.Get("coll.counts");
-  if (o.collective != coll::Collective::kAllToAllV && !c.Origin("coll.counts").empty()) {
-    BadKey(c, "coll.counts",
-           fmt::format("only with alltoallv (the collective is {})",
-                       coll::CollectiveName(o.collective)));
-  }
-  if (o.collective == coll::Collective::kAllToAllV) {
-    if (algo == "auto") {
-      const std::string serve = coll::AlgorithmNames(  // the algorithms that plan it
-          [](const coll::AlgorithmInfo& a) { return a.Serves(coll::Collective::kAllToAllV); },
-          " or ");
-      BadKey(c, "coll.algo", serve + " with alltoallv (no measured costs)");
-    }
-    if (o.counts != "uniform" && o.counts != "random") {
-      std::ifstream probe(o.counts);
-      if (!probe || std::filesystem::is_directory(o.counts)) {
-        BadKey(c, "coll.counts",
-               "uniform, random, or a counts file that exists (K^2 lines of K^2 element counts)");
-      }
-      if (!c.Origin("coll.size").empty())
-        BadKey(c, "coll.size", "unset with a counts file (the file gives every count)");
-    }
-  }
+  RefuseBadCounts(c, o);
   o.verify = KeyBool(c, "coll.verify");
   o.costs = c.Get("coll.costs");
   o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
@@ -235,116 +248,153 @@ std::shared_ptr<const std::vector<std::vector<uint32_t>>> SeededInputs(const col
   return memo.in;
 }
 
-}  // namespace
+using Inputs = std::shared_ptr<const std::vector<std::vector<uint32_t>>>;
 
-std::string MeasuredModel(const std::string& model) { return model == "auto" ? "fast" : model; }
+// The lines `aries coll` prints, in the order the stages find them; PrintCollReport prints the
+// ones not printed yet (none when quiet).
+struct CollReport {
+  bool quiet = false;
+  std::vector<std::string> lines;  // each with its newline
+  size_t printed = 0;              // lines already on stdout
 
-CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
-  auto print = [&](auto&&... a) {
-    if (!quiet) fmt::print(std::forward<decltype(a)>(a)...);
-  };
-  coll::Request r;
-  RequireElementType(o.type);
-  r.op = coll::ReductionOpcode(o.op, o.type);
-  const coll::Collective* c = &o.collective;
-  const bool with_energy =
-      o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
-  energy::Tech tech;
-  if (with_energy) {  // a bad technology file or override is refused before anything runs
-    tech = energy::LoadTech(energy::TechPath(o.tech));
-    for (const auto& a : o.tech_set) energy::Override(tech, a);
+  // Adds one line (with its newline), formatted as fmt::format formats it.
+  template <typename... T>
+  void Add(fmt::format_string<T...> f, T&&... a) {
+    lines.push_back(fmt::format(f, std::forward<T>(a)...));
   }
-  sysc::PackageConfig pc;
-  static_cast<coll::Geometry&>(pc) = o.geometry;
-  pc.count_toggles = with_energy;  // only energy reads the data toggles
+};
+
+// Prints the report's lines not printed yet, unless it is quiet.
+void PrintCollReport(CollReport& report) {
+  for (; report.printed < report.lines.size(); ++report.printed) {
+    if (!report.quiet) fmt::print("{}", report.lines[report.printed]);
+  }
+}
+
+// What every stage reads: the request (completed by CompleteRequest), the package, the node
+// model and the energy technology.
+struct CollSetup {
+  coll::Request r;
+  sysc::PackageConfig pc;  // the package (cmesh: the chiplets' geometry)
+  bool with_energy = false, cmesh = false, is_v = false;
+  bool engine = true;  // the node model with the collective engine
+  bool quiet = false;  // no progress meter
+  std::string model;   // the node model run
+  energy::Tech tech;   // with energy
+};
+
+// The options' package and request before the algorithm is chosen; throws
+// std::invalid_argument for a bad element type, reduction, technology or size before anything
+// runs.
+CollSetup SetupOf(const CollOptions& o, bool quiet) {
+  CollSetup s;
+  s.quiet = quiet;
+  RequireElementType(o.type);
+  s.r.op = coll::ReductionOpcode(o.op, o.type);
+  s.with_energy = o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
+  if (s.with_energy) {  // a bad technology file or override is refused before anything runs
+    s.tech = energy::LoadTech(energy::TechPath(o.tech));
+    for (const auto& a : o.tech_set) energy::Override(s.tech, a);
+  }
+  static_cast<coll::Geometry&>(s.pc) = o.geometry;
+  s.pc.count_toggles = s.with_energy;  // only energy reads the data toggles
   // Adapt-NoC's concentrated mesh: the program is planned for the chiplet mesh and re-routed
   // onto the package, a mesh of K/2 x K/2 routers with four local ports (coll::Concentrate).
-  const bool cmesh = pc.topology == coll::Topology::kCmesh;
-  const uint64_t bytes = o.bytes;
-  if (bytes == 0) throw std::invalid_argument("--size: a positive byte count");
-  r.geom = pc;
-  r.algo = o.algo;
-  r.levels = o.levels;
-  r.embeddings = o.embeddings;
-  r.ring = o.ring;
-  r.groups = o.groups;
-  double predicted = 0;
-  if (o.algo == "auto") {
-    if (!coll::Swept(*c)) {
-      throw std::invalid_argument(fmt::format(
-          "--algo auto: the measured costs cover {}; for {} name one of {}", coll::SweptNames(),
-          coll::CollectiveName(o.collective), coll::AlgorithmNames()));
+  s.cmesh = s.pc.topology == coll::Topology::kCmesh;
+  if (o.bytes == 0) throw std::invalid_argument("--size: a positive byte count");
+  s.r.geom = s.pc;
+  s.r.algo = o.algo;
+  s.r.levels = o.levels;
+  s.r.embeddings = o.embeddings;
+  s.r.ring = o.ring;
+  s.r.groups = o.groups;
+  return s;
+}
+
+// --algo auto's test of a candidate around the faults present from reset: why the controller
+// cannot plan it (empty: it can); no test on a package without faults.
+std::function<std::string(const coll::Candidate&)> RefusalAroundFaults(const CollOptions& o,
+                                                                       const CollSetup& s) {
+  if (s.pc.faults.empty()) return nullptr;
+  return [&o, &s](const coll::Candidate& cand) -> std::string {
+    coll::Request q = s.r;
+    q.collective = o.collective;
+    cand.ApplyTo(q);
+    q.elements = coll::ElementsOfBytes(o.bytes);
+    q.geom.faults = s.pc.faults.FromReset();
+    try {
+      coll::Hardware h;  // the shipped node's, with the package's local ports
+      h.local_ports = s.pc.local_ports;
+      coll::Plan(q, h);
+    } catch (const coll::PlanError& e) {
+      return e.what();
     }
-    const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
-    // A collective's cycles do not depend on the element type or the reduction (the engine's
-    // lanes and the endpoints take one cycle per flit for every operation; tested by
-    // CollOps.CyclesDoNotDependOnTypeOrOperation): without models of this type, the int32 ones.
-    auto models = coll::LoadCostModels(path, o.type, *c);
-    if (models.empty() && o.type != "int32") {
-      models = coll::LoadCostModels(path, "int32", *c);
-      print(
-          "auto: {} has no {} rows; the int32 models serve (the cycles do not depend on the "
-          "element type)\n",
-          path, o.type);
-    }
-    // Around faults present from reset, the candidates the controller cannot plan are out.
-    coll::Geometry fault_free = pc;
-    fault_free.faults = {};
-    std::function<std::string(const coll::Candidate&)> refuse;
-    if (!pc.faults.empty()) {
-      refuse = [&](const coll::Candidate& cand) -> std::string {
-        coll::Request q = r;
-        q.collective = *c;
-        cand.ApplyTo(q);
-        q.elements = coll::ElementsOfBytes(bytes);
-        q.geom.faults = pc.faults.FromReset();
-        try {
-          coll::Hardware h;  // the shipped node's, with the package's local ports
-          h.local_ports = pc.local_ports;
-          coll::Plan(q, h);
-        } catch (const coll::PlanError& e) {
-          return e.what();
-        }
-        return {};
-      };
-    }
-    const coll::Choice ch = coll::ChooseAlgorithm(models, fault_free, bytes, refuse);
-    for (const auto& [label, why] : ch.refused) {
-      print("auto: {} cannot serve around the faults: {}\n", label, why);
-    }
-    ch.best.ApplyTo(r);
-    predicted = ch.predicted;
-    std::string why;
-    for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
-      why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
-    }
-    print(
-        "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between measured "
-        "sizes in {}, in the busiest chiplet's flits where they differ; this model's "
-        "leave-one-out error "
-        "{:.1f}%): {}{}\n",
-        ch.best.Label(), bytes, coll::GeometryLabel(fault_free), path, 100.0 * ch.fit_error, why,
-        ch.ranking.size() > 5 ? ", ..." : "");
+    return {};
+  };
+}
+
+// The first five of auto's ranking with their predicted cycles ("ring 1933, tree 1152, ...").
+std::string RankingText(const coll::Choice& ch) {
+  std::string why;
+  for (size_t i = 0; i < ch.ranking.size() && i < 5; ++i) {
+    why += fmt::format("{}{} {:.0f}", i ? ", " : "", ch.ranking[i].first, ch.ranking[i].second);
   }
-  r.collective = *c;
+  return why + (ch.ranking.size() > 5 ? ", ..." : "");
+}
+
+// --algo auto: the cost models' cheapest candidate for the request on the fault-free package,
+// among the ones the controller can plan around the faults present from reset.
+coll::Choice ChooseAutoAlgorithm(const CollOptions& o, const CollSetup& s, CollReport& report) {
+  if (!coll::Swept(o.collective)) {
+    throw std::invalid_argument(fmt::format(
+        "--algo auto: the measured costs cover {}; for {} name one of {}", coll::SweptNames(),
+        coll::CollectiveName(o.collective), coll::AlgorithmNames()));
+  }
+  const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
+  // A collective's cycles do not depend on the element type or the reduction (the engine's
+  // lanes and the endpoints take one cycle per flit for every operation; tested by
+  // CollOps.CyclesDoNotDependOnTypeOrOperation): without models of this type, the int32 ones.
+  auto models = coll::LoadCostModels(path, o.type, o.collective);
+  if (models.empty() && o.type != "int32") {
+    models = coll::LoadCostModels(path, "int32", o.collective);
+    report.Add(
+        "auto: {} has no {} rows; the int32 models serve (the cycles do not depend on the "
+        "element type)\n",
+        path, o.type);
+  }
+  coll::Geometry fault_free = s.pc;
+  fault_free.faults = {};
+  const coll::Choice ch =
+      coll::ChooseAlgorithm(models, fault_free, o.bytes, RefusalAroundFaults(o, s));
+  for (const auto& [label, why] : ch.refused) {
+    report.Add("auto: {} cannot serve around the faults: {}\n", label, why);
+  }
+  report.Add(
+      "auto: {} predicted cheapest for {} bytes on {} (cycles interpolated between measured "
+      "sizes in {}, in the busiest chiplet's flits where they differ; this model's "
+      "leave-one-out error "
+      "{:.1f}%): {}\n",
+      ch.best.Label(), o.bytes, coll::GeometryLabel(fault_free), path, 100.0 * ch.fit_error,
+      RankingText(ch));
+  return ch;
+}
+
+// Completes the request with the collective, its elements, root and (all-to-all-v) counts, and
+// picks the node model for the algorithm chosen.
+void CompleteRequest(const CollOptions& o, CollSetup& s) {
+  coll::Request& r = s.r;
+  r.collective = o.collective;
   // Point-to-point algorithms run on the node model without the collective engine (the same
   // cycles and counters, tests/sysc and tests/sim check it; fewer instructions per node step).
   // (An unknown name takes the full model; Plan() refuses it below, naming the algorithms.)
   const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
-  const bool engine = !algo || algo->engine;
+  s.engine = !algo || algo->engine;
   // auto: the fast model (which also models the engine; coll --model check proves it equal).
-  const std::string model = MeasuredModel(o.model);
-  // The controller plans around the faults present from reset (a link that does not train);
-  // faults from a later cycle strike the running package, which the watchdog stops, the
-  // links that lost flits name what broke, and the controller plans again around it and runs
-  // the collective again from the inputs on the package as it is now (at most kAttempts runs).
-  coll::FaultSet known = pc.faults.FromReset();
-  sysc::PackageConfig run_pc = pc;  // the package of the next attempt (faults' cycles shifted)
-  if (cmesh) static_cast<coll::Geometry&>(run_pc) = coll::CmeshRouters(pc);
-  r.elements = coll::ElementsOfBytes(bytes);
+  s.model = MeasuredModel(o.model);
+  r.elements = coll::ElementsOfBytes(o.bytes);
   r.root = o.root;
-  const bool is_v = *c == coll::Collective::kAllToAllV;
-  if (is_v) {
+  s.is_v = o.collective == coll::Collective::kAllToAllV;
+  if (s.is_v) {
     // coll.size is what a member sends in all (itself included), split evenly over its G
     // members: the same traffic as an all-to-all of that size, unless the counts say otherwise.
     const uint64_t per_pair = std::max<uint64_t>(1, r.elements / coll::LargestCommunicator(r));
@@ -353,341 +403,521 @@ CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
                    ? coll::MakeCounts(r, o.counts, per_pair, o.seed)
                    : tb::ReadCountsFile(o.counts, r.geom.k * r.geom.k);
   }
-  constexpr unsigned kAttempts = 4;
-  std::unique_ptr<sysc::Package> pkg_owner;
+}
+
+// The run of the collective: the last attempt's package, program, inputs and result.
+struct CollRun {
+  coll::Request r;         // as last planned: its faults are the ones planned around
+  sysc::PackageConfig pc;  // the package of the next attempt (cmesh: the routers; faults'
+                           // cycles shifted to count from its start)
+  std::unique_ptr<sysc::Package> pkg;
   coll::Program p;
   coll::CmeshProgram cp;  // cmesh: p re-routed onto the routers
-  coll::Validation v;
-  std::shared_ptr<const std::vector<std::vector<uint32_t>>> in;
+  Inputs in;
   std::optional<coll::AllToAllVLayout> lay;  // all-to-all-v: its buffers (counts checked by Plan)
   sysc::CollRunResult res;
   uint64_t lost_cycles = 0;  // cycles of the runs a fault stopped
+  double seconds = 0;        // simulation wall time, every attempt
+};
+
+// The plan's summary (cmesh: the chiplets' plan).
+const std::string& PlanSummary(const CollSetup& s, const CollRun& run) {
+  return s.cmesh ? run.cp.chiplets.summary : run.p.summary;
+}
+
+// A fresh package for the attempt and the plan for it around the known faults (cmesh:
+// concentrated onto the routers); returns the plan's validation.
+coll::Validation PlanAttempt(const CollOptions& o, const CollSetup& s, CollRun& run) {
+  run.pkg = std::make_unique<sysc::Package>(
+      run.pc,
+      sysc::ShippedNodeModels(s.engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
+                              sysc::ParseNodeImpl(s.model)),
+      o.seed);
+  coll::Validation v;
+  const coll::Hardware hw = sysc::HardwareOf(run.pkg->shape());
+  run.p = coll::Plan(run.r, hw, &v);
+  if (s.cmesh) run.cp = coll::Concentrate(run.p, hw.num_flows);
+  return v;
+}
+
+// The report's first lines: what runs, how big, on which package and node model, the faults.
+void ReportRequest(const CollOptions& o, const CollSetup& s, const CollRun& run,
+                   CollReport& report) {
+  const coll::Program& p = run.p;
+  if (run.lay) {
+    const coll::AllToAllVLayout& lay = *run.lay;
+    uint64_t moved = 0;
+    for (unsigned i = 0; i < p.num_nodes(); ++i) moved += lay.Sent(i);
+    report.Add(
+        "ARIES-sim coll: {} alltoallv, {} counts: {} bytes between chiplets in all (send area "
+        "{} + receive area {}{} elements of {}) on {} ({} node model)\n",
+        run.r.algo, o.counts, moved * 4, lay.send_area(), lay.elements() - lay.send_area(),
+        p.elements > lay.elements() ? fmt::format(" + staging {}", p.elements - lay.elements())
+                                    : std::string(),
+        o.type, coll::GeometryLabel(s.pc), s.model);
+  } else {
+    report.Add("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n",
+               run.r.algo, coll::CollectiveName(o.collective), coll::OpName(run.r.op), o.bytes,
+               p.elements, o.type, coll::GeometryLabel(s.pc), s.model);
+  }
+  if (!s.pc.faults.empty()) report.Add("  faults: {}\n", s.pc.faults.Names(s.pc));
+}
+
+// The nodes' inputs: the seeded generator's, or the --inputs files.
+Inputs InputsOf(const CollOptions& o, const CollRun& run) {
+  if (o.inputs.empty()) return SeededInputs(run.p, o.seed);
+  // An input file holds the node's buffer: an all-to-all-v's send and receive areas, without
+  // the staging a 2phase plan adds past them (zeros: its scratch).
+  const coll::Program& p = run.p;
+  auto read = tb::ReadNodeVectors(o.inputs, o.type, p.num_nodes(),
+                                  run.lay ? run.lay->elements() : p.elements);
+  for (auto& v : read) v.resize(p.elements, 0);
+  return std::make_shared<const std::vector<std::vector<uint32_t>>>(std::move(read));
+}
+
+// The attempt's plan lines: the plan, the faults it avoids, its validation (and, the first
+// time, the inputs).
+void ReportPlan(const CollOptions& o, const CollSetup& s, const CollRun& run,
+                const coll::Validation& v, unsigned attempt, CollReport& report) {
+  report.Add("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "",
+             PlanSummary(s, run));
+  const coll::FaultSet& known = run.r.geom.faults;
+  if (!known.empty()) report.Add("  planned around: {}\n", known.Names(s.pc));
+  report.Add(
+      "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
+      "synchronization steps {}\n",
+      v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, run.p.sync_steps);
+  if (attempt == 1) {
+    report.Add("  inputs: {}\n", o.inputs.empty()
+                                     ? fmt::format("seeded generator (seed {})", o.seed)
+                                     : tb::NodePath(o.inputs, 0) + " ...");
+  }
+}
+
+// Runs the attempt's program on its package, with the progress meter on stderr unless quiet.
+sysc::CollRunResult RunAttempt(const CollOptions& o, const CollSetup& s, CollRun& run) {
+  ProgressMeter meter(o.progress && !s.quiet, "coll");
+  const std::function<void(uint64_t)> shown =
+      s.quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter);
+  return s.cmesh ? sysc::RunConcentrated(*run.pkg, run.cp, *run.in, 200'000'000, shown)
+                 : sysc::RunProgram(*run.pkg, run.p, *run.in, 200'000'000, shown);
+}
+
+// After a run a fault stopped: what the links' ends disagree on joins the known faults (the
+// request's), and the package keeps every fault that has struck and the ones still to come,
+// their cycles counted from now. False when the links were known already (re-planning won't
+// help; the run's errors say so).
+bool LearnLostLinks(const CollSetup& s, CollRun& run, CollReport& report) {
+  const uint64_t stop = run.pkg->cycle();
+  report.Add("  FAULT: the run stopped at cycle {} ({} cycles into the collective):\n",
+             run.pkg->cycle(), run.res.stuck_cycle);
+  for (const auto& l : run.res.lost) report.Add("    {}\n", l.Describe(*run.pkg));
+  coll::FaultSet& known = run.r.geom.faults;
+  const size_t known_before = known.faults.size();
+  for (const auto& l : run.res.lost) {
+    const bool have = std::any_of(known.faults.begin(), known.faults.end(),
+                                  [&](const coll::Fault& f) { return f == l.fault; });
+    if (!have) known.faults.push_back(l.fault);
+  }
+  if (known.faults.size() == known_before) {
+    run.res.errors.push_back(fmt::format(
+        "the links that lost flits ({}) were already planned around: a fault the controller "
+        "cannot see from the links (a dead port or switch) stops the repaired program too",
+        known.Names(s.pc)));
+    return false;
+  }
+  for (coll::Fault& f : run.pc.faults.faults) f.from = f.from <= stop ? 0 : f.from - stop;
+  run.lost_cycles += run.res.stuck_cycle;
+  report.Add(
+      "  re-planning around {} and running the collective again from its inputs on a fresh "
+      "package (what is dead stays dead; energy and counters below are the last run's)\n",
+      known.Names(s.pc));
+  return true;
+}
+
+// Plans, validates and runs the collective. The controller plans around the faults present
+// from reset (a link that does not train); faults from a later cycle strike the running
+// package, which the watchdog stops, the links that lost flits name what broke, and the
+// controller plans again around it and runs the collective again from the inputs on the
+// package as it is now (at most kAttempts runs).
+CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& report) {
+  constexpr unsigned kAttempts = 4;
+  CollRun run;
+  run.r = s.r;
+  run.r.geom.faults = s.pc.faults.FromReset();
+  run.pc = s.pc;
+  if (s.cmesh) static_cast<coll::Geometry&>(run.pc) = coll::CmeshRouters(s.pc);
   const auto t0 = std::chrono::steady_clock::now();
   for (unsigned attempt = 1;; ++attempt) {
-    pkg_owner = std::make_unique<sysc::Package>(
-        run_pc,
-        sysc::ShippedNodeModels(engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
-                                sysc::ParseNodeImpl(model)),
-        o.seed);
-    r.geom.faults = known;
-    const coll::Hardware hw = sysc::HardwareOf(pkg_owner->shape());
-    p = coll::Plan(r, hw, &v);
-    if (cmesh) cp = coll::Concentrate(p, hw.num_flows);
-    const unsigned nn = p.num_nodes();
+    const coll::Validation v = PlanAttempt(o, s, run);
     if (attempt == 1) {
-      if (is_v) {
-        lay.emplace(r);
-        uint64_t moved = 0;
-        for (unsigned i = 0; i < p.num_nodes(); ++i) moved += lay->Sent(i);
-        print(
-            "ARIES-sim coll: {} alltoallv, {} counts: {} bytes between chiplets in all (send area "
-            "{} + receive area {}{} elements of {}) on {} ({} node model)\n",
-            r.algo, o.counts, moved * 4, lay->send_area(), lay->elements() - lay->send_area(),
-            p.elements > lay->elements()
-                ? fmt::format(" + staging {}", p.elements - lay->elements())
-                : std::string(),
-            o.type, coll::GeometryLabel(pc), model);
-      } else {
-        print("ARIES-sim coll: {} {} ({}) of {} bytes ({} x {}) on {} ({} node model)\n", r.algo,
-              coll::CollectiveName(o.collective), coll::OpName(r.op), bytes, p.elements, o.type,
-              coll::GeometryLabel(pc), model);
-      }
-      if (!pc.faults.empty()) print("  faults: {}\n", pc.faults.Names(pc));
-      if (o.inputs.empty()) {
-        in = SeededInputs(p, o.seed);
-      } else {
-        // An input file holds the node's buffer: an all-to-all-v's send and receive areas,
-        // without the staging a 2phase plan adds past them (zeros: its scratch).
-        auto read = tb::ReadNodeVectors(o.inputs, o.type, nn, lay ? lay->elements() : p.elements);
-        for (auto& v : read) v.resize(p.elements, 0);
-        in = std::make_shared<const std::vector<std::vector<uint32_t>>>(std::move(read));
-      }
+      if (s.is_v) run.lay.emplace(run.r);
+      ReportRequest(o, s, run, report);
+      run.in = InputsOf(o, run);
     }
-    print("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "",
-          cmesh ? cp.chiplets.summary : p.summary);
-    if (!known.empty()) print("  planned around: {}\n", known.Names(pc));
-    print(
-        "  validated: {} messages, {} engine trees, {} channels, longest path {} hops; "
-        "synchronization steps {}\n",
-        v.symbolic.messages, v.symbolic.engine_ids, v.channels, v.max_hops, p.sync_steps);
-    if (attempt == 1) {
-      print("  inputs: {}\n", o.inputs.empty() ? fmt::format("seeded generator (seed {})", o.seed)
-                                               : tb::NodePath(o.inputs, 0) + " ...");
-    }
-    ProgressMeter meter(o.progress && !quiet, "coll");
-    const std::function<void(uint64_t)> shown =
-        quiet || !meter.enabled() ? std::function<void(uint64_t)>() : std::ref(meter);
-    res = cmesh ? sysc::RunConcentrated(*pkg_owner, cp, *in, 200'000'000, shown)
-                : sysc::RunProgram(*pkg_owner, p, *in, 200'000'000, shown);
-    if (!res.stuck || res.lost.empty() || attempt == kAttempts) break;
-    // Recovery: what the links' ends disagree on joins the known faults; the package keeps
-    // every fault that has struck and the ones still to come, their cycles counted from now.
-    const uint64_t stop = pkg_owner->cycle();
-    print("  FAULT: the run stopped at cycle {} ({} cycles into the collective):\n",
-          pkg_owner->cycle(), res.stuck_cycle);
-    for (const auto& l : res.lost) print("    {}\n", l.Describe(*pkg_owner));
-    const size_t known_before = known.faults.size();
-    for (const auto& l : res.lost) {
-      const bool have = std::any_of(known.faults.begin(), known.faults.end(),
-                                    [&](const coll::Fault& f) { return f == l.fault; });
-      if (!have) known.faults.push_back(l.fault);
-    }
-    if (known.faults.size() == known_before) {  // the same links again: re-planning won't help
-      res.errors.push_back(fmt::format(
-          "the links that lost flits ({}) were already planned around: a fault the controller "
-          "cannot see from the links (a dead port or switch) stops the repaired program too",
-          known.Names(pc)));
-      break;
-    }
-    for (coll::Fault& f : run_pc.faults.faults) f.from = f.from <= stop ? 0 : f.from - stop;
-    lost_cycles += res.stuck_cycle;
-    print(
-        "  re-planning around {} and running the collective again from its inputs on a fresh "
-        "package (what is dead stays dead; energy and counters below are the last run's)\n",
-        known.Names(pc));
+    ReportPlan(o, s, run, v, attempt, report);
+    run.res = RunAttempt(o, s, run);
+    if (!run.res.stuck || run.res.lost.empty() || attempt == kAttempts) break;
+    if (!LearnLostLinks(s, run, report)) break;
   }
-  sysc::Package& pkg = *pkg_owner;
-  const unsigned n = p.num_nodes();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double link_bytes = 4.0 * pkg.shape().lanes;  // per cycle per link direction
-  // All-to-all-v: a node's size is the mean of what it sends others, its bound the most any
-  // node sends or receives (over its local ports) or the bisection's, the larger.
-  uint64_t v_mean = 0, v_most = 0;
-  if (is_v) {  // the mean over the chiplets in a communicator
-    unsigned in_comm = 0;
-    for (unsigned i = 0; i < n; ++i) {
-      if (!coll::RankOf(r, i)) continue;
-      ++in_comm;
-      v_mean += lay->Sent(i);
-      v_most = std::max({v_most, lay->Sent(i), lay->Received(i).len});
-    }
-    v_mean /= std::max(1u, in_comm);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return run;
+}
+
+// All-to-all-v: what a node sends others, the mean over the chiplets in a communicator, and
+// the most any of them sends or receives (elements).
+struct AllToAllVTraffic {
+  uint64_t mean = 0, most = 0;
+};
+
+// The all-to-all-v traffic of the run's layout.
+AllToAllVTraffic TrafficOf(const CollRun& run) {
+  AllToAllVTraffic t;
+  unsigned in_comm = 0;
+  for (unsigned i = 0; i < run.p.num_nodes(); ++i) {
+    if (!coll::RankOf(run.r, i)) continue;
+    ++in_comm;
+    t.mean += run.lay->Sent(i);
+    t.most = std::max({t.most, run.lay->Sent(i), run.lay->Received(i).len});
   }
-  const double algbw =
-      static_cast<double>(is_v ? v_mean : p.elements) * 4.0 / static_cast<double>(res.cycles);
-  double factor = 1.0;
-  // The largest communicator's members (every node without groups) set the bound.
-  const unsigned members = coll::LargestCommunicator(r);
-  switch (*c) {
+  t.mean /= std::max(1u, in_comm);
+  return t;
+}
+
+// nccl-tests' bus bandwidth factor of `collective` over communicators of `members`.
+double BusFactor(coll::Collective collective, unsigned members) {
+  switch (collective) {
     case coll::Collective::kAllReduce:
-      factor = 2.0 * (members - 1) / members;
-      break;
+      return 2.0 * (members - 1) / members;
     case coll::Collective::kReduceScatter:
     case coll::Collective::kAllGather:
     case coll::Collective::kAllToAll:
-      factor = static_cast<double>(members - 1) / members;
-      break;
+      return static_cast<double>(members - 1) / members;
     case coll::Collective::kAllToAllV:  // the size already leaves out a member's own block
     default:
-      factor = 1.0;
+      return 1.0;
   }
+}
+
+// The run's bandwidths (bytes per cycle, nccl-tests definitions) and bandwidth bound (cycles).
+struct CollBound {
+  double algbw = 0, factor = 1.0, bound = 0;
+};
+
+// The bandwidths of the run and its bandwidth bound. All-to-all-v: a node's size is the mean
+// of what it sends others, its bound the most any node sends or receives (over its local
+// ports) or the bisection's, the larger.
+CollBound Bound(const CollOptions& o, const CollSetup& s, const CollRun& run, CollReport& report) {
+  const coll::Program& p = run.p;
+  const double link_bytes = 4.0 * run.pkg->shape().lanes;  // per cycle per link direction
+  const AllToAllVTraffic v = s.is_v ? TrafficOf(run) : AllToAllVTraffic{};
+  CollBound b;
+  b.algbw =
+      static_cast<double>(s.is_v ? v.mean : p.elements) * 4.0 / static_cast<double>(run.res.cycles);
+  // The largest communicator's members (every node without groups) set the bound.
+  b.factor = BusFactor(o.collective, coll::LargestCommunicator(run.r));
   // Bound: point-to-point algorithms move factor * M through each node's p local ports (one
   // link's bandwidth each: 2(N-1)/N M/(p B) for all-reduce); the in-network tree M through the
   // engine's one port (nccl-tests bus bandwidth / link bandwidth). An all-to-all over the whole
   // package is also bound by its bisection (coll::AllToAllBisection), the larger of the two.
-  const double ports = engine ? 1.0 : static_cast<double>(pc.local_ports);
-  double bound =
-      static_cast<double>(p.elements) * 4.0 * (engine ? 1.0 : factor) / (link_bytes * ports);
-  if (*c == coll::Collective::kAllToAll && r.groups.empty()) {
-    bound = std::max(bound, static_cast<double>(p.elements) * 4.0 *
-                                coll::AllToAllBisection(r.geom) / link_bytes);
+  const double ports = s.engine ? 1.0 : static_cast<double>(s.pc.local_ports);
+  b.bound =
+      static_cast<double>(p.elements) * 4.0 * (s.engine ? 1.0 : b.factor) / (link_bytes * ports);
+  if (o.collective == coll::Collective::kAllToAll && run.r.groups.empty()) {
+    b.bound = std::max(b.bound, static_cast<double>(p.elements) * 4.0 *
+                                    coll::AllToAllBisection(run.r.geom) / link_bytes);
   }
-  if (is_v) {
-    bound = std::max(static_cast<double>(v_most) * 4.0 / (link_bytes * ports),
-                     coll::AllToAllVBisection(r.geom, r.counts) * 4.0 / link_bytes);
+  if (s.is_v) {
+    b.bound = std::max(static_cast<double>(v.most) * 4.0 / (link_bytes * ports),
+                       coll::AllToAllVBisection(run.r.geom, run.r.counts) * 4.0 / link_bytes);
   }
-  print(
+  report.Add(
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
       "({:.1f}% of it)   [{:.2f} s simulated]\n",
-      res.cycles, algbw, algbw * factor, bound, 100.0 * bound / res.cycles, secs);
-  // Communicators: each one's cycles, and (o.alone) the same group run alone on the package,
-  // what sharing it with the others costs.
-  std::vector<CollMeasurement::Group> groups;
-  if (!r.groups.empty()) {
-    for (const auto& members_of : coll::Communicators(r)) {
-      CollMeasurement::Group g;
-      g.members = members_of;
-      for (unsigned v : members_of) g.cycles = std::max(g.cycles, res.node_cycles.at(v));
-      // All-to-all-v: alone, the group keeps its own counts, nothing to or from the others; a
-      // group whose counts move nothing between its members has no run alone.
-      CollOptions solo = o;
-      bool moves = true;
-      if (is_v && o.alone) {
-        moves = false;
-        solo.count_matrix.assign(n, std::vector<uint64_t>(n, 0));
-        for (unsigned a : members_of) {
-          for (unsigned b : members_of) {
-            solo.count_matrix[a][b] = r.counts[a][b];
-            moves = moves || (a != b && r.counts[a][b] != 0);
-          }
-        }
+      run.res.cycles, b.algbw, b.algbw * b.factor, b.bound, 100.0 * b.bound / run.res.cycles,
+      run.seconds);
+  return b;
+}
+
+// The request of communicator `members` run alone on the package, quietly and without files
+// (all-to-all-v: with its own counts, nothing to or from the others); none when those counts
+// move nothing between its members.
+std::optional<CollOptions> AloneRequest(const CollOptions& o, const CollSetup& s,
+                                        const CollRun& run, const std::vector<unsigned>& members) {
+  CollOptions solo = o;
+  if (s.is_v) {
+    bool moves = false;
+    const unsigned n = run.p.num_nodes();
+    solo.count_matrix.assign(n, std::vector<uint64_t>(n, 0));
+    for (unsigned a : members) {
+      for (unsigned b : members) {
+        solo.count_matrix[a][b] = run.r.counts[a][b];
+        moves = moves || (a != b && run.r.counts[a][b] != 0);
       }
-      if (o.alone && r.groups.size() > 1 && moves && (groups.empty() || !o.alone_first_only)) {
-        solo.groups = {members_of};
-        solo.alone = false;
-        solo.energy = false;
-        solo.json.clear();
-        solo.outputs.clear();
-        solo.progress = false;
-        g.alone = MeasureCollective(solo, true).cycles;
-      }
-      groups.push_back(std::move(g));
     }
-    for (const auto& g : groups) {
-      print("  group {}: {} cycles{}\n", fmt::join(g.members, ","), g.cycles,
-            g.alone ? fmt::format(" (alone on the package: {}, sharing costs {:+.1f}%)", g.alone,
-                                  100.0 * (static_cast<double>(g.cycles) / g.alone - 1.0))
-                    : "");
-    }
+    if (!moves) return std::nullopt;
   }
-  if (lost_cycles > 0) {
-    print("  recovered: {} cycles of stopped runs + {} of the repaired run = {} cycles in all\n",
-          lost_cycles, res.cycles, lost_cycles + res.cycles);
+  solo.groups = {members};
+  solo.alone = false;
+  solo.energy = false;  // and nothing that implies it: no energy of its own, no energy CSV
+  solo.energy_csv.clear();
+  solo.tech_set.clear();
+  solo.tech = CollOptions{}.tech;
+  solo.json.clear();
+  solo.outputs.clear();
+  solo.progress = false;
+  return solo;
+}
+
+// Communicators: each one's cycles (its last member's last op) and (o.alone) the same group
+// run alone on the package, what sharing it with the others costs.
+std::vector<CollMeasurement::Group> MeasureCommunicators(const CollOptions& o, const CollSetup& s,
+                                                         const CollRun& run, CollReport& report) {
+  std::vector<CollMeasurement::Group> groups;
+  if (run.r.groups.empty()) return groups;
+  for (const auto& members_of : coll::Communicators(run.r)) {
+    CollMeasurement::Group g;
+    g.members = members_of;
+    for (unsigned v : members_of) g.cycles = std::max(g.cycles, run.res.node_cycles.at(v));
+    if (o.alone && run.r.groups.size() > 1 && (groups.empty() || !o.alone_first_only)) {
+      if (const auto solo = AloneRequest(o, s, run, members_of)) {
+        g.alone = MeasureCollective(*solo, true).cycles;
+      }
+    }
+    groups.push_back(std::move(g));
+  }
+  for (const auto& g : groups) {
+    report.Add("  group {}: {} cycles{}\n", fmt::join(g.members, ","), g.cycles,
+               g.alone ? fmt::format(" (alone on the package: {}, sharing costs {:+.1f}%)", g.alone,
+                                     100.0 * (static_cast<double>(g.cycles) / g.alone - 1.0))
+                       : "");
+  }
+  return groups;
+}
+
+// Whether the run finished without errors, every flit its schedule's; its lines: the
+// recovery's total, auto's prediction beside the measurement, the flit counts, the errors.
+bool CheckOutcome(const CollRun& run, double predicted, CollReport& report) {
+  const sysc::CollRunResult& res = run.res;
+  if (run.lost_cycles > 0) {
+    report.Add(
+        "  recovered: {} cycles of stopped runs + {} of the repaired run = {} cycles in all\n",
+        run.lost_cycles, res.cycles, run.lost_cycles + res.cycles);
   }
   if (predicted > 0) {
-    print("  auto: predicted {:.0f} cycles, measured {} ({:+.1f}%)\n", predicted, res.cycles,
-          100.0 * (static_cast<double>(res.cycles) - predicted) / predicted);
+    report.Add("  auto: predicted {:.0f} cycles, measured {} ({:+.1f}%)\n", predicted, res.cycles,
+               100.0 * (static_cast<double>(res.cycles) - predicted) / predicted);
   }
-  print("  flits injected {} (schedule {}), ejected {} (schedule {})\n", res.flits_injected,
-        res.flits_to_inject, res.flits_ejected, res.flits_to_eject);
+  report.Add("  flits injected {} (schedule {}), ejected {} (schedule {})\n", res.flits_injected,
+             res.flits_to_inject, res.flits_ejected, res.flits_to_eject);
   const bool flits_ok =
       res.flits_injected == res.flits_to_inject && res.flits_ejected == res.flits_to_eject;
-  bool ok = res.finished && res.errors.empty() && flits_ok;
-  for (const auto& e : res.errors) print("  error: {}\n", e);
+  for (const auto& e : res.errors) report.Add("  error: {}\n", e);
   if (!flits_ok && res.errors.empty()) {  // (a stopped run's errors say why already)
-    print("  error: the endpoints moved other flit counts than their schedules (above)\n");
+    report.Add("  error: the endpoints moved other flit counts than their schedules (above)\n");
   }
-  if (!o.outputs.empty()) {
-    // Each node's result region (the whole vector, its shard after a reduce-scatter, nothing
-    // off the root of a reduce).
-    unsigned written = 0;
-    std::string first;
-    const std::vector<coll::Range> regions = p.ResultRegions();
-    for (unsigned node = 0; node < n; ++node) {
-      const coll::Range rr = regions[node];
-      if (rr.len == 0) continue;
-      if (first.empty()) first = tb::NodePath(o.outputs, node);
-      tb::WriteVectorFile(
-          tb::NodePath(o.outputs, node), o.type,
-          std::vector<uint32_t>(res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.off),
-                                res.out[node].begin() + static_cast<std::ptrdiff_t>(rr.end())));
-      ++written;
-    }
-    print("  outputs: {} files, {} ...\n", written, first);
+  return res.finished && res.errors.empty() && flits_ok;
+}
+
+// Writes each node's result region (the whole vector, its shard after a reduce-scatter,
+// nothing off the root of a reduce) to its --outputs file.
+void WriteOutputs(const CollOptions& o, const CollRun& run, CollReport& report) {
+  unsigned written = 0;
+  std::string first;
+  const std::vector<coll::Range> regions = run.p.ResultRegions();
+  for (unsigned node = 0; node < run.p.num_nodes(); ++node) {
+    const coll::Range rr = regions[node];
+    if (rr.len == 0) continue;
+    if (first.empty()) first = tb::NodePath(o.outputs, node);
+    const std::vector<uint32_t>& out = run.res.out[node];
+    tb::WriteVectorFile(tb::NodePath(o.outputs, node), o.type,
+                        std::vector<uint32_t>(out.begin() + static_cast<std::ptrdiff_t>(rr.off),
+                                              out.begin() + static_cast<std::ptrdiff_t>(rr.end())));
+    ++written;
   }
-  if (o.verify) {
-    const auto bad = tb::CheckCollective(p, *in, res.out);
-    for (const auto& b : bad) print("  verify: {}\n", b);
-    print("  verify: {}\n", bad.empty()
-                                ? fmt::format("every element of every node matches the golden {}",
-                                              o.collective == coll::Collective::kAllToAll
-                                                  ? "(each block its sender's)"
-                                              : is_v ? "(each received block its sender's, the "
-                                                       "send areas untouched)"
-                                                     : "reduction")
-                                : "FAILED");
-    ok = ok && bad.empty();
+  report.Add("  outputs: {} files, {} ...\n", written, first);
+}
+
+// Whether every element of every node matches its golden value.
+bool VerifyResults(const CollOptions& o, const CollSetup& s, const CollRun& run,
+                   CollReport& report) {
+  const auto bad = tb::CheckCollective(run.p, *run.in, run.res.out);
+  for (const auto& b : bad) report.Add("  verify: {}\n", b);
+  report.Add("  verify: {}\n",
+             bad.empty() ? fmt::format("every element of every node matches the golden {}",
+                                       o.collective == coll::Collective::kAllToAll
+                                           ? "(each block its sender's)"
+                                       : s.is_v ? "(each received block its sender's, the "
+                                                  "send areas untouched)"
+                                                : "reduction")
+                         : "FAILED");
+  return bad.empty();
+}
+
+// A node's activity from its counters; a link's flits cross `pitches` chiplet pitches, and on
+// the concentrated mesh its local traffic is one link more.
+energy::NodeActivity NodeActivityOf(const sysc::NodeCounters& c, unsigned lanes, uint64_t pitches,
+                                    bool cmesh) {
+  energy::NodeActivity na;
+  na.buffer_writes = c.buffer_writes;
+  na.buffer_toggles = c.buffer_toggles;
+  na.xbar_traversals = c.xbar_traversals;
+  na.va_grants = c.va_grants;
+  // Operands arriving at the engine, one operation per lane each: an upper bound (m operands
+  // of a reduction need m - 1 operations), the engine's internal issue is not at the pins.
+  na.engine_ops = c.engine_requests * lanes;
+  na.reconfigs = c.portsel_changes + c.bypass_changes;
+  na.link_flits = c.link_flits;
+  na.link_toggles = c.link_toggles;
+  na.link_flit_pitches = c.link_flit_pitches;
+  for (auto& lp : na.link_flit_pitches) lp *= pitches;
+  if (cmesh) {
+    const uint64_t local = c.injected + c.ejected;
+    na.link_flits.push_back(local);
+    na.link_toggles.push_back(c.buffer_writes == 0
+                                  ? 0
+                                  : static_cast<uint64_t>(static_cast<double>(local) *
+                                                          static_cast<double>(c.buffer_toggles) /
+                                                          static_cast<double>(c.buffer_writes)));
+    na.link_flit_pitches.push_back(local);
   }
+  return na;
+}
+
+// The last run's activity from the package's counters.
+energy::Activity ActivityOf(const CollSetup& s, const CollRun& run) {
+  const sysc::Package& pkg = *run.pkg;
+  energy::Activity act;
+  const auto& sh = pkg.shape();
+  act.flit_bits = 32 * sh.words();
+  // The router the topology needs with the package's local ports (a small butterfly runs on a
+  // wider shipped model whose spare ports are not part of the design).
+  act.router_buffer_bits =
+      uint64_t{coll::RouterPorts(run.pc.topology, run.pc.k) + run.pc.local_ports - 1} * sh.num_vcs *
+      sh.buffer_depth * act.flit_bits;
+  act.cycles = run.res.cycles;
+  // The concentrated mesh's router links span two chiplet pitches (the package counts one),
+  // and every flit crosses a chiplet's pitch of wire to its group's router and one from it
+  // (coll::CmeshLocalLatency): a link more per router, its toggles at the rate of the
+  // router's buffer writes (the same flits; the wire itself is not counted).
+  const uint64_t pitches = s.cmesh ? 2 : 1;
+  for (unsigned node = 0; node < pkg.num_nodes(); ++node) {
+    act.nodes.push_back(NodeActivityOf(pkg.counters(node), sh.lanes, pitches, s.cmesh));
+  }
+  return act;
+}
+
+// Activity and energy per node (its router, engine and reconfiguration) and per link, as CSV.
+std::string EnergyCsv(const energy::Activity& act, const energy::Energy& e) {
+  std::string csv =
+      "kind,node,link,buffer_writes,buffer_toggles,xbar_traversals,va_grants,engine_ops,"
+      "reconfigs,flits,toggle_rate,energy_pj\n";
+  for (unsigned node = 0; node < act.nodes.size(); ++node) {
+    const energy::NodeActivity& na = act.nodes[node];
+    csv += fmt::format("node,{},,{},{},{},{},{},{},,,{:.3f}\n", node, na.buffer_writes,
+                       na.buffer_toggles, na.xbar_traversals, na.va_grants, na.engine_ops,
+                       na.reconfigs, e.per_node[node]);
+  }
+  for (const auto& l : e.per_link) {
+    csv += fmt::format("link,{},{},,,,,,,{},{:.4f},{:.3f}\n", l.node, l.link, l.flits,
+                       l.toggle_rate, l.pj);
+  }
+  return csv;
+}
+
+// The last run's energy and (with --energy-csv) its CSV text.
+struct CollEnergy {
+  energy::Energy energy;
+  std::string csv;
+};
+
+// The energy of the last run from its activity (energy::Compute), by component.
+CollEnergy MeasureEnergy(const CollOptions& o, const CollSetup& s, const CollRun& run,
+                         CollReport& report) {
+  const energy::Activity act = ActivityOf(s, run);
+  CollEnergy ce;
+  ce.energy = energy::Compute(s.tech, act);
+  const energy::Energy& e = ce.energy;
+  const energy::LinkEnergy* busiest = nullptr;
+  for (const auto& l : e.per_link) {
+    if (!busiest || l.pj > busiest->pj) busiest = &l;
+  }
+  report.Add(
+      "  energy ({}, {} bits per flit): {:.1f} nJ = buffers {:.1f} + crossbar {:.1f} + "
+      "allocators {:.1f} + "
+      "links {:.1f} + engine {:.1f} + reconfiguration {:.1f} + leakage {:.1f} nJ; {:.2f} pJ per "
+      "byte reduced; "
+      "buffer toggle rate {:.3f}{}\n",
+      s.tech.name, act.flit_bits, e.total() / 1e3, e.buffers / 1e3, e.crossbar / 1e3,
+      e.allocators / 1e3, e.links / 1e3, e.engine / 1e3, e.reconfig / 1e3, e.leakage / 1e3,
+      e.total() / (static_cast<double>(run.p.elements) * 4.0), e.buffer_toggle_rate,
+      busiest ? fmt::format("; busiest link {} link {}: {} flits, toggle rate {:.3f}, {:.1f} nJ",
+                            run.pkg->NodeName(busiest->node), busiest->link, busiest->flits,
+                            busiest->toggle_rate, busiest->pj / 1e3)
+              : "");
+  if (!o.energy_csv.empty()) ce.csv = EnergyCsv(act, e);
+  return ce;
+}
+
+// The stages of MeasureCollective, the report's lines gathered into `report`: the algorithm
+// (auto), the run with recovery, the bound, the communicators, outputs and verification, the
+// energy. The report is printed at the end, before the --energy-csv file (whose line follows).
+CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
+  CollSetup s = SetupOf(o, report.quiet);
+  double predicted = 0;
+  if (o.algo == "auto") {
+    const coll::Choice ch = ChooseAutoAlgorithm(o, s, report);
+    ch.best.ApplyTo(s.r);
+    predicted = ch.predicted;
+  }
+  CompleteRequest(o, s);
+  const CollRun run = PlanWithRecovery(o, s, report);
+  const CollBound b = Bound(o, s, run, report);
   CollMeasurement m;
-  if (with_energy) {
-    energy::Activity act;
-    const auto& sh = pkg.shape();
-    act.flit_bits = 32 * sh.words();
-    // The router the topology needs with the package's local ports (a small butterfly runs on a
-    // wider shipped model whose spare ports are not part of the design).
-    act.router_buffer_bits =
-        uint64_t{coll::RouterPorts(run_pc.topology, run_pc.k) + run_pc.local_ports - 1} *
-        sh.num_vcs * sh.buffer_depth * act.flit_bits;
-    act.cycles = res.cycles;
-    // The concentrated mesh's router links span two chiplet pitches (the package counts one),
-    // and every flit crosses a chiplet's pitch of wire to its group's router and one from it
-    // (coll::CmeshLocalLatency): a link more per router, its toggles at the rate of the
-    // router's buffer writes (the same flits; the wire itself is not counted).
-    const uint64_t pitches = cmesh ? 2 : 1;
-    for (unsigned node = 0; node < pkg.num_nodes(); ++node) {
-      const sysc::NodeCounters& c = pkg.counters(node);
-      energy::NodeActivity na;
-      na.buffer_writes = c.buffer_writes;
-      na.buffer_toggles = c.buffer_toggles;
-      na.xbar_traversals = c.xbar_traversals;
-      na.va_grants = c.va_grants;
-      // Operands arriving at the engine, one operation per lane each: an upper bound (m operands
-      // of a reduction need m - 1 operations), the engine's internal issue is not at the pins.
-      na.engine_ops = c.engine_requests * sh.lanes;
-      na.reconfigs = c.portsel_changes + c.bypass_changes;
-      na.link_flits = c.link_flits;
-      na.link_toggles = c.link_toggles;
-      na.link_flit_pitches = c.link_flit_pitches;
-      for (auto& lp : na.link_flit_pitches) lp *= pitches;
-      if (cmesh) {
-        const uint64_t local = c.injected + c.ejected;
-        na.link_flits.push_back(local);
-        na.link_toggles.push_back(
-            c.buffer_writes == 0 ? 0
-                                 : static_cast<uint64_t>(static_cast<double>(local) *
-                                                         static_cast<double>(c.buffer_toggles) /
-                                                         static_cast<double>(c.buffer_writes)));
-        na.link_flit_pitches.push_back(local);
-      }
-      act.nodes.push_back(std::move(na));
-    }
-    m.energy = energy::Compute(tech, act);
-    const energy::Energy& e = m.energy;
-    const energy::LinkEnergy* busiest = nullptr;
-    for (const auto& l : e.per_link) {
-      if (!busiest || l.pj > busiest->pj) busiest = &l;
-    }
-    print(
-        "  energy ({}, {} bits per flit): {:.1f} nJ = buffers {:.1f} + crossbar {:.1f} + "
-        "allocators {:.1f} + "
-        "links {:.1f} + engine {:.1f} + reconfiguration {:.1f} + leakage {:.1f} nJ; {:.2f} pJ per "
-        "byte reduced; "
-        "buffer toggle rate {:.3f}{}\n",
-        tech.name, act.flit_bits, e.total() / 1e3, e.buffers / 1e3, e.crossbar / 1e3,
-        e.allocators / 1e3, e.links / 1e3, e.engine / 1e3, e.reconfig / 1e3, e.leakage / 1e3,
-        e.total() / (static_cast<double>(p.elements) * 4.0), e.buffer_toggle_rate,
-        busiest ? fmt::format("; busiest link {} link {}: {} flits, toggle rate {:.3f}, {:.1f} nJ",
-                              pkg.NodeName(busiest->node), busiest->link, busiest->flits,
-                              busiest->toggle_rate, busiest->pj / 1e3)
-                : "");
-    if (!o.energy_csv.empty()) {
-      // Activity and energy per node (its router, engine and reconfiguration) and per link.
-      std::string csv =
-          "kind,node,link,buffer_writes,buffer_toggles,xbar_traversals,va_grants,engine_ops,"
-          "reconfigs,flits,toggle_rate,energy_pj\n";
-      for (unsigned node = 0; node < pkg.num_nodes(); ++node) {
-        const energy::NodeActivity& na = act.nodes[node];
-        csv += fmt::format("node,{},,{},{},{},{},{},{},,,{:.3f}\n", node, na.buffer_writes,
-                           na.buffer_toggles, na.xbar_traversals, na.va_grants, na.engine_ops,
-                           na.reconfigs, e.per_node[node]);
-      }
-      for (const auto& l : e.per_link) {
-        csv += fmt::format("link,{},{},,,,,,,{},{:.4f},{:.3f}\n", l.node, l.link, l.flits,
-                           l.toggle_rate, l.pj);
-      }
-      WriteCsv(o.energy_csv, csv, "--energy-csv", "  energy per node and link");
-    }
+  m.groups = MeasureCommunicators(o, s, run, report);
+  m.ok = CheckOutcome(run, predicted, report);
+  if (!o.outputs.empty()) WriteOutputs(o, run, report);
+  if (o.verify) m.ok = VerifyResults(o, s, run, report) && m.ok;
+  CollEnergy ce;
+  if (s.with_energy) ce = MeasureEnergy(o, s, run, report);
+  PrintCollReport(report);
+  if (!o.energy_csv.empty() && s.with_energy) {
+    WriteCsv(o.energy_csv, ce.csv, "--energy-csv", "  energy per node and link");
   }
-  m.bytes = bytes;
-  m.elements = p.elements;
-  m.cycles = res.cycles;
-  m.algbw = algbw;
-  m.busbw = algbw * factor;
-  m.bound = bound;
-  m.sync_steps = p.sync_steps;
-  m.segment_links = p.SegmentLinks();
-  m.algorithm = coll::Candidate{r.algo, r.levels, r.embeddings, r.ring}.Label();
-  m.op = coll::OpName(r.op);
-  m.model = model;
-  m.plan = cmesh ? cp.chiplets.summary : p.summary;
-  m.flits_injected = res.flits_injected;
-  m.flits_ejected = res.flits_ejected;
+  m.energy = ce.energy;
+  m.bytes = o.bytes;
+  m.elements = run.p.elements;
+  m.cycles = run.res.cycles;
+  m.algbw = b.algbw;
+  m.busbw = b.algbw * b.factor;
+  m.bound = b.bound;
+  m.sync_steps = run.p.sync_steps;
+  m.segment_links = run.p.SegmentLinks();
+  m.algorithm = coll::Candidate{run.r.algo, run.r.levels, run.r.embeddings, run.r.ring}.Label();
+  m.op = coll::OpName(run.r.op);
+  m.model = s.model;
+  m.plan = PlanSummary(s, run);
+  m.flits_injected = run.res.flits_injected;
+  m.flits_ejected = run.res.flits_ejected;
   m.predicted = predicted;
-  m.seconds = secs;
-  m.verified = o.verify && ok;
-  m.ok = ok;
-  m.groups = std::move(groups);
+  m.seconds = run.seconds;
+  m.verified = o.verify && m.ok;
   return m;
+}
+
+}  // namespace
+
+std::string MeasuredModel(const std::string& model) { return model == "auto" ? "fast" : model; }
+
+CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
+  CollReport report;
+  report.quiet = quiet;
+  try {
+    return MeasureStages(o, report);
+  } catch (...) {
+    PrintCollReport(report);  // what the stages found before the error
+    throw;
+  }
 }
 
 std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
