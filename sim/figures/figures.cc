@@ -5,8 +5,8 @@
 
 #include <stdexcept>
 
-#include "run_util.h"
 #include "planners.h"
+#include "run_util.h"
 
 namespace aries::sim {
 

@@ -101,6 +101,10 @@ coll::Geometry AdaptNocPackage(coll::Topology t, unsigned k);
 std::string AdaptNocSubnetworkName(coll::Topology t);
 inline constexpr const char* kAdaptNoc = "adapt";  // its name in the figures' tables and CSVs
 
+// The line under a console table that leaves columns to the CSV (the console's tables fit 100
+// columns; the CSV has every row and column).
+inline constexpr const char* kAllColumnsLine = "(all columns: --csv FILE)";
+
 // A formatted figure that rounds to zero without its sign ("-0%" -> "0%", "-0.00" -> "0.00"):
 // the tables would otherwise claim a loss that is not there.
 std::string UnsignedZero(std::string formatted);

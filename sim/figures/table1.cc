@@ -54,9 +54,8 @@ int RunTable1Command(const std::vector<unsigned>& ks, const std::string& csv_pat
   for (unsigned k : ks) {
     const double n = k * k;
     fmt::print(
-        "\nN = {} ({}x{}):\n\n| algorithm | links: formula | measured | bandwidth per link: "
-        "formula | "
-        "largest message | sync steps: formula | measured |\n|---|---|---|---|---|---|---|\n",
+        "\nN = {} ({}x{}):\n\n| algorithm | links | measured | bandwidth per link | largest "
+        "message | sync steps | measured |\n|---|---|---|---|---|---|---|\n",
         k * k, k, k);
     for (const coll::AlgorithmInfo* a : coll::TableIAlgorithms()) {
       const coll::TableIRow& row = *a->table1;
