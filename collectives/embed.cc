@@ -92,10 +92,28 @@ class Embedder {
   }
 
  private:
+  // The links of one allocation sorted by how they are placed (stage 1 of Attempt).
+  struct LinkClasses {
+    std::vector<Link> rest;                            // to get a segment of their own
+    std::vector<Link> fallback;                        // dimension order or a configured path
+    std::vector<std::pair<Link, unsigned>> mesh_hops;  // table-routed (several local ports)
+  };
+
   // One allocation with the dimension-order paths of `forced` reserved; the links that found
   // no path go to *no_path.
   void Attempt(const std::vector<Link>& links, const std::set<Link>& forced,
                std::set<Link>* no_path, std::map<Link, int>* flow_of) {
+    ResetAllocation(links, flow_of);
+    LinkClasses c = ClassifyLinks(links, forced);
+    PlaceSegments(&c.rest, flow_of, &c.fallback);
+    // 3. Dimension order where it is intact, else the shortest x-then-y configured path.
+    for (const auto& [l, port] : c.mesh_hops) (*flow_of)[l] = PortFlow(l, {Hop{l.from, port, 0}});
+    for (const Link& l : c.fallback) RouteFallback(l, forced, no_path, flow_of);
+  }
+
+  // Clears what a previous allocation took: ports, segments, detours, flows and the routing
+  // tables (back to the program's own entries); every link of `flow_of` on no flow.
+  void ResetAllocation(const std::vector<Link>& links, std::map<Link, int>* flow_of) {
     r_ = EmbedReport{};
     r_.links = static_cast<unsigned>(links.size());
     std::fill(used_out_.begin(), used_out_.end(), false);
@@ -110,10 +128,13 @@ class Embedder {
       for (const RouteEntry& r : p_.nodes[n].routes) table_[n][{r.flow, r.in_port}] = r.mask;
     }
     for (auto& [l, f] : *flow_of) f = -1;
-    // 1. Mesh neighbours on lane 0 keep their mesh hop; forced links and links that share no
-    //    row or column (no segment can serve them) reserve their dimension-order paths.
-    std::vector<Link> rest, fallback;
-    std::vector<std::pair<Link, unsigned>> mesh_hops;  // table-routed (several local ports)
+  }
+
+  // 1. Mesh neighbours on lane 0 keep their mesh hop; forced links and links that share no
+  //    row or column (no segment can serve them) reserve their dimension-order paths. Returns
+  //    the links by how they go on.
+  LinkClasses ClassifyLinks(const std::vector<Link>& links, const std::set<Link>& forced) {
+    LinkClasses c;
     for (const Link& l : links) {
       const int port = MeshPort(l.from, l.to);
       // A dead mesh link (or port) is not a hop: the link looks for a segment or a path.
@@ -122,7 +143,7 @@ class Embedder {
         // With several local ports the hop is table-routed, so that it leaves by its own local
         // port (dimension order ejects by the input port).
         if (hw_.local_ports > 1) {
-          mesh_hops.push_back({l, static_cast<unsigned>(port)});
+          c.mesh_hops.push_back({l, static_cast<unsigned>(port)});
         }
         ++r_.mesh;
       } else if (forced.count(l) || (l.lane == 0 && !Aligned(l))) {
@@ -131,17 +152,23 @@ class Embedder {
           const auto to = w_.Across(h.node, h.port, nullptr);
           used_in_[to->node * ports_ + to->port] = true;
         }
-        fallback.push_back(l);
+        c.fallback.push_back(l);
       } else {
-        rest.push_back(l);
+        c.rest.push_back(l);
       }
     }
-    // 2. Segments: second links first, then the longest.
-    std::stable_sort(rest.begin(), rest.end(), [&](const Link& a, const Link& b) {
+    return c;
+  }
+
+  // 2. Segments: second links first, then the longest. A first link without one joins
+  //    *fallback; a second link without one throws PlanError saying why.
+  void PlaceSegments(std::vector<Link>* rest, std::map<Link, int>* flow_of,
+                     std::vector<Link>* fallback) {
+    std::stable_sort(rest->begin(), rest->end(), [&](const Link& a, const Link& b) {
       if (a.lane != b.lane) return a.lane > b.lane;
       return Distance(a) > Distance(b);
     });
-    for (const Link& l : rest) {
+    for (const Link& l : *rest) {
       if (l.lane > 1)
         throw PlanError(
             fmt::format("lane {} of {} -> {}: lanes 0 and 1 only", l.lane, l.from, l.to));
@@ -163,51 +190,54 @@ class Embedder {
                                                       "or every idle port at an end, is taken",
                                                       tracks)));
       } else {
-        fallback.push_back(l);
+        fallback->push_back(l);
       }
     }
-    // 3. Dimension order where it is intact, else the shortest x-then-y configured path.
-    for (const auto& [l, port] : mesh_hops) (*flow_of)[l] = PortFlow(l, {Hop{l.from, port, 0}});
-    for (const Link& l : fallback) {
-      std::string why;
-      const auto dor = w_.DorPath(l.from, l.to, 0, &why);
-      if (!dor.empty()) {
-        ++(dor.size() == 1 ? r_.mesh : r_.dor);
-        // A table route keeps its VC: on the torus routes going on past a wrap-around link
-        // would close the ring the dateline VC opens (a cyclic channel dependency). Every path
-        // of several hops over a wrap stays in dimension order (the simple, safe side) and is
-        // ejected by its input port's local port; the receiver takes a message by source, flow
-        // and VC on whichever port it comes.
-        const bool dateline =
-            dor.size() > 1 &&
-            std::any_of(dor.begin(), dor.end(), [](const Hop& h) { return (h.vc & 1u) != 0; });
-        if (hw_.local_ports > 1) {
-          if (dateline)
-            KeepDor(l, "a path over a torus wrap-around link");
-          else
-            (*flow_of)[l] = PortFlow(l, dor);  // (as the mesh hops)
-        }
-        continue;
+  }
+
+  // 3. One link without a segment: its dimension-order path where it is intact, else the
+  //    shortest x-then-y configured path, else (a forced link broken by a fault) a detour. A
+  //    link with none of them goes to *no_path; a forced one throws PlanError.
+  void RouteFallback(const Link& l, const std::set<Link>& forced, std::set<Link>* no_path,
+                     std::map<Link, int>* flow_of) {
+    std::string why;
+    const auto dor = w_.DorPath(l.from, l.to, 0, &why);
+    if (!dor.empty()) {
+      ++(dor.size() == 1 ? r_.mesh : r_.dor);
+      // A table route keeps its VC: on the torus routes going on past a wrap-around link
+      // would close the ring the dateline VC opens (a cyclic channel dependency). Every path
+      // of several hops over a wrap stays in dimension order (the simple, safe side) and is
+      // ejected by its input port's local port; the receiver takes a message by source, flow
+      // and VC on whichever port it comes.
+      const bool dateline = dor.size() > 1 && std::any_of(dor.begin(), dor.end(), [](const Hop& h) {
+                              return (h.vc & 1u) != 0;
+                            });
+      if (hw_.local_ports > 1) {
+        if (dateline)
+          KeepDor(l, "a path over a torus wrap-around link");
+        else
+          (*flow_of)[l] = PortFlow(l, dor);  // (as the mesh hops)
       }
-      auto path = Shortest(l.from, l.to);
-      // A forced link's dimension-order path was reserved, so only a fault breaks it: it goes
-      // around on the detour VC.
-      const bool detour = path.empty() && forced.count(l) && faults_.any();
-      if (detour) path = Detour(l.from, l.to);
-      if (path.empty() && forced.count(l)) {
-        throw PlanError(fmt::format("no path from {} to {} under the configured links ({})",
-                                    w_.NodeName(l.from), w_.NodeName(l.to), why));
-      }
-      if (path.empty()) {
-        no_path->insert(l);  // the next attempt reserves its dimension-order path
-        continue;
-      }
-      (*flow_of)[l] = AssignFlow(l, path);
-      ++r_.routed;
-      if (detour) {
-        detour_.insert(l);
-        ++r_.detours;
-      }
+      return;
+    }
+    auto path = Shortest(l.from, l.to);
+    // A forced link's dimension-order path was reserved, so only a fault breaks it: it goes
+    // around on the detour VC.
+    const bool detour = path.empty() && forced.count(l) && faults_.any();
+    if (detour) path = Detour(l.from, l.to);
+    if (path.empty() && forced.count(l)) {
+      throw PlanError(fmt::format("no path from {} to {} under the configured links ({})",
+                                  w_.NodeName(l.from), w_.NodeName(l.to), why));
+    }
+    if (path.empty()) {
+      no_path->insert(l);  // the next attempt reserves its dimension-order path
+      return;
+    }
+    (*flow_of)[l] = AssignFlow(l, path);
+    ++r_.routed;
+    if (detour) {
+      detour_.insert(l);
+      ++r_.detours;
     }
   }
 

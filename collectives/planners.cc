@@ -73,7 +73,7 @@ const TableIRow kAriesLtRow{
     [](double n, unsigned) { return 1.0 / n; },
     [](double n, unsigned levels) { return levels * (std::pow(n, 1.0 / levels) - 1); }};
 
-const std::vector<Entry>& Registry() {
+const std::vector<Entry>& Registry() {  // NOLINT(readability-function-size): a data table
   using C = Collective;
   // PaperRole: {baseline, place among ARIES candidates, on ARIES in Fig. 9, family label}.
   const PaperRole none{};

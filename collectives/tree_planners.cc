@@ -13,11 +13,18 @@ namespace aries::coll::steps {
 
 namespace hw = aries::hw;
 
-// In-network tree (PIUMA): the union of dimension-order paths to a root of minimum
-// eccentricity; the engines reduce where paths meet and broadcast back on the inverse tree.
-// With E embeddings the vector is split in E segments, each on its own id and root, the ids
-// interleaved in 256-flit engine steps.
-Program PlanTree(const Request& req, const Hardware& hwp) {
+namespace {
+
+// The engine program's shape: each embedding's segment of the vector, the flits of one
+// program step and the passes over the steps.
+struct TreeSteps {
+  std::vector<Range> seg;
+  uint64_t count = 0, passes = 0;
+};
+
+// Throws PlanError unless the node model has the collective engine and enough ids and program
+// steps for coll.embeddings.
+void CheckEngine(const Request& req, const Hardware& hwp) {
   if (!hwp.engine) {
     throw PlanError(
         fmt::format("algorithm tree needs the collective engine; the {} node model "
@@ -31,156 +38,222 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
                     "program steps)",
                     emb, std::min(hwp.coll_ids, hwp.coll_prog)));
   }
-  Program p = Empty(req);
-  const unsigned k = req.geom.k, n = p.num_nodes();
-  const bool rooted =
-      req.collective == Collective::kReduce || req.collective == Collective::kBroadcast;
-  const bool up = req.collective != Collective::kBroadcast;
-  const bool down = req.collective != Collective::kReduce;
-  const unsigned c = (k - 1) / 2, c1 = std::min(c + 1, k - 1);
-  const std::vector<unsigned> centres = {c * k + c, c * k + c1, c1 * k + c, c1 * k + c1};
-  Wiring w(req.geom, hwp, p.nodes);
-  const unsigned lanes = hwp.lanes;
+}
+
+// The segments of `elements` for `emb` embeddings and the engine steps they take on `lanes`
+// lanes. Throws PlanError when the passes exceed the engine's program.
+TreeSteps EngineSteps(uint64_t elements, unsigned emb, unsigned lanes) {
+  TreeSteps t;
   uint64_t max_flits = 0;
-  std::vector<Range> seg(emb);
+  t.seg.resize(emb);
   for (unsigned e = 0; e < emb; ++e) {
-    seg[e] = Shard(p.elements, emb, e);
-    max_flits = std::max<uint64_t>(max_flits, (seg[e].len + lanes - 1) / lanes);
+    t.seg[e] = Shard(elements, emb, e);
+    max_flits = std::max<uint64_t>(max_flits, (t.seg[e].len + lanes - 1) / lanes);
   }
   // Several embeddings interleave their ids in program steps of kStep flits. Every step change
   // costs the engines a few cycles of lockstep (measured on 4x4, four embeddings, 64 KB:
   // 4,510 cycles with 8-flit steps, 2,232 with 64, 1,374 with 256), so steps are long.
   constexpr uint64_t kStep = 256;
-  const uint64_t count =
-      emb == 1 ? std::min<uint64_t>(max_flits, 0xFFFF) : std::min<uint64_t>(kStep, max_flits);
-  const uint64_t passes = (max_flits + count - 1) / count;
-  if (passes > 0xFFFF)
+  t.count = emb == 1 ? std::min<uint64_t>(max_flits, 0xFFFF) : std::min<uint64_t>(kStep, max_flits);
+  t.passes = (max_flits + t.count - 1) / t.count;
+  if (t.passes > 0xFFFF)
     throw PlanError("vector too large for the engine's program (passes > 65535)");
-  // The roots: of the whole package, the centre nodes; of a communicator, the members every
-  // member reaches over a dimension-order path inside the group (the engines of every node on
-  // the way reduce), by eccentricity (the longest of those paths), fewest hops first.
-  const auto comms = Communicators(req);
+  return t;
+}
+
+// A communicator's roots: the members every member reaches over a dimension-order path inside
+// the group (the engines of every node on the way reduce), by eccentricity (the longest of
+// those paths), fewest hops first, at most four. Throws PlanError when no member can be one
+// (group `g` counts from 0).
+std::vector<unsigned> CommunicatorRoots(const Wiring& w, const std::vector<unsigned>& members,
+                                        size_t g) {
+  std::vector<std::pair<size_t, unsigned>> ecc;
+  std::string why_not;  // why the first member cannot be the root
+  for (unsigned a : members) {
+    size_t far = 0;
+    std::string bad;
+    for (unsigned b : members) {
+      if (b == a) continue;
+      std::string why;
+      const auto path = w.DorPath(b, a, 0, &why);
+      if (path.empty()) {
+        bad = fmt::format("{}'s path to it is broken ({})", w.NodeName(b), why);
+      }
+      for (const Hop& h : path) {
+        if (bad.empty() && !std::binary_search(members.begin(), members.end(), h.node))
+          bad = fmt::format("{}'s path to it passes {}", w.NodeName(b), w.NodeName(h.node));
+      }
+      if (!bad.empty()) break;
+      far = std::max(far, path.size());
+    }
+    if (bad.empty()) {
+      ecc.emplace_back(far, a);
+    } else if (why_not.empty()) {
+      why_not = fmt::format("{}: {}", w.NodeName(a), bad);
+    }
+  }
+  if (ecc.empty()) {
+    throw PlanError(fmt::format(
+        "tree over communicators: no member of group {} can be its root, every one has a "
+        "member whose dimension-order path to it leaves the group or is broken (as {}); the "
+        "engines of every node on the way reduce, so allowed are groups whose paths stay "
+        "inside them (rows, cols, quadrants, rectangles)",
+        g + 1, why_not));
+  }
+  std::sort(ecc.begin(), ecc.end());
+  std::vector<unsigned> r;
+  for (size_t i = 0; i < std::min<size_t>(4, ecc.size()); ++i) r.push_back(ecc[i].second);
+  return r;
+}
+
+// The roots of every communicator: of the whole package, the centre nodes (or the root of a
+// rooted collective); of a communicator, CommunicatorRoots.
+std::vector<std::vector<unsigned>> TreeRoots(const Request& req, const Wiring& w,
+                                             const std::vector<std::vector<unsigned>>& comms,
+                                             bool rooted) {
+  const unsigned k = req.geom.k;
+  const unsigned c = (k - 1) / 2, c1 = std::min(c + 1, k - 1);
+  const std::vector<unsigned> centres = {c * k + c, c * k + c1, c1 * k + c, c1 * k + c1};
   std::vector<std::vector<unsigned>> roots;
   for (size_t g = 0; g < comms.size(); ++g) {
-    const auto& members = comms[g];
     if (req.groups.empty()) {
       roots.push_back(rooted ? std::vector<unsigned>{req.root} : centres);
       continue;
     }
-    std::vector<std::pair<size_t, unsigned>> ecc;
-    std::string why_not;  // why the first member cannot be the root
-    for (unsigned a : members) {
-      size_t far = 0;
-      std::string bad;
-      for (unsigned b : members) {
-        if (b == a) continue;
-        std::string why;
-        const auto path = w.DorPath(b, a, 0, &why);
-        if (path.empty()) {
-          bad = fmt::format("{}'s path to it is broken ({})", w.NodeName(b), why);
-        }
-        for (const Hop& h : path) {
-          if (bad.empty() && !std::binary_search(members.begin(), members.end(), h.node))
-            bad = fmt::format("{}'s path to it passes {}", w.NodeName(b), w.NodeName(h.node));
-        }
-        if (!bad.empty()) break;
-        far = std::max(far, path.size());
-      }
-      if (bad.empty()) {
-        ecc.emplace_back(far, a);
-      } else if (why_not.empty()) {
-        why_not = fmt::format("{}: {}", w.NodeName(a), bad);
-      }
-    }
-    if (ecc.empty()) {
-      throw PlanError(fmt::format(
-          "tree over communicators: no member of group {} can be its root, every one has a "
-          "member whose dimension-order path to it leaves the group or is broken (as {}); the "
-          "engines of every node on the way reduce, so allowed are groups whose paths stay "
-          "inside them (rows, cols, quadrants, rectangles)",
-          g + 1, why_not));
-    }
-    std::sort(ecc.begin(), ecc.end());
-    std::vector<unsigned> r;
-    for (size_t i = 0; i < std::min<size_t>(4, ecc.size()); ++i) r.push_back(ecc[i].second);
-    roots.push_back(r);
+    roots.push_back(CommunicatorRoots(w, comms[g], g));
   }
-  unsigned depth_max = 0;
-  for (unsigned e = 0; e < emb; ++e) {
-    if (seg[e].len == 0) continue;
-    for (size_t g = 0; g < comms.size(); ++g) {
-      const auto& members = comms[g];
-      const unsigned root = roots[g][e % roots[g].size()];
-      // Parent port of every member: the first hop of its dimension-order path to the root (a
-      // shortest path on every topology here), or, where a fault breaks that path (the whole
-      // package only: a communicator's root has unbroken paths), a live link to a node one hop
-      // nearer the root over the live links.
-      std::vector<unsigned> parent_port(n, 0), dist;
-      std::vector<uint32_t> children(n, 0);
-      const bool faults = !req.geom.faults.empty();
-      if (faults) dist = w.Hops(root, true);  // symmetric: hops to the root
-      for (unsigned a : members) {
-        if (a == root) continue;
-        std::string why;
-        const auto path = w.DorPath(a, root, 0, &why);
-        if (!path.empty()) {
-          parent_port[a] = path[0].port;
-          depth_max = std::max(depth_max, static_cast<unsigned>(path.size()));
-        } else if (!faults || dist[a] == Wiring::kUnreachable) {
-          throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
-                                               "links ({})",
-                                               w.NodeName(a), w.NodeName(root), why)
-                                 : "tree: " + why);
-        } else {
-          for (unsigned q = 1; q < w.num_ports() && parent_port[a] == 0; ++q) {
-            const auto to = w.Across(a, q, nullptr);
-            if (to && dist[to->node] + 1 == dist[a] && w.Across(to->node, to->port, nullptr)) {
-              parent_port[a] = q;
-            }
-          }
-          depth_max = std::max(depth_max, dist[a]);
+  return roots;
+}
+
+// One embedding's tree over a communicator: each member's parent port and the ports its
+// children arrive on (bit per port), and its depth (the longest path to the root).
+struct TreeLinks {
+  std::vector<unsigned> parent_port;
+  std::vector<uint32_t> children;
+  unsigned depth = 0;
+};
+
+// The tree of `members` towards `root`: parent port of every member is the first hop of its
+// dimension-order path to the root (a shortest path on every topology here), or, where a fault
+// breaks that path (the whole package only: a communicator's root has unbroken paths), a live
+// link to a node one hop nearer the root over the live links. Throws PlanError for a member
+// that cannot reach the root.
+TreeLinks TreeToRoot(const Request& req, const Wiring& w, const std::vector<unsigned>& members,
+                     unsigned root, unsigned n) {
+  TreeLinks t;
+  t.parent_port.assign(n, 0);
+  t.children.assign(n, 0);
+  std::vector<unsigned> dist;
+  const bool faults = !req.geom.faults.empty();
+  if (faults) dist = w.Hops(root, true);  // symmetric: hops to the root
+  for (unsigned a : members) {
+    if (a == root) continue;
+    std::string why;
+    const auto path = w.DorPath(a, root, 0, &why);
+    if (!path.empty()) {
+      t.parent_port[a] = path[0].port;
+      t.depth = std::max(t.depth, static_cast<unsigned>(path.size()));
+    } else if (!faults || dist[a] == Wiring::kUnreachable) {
+      throw PlanError(faults ? fmt::format("tree: {} cannot reach the root {} over the live "
+                                           "links ({})",
+                                           w.NodeName(a), w.NodeName(root), why)
+                             : "tree: " + why);
+    } else {
+      for (unsigned q = 1; q < w.num_ports() && t.parent_port[a] == 0; ++q) {
+        const auto to = w.Across(a, q, nullptr);
+        if (to && dist[to->node] + 1 == dist[a] && w.Across(to->node, to->port, nullptr)) {
+          t.parent_port[a] = q;
         }
-        const auto to = w.Across(a, parent_port[a], nullptr);
-        children[to->node] |= 1u << to->port;
       }
-      for (unsigned a : members) {
-        EngineId id;
-        id.id = e;
-        id.op = req.op;
-        id.count = static_cast<uint32_t>(count);
-        const bool is_root = a == root;
-        if (up) {
-          id.req_in = 1u | children[a];
-          id.req_out = is_root ? (down ? hw::kEngTurn : 0u) : parent_port[a];
-        } else if (is_root) {
-          id.req_in = 1u;
-          id.req_out = hw::kEngTurn;
-        }
-        if (down) {
-          id.rsp_in = is_root ? hw::kEngTurn : parent_port[a];
-          id.rsp_out = 1u | children[a];
-        }
-        NodeProgram& np = p.nodes[a];
-        np.ids.push_back(id);
-        if (id.req_in) np.req.steps.push_back(e);
-        if (id.rsp_out) np.rsp.steps.push_back(e);
-        if (id.req_in & 1u) np.ops.push_back({Act::kEngSend, 0, seg[e], -1, 0, e});
-      }
+      t.depth = std::max(t.depth, dist[a]);
     }
+    const auto to = w.Across(a, t.parent_port[a], nullptr);
+    t.children[to->node] |= 1u << to->port;
   }
-  // Receives after every send (the endpoint injects all its ids' requests in program order).
+  return t;
+}
+
+// Programs the engine id `e` of every member along tree `t` (requests up to the root, turned
+// there, responses back down, as the collective needs) and its send of segment `seg`.
+void ProgramTreeIds(const Request& req, const std::vector<unsigned>& members, unsigned root,
+                    const TreeLinks& t, unsigned e, Range seg, uint64_t count, Program* p) {
+  const bool up = req.collective != Collective::kBroadcast;
+  const bool down = req.collective != Collective::kReduce;
+  for (unsigned a : members) {
+    EngineId id;
+    id.id = e;
+    id.op = req.op;
+    id.count = static_cast<uint32_t>(count);
+    const bool is_root = a == root;
+    if (up) {
+      id.req_in = 1u | t.children[a];
+      id.req_out = is_root ? (down ? hw::kEngTurn : 0u) : t.parent_port[a];
+    } else if (is_root) {
+      id.req_in = 1u;
+      id.req_out = hw::kEngTurn;
+    }
+    if (down) {
+      id.rsp_in = is_root ? hw::kEngTurn : t.parent_port[a];
+      id.rsp_out = 1u | t.children[a];
+    }
+    NodeProgram& np = p->nodes[a];
+    np.ids.push_back(id);
+    if (id.req_in) np.req.steps.push_back(e);
+    if (id.rsp_out) np.rsp.steps.push_back(e);
+    if (id.req_in & 1u) np.ops.push_back({Act::kEngSend, 0, seg, -1, 0, e});
+  }
+}
+
+// Appends the engine receives after every send (the endpoint injects all its ids' requests in
+// program order): every member's where responses come down, else the root's.
+void AddTreeReceives(const Request& req, const std::vector<std::vector<unsigned>>& comms,
+                     const std::vector<std::vector<unsigned>>& roots, const TreeSteps& steps,
+                     Program* p) {
+  const bool down = req.collective != Collective::kReduce;
+  const unsigned emb = static_cast<unsigned>(steps.seg.size());
   for (unsigned e = 0; e < emb; ++e) {
-    if (seg[e].len == 0) continue;
+    if (steps.seg[e].len == 0) continue;
     for (size_t g = 0; g < comms.size(); ++g) {
       const unsigned root = roots[g][e % roots[g].size()];
       for (unsigned a : comms[g]) {
-        if (down || a == root) p.nodes[a].ops.push_back({Act::kEngRecv, 0, seg[e], -1, 0, e});
+        if (down || a == root)
+          p->nodes[a].ops.push_back({Act::kEngRecv, 0, steps.seg[e], -1, 0, e});
       }
     }
   }
+}
+
+}  // namespace
+
+// In-network tree (PIUMA): the union of dimension-order paths to a root of minimum
+// eccentricity; the engines reduce where paths meet and broadcast back on the inverse tree.
+// With E embeddings the vector is split in E segments, each on its own id and root, the ids
+// interleaved in 256-flit engine steps.
+Program PlanTree(const Request& req, const Hardware& hwp) {
+  CheckEngine(req, hwp);
+  const unsigned emb = req.embeddings;
+  Program p = Empty(req);
+  const unsigned n = p.num_nodes();
+  const bool rooted =
+      req.collective == Collective::kReduce || req.collective == Collective::kBroadcast;
+  Wiring w(req.geom, hwp, p.nodes);
+  const TreeSteps steps = EngineSteps(p.elements, emb, hwp.lanes);
+  const auto comms = Communicators(req);
+  const std::vector<std::vector<unsigned>> roots = TreeRoots(req, w, comms, rooted);
+  unsigned depth_max = 0;
+  for (unsigned e = 0; e < emb; ++e) {
+    if (steps.seg[e].len == 0) continue;
+    for (size_t g = 0; g < comms.size(); ++g) {
+      const unsigned root = roots[g][e % roots[g].size()];
+      const TreeLinks t = TreeToRoot(req, w, comms[g], root, n);
+      depth_max = std::max(depth_max, t.depth);
+      ProgramTreeIds(req, comms[g], root, t, e, steps.seg[e], steps.count, &p);
+    }
+  }
+  AddTreeReceives(req, comms, roots, steps, &p);
   for (NodeProgram& np : p.nodes) {
-    np.req.passes = np.req.steps.empty() ? 0 : static_cast<unsigned>(passes);
-    np.rsp.passes = np.rsp.steps.empty() ? 0 : static_cast<unsigned>(passes);
+    np.req.passes = np.req.steps.empty() ? 0 : static_cast<unsigned>(steps.passes);
+    np.rsp.passes = np.rsp.steps.empty() ? 0 : static_cast<unsigned>(steps.passes);
   }
   p.sync_steps = depth_max;
   p.summary = fmt::format(
@@ -188,7 +261,7 @@ Program PlanTree(const Request& req, const Hardware& hwp) {
       "eccentricity{}, {} embedding(s), engine steps of {} flits x {} passes",
       req.groups.empty() ? "" : " over " + GroupsLabel(req) + " at once",
       std::min<unsigned>(emb, static_cast<unsigned>(roots[0].size())),
-      req.groups.empty() ? "" : " in each", emb, count, passes);
+      req.groups.empty() ? "" : " in each", emb, steps.count, steps.passes);
   return p;
 }
 

@@ -9,7 +9,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace aries::coll {
 
@@ -256,6 +258,172 @@ std::string CostModel::Where() const {
   return GeometryLabel(Geom()) + (groups == "all" ? "" : ", " + groups);
 }
 
+namespace {
+
+// A cost model's identity in the file: topology (as written), K, algorithm, levels,
+// embeddings, tracks, link latency, extra cycles per pitch, ring map, ring directions, local
+// ports and groups.
+using CostKey = std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, std::string, unsigned, unsigned, std::string>;
+
+// One measured run of the cost file: its model (no points yet), the topology as written, its
+// point and its cycles alone (0: not measured).
+struct CostRow {
+  CostModel m;
+  std::string topology;
+  CostPoint pt;
+  uint64_t alone = 0;
+};
+
+// The fields per row the cost file's header line `line` (line `ln` of `path`) announces.
+// Throws PlanError for a header none of the known ones.
+size_t CostFileFields(const std::string& path, unsigned ln, const std::string& line) {
+  if (line == kLegacyCostHeader) return 12;
+  if (line == kGeometryCostHeader) return 15;
+  if (line == kRingCostHeader) return 17;
+  if (line == kPortsCostHeader) return 18;
+  if (line != CostCsvHeader()) {
+    throw PlanError(
+        fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
+  }
+  return kCostCsvFields;
+}
+
+// The comma-separated cells of a row.
+std::vector<std::string> CostCells(const std::string& line) {
+  std::vector<std::string> c;
+  std::stringstream ss(line);
+  for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+  return c;
+}
+
+// The model fields of the row's cells `c` from K to local_ports, as far as a file of `fields`
+// columns has them. Throws PlanError for a field out of its allowed set and std::logic_error
+// for a number that does not parse.
+CostModel ModelFields(const std::string& path, unsigned ln, const std::vector<std::string>& c,
+                      size_t fields, Collective coll, Topology topo) {
+  CostModel m;
+  m.collective = coll;
+  m.topology = topo;
+  m.k = static_cast<unsigned>(std::stoul(c[1]));
+  m.cand = {
+      c[2], static_cast<unsigned>(std::stoul(c[3])), static_cast<unsigned>(std::stoul(c[4])), {}};
+  if (fields >= 15) {
+    m.tracks = static_cast<unsigned>(std::stoul(c[12]));
+    m.link_latency = static_cast<unsigned>(std::stoul(c[13]));
+    m.extra_per_pitch = static_cast<unsigned>(std::stoul(c[14]));
+  }
+  if (fields >= 17) {
+    const auto map = ParseRingMap(c[15]);
+    if (!map) {
+      throw PlanError(fmt::format("{}:{}: ring_map '{}': allowed snake, rank", path, ln, c[15]));
+    }
+    m.cand.ring = {*map, static_cast<unsigned>(std::stoul(c[16]))};
+    if (m.cand.ring.dirs != 1 && m.cand.ring.dirs != 2) {
+      throw PlanError(fmt::format("{}:{}: ring_dirs '{}': allowed 1, 2", path, ln, c[16]));
+    }
+  }
+  if (fields >= 18) {
+    m.local_ports = static_cast<unsigned>(std::stoul(c[17]));
+    if (!LocalPortsSupported(m.local_ports)) {
+      throw PlanError(fmt::format("{}:{}: local_ports '{}': allowed 1, 2, 4", path, ln, c[17]));
+    }
+  }
+  return m;
+}
+
+// The run of row `line` (line `ln` of `path`, `fields` columns), or nullopt when it is not a
+// passed run of `coll` on `type` over `groups` ("*": any). Throws PlanError naming a field
+// out of its allowed set or a number field that does not parse.
+std::optional<CostRow> ParseCostRow(const std::string& path, unsigned ln, const std::string& line,
+                                    size_t fields, const std::string& type, Collective coll,
+                                    const std::string& groups) {
+  const std::vector<std::string> c = CostCells(line);
+  if (c.size() != fields) {
+    throw PlanError(fmt::format("{}:{}: {} fields; expected {}", path, ln, c.size(), fields));
+  }
+  const auto topo = ParseTopology(c[0]);
+  if (!topo)
+    throw PlanError(
+        fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
+  const auto run_coll = ParseCollective(c[5]);
+  if (!run_coll) {
+    throw PlanError(
+        fmt::format("{}:{}: collective '{}': allowed {}", path, ln, c[5], CollectiveNames()));
+  }
+  if (*run_coll != coll || c[6] != type || c[11] != "1") return std::nullopt;  // passed runs
+  if (!FindAlgorithm(c[2])) {
+    throw PlanError(
+        fmt::format("{}:{}: algorithm '{}': allowed {}", path, ln, c[2], AlgorithmNames()));
+  }
+  try {
+    CostRow row;
+    row.m = ModelFields(path, ln, c, fields, coll, *topo);
+    row.topology = c[0];
+    if (fields >= 20) {
+      row.m.groups = c[18];
+      if (row.m.groups != "all") {
+        try {
+          ParseGroups(row.m.groups, row.m.k);
+        } catch (const PlanError& e) {
+          throw PlanError(fmt::format("{}:{}: groups '{}': allowed all or {} ({})", path, ln, c[18],
+                                      GroupShapeNames(), e.what()));
+        }
+      }
+      row.alone = std::stoull(c[19]);
+    }
+    if (groups != "*" && row.m.groups != groups) return std::nullopt;
+    const double cycles = std::stod(c[8]);
+    if (!(cycles > 0)) {  // (NaN too)
+      throw PlanError(fmt::format("{}:{}: cycles '{}': allowed > 0", path, ln, c[8]));
+    }
+    row.pt = CostPoint{std::stoull(c[7]), cycles, cycles * std::stod(c[10])};
+    return row;
+  } catch (const PlanError&) {
+    throw;  // a field out of its allowed set, named above
+  } catch (const std::logic_error&) {
+    throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));
+  }
+}
+
+// The key of `row`'s model.
+CostKey KeyOf(const CostRow& row) {
+  const CostModel& m = row.m;
+  return {row.topology,
+          m.k,
+          m.cand.algo,
+          m.cand.levels,
+          m.cand.embeddings,
+          m.tracks,
+          m.link_latency,
+          m.extra_per_pitch,
+          RingMapName(m.cand.ring.map),
+          m.cand.ring.dirs,
+          m.local_ports,
+          m.groups};
+}
+
+// `pts` with one point per size: the mean of its runs, by increasing size.
+void MeanPerSize(std::vector<CostPoint>& pts) {
+  std::sort(pts.begin(), pts.end(),
+            [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+  std::vector<CostPoint> merged;
+  for (size_t i = 0; i < pts.size();) {
+    size_t j = i;
+    double sum = 0, bound = 0;
+    for (; j < pts.size() && pts[j].bytes == pts[i].bytes; ++j) {
+      sum += pts[j].cycles;
+      bound += pts[j].bound;
+    }
+    const double n = static_cast<double>(j - i);
+    merged.push_back({pts[i].bytes, sum / n, bound / n});
+    i = j;
+  }
+  pts = std::move(merged);
+}
+
+}  // namespace
+
 std::vector<CostModel> LoadCostModels(const std::string& path, const std::string& type,
                                       Collective coll, const std::string& groups) {
   std::ifstream f(path);
@@ -263,135 +431,29 @@ std::vector<CostModel> LoadCostModels(const std::string& path, const std::string
     throw PlanError(
         fmt::format("{}: cannot open the cost file (write one with aries coll-sweep --csv)", path));
   std::string line;
-  std::map<std::tuple<std::string, unsigned, std::string, unsigned, unsigned, unsigned, unsigned,
-                      unsigned, std::string, unsigned, unsigned, std::string>,
-           CostModel>
-      by_key;
+  std::map<CostKey, CostModel> by_key;
   size_t fields = kCostCsvFields;
   bool header = true;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     if (!line.empty() && line[0] == '#') continue;  // provenance comments (sim/runs/provenance.h)
     if (header) {
       header = false;
-      if (line == kLegacyCostHeader) {
-        fields = 12;
-      } else if (line == kGeometryCostHeader) {
-        fields = 15;
-      } else if (line == kRingCostHeader) {
-        fields = 17;
-      } else if (line == kPortsCostHeader) {
-        fields = 18;
-      } else if (line != CostCsvHeader()) {
-        throw PlanError(
-            fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
-      }
+      fields = CostFileFields(path, ln, line);
       continue;
     }
     if (line.empty()) continue;
-    std::vector<std::string> c;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-    if (c.size() != fields) {
-      throw PlanError(fmt::format("{}:{}: {} fields; expected {}", path, ln, c.size(), fields));
-    }
-    const auto topo = ParseTopology(c[0]);
-    if (!topo)
-      throw PlanError(
-          fmt::format("{}:{}: topology '{}': allowed {}", path, ln, c[0], TopologyNames()));
-    const auto run_coll = ParseCollective(c[5]);
-    if (!run_coll) {
-      throw PlanError(
-          fmt::format("{}:{}: collective '{}': allowed {}", path, ln, c[5], CollectiveNames()));
-    }
-    if (*run_coll != coll || c[6] != type || c[11] != "1") continue;  // runs of `coll` that passed
-    if (!FindAlgorithm(c[2])) {
-      throw PlanError(
-          fmt::format("{}:{}: algorithm '{}': allowed {}", path, ln, c[2], AlgorithmNames()));
-    }
-    CostModel m;
-    try {
-      m.collective = coll;
-      m.topology = *topo;
-      m.k = static_cast<unsigned>(std::stoul(c[1]));
-      m.cand = {c[2],
-                static_cast<unsigned>(std::stoul(c[3])),
-                static_cast<unsigned>(std::stoul(c[4])),
-                {}};
-      if (fields >= 15) {
-        m.tracks = static_cast<unsigned>(std::stoul(c[12]));
-        m.link_latency = static_cast<unsigned>(std::stoul(c[13]));
-        m.extra_per_pitch = static_cast<unsigned>(std::stoul(c[14]));
-      }
-      if (fields >= 17) {
-        const auto map = ParseRingMap(c[15]);
-        if (!map) {
-          throw PlanError(
-              fmt::format("{}:{}: ring_map '{}': allowed snake, rank", path, ln, c[15]));
-        }
-        m.cand.ring = {*map, static_cast<unsigned>(std::stoul(c[16]))};
-        if (m.cand.ring.dirs != 1 && m.cand.ring.dirs != 2) {
-          throw PlanError(fmt::format("{}:{}: ring_dirs '{}': allowed 1, 2", path, ln, c[16]));
-        }
-      }
-      if (fields >= 18) {
-        m.local_ports = static_cast<unsigned>(std::stoul(c[17]));
-        if (!LocalPortsSupported(m.local_ports)) {
-          throw PlanError(fmt::format("{}:{}: local_ports '{}': allowed 1, 2, 4", path, ln, c[17]));
-        }
-      }
-      uint64_t alone = 0;
-      if (fields >= 20) {
-        m.groups = c[18];
-        if (m.groups != "all") {
-          try {
-            ParseGroups(m.groups, m.k);
-          } catch (const PlanError& e) {
-            throw PlanError(fmt::format("{}:{}: groups '{}': allowed all or {} ({})", path, ln,
-                                        c[18], GroupShapeNames(), e.what()));
-          }
-        }
-        alone = std::stoull(c[19]);
-      }
-      if (groups != "*" && m.groups != groups) continue;
-      const double cycles = std::stod(c[8]);
-      if (!(cycles > 0)) {  // (NaN too)
-        throw PlanError(fmt::format("{}:{}: cycles '{}': allowed > 0", path, ln, c[8]));
-      }
-      const CostPoint pt{std::stoull(c[7]), cycles, cycles * std::stod(c[10])};
-      auto [it, fresh] =
-          by_key.try_emplace({c[0], m.k, c[2], m.cand.levels, m.cand.embeddings, m.tracks,
-                              m.link_latency, m.extra_per_pitch, RingMapName(m.cand.ring.map),
-                              m.cand.ring.dirs, m.local_ports, m.groups},
-                             m);
-      it->second.points.push_back(pt);
-      if (alone > 0) it->second.alone.push_back({pt.bytes, static_cast<double>(alone)});
-    } catch (const PlanError&) {
-      throw;  // a field out of its allowed set, named above
-    } catch (const std::logic_error&) {
-      throw PlanError(fmt::format("{}:{}: a number field does not parse: '{}'", path, ln, line));
+    const std::optional<CostRow> row = ParseCostRow(path, ln, line, fields, type, coll, groups);
+    if (!row) continue;
+    auto [it, fresh] = by_key.try_emplace(KeyOf(*row), row->m);
+    it->second.points.push_back(row->pt);
+    if (row->alone > 0) {
+      it->second.alone.push_back({row->pt.bytes, static_cast<double>(row->alone)});
     }
   }
   std::vector<CostModel> out;
-  auto merge = [](std::vector<CostPoint>& pts) {  // one point per size: the mean of its runs
-    std::sort(pts.begin(), pts.end(),
-              [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
-    std::vector<CostPoint> merged;
-    for (size_t i = 0; i < pts.size();) {
-      size_t j = i;
-      double sum = 0, bound = 0;
-      for (; j < pts.size() && pts[j].bytes == pts[i].bytes; ++j) {
-        sum += pts[j].cycles;
-        bound += pts[j].bound;
-      }
-      const double n = static_cast<double>(j - i);
-      merged.push_back({pts[i].bytes, sum / n, bound / n});
-      i = j;
-    }
-    pts = std::move(merged);
-  };
   for (auto& [key, m] : by_key) {
-    merge(m.points);
-    merge(m.alone);
+    MeanPerSize(m.points);
+    MeanPerSize(m.alone);
     m.flits = PlannedFlits(m);
     out.push_back(std::move(m));
   }

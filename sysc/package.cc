@@ -23,12 +23,10 @@ std::string PortName(unsigned p, unsigned num_ports) {
   if (num_ports == hw::kNumMeshPorts && p < 5) return kPortNames[p];
   return fmt::format("{}", p);
 }
-}  // namespace
 
-Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
-                 Transport* transport, const Waveform* wave)
-    : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), transport_(transport) {
-  if (transport_ && transport_->ranks() == 1) transport_ = nullptr;
+// Throws std::invalid_argument unless the package is one the simulator builds: not the
+// concentrated mesh, K in range, 1 .. 64 threads and at most one of `ranks` per row of nodes.
+void CheckPackageConfig(const PackageConfig& cfg, unsigned ranks) {
   if (cfg.topology == Topology::kCmesh) {
     throw std::invalid_argument(
         "package.topology = cmesh: the concentrated mesh runs collectives only (aries coll, "
@@ -43,68 +41,106 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   if (cfg.threads < 1 || cfg.threads > 64) {
     throw std::invalid_argument(fmt::format("threads = {}: allowed 1 .. 64", cfg.threads));
   }
-  const unsigned ranks = transport_ ? transport_->ranks() : 1;
-  const unsigned my_rank = transport_ ? transport_->rank() : 0;
   if (ranks > cfg.k) {
     throw std::invalid_argument(fmt::format(
         "{} ranks for package.k = {}: at most one rank per row of nodes", ranks, cfg.k));
   }
+}
+}  // namespace
+
+Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint64_t seed,
+                 Transport* transport, const Waveform* wave)
+    : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), transport_(transport) {
+  if (transport_ && transport_->ranks() == 1) transport_ = nullptr;
+  const unsigned ranks = transport_ ? transport_->ranks() : 1;
+  const unsigned my_rank = transport_ ? transport_->rank() : 0;
+  CheckPackageConfig(cfg, ranks);
   const unsigned want_ports = coll::RouterPorts(cfg.topology, cfg.k);
   ctx_->randReset(2);
   ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
   ctx_->traceEverOn(true);
+  const std::vector<unsigned> parts_of_rank = BuildNodes(factory, ranks, my_rank, want_ports);
+  ReadNodeShape(want_ports);
+  BuildPartitions(parts_of_rank[my_rank], my_rank);
+  const std::vector<LinkSpec> fixed_links = coll::FixedLinks(cfg_);
+  SizeArrivalRings(fixed_links);
+  ResetNodes();
+  WireChannels(fixed_links);
+  if (!cfg_.faults.empty() && transport_ && transport_->ranks() > 1) {
+    throw std::invalid_argument(
+        "package.faults: faults run in one process (threads allowed), not on MPI ranks");
+  }
+  ApplyFaults();
+  if (wave) OpenTrace(wave->path, wave->nodes, wave->from, wave->to);
+  ProgramCtrl();
+  CheckShape();
+  if (cfg_.count_toggles && shape_.carried_lanes != shape_.lanes) {
+    throw std::invalid_argument(fmt::format(
+        "the package counts data toggles (energy) on every lane; its nodes carry {} of {}",
+        shape_.carried_lanes, shape_.lanes));
+  }
+}
+
+std::vector<unsigned> Package::BuildNodes(const NodeModelFactory& factory, unsigned ranks,
+                                          unsigned my_rank, unsigned want_ports) {
   nodes_.resize(num_nodes());
   // Rows to ranks, then each rank's rows to its threads: partitions of whole rows (a row's
   // nodes share most of their links), as even as the rows allow; threads beyond the rows stay
   // without a partition.
   // Rank r has the rows y with y * ranks / k == r.
-  auto first_row = [&](unsigned r) { return (r * cfg.k + ranks - 1) / ranks; };
+  auto first_row = [&](unsigned r) { return (r * cfg_.k + ranks - 1) / ranks; };
   std::vector<unsigned> parts_of_rank(ranks);
   for (unsigned r = 0; r < ranks; ++r) {
-    parts_of_rank[r] = std::min(cfg.threads, first_row(r + 1) - first_row(r));
+    parts_of_rank[r] = std::min(cfg_.threads, first_row(r + 1) - first_row(r));
   }
   for (unsigned n = 0; n < num_nodes(); ++n) {
-    const unsigned y = n / cfg.k;
+    const unsigned y = n / cfg_.k;
     Node& nd = nodes_[n];
-    nd.rank = y * ranks / cfg.k;
+    nd.rank = y * ranks / cfg_.k;
     const unsigned first = first_row(nd.rank), rows = first_row(nd.rank + 1) - first;
-    nd.part = nd.rank * cfg.threads + (y - first) * parts_of_rank[nd.rank] / rows;
+    nd.part = nd.rank * cfg_.threads + (y - first) * parts_of_rank[nd.rank] / rows;
     if (nd.rank == my_rank) {
-      nd.model = factory(want_ports, cfg.local_ports, ctx_.get(), NodeName(n));
+      nd.model = factory(want_ports, cfg_.local_ports, ctx_.get(), NodeName(n));
     }
   }
+  return parts_of_rank;
+}
+
+void Package::ReadNodeShape(unsigned want_ports) {
   const auto first_local = std::find_if(nodes_.begin(), nodes_.end(),
                                         [](const Node& nd) { return nd.model != nullptr; });
   shape_ = first_local->model->shape();
-  if (shape_.local_ports != cfg.local_ports) {
+  if (shape_.local_ports != cfg_.local_ports) {
     throw std::invalid_argument(
-        fmt::format("node.local_ports = {}: the node model has {} local ports", cfg.local_ports,
+        fmt::format("node.local_ports = {}: the node model has {} local ports", cfg_.local_ports,
                     shape_.local_ports));
   }
   if (shape_.num_ports < want_ports) {
     throw std::invalid_argument(fmt::format(
         "package.topology = {} with package.k = {} needs {}-port routers; the model has {}",
-        coll::TopologyName(cfg.topology), cfg.k, want_ports, shape_.num_ports));
+        coll::TopologyName(cfg_.topology), cfg_.k, want_ports, shape_.num_ports));
   }
-  if (cfg.topology == Topology::kAries && cfg.tracks > shape_.num_tracks) {
+  if (cfg_.topology == Topology::kAries && cfg_.tracks > shape_.num_tracks) {
     throw std::invalid_argument(fmt::format(
         "package.tracks = {}: allowed 0 .. {} (the node model, package.node, is built with "
         "NumTracks = {}; a node built with tracks, or package.tracks = {})",
-        cfg.tracks, shape_.num_tracks, shape_.num_tracks, shape_.num_tracks));
+        cfg_.tracks, shape_.num_tracks, shape_.num_tracks, shape_.num_tracks));
   }
-  if (cfg.link_latency < shape_.link_in_regs) {
+  if (cfg_.link_latency < shape_.link_in_regs) {
     throw std::invalid_argument(fmt::format(
         "package.link_latency = {}: allowed {} or more (the node registers what arrives on a "
         "link, and that register is the last wire cycle of every link)",
-        cfg.link_latency, shape_.link_in_regs));
+        cfg_.link_latency, shape_.link_in_regs));
   }
   if (shape_.num_links > 64 || shape_.num_link_vcs() > 8) {
     throw std::invalid_argument("node model: at most 64 links and 8 link VCs");
   }
-  const unsigned parts = parts_of_rank[my_rank];
+}
+
+void Package::BuildPartitions(unsigned parts, unsigned my_rank) {
   parts_.resize(parts);
   for (unsigned n = 0; n < num_nodes(); ++n) {
-    if (nodes_[n].rank == my_rank) parts_[nodes_[n].part - my_rank * cfg.threads].push_back(n);
+    if (nodes_[n].rank == my_rank) parts_[nodes_[n].part - my_rank * cfg_.threads].push_back(n);
   }
   pool_ = std::make_unique<TickPool>(parts);
   part_error_.resize(parts);
@@ -115,10 +151,11 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
       part_error_[p] = std::current_exception();
     }
   };
-  const unsigned w = shape_.words();
+}
+
+void Package::SizeArrivalRings(const std::vector<LinkSpec>& fixed_links) {
   // The arrival rings hold twice the longest link's lookahead (Channel): the fixed links', and
   // with bypass tracks a segment's across the package.
-  const std::vector<LinkSpec> fixed_links = coll::FixedLinks(cfg_);
   unsigned longest = cfg_.topology == Topology::kAries && cfg_.tracks > 0
                          ? coll::LongestLinkLatency(cfg_)
                          : cfg_.link_latency;
@@ -128,6 +165,10 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
   while (arrival_ring_ < 2 * (longest - shape_.link_in_regs + 1)) arrival_ring_ *= 2;
   arrivals_.assign(static_cast<size_t>(num_nodes()) * arrival_ring_, 0);
   credit_arrivals_.assign(arrivals_.size(), 0);
+}
+
+void Package::ResetNodes() {
+  const unsigned w = shape_.words();
   for (unsigned n = 0; n < num_nodes(); ++n) {
     Node& nd = nodes_[n];
     nd.in.Size(shape_);
@@ -141,32 +182,25 @@ Package::Package(const PackageConfig& cfg, const NodeModelFactory& factory, uint
     nd.counters.link_flits.assign(shape_.num_links, 0);
     nd.counters.link_toggles.assign(shape_.num_links, 0);
     nd.counters.link_flit_pitches.assign(shape_.num_links, 0);
-    if (nd.model) nd.model->Reset(n % cfg.k, n / cfg.k);
+    if (nd.model) nd.model->Reset(n % cfg_.k, n / cfg_.k);
   }
+}
+
+void Package::WireChannels(const std::vector<LinkSpec>& fixed_links) {
   for (const LinkSpec& l : fixed_links) Connect(l, fixed_);
   UpdateLookahead();
-  if (!cfg_.faults.empty() && transport_ && transport_->ranks() > 1) {
-    throw std::invalid_argument(
-        "package.faults: faults run in one process (threads allowed), not on MPI ranks");
-  }
-  ApplyFaults();
-  if (wave) OpenTrace(wave->path, wave->nodes, wave->from, wave->to);
+}
 
+void Package::ProgramCtrl() {
   // Every router learns the topology and grid size.
-  const hw::Topo topo = cfg.topology == Topology::kTorus   ? hw::kTopoTorus
-                        : cfg.topology == Topology::kFbfly ? hw::kTopoFbfly
-                                                           : hw::kTopoMesh;
+  const hw::Topo topo = cfg_.topology == Topology::kTorus   ? hw::kTopoTorus
+                        : cfg_.topology == Topology::kFbfly ? hw::kTopoFbfly
+                                                            : hw::kTopoMesh;
   std::vector<RegOp> ops;
   for (unsigned n = 0; n < num_nodes(); ++n) {
-    ops.push_back({n, true, hw::kRegCtrl, hw::CtrlValue(topo, cfg.k, cfg.k, cfg.dynamic_vcs)});
+    ops.push_back({n, true, hw::kRegCtrl, hw::CtrlValue(topo, cfg_.k, cfg_.k, cfg_.dynamic_vcs)});
   }
   Program(ops);
-  CheckShape();
-  if (cfg_.count_toggles && shape_.carried_lanes != shape_.lanes) {
-    throw std::invalid_argument(fmt::format(
-        "the package counts data toggles (energy) on every lane; its nodes carry {} of {}",
-        shape_.carried_lanes, shape_.lanes));
-  }
 }
 
 void Package::CheckShape() {

@@ -264,6 +264,23 @@ class Package {
   void RunWindow(unsigned w);
   // Partition p's nodes through the window being run (window_ cycles from cycle_).
   void StepPartition(unsigned p);
+  // Constructor stages, in order. BuildNodes: the nodes, their ranks and partitions, and this
+  // rank's node models; returns the partitions of each rank.
+  std::vector<unsigned> BuildNodes(const NodeModelFactory& factory, unsigned ranks,
+                                   unsigned my_rank, unsigned want_ports);
+  // Takes the node models' shape; throws std::invalid_argument where the configuration asks
+  // for more than it has (`want_ports` router ports, tracks, local ports) or a shorter link.
+  void ReadNodeShape(unsigned want_ports);
+  // This rank's `parts` partitions: their nodes, the thread pool and the step of each.
+  void BuildPartitions(unsigned parts, unsigned my_rank);
+  // Sizes the arrival rings for the longest of `fixed_links` and of the bypass segments.
+  void SizeArrivalRings(const std::vector<LinkSpec>& fixed_links);
+  // Sizes every node's wires and counters to the shape and resets its model at its place.
+  void ResetNodes();
+  // The channels of `fixed_links` and the lookahead they allow.
+  void WireChannels(const std::vector<LinkSpec>& fixed_links);
+  // Writes CTRL (topology, grid size, dynamic VCs) into every router.
+  void ProgramCtrl();
   void UpdateLookahead();
   // Reads every node's parameter registers and throws std::invalid_argument when they disagree
   // with shape() (the model's own account of what it was built with).
