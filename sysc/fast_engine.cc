@@ -7,6 +7,10 @@
 #include "arith.h"
 #include "node_model.h"
 
+// Edge's stages are compiled into it whatever the compiler's inlining limits: each cycle runs
+// them as one function, as before they were named.
+#define ARIES_INLINE inline __attribute__((always_inline))
+
 namespace aries::sysc {
 
 namespace {
@@ -193,131 +197,138 @@ bool FastEngine::idle() const {
          out_v_ == 0 && in_cr_req_ == 0 && in_cr_rsp_ == 0 && !cfg_rsp_;
 }
 
-void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
-  const uint32_t port_mask = (1u << np_) - 1u;
+// aries_coll_engine_regs p_decode: which register address cfg_addr names.
+ARIES_INLINE FastEngine::Decoded FastEngine::Decode(uint32_t cfg_addr) const {
+  Decoded r;
   const unsigned a = cfg_addr & 0xFFFFu;
-  const bool running = run_[0] || run_[1];
-  // Register decode (aries_coll_engine p_decode, p_access).
-  bool ok = false;
-  uint32_t rdata = 0;
-  unsigned start = 0;
-  const bool is_id = a >= hw::kRegEngIdBase && a < hw::kRegEngIdBase + hw::kEngIdStride * nid_;
-  const unsigned a_id = ((a - hw::kRegEngIdBase) / hw::kEngIdStride) & idw_mask_;
-  const unsigned a_r = (a - hw::kRegEngIdBase) % hw::kEngIdStride;
-  const bool is_prog = (a >= hw::kRegEngReqProgBase && a < hw::kRegEngReqProgBase + pd_) ||
-                       (a >= hw::kRegEngRspProgBase && a < hw::kRegEngRspProgBase + pd_);
-  const unsigned a_cls = a >= hw::kRegEngRspProgBase ? 1 : 0;
-  const unsigned a_step = a - (a_cls ? hw::kRegEngRspProgBase : hw::kRegEngReqProgBase);
-  if (cfg_req) {
-    if (!we) {
-      ok = true;
-      switch (a) {
-        case hw::kRegEngId:
-          rdata = hw::kEngIdValue;
-          break;
-        case hw::kRegEngParams:
-          rdata = ((np_ & 31u) << 24) | ((depth_ & 0xFFu) << 16) | ((pd_ & 0xFFu) << 8) |
-                  (nid_ & 0xFFu);
-          break;
-        case hw::kRegEngCtrl:
-          rdata = (run_[0] ? 1u : 0u) | (run_[1] ? 2u : 0u);
-          break;
-        case hw::kRegEngStatus:
-          rdata = status_;
-          break;
-        case hw::kRegEngErrInfo:
-          rdata = err_info_;
-          break;
-        case hw::kRegEngReqLen:
-          rdata = (passes_[0] << 16) | len_[0];
-          break;
-        case hw::kRegEngRspLen:
-          rdata = (passes_[1] << 16) | len_[1];
-          break;
-        case hw::kRegEngDropped:
-          rdata = dropped_;
-          break;
-        default:
-          if (is_prog) {
-            rdata = prog_[a_cls * pd_ + a_step];
-          } else if (is_id) {
-            const Id& d = id_[a_id];
-            switch (a_r) {
-              case hw::kIdRegCfg:
-                rdata = (uint32_t{d.en} << hw::kIdCfgEnBit) | d.op;
-                break;
-              case hw::kIdRegCount:
-                rdata = d.count;
-                break;
-              case hw::kIdRegReqIn:
-                rdata = d.req_in;
-                break;
-              case hw::kIdRegReqOut:
-                rdata = d.req_out;
-                break;
-              case hw::kIdRegRspIn:
-                rdata = d.rsp_in;
-                break;
-              case hw::kIdRegRspOut:
-                rdata = d.rsp_out;
-                break;
-              case hw::kIdRegReqDone:
-                rdata = d.req_done;
-                break;
-              default:
-                rdata = d.rsp_done;
-                break;
-            }
-          } else {
-            ok = false;
-          }
-      }
-    } else {
-      switch (a) {
-        case hw::kRegEngCtrl:
-          ok = (wd & ~3u) == 0 && wd != 0 && (!((wd >> hw::kEngCtrlReqBit) & 1u) || CanStart(0)) &&
-               (!((wd >> hw::kEngCtrlRspBit) & 1u) || CanStart(1));
-          start = wd & 3u;
-          break;
-        case hw::kRegEngStatus:
-          ok = (wd & ~hw::kEngStatusMask) == 0;
-          break;
-        case hw::kRegEngReqLen:
-        case hw::kRegEngRspLen:
-          ok = !running && ((wd >> 8) & 0xFFu) == 0 && (wd & 0xFFu) <= pd_ &&
-               ((wd & 0xFFu) == 0 || (wd >> 16) != 0);
-          break;
-        default:
-          if (is_prog) {
-            ok = !running && wd < nid_;
-          } else if (is_id) {
-            switch (a_r) {
-              case hw::kIdRegCfg:
-                ok = (wd & ~hw::kIdCfgMask) == 0 && (wd & 0xFu) < hw::kNumOps;
-                break;
-              case hw::kIdRegCount:
-                ok = wd >= 1 && wd <= 0xFFFFu;
-                break;
-              case hw::kIdRegReqIn:
-              case hw::kIdRegRspOut:
-                ok = (wd >> np_) == 0;
-                break;
-              case hw::kIdRegReqOut:
-              case hw::kIdRegRspIn:
-                ok = wd < np_ || wd == hw::kEngTurn;
-                break;
-              default:
-                ok = false;
-                break;
-            }
-            if (running) ok = false;
-          }
-      }
-    }
-    if (!ok) start = 0;
-  }
+  r.a = a;
+  r.is_id = a >= hw::kRegEngIdBase && a < hw::kRegEngIdBase + hw::kEngIdStride * nid_;
+  r.a_id = ((a - hw::kRegEngIdBase) / hw::kEngIdStride) & idw_mask_;
+  r.a_r = (a - hw::kRegEngIdBase) % hw::kEngIdStride;
+  r.is_prog = (a >= hw::kRegEngReqProgBase && a < hw::kRegEngReqProgBase + pd_) ||
+              (a >= hw::kRegEngRspProgBase && a < hw::kRegEngRspProgBase + pd_);
+  r.a_cls = a >= hw::kRegEngRspProgBase ? 1 : 0;
+  r.a_step = a - (r.a_cls ? hw::kRegEngRspProgBase : hw::kRegEngReqProgBase);
+  return r;
+}
 
-  // Output registers, then the turn queue's push (both read the tree's last stage).
+// The per-id register r names, as read.
+uint32_t FastEngine::IdRegister(const Decoded& r) const {
+  const Id& d = id_[r.a_id];
+  switch (r.a_r) {
+    case hw::kIdRegCfg:
+      return (uint32_t{d.en} << hw::kIdCfgEnBit) | d.op;
+    case hw::kIdRegCount:
+      return d.count;
+    case hw::kIdRegReqIn:
+      return d.req_in;
+    case hw::kIdRegReqOut:
+      return d.req_out;
+    case hw::kIdRegRspIn:
+      return d.rsp_in;
+    case hw::kIdRegRspOut:
+      return d.rsp_out;
+    case hw::kIdRegReqDone:
+      return d.req_done;
+    default:
+      return d.rsp_done;
+  }
+}
+
+// aries_coll_engine_regs p_access for a read: the register's value (refused off the map).
+FastEngine::Answer FastEngine::ReadAccess(const Decoded& r) const {
+  Answer ans;
+  ans.ok = true;
+  switch (r.a) {
+    case hw::kRegEngId:
+      ans.rdata = hw::kEngIdValue;
+      break;
+    case hw::kRegEngParams:
+      ans.rdata =
+          ((np_ & 31u) << 24) | ((depth_ & 0xFFu) << 16) | ((pd_ & 0xFFu) << 8) | (nid_ & 0xFFu);
+      break;
+    case hw::kRegEngCtrl:
+      ans.rdata = (run_[0] ? 1u : 0u) | (run_[1] ? 2u : 0u);
+      break;
+    case hw::kRegEngStatus:
+      ans.rdata = status_;
+      break;
+    case hw::kRegEngErrInfo:
+      ans.rdata = err_info_;
+      break;
+    case hw::kRegEngReqLen:
+      ans.rdata = (passes_[0] << 16) | len_[0];
+      break;
+    case hw::kRegEngRspLen:
+      ans.rdata = (passes_[1] << 16) | len_[1];
+      break;
+    case hw::kRegEngDropped:
+      ans.rdata = dropped_;
+      break;
+    default:
+      if (r.is_prog) {
+        ans.rdata = prog_[r.a_cls * pd_ + r.a_step];
+      } else if (r.is_id) {
+        ans.rdata = IdRegister(r);
+      } else {
+        ans.ok = false;
+      }
+  }
+  return ans;
+}
+
+// Whether the per-id register r names takes the value wd (in range; the engine not running is
+// checked by the caller).
+bool FastEngine::IdWriteOk(const Decoded& r, uint32_t wd) const {
+  switch (r.a_r) {
+    case hw::kIdRegCfg:
+      return (wd & ~hw::kIdCfgMask) == 0 && (wd & 0xFu) < hw::kNumOps;
+    case hw::kIdRegCount:
+      return wd >= 1 && wd <= 0xFFFFu;
+    case hw::kIdRegReqIn:
+    case hw::kIdRegRspOut:
+      return (wd >> np_) == 0;
+    case hw::kIdRegReqOut:
+    case hw::kIdRegRspIn:
+      return wd < np_ || wd == hw::kEngTurn;
+    default:
+      return false;
+  }
+}
+
+// aries_coll_engine_regs p_access for a write of wd: accepted or refused (p_can_start for a
+// CTRL write; programs and ids change only while nothing runs), and the programs it starts.
+FastEngine::Answer FastEngine::WriteAccess(const Decoded& r, uint32_t wd, bool running) const {
+  Answer ans;
+  switch (r.a) {
+    case hw::kRegEngCtrl:
+      ans.ok = (wd & ~3u) == 0 && wd != 0 && (!((wd >> hw::kEngCtrlReqBit) & 1u) || CanStart(0)) &&
+               (!((wd >> hw::kEngCtrlRspBit) & 1u) || CanStart(1));
+      ans.start = wd & 3u;
+      break;
+    case hw::kRegEngStatus:
+      ans.ok = (wd & ~hw::kEngStatusMask) == 0;
+      break;
+    case hw::kRegEngReqLen:
+    case hw::kRegEngRspLen:
+      ans.ok = !running && ((wd >> 8) & 0xFFu) == 0 && (wd & 0xFFu) <= pd_ &&
+               ((wd & 0xFFu) == 0 || (wd >> 16) != 0);
+      break;
+    default:
+      if (r.is_prog) {
+        ans.ok = !running && wd < nid_;
+      } else if (r.is_id) {
+        ans.ok = IdWriteOk(r, wd) && !running;
+      }
+  }
+  return ans;
+}
+
+// aries_coll_engine p_out_v, p_out_f and p_in_credit: the output registers take what the
+// claims send (the response line's last stage, else the tree's root), the input credits the
+// pops.
+ARIES_INLINE void FastEngine::OutputRegisters() {
+  const uint32_t port_mask = (1u << np_) - 1u;
   const unsigned last = levels_ - 1;
   const unsigned rs = (rd_pos_ + last) % levels_;
   const bool rd_last = (rd_mask_ >> last) & 1u;
@@ -332,13 +343,20 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
   out_v_ = claim_;
   in_cr_req_ = q_pop_ & port_mask;
   in_cr_rsp_ = (q_pop_ >> np_) & port_mask;
-  const bool turn_pop = rsp_issue_ && rsp_from_turn_;
+}
+
+// The turn queue's push: the tree's root, when it turns into this engine's response.
+ARIES_INLINE void FastEngine::TurnPush() {
   if (tree_v_ && tree_turn_ && turn_cnt_ < p_.turn_depth) {
     ReqFlit(&turn_mem_[turn_wr_ * w_]);
     turn_wr_ = turn_wr_ + 1 == p_.turn_depth ? 0 : turn_wr_ + 1;
     ++turn_cnt_;
   }
-  // The response line and the tree take their new first stage (the old last stage's slot).
+}
+
+// aries_coll_engine p_rd_v and p_rd_d: the response delay line shifts, its first stage taking
+// the issued response (from the turn queue or a response queue).
+ARIES_INLINE void FastEngine::ResponseLine() {
   const unsigned new_rd = (rd_pos_ + levels_ - 1) % levels_;
   if (rsp_issue_) {
     const uint32_t* src = rsp_from_turn_ ? &turn_mem_[turn_rd_ * w_] : QHead(np_ + rsp_src_);
@@ -347,38 +365,55 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
   }
   rd_mask_ = ((rd_mask_ << 1) | (rsp_issue_ ? 1u : 0u)) & ((1u << levels_) - 1u);
   rd_pos_ = new_rd;
+}
+
+// aries_coll_tree for lane k of the issued request: the request queues' heads reduced with op
+// in the tree's slot pairing (p_level0 padded, then level by level). Returns the root.
+ARIES_INLINE uint32_t FastEngine::ReduceLane(unsigned k, unsigned op) {
+  const uint32_t port_mask = (1u << np_) - 1u;
+  const unsigned pad = 1u << levels_;
+  uint32_t* v = lane_scratch_.data();
+  uint32_t present = req_ins_ & port_mask;
+  for (uint32_t m = present; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    v[p] = QHead(p)[1 + k];
+  }
+  for (unsigned n = pad; n > 1; n /= 2) {
+    uint32_t next = 0;
+    for (unsigned s = 0; s < n / 2; ++s) {
+      const bool a2 = (present >> (2 * s)) & 1u, b2 = (present >> (2 * s + 1)) & 1u;
+      if (a2 && b2)
+        v[s] = coll::LaneOp(op, v[2 * s], v[2 * s + 1]);
+      else if (a2)
+        v[s] = v[2 * s];
+      else if (b2)
+        v[s] = v[2 * s + 1];
+      if (a2 || b2) next |= 1u << s;
+    }
+    present = next;
+  }
+  return v[0];
+}
+
+// aries_coll_engine p_tree_in: the tree's delay line shifts, its first stage taking the issued
+// request's reduced payload and side word.
+ARIES_INLINE void FastEngine::RequestTree() {
   const unsigned new_st = (st_pos_ + levels_ - 1) % levels_;
   if (req_issue_) {
     const unsigned cur0 = Cur(0);
     const unsigned op = id_[cur0].op;
-    const unsigned pad = 1u << levels_;
-    uint32_t* v = lane_scratch_.data();
-    for (unsigned k = 0; k < p_.lanes; ++k) {
-      uint32_t present = req_ins_ & port_mask;
-      for (uint32_t m = present; m != 0; m &= m - 1) {
-        const unsigned p = Ctz(m);
-        v[p] = QHead(p)[1 + k];
-      }
-      for (unsigned n = pad; n > 1; n /= 2) {
-        uint32_t next = 0;
-        for (unsigned s = 0; s < n / 2; ++s) {
-          const bool a2 = (present >> (2 * s)) & 1u, b2 = (present >> (2 * s + 1)) & 1u;
-          if (a2 && b2)
-            v[s] = coll::LaneOp(op, v[2 * s], v[2 * s + 1]);
-          else if (a2)
-            v[s] = v[2 * s];
-          else if (b2)
-            v[s] = v[2 * s + 1];
-          if (a2 || b2) next |= 1u << s;
-        }
-        present = next;
-      }
-      st_data_[static_cast<size_t>(new_st) * p_.lanes + k] = v[0];
-    }
+    for (unsigned k = 0; k < p_.lanes; ++k)
+      st_data_[static_cast<size_t>(new_st) * p_.lanes + k] = ReduceLane(k, op);
     st_side_[new_st] = Side(req_to_turn_, req_dst_, cur0, op, id_[cur0].req_done & kSeqMask);
   }
   st_mask_ = ((st_mask_ << 1) | (req_issue_ ? 1u : 0u)) & ((1u << levels_) - 1u);
   st_pos_ = new_st;
+}
+
+// The turn queue's pop (the response stage took its head) and aries_coll_engine p_turn_space:
+// space reserved at a request's issue to the turn queue, freed by the pop.
+ARIES_INLINE void FastEngine::TurnPop() {
+  const bool turn_pop = rsp_issue_ && rsp_from_turn_;
   if (turn_pop && turn_cnt_ > 0) {
     turn_rd_ = turn_rd_ + 1 == p_.turn_depth ? 0 : turn_rd_ + 1;
     --turn_cnt_;
@@ -387,8 +422,11 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     --turn_space_;
   else if (turn_pop && !(req_issue_ && req_to_turn_))
     ++turn_space_;
+}
 
-  // Output credits.
+// The output credits per port and class: taken at issue (p_take), returned by the receivers.
+ARIES_INLINE void FastEngine::OutputCredits() {
+  const uint32_t port_mask = (1u << np_) - 1u;
   uint32_t take = 0;
   if (req_issue_ && !req_to_turn_) take |= 1u << req_dst_;
   if (rsp_issue_) take |= (rsp_outs_ & port_mask) << np_;
@@ -406,10 +444,11 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
     else
       cr_avail_ &= ~(1u << q);
   }
+}
 
-  // Queues: pushes (readiness from the counts before this edge), then pops.
-  uint32_t drop_hid = 0;
-  if (drop_) drop_hid = (QHead(drop_q_)[0] >> hw::kHdrFlowLsb) & kFlowMask;
+// aries_coll_engine p_push and p_pop: the input queues' pushes (readiness from the counts
+// before this edge), then their pops.
+ARIES_INLINE void FastEngine::QueuePushPop() {
   for (uint32_t m = in_valid_; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     const uint32_t* f = in_flit_[p];
@@ -435,18 +474,11 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
   for (unsigned q = 0; q < nq_; ++q) {
     if (qcnt_[q] != 0) qvalid_ |= 1u << q;
   }
+}
 
-  // Registers.
-  const uint32_t old_status = status_;
-  cfg_rsp_ = cfg_req;
-  cfg_rdata_ = cfg_req && ok ? rdata : 0;
-  cfg_err_ = cfg_req && !ok;
-  if (drop_) {
-    ++dropped_;
-    status_ |= h_why_[drop_q_];
-    err_info_ = ((drop_q_ / np_) << 24) | ((drop_q_ % np_) << 16) | drop_hid;
-  }
-  if (cfg_req && !ok) status_ |= 1u << hw::kEngStatusCfgErrBit;
+// aries_coll_seq p_state for both classes: an issue counts its step's operations done, then
+// moves to the next step, the next pass, or stops the program.
+ARIES_INLINE void FastEngine::Sequencers() {
   const bool issue[2] = {req_issue_, rsp_issue_};
   for (unsigned c = 0; c < 2; ++c) {
     if (!issue[c]) continue;
@@ -469,60 +501,101 @@ void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
       ptr_[c] = 0;
     }
   }
-  if (cfg_req && we && ok) {
-    switch (a) {
-      case hw::kRegEngCtrl:
-        for (unsigned c = 0; c < 2; ++c) {
-          if ((start >> c) & 1u) {
-            run_[c] = true;
-            ptr_[c] = 0;
-            pass_left_[c] = passes_[c];
-            left_[c] = id_[prog_[c * pd_]].count;
-          }
+}
+
+// aries_coll_engine_regs p_regs: an accepted write of wd to the register r names (CTRL starts
+// programs; STATUS clears the bits written of old_status, keeping this cycle's drop).
+void FastEngine::RegisterWrite(const Decoded& r, const Answer& ans, uint32_t wd,
+                               uint32_t old_status) {
+  const uint32_t port_mask = (1u << np_) - 1u;
+  switch (r.a) {
+    case hw::kRegEngCtrl:
+      for (unsigned c = 0; c < 2; ++c) {
+        if ((ans.start >> c) & 1u) {
+          run_[c] = true;
+          ptr_[c] = 0;
+          pass_left_[c] = passes_[c];
+          left_[c] = id_[prog_[c * pd_]].count;
         }
-        break;
-      case hw::kRegEngStatus:
-        status_ = (old_status & ~wd) | (drop_ ? h_why_[drop_q_] : 0u);
-        break;
-      case hw::kRegEngReqLen:
-      case hw::kRegEngRspLen: {
-        const unsigned c = a == hw::kRegEngRspLen ? 1 : 0;
-        len_[c] = wd & 0xFFu;
-        passes_[c] = wd >> 16;
-        break;
       }
-      default:
-        if (is_prog) {
-          prog_[a_cls * pd_ + a_step] = wd & idw_mask_;
-        } else if (is_id) {
-          Id& d = id_[a_id];
-          switch (a_r) {
-            case hw::kIdRegCfg:
-              d.op = wd & kOpMask;
-              d.en = (wd >> hw::kIdCfgEnBit) & 1u;
-              d.req_done = d.rsp_done = 0;
-              break;
-            case hw::kIdRegCount:
-              d.count = wd & 0xFFFFu;
-              break;
-            case hw::kIdRegReqIn:
-              d.req_in = wd & port_mask;
-              break;
-            case hw::kIdRegReqOut:
-              d.req_out = wd & 31u;
-              break;
-            case hw::kIdRegRspIn:
-              d.rsp_in = wd & 31u;
-              break;
-            case hw::kIdRegRspOut:
-              d.rsp_out = wd & port_mask;
-              break;
-            default:
-              break;
-          }
-        }
+      break;
+    case hw::kRegEngStatus:
+      status_ = (old_status & ~wd) | (drop_ ? h_why_[drop_q_] : 0u);
+      break;
+    case hw::kRegEngReqLen:
+    case hw::kRegEngRspLen: {
+      const unsigned c = r.a == hw::kRegEngRspLen ? 1 : 0;
+      len_[c] = wd & 0xFFu;
+      passes_[c] = wd >> 16;
+      break;
     }
+    default:
+      if (r.is_prog) {
+        prog_[r.a_cls * pd_ + r.a_step] = wd & idw_mask_;
+      } else if (r.is_id) {
+        Id& d = id_[r.a_id];
+        switch (r.a_r) {
+          case hw::kIdRegCfg:
+            d.op = wd & kOpMask;
+            d.en = (wd >> hw::kIdCfgEnBit) & 1u;
+            d.req_done = d.rsp_done = 0;
+            break;
+          case hw::kIdRegCount:
+            d.count = wd & 0xFFFFu;
+            break;
+          case hw::kIdRegReqIn:
+            d.req_in = wd & port_mask;
+            break;
+          case hw::kIdRegReqOut:
+            d.req_out = wd & 31u;
+            break;
+          case hw::kIdRegRspIn:
+            d.rsp_in = wd & 31u;
+            break;
+          case hw::kIdRegRspOut:
+            d.rsp_out = wd & port_mask;
+            break;
+          default:
+            break;
+        }
+      }
   }
+}
+
+void FastEngine::Edge(bool cfg_req, bool we, uint32_t cfg_addr, uint32_t wd) {
+  const bool running = run_[0] || run_[1];
+  // Register decode (aries_coll_engine p_decode, p_access).
+  const Decoded r = Decode(cfg_addr);
+  Answer ans;
+  if (cfg_req) {
+    ans = we ? WriteAccess(r, wd, running) : ReadAccess(r);
+    if (!ans.ok) ans.start = 0;
+  }
+  // Output registers, then the turn queue's push (both read the tree's last stage).
+  OutputRegisters();
+  TurnPush();
+  // The response line and the tree take their new first stage (the old last stage's slot).
+  ResponseLine();
+  RequestTree();
+  TurnPop();
+  // Output credits.
+  OutputCredits();
+  // Queues: pushes (readiness from the counts before this edge), then pops.
+  const uint32_t drop_hid = drop_ ? (QHead(drop_q_)[0] >> hw::kHdrFlowLsb) & kFlowMask : 0;
+  QueuePushPop();
+  // Registers.
+  const uint32_t old_status = status_;
+  cfg_rsp_ = cfg_req;
+  cfg_rdata_ = cfg_req && ans.ok ? ans.rdata : 0;
+  cfg_err_ = cfg_req && !ans.ok;
+  if (drop_) {
+    ++dropped_;
+    status_ |= h_why_[drop_q_];
+    err_info_ = ((drop_q_ / np_) << 24) | ((drop_q_ % np_) << 16) | drop_hid;
+  }
+  if (cfg_req && !ans.ok) status_ |= 1u << hw::kEngStatusCfgErrBit;
+  Sequencers();
+  if (cfg_req && we && ans.ok) RegisterWrite(r, ans, wd, old_status);
 }
 
 }  // namespace aries::sysc

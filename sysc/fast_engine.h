@@ -72,6 +72,36 @@ class FastEngine {
   void ReqFlit(uint32_t* dst) const;  // the tree's root as a flit
   bool CanStart(unsigned c) const;
 
+  // Edge's stages (fast_engine.cc).
+  // A register request decoded (aries_coll_engine_regs p_decode): its address, whether it is a
+  // per-id register (of id a_id, register a_r) or a program step (class a_cls, step a_step).
+  struct Decoded {
+    unsigned a;
+    bool is_id, is_prog;
+    unsigned a_id, a_r, a_cls, a_step;
+  };
+  // Its answer (p_access): accepted, the data read, the programs a CTRL write starts.
+  struct Answer {
+    bool ok = false;
+    uint32_t rdata = 0;
+    unsigned start = 0;
+  };
+  Decoded Decode(uint32_t cfg_addr) const;
+  Answer ReadAccess(const Decoded& r) const;
+  uint32_t IdRegister(const Decoded& r) const;
+  Answer WriteAccess(const Decoded& r, uint32_t wd, bool running) const;
+  bool IdWriteOk(const Decoded& r, uint32_t wd) const;
+  void OutputRegisters();
+  void TurnPush();
+  void ResponseLine();
+  void RequestTree();
+  uint32_t ReduceLane(unsigned k, unsigned op);
+  void TurnPop();
+  void OutputCredits();
+  void QueuePushPop();
+  void Sequencers();
+  void RegisterWrite(const Decoded& r, const Answer& ans, uint32_t wd, uint32_t old_status);
+
   Params p_;
   unsigned np_, w_, nq_, nid_, pd_, depth_, levels_, idw_mask_;
   // Configuration and program state.

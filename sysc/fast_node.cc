@@ -8,6 +8,10 @@
 #include "aries_pkg.h"
 #include "aries_regs.h"
 
+// The stages of the hot path (CombT, EdgeT, OutputsT) are compiled into it whatever the
+// compiler's inlining limits: each cycle runs them as one function, as before they were named.
+#define ARIES_INLINE inline __attribute__((always_inline))
+
 namespace aries::sysc {
 
 namespace {
@@ -78,7 +82,11 @@ inline uint32_t Bytes4(uint32_t x) { return (x * 0x00204081u) & 0x01010101u; }
 
 }  // namespace
 
-FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
+namespace {
+
+// Throws std::invalid_argument naming the first parameter of `shape` FastNode does not model.
+void CheckShape(const NodeShape& shape) {
+  constexpr unsigned kMaxPorts = FastNode::kMaxPorts;
   if (shape.num_ports < 2 || shape.num_ports > kMaxPorts) {
     throw std::invalid_argument(
         fmt::format("FastNode: {} router ports (allowed: 2 to {})", shape.num_ports, kMaxPorts));
@@ -111,18 +119,55 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
         "which reduces every lane)",
         shape.carried_lanes, shape.lanes, shape.lanes, shape.lanes));
   }
-  nn_ = shape.num_ports;
-  lp_ = shape.local_ports;
-  if (lp_ != 1 && lp_ != 2 && lp_ != 4) {
+  const unsigned nn = shape.num_ports, lp = shape.local_ports;
+  if (lp != 1 && lp != 2 && lp != 4) {
     throw std::invalid_argument(
         fmt::format("FastNode: {} local ports (allowed: 1, 2, 4)", shape.local_ports));
   }
-  np_ = nn_ + lp_ - 1;
-  if (np_ > kMaxPorts) {
+  const unsigned np = nn + lp - 1;
+  if (np > kMaxPorts) {
     throw std::invalid_argument(
-        fmt::format("FastNode: {} router ports with the {} local ports (allowed: at most {})", np_,
-                    lp_, kMaxPorts));
+        fmt::format("FastNode: {} router ports with the {} local ports (allowed: at most {})", np,
+                    lp, kMaxPorts));
   }
+  const unsigned nt = shape.num_tracks;
+  const bool muxed = nn == hw::kNumMeshPorts && nt > 0;
+  const unsigned nl = nn - 1 + (muxed ? 4 * nt : 0);
+  if (nl != shape.num_links || nl > 64 || nt > hw::kMaxTracks) {
+    throw std::invalid_argument(fmt::format(
+        "FastNode: {} links with {} ports and {} tracks (aries_node has {}; at most 64 links "
+        "and {} tracks)",
+        shape.num_links, nn, nt, nl, hw::kMaxTracks));
+  }
+  const size_t slots = static_cast<size_t>(np) * shape.num_vcs * shape.buffer_depth;
+  if (slots > 0x10000) {  // slot numbers are 16 bits (fifo_, free_)
+    throw std::invalid_argument(fmt::format(
+        "FastNode: {} ports x {} VCs x {} flits = {} buffer slots (allowed: at most 65,536)", np,
+        shape.num_vcs, shape.buffer_depth, slots));
+  }
+}
+
+// The collective engine's parameters in a node of this shape with nv router VCs.
+FastEngine::Params EngineParams(const NodeShape& shape, unsigned nv) {
+  FastEngine::Params ep;
+  ep.ports = shape.num_ports;  // the engine meets the port side only (local port 0, the interposer)
+  ep.lanes = shape.lanes;
+  ep.ids = shape.coll_ids;
+  ep.prog = shape.coll_prog;
+  ep.depth = shape.coll_depth;
+  ep.out_credits = shape.coll_depth;
+  ep.req_vc = nv;
+  ep.rsp_vc = nv + 1;
+  return ep;
+}
+
+}  // namespace
+
+FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
+  CheckShape(shape);
+  nn_ = shape.num_ports;
+  lp_ = shape.local_ports;
+  np_ = nn_ + lp_ - 1;
   net_mask_ = nn_ >= 32 ? ~0u : (1u << nn_) - 1u;
   nv_ = shape.num_vcs;
   depth_ = shape.buffer_depth;
@@ -133,18 +178,17 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   port_sel_mask_ = (1u << SelBits(np_)) - 1u;
   muxed_ = nn_ == hw::kNumMeshPorts && nt_ > 0;
   nl_ = nn_ - 1 + (muxed_ ? 4 * nt_ : 0);
-  if (nl_ != shape.num_links || nl_ > 64 || nt_ > hw::kMaxTracks) {
-    throw std::invalid_argument(fmt::format(
-        "FastNode: {} links with {} ports and {} tracks (aries_node has {}; at most 64 links "
-        "and {} tracks)",
-        shape.num_links, nn_, nt_, nl_, hw::kMaxTracks));
-  }
-  const size_t slots = static_cast<size_t>(np_) * nv_ * depth_;
-  if (slots > 0x10000) {  // slot numbers are 16 bits (fifo_, free_)
-    throw std::invalid_argument(fmt::format(
-        "FastNode: {} ports x {} VCs x {} flits = {} buffer slots (allowed: at most 65,536)", np_,
-        nv_, depth_, slots));
-  }
+  LayOut(static_cast<size_t>(np_) * nv_ * depth_);
+  if (shape.coll_engine) eng_ = std::make_unique<FastEngine>(EngineParams(shape, nv_));
+  // The local ports' input pointers here, the interposer ports' in Owners().
+  for (unsigned i = 0; i < lp_; ++i) c_.rin_flit[LocalPort(i)] = &ep_in_flit_q_[i * w_];
+  fixed_p2p_ = np_ == FixedP2p::kNp && lp_ == FixedP2p::kLp && nv_ == FixedP2p::kNv &&
+               depth_ == FixedP2p::kDepth && w_ == FixedP2p::kW && nl_ == FixedP2p::kNl &&
+               muxed_ == (FixedP2p::kMuxed == 1) && !eng_;
+  Reset(0, 0);
+}
+
+void FastNode::LayOut(size_t slots) {
   // The arrays of a cycle, widest elements first (no padding between them), then the buffers
   // and tables, which a cycle reads a few lines of.
   Arena& a = arena_;
@@ -168,26 +212,8 @@ FastNode::FastNode(const NodeShape& shape) : shape_(shape) {
   a.AddEach(slots, free_, fifo_, slot_);
   a.Add(slot_flit_, slots * w_);
   a.Add(dor_, size_t{1} << (2 * hw::kCoordW));
-  a.Add(table_, static_cast<size_t>(shape.num_flows) * np_);
+  a.Add(table_, static_cast<size_t>(shape_.num_flows) * np_);
   a.Commit();  // every array zero (a null rin_flit, an empty head_ and slot_)
-  if (shape.coll_engine) {
-    FastEngine::Params ep;
-    ep.ports = nn_;  // the engine meets the port side only (local port 0, the interposer)
-    ep.lanes = shape.lanes;
-    ep.ids = shape.coll_ids;
-    ep.prog = shape.coll_prog;
-    ep.depth = shape.coll_depth;
-    ep.out_credits = shape.coll_depth;
-    ep.req_vc = nv_;
-    ep.rsp_vc = nv_ + 1;
-    eng_ = std::make_unique<FastEngine>(ep);
-  }
-  // The local ports' input pointers here, the interposer ports' in Owners().
-  for (unsigned i = 0; i < lp_; ++i) c_.rin_flit[LocalPort(i)] = &ep_in_flit_q_[i * w_];
-  fixed_p2p_ = np_ == FixedP2p::kNp && lp_ == FixedP2p::kLp && nv_ == FixedP2p::kNv &&
-               depth_ == FixedP2p::kDepth && w_ == FixedP2p::kW && nl_ == FixedP2p::kNl &&
-               muxed_ == (FixedP2p::kMuxed == 1) && !eng_;
-  Reset(0, 0);
 }
 
 void FastNode::Trace(VerilatedFstC*) {
@@ -383,11 +409,11 @@ void FastNode::ComputeComb() {
     CombT<AnyShape>();
 }
 
+// The router's pins from the port side (aries_node p_rtr_pins): the endpoint's registers, then
+// the port muxes' (or the fixed wiring's) link registers. Returns the outputs with credits.
 template <class D>
-void FastNode::CombT() {
-  const Dims d = DimsOf<D>();
+ARIES_INLINE uint32_t FastNode::PortSideT(const Dims& d) {
   Comb& c = c_;
-  // Port side: the endpoint, then the muxes (or fixed wiring).
   // (rin_flit: set by the constructor and Owners())
   c.rin_valid = ep_in_valid_q_ & 1u;
   c.rout_credit[0] = ep_out_credit_q_[0];
@@ -430,29 +456,37 @@ void FastNode::CombT() {
       rca |= uint32_t{cr != 0} << p;
     }
   }
-  if (d.has_eng) {
-    // By VC: the router's VCs to the router, the two collective VCs to the engine; credits of
-    // the collective VCs to the engine.
-    eng_in_ = eng_cr_req_ = eng_cr_rsp_ = 0;
-    for (uint32_t m = c.rin_valid & net_mask_; m != 0; m &= m - 1) {
-      const unsigned p = Ctz(m);
-      if (((c.rin_flit[p][0] >> hw::kHdrVcLsb) & kVcMask) >= d.nv) eng_in_ |= 1u << p;
-    }
-    c.rin_valid &= ~eng_in_;
-    for (unsigned p = 0; p < d.nn; ++p) {
-      const uint8_t cr = c.rout_credit[p];
-      eng_cr_req_ |= ((cr >> d.nv) & 1u) << p;
-      eng_cr_rsp_ |= ((cr >> (d.nv + 1)) & 1u) << p;
-      c.rout_credit[p] = cr & static_cast<uint8_t>((1u << d.nv) - 1u);
-      if (c.rout_credit[p] == 0) rca &= ~(1u << p);
-    }
-    eng_->Comb(eng_in_, c.rin_flit.data(), eng_cr_req_, eng_cr_rsp_);
-  }
-  c.rout_credit_any = rca;
-  c.stray_flit = (lnk_in_valid_q_ & ~in_owned_) != 0;
-  c.stray_credit = (lnk_out_credit_any_ & ~out_owned_) != 0;
+  return rca;
+}
 
-  // Pass-through circuits seen from the outputs.
+// aries_node p_split: by VC, the router's VCs to the router, the two collective VCs to the
+// engine; credits of the collective VCs to the engine (whose Comb it runs). Returns rca without
+// the outputs left with no router credit.
+template <class D>
+ARIES_INLINE uint32_t FastNode::EngineSplitT(const Dims& d, uint32_t rca) {
+  Comb& c = c_;
+  eng_in_ = eng_cr_req_ = eng_cr_rsp_ = 0;
+  for (uint32_t m = c.rin_valid & net_mask_; m != 0; m &= m - 1) {
+    const unsigned p = Ctz(m);
+    if (((c.rin_flit[p][0] >> hw::kHdrVcLsb) & kVcMask) >= d.nv) eng_in_ |= 1u << p;
+  }
+  c.rin_valid &= ~eng_in_;
+  for (unsigned p = 0; p < d.nn; ++p) {
+    const uint8_t cr = c.rout_credit[p];
+    eng_cr_req_ |= ((cr >> d.nv) & 1u) << p;
+    eng_cr_rsp_ |= ((cr >> (d.nv + 1)) & 1u) << p;
+    c.rout_credit[p] = cr & static_cast<uint8_t>((1u << d.nv) - 1u);
+    if (c.rout_credit[p] == 0) rca &= ~(1u << p);
+  }
+  eng_->Comb(eng_in_, c.rin_flit.data(), eng_cr_req_, eng_cr_rsp_);
+  return rca;
+}
+
+// aries_router p_passthru: the pass-through circuits seen from the outputs (the outputs they
+// hold, their sources, those with a flit passing).
+template <class D>
+ARIES_INLINE void FastNode::PassThroughSourcesT(const Dims& d) {
+  Comb& c = c_;
   c.pt_out_en = 0;
   c.pt_out_valid = 0;
   for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
@@ -467,85 +501,93 @@ void FastNode::CombT() {
     const unsigned o = Ctz(m);
     if ((c.rin_valid >> c.pt_src[o]) & 1u) c.pt_out_valid |= 1u << o;
   }
+}
 
-  // Inputs: heads, VC selection, requests (stage 2).
+// aries_router_input p_heads for VC v of input p: its head with the output VC it takes (the
+// dynamic VC allocation of a DOR head) and the outputs it may take now, not held by `blocked`.
+template <class D>
+ARIES_INLINE FastNode::Head FastNode::HeadOfT(const Dims& d, unsigned p, unsigned v,
+                                              uint32_t blocked, bool torus) const {
+  Head h;
+  const unsigned q = p * d.nv + v;
+  const VcHead hv = head_[q];
+  h.slot = hv.slot;
+  h.flags = hv.flags;
+  h.rem = hv.rem;
+  const bool is_head = hv.flags & kHead;
+  h.eff = Select(is_head, hv.ovc, pkt_ovc_[q]);
+  if (dyn_vc_ && (hv.flags & kDynCand)) {
+    // (A DOR head is unicast: nothing of its route is served while it waits, rem = route.)
+    for (unsigned wv = 0; wv < d.nv; ++wv) {
+      if ((!torus || (wv & 1u) == (hv.ovc & 1u)) && (hv.rem & avail_[wv] & ~owned_vc_[wv]) != 0) {
+        h.eff = wv;
+        break;
+      }
+    }
+  }
+  h.ok = 0;
+  if (h.eff < d.nv) {
+    const uint32_t vcm = Select(is_head, ~owned_vc_[h.eff], own_by_[p * d.nv + h.eff]);
+    h.ok = avail_[h.eff] & ~blocked & vcm;
+  }
+  return h;
+}
+
+// aries_router_input stage 2 (which VC heads can move, VC selection, requests) for every input
+// holding a flit, and aries_router p_transpose: the requests by output (req_by_out_).
+template <class D>
+ARIES_INLINE FastNode::Selection FastNode::VcSelectionT(const Dims& d) {
+  Comb& c = c_;
+  Selection s;
   const bool torus = topo_ == hw::kTopoTorus;
   const bool mc_free = !mc_busy_;
   const uint32_t blocked = c.pt_out_en | (d.has_eng ? eng_->claim() : 0u);  // out_hold_i
   c.sel_valid = c.mc_start = c.pop_tail = 0;
-  // The selected heads that are dropped (no route), are heads, are tails.
-  uint32_t sel_drop = 0, sel_is_head = 0, sel_tail = 0;
-  uint32_t ok_sel[32];
-  // The selected heads' requests: the outputs any requests, and per output the inputs.
-  uint32_t req_any = 0;
   uint32_t* req_by_out = req_by_out_.data();  // the outputs' entries all zero between cycles
   // Only the inputs holding flits (sel, gnt and rem of the others are never read).
   c.in_empty = all_ports_ & ~ne_ports_;
-  // The head of input VC q of port p: its slot, flags, remaining outputs, effective output VC
-  // and the outputs it may take now (ok).
-  struct Head {
-    unsigned slot, flags, eff;
-    uint32_t rem, ok;
-  };
-  auto head_of = [&](unsigned p, unsigned v, Head& h) {
-    const unsigned q = p * d.nv + v;
-    const VcHead hv = head_[q];
-    h.slot = hv.slot;
-    h.flags = hv.flags;
-    h.rem = hv.rem;
-    const bool is_head = hv.flags & kHead;
-    h.eff = Select(is_head, hv.ovc, pkt_ovc_[q]);
-    if (dyn_vc_ && (hv.flags & kDynCand)) {
-      // (A DOR head is unicast: nothing of its route is served while it waits, rem = route.)
-      for (unsigned wv = 0; wv < d.nv; ++wv) {
-        if ((!torus || (wv & 1u) == (hv.ovc & 1u)) && (hv.rem & avail_[wv] & ~owned_vc_[wv]) != 0) {
-          h.eff = wv;
-          break;
-        }
-      }
-    }
-    h.ok = 0;
-    if (h.eff < d.nv) {
-      const uint32_t vcm = Select(is_head, ~owned_vc_[h.eff], own_by_[p * d.nv + h.eff]);
-      h.ok = avail_[h.eff] & ~blocked & vcm;
-    }
-  };
   for (uint32_t pm = ne_ports_; pm != 0; pm &= pm - 1) {
     const unsigned p = Ctz(pm);
     uint32_t vc_req = 0;
     for (uint32_t m = nonempty_[p]; m != 0; m &= m - 1) {
       const unsigned v = Ctz(m);
-      Head h;
-      head_of(p, v, h);
+      const Head h = HeadOfT<D>(d, p, v, blocked, torus);
       const bool mc_ok = !(h.flags & kMcHead) || mc_free || (mc_port_ == p && mc_vc_ == v);
       if ((h.rem == 0 || (h.rem & h.ok) != 0) && mc_ok) vc_req |= 1u << v;
     }
     if (vc_req == 0) continue;
     // The selected VC's head again (the same state: the same answer).
     const unsigned sel = RrPick(vc_req, vc_last_[p]);
-    Head h;
-    head_of(p, sel, h);
+    const Head h = HeadOfT<D>(d, p, sel, blocked, torus);
     c.gnt[p] = 0;
     c.sel[p] = static_cast<uint8_t>(sel);
     c.sel_valid |= 1u << p;
     c.rem[p] = h.rem;
     c.sel_ovc[p] = static_cast<uint8_t>(h.eff);
     c.sel_slot[p] = static_cast<uint16_t>(h.slot);
-    ok_sel[p] = h.ok;
-    if (h.rem == 0) sel_drop |= 1u << p;
-    if (h.flags & kHead) sel_is_head |= 1u << p;
-    if (h.flags & kTail) sel_tail |= 1u << p;
+    s.ok[p] = h.ok;
+    if (h.rem == 0) s.drop |= 1u << p;
+    if (h.flags & kHead) s.is_head |= 1u << p;
+    if (h.flags & kTail) s.tail |= 1u << p;
     if ((h.flags & kMcHead) && mc_free) c.mc_start |= 1u << p;
     // Its requests (taken back below from a multicast head that loses the token).
     const uint32_t r = h.rem & h.ok;
-    req_any |= r;
+    s.req_any |= r;
     if (d.np < 32 && (r & (r - 1u)) == 0) {  // one output or none (the spare entry past them)
       req_by_out[Ctz(r | (1u << (d.np & 31u)))] |= 1u << p;
     } else {
       for (uint32_t n = r; n != 0; n &= n - 1) req_by_out[Ctz(n)] |= 1u << p;
     }
   }
-  // Multicast token arbitration, then the requests.
+  return s;
+}
+
+// aries_router p_mc_token: the multicast token's arbitration among the inputs starting a
+// multicast packet; the requests of those that lose it are taken back.
+template <class D>
+ARIES_INLINE void FastNode::McTokenArbitrationT(const Dims& d, Selection& s) {
+  Comb& c = c_;
+  uint32_t* req_by_out = req_by_out_.data();
   c.mc_win_valid = c.mc_start != 0;
   c.mc_gate = 0;
   c.mc_win_idx = 0;
@@ -556,14 +598,20 @@ void FastNode::CombT() {
   if (const uint32_t lost = c.mc_start & ~c.mc_gate; lost != 0) {
     for (uint32_t m = lost; m != 0; m &= m - 1) {
       const unsigned p = Ctz(m);
-      for (uint32_t n = c.rem[p] & ok_sel[p]; n != 0; n &= n - 1) req_by_out[Ctz(n)] &= ~(1u << p);
+      for (uint32_t n = c.rem[p] & s.ok[p]; n != 0; n &= n - 1) req_by_out[Ctz(n)] &= ~(1u << p);
     }
-    req_any = 0;
-    for (unsigned o = 0; o < d.np; ++o) req_any |= uint32_t{req_by_out[o] != 0} << o;
+    s.req_any = 0;
+    for (unsigned o = 0; o < d.np; ++o) s.req_any |= uint32_t{req_by_out[o] != 0} << o;
   }
-  c.req_any = req_any;
+  c.req_any = s.req_any;
+}
 
-  // Outputs: switch allocation.
+// aries_router_output switch allocation: each requested output not held by a circuit grants one
+// input (round robin); the circuits' outputs send too. Leaves req_by_out_ all zero.
+template <class D>
+ARIES_INLINE void FastNode::SwitchAllocationT(uint32_t req_any) {
+  Comb& c = c_;
+  uint32_t* req_by_out = req_by_out_.data();
   c.gnt_valid = 0;
   c.send = c.pt_out_valid;
   for (uint32_t m = req_any & ~c.pt_out_en; m != 0; m &= m - 1) {
@@ -576,7 +624,13 @@ void FastNode::CombT() {
     c.gnt[p] |= 1u << o;
   }
   for (uint32_t m = req_any & c.pt_out_en; m != 0; m &= m - 1) req_by_out[Ctz(m)] = 0;
-  // Inputs: done, pops, credits upstream.
+}
+
+// aries_router_input p_served and aries_router p_credit: the selected VCs done pop (a credit
+// upstream), the others keep the outputs served.
+template <class D>
+ARIES_INLINE void FastNode::InputPopsT(const Dims& d, const Selection& s) {
+  Comb& c = c_;
   c.in_credit_d.fill(0);
   c.in_credit_any = 0;
   // The selected VCs' pops and progress are the next clock edge's, made here: between this and
@@ -587,9 +641,9 @@ void FastNode::CombT() {
     const unsigned p = Ctz(m);
     const unsigned v = c.sel[p];
     const unsigned q = p * d.nv + v;
-    const bool drop = (sel_drop >> p) & 1u;
+    const bool drop = (s.drop >> p) & 1u;
     if (drop || (c.rem[p] & ~c.gnt[p]) == 0) {
-      c.pop_tail |= sel_tail & (1u << p);
+      c.pop_tail |= s.tail & (1u << p);
       c.in_credit_d[p] = static_cast<uint8_t>(1u << v);
       c.in_credit_any |= 1u << p;
       free_[nfree_++] = c.sel_slot[p];
@@ -598,17 +652,23 @@ void FastNode::CombT() {
       nonempty_[p] &= ~(uint32_t{left == 0} << v);
       ne_ports_ &= ~(uint32_t{nonempty_[p] == 0} << p);
       if (left != 0) {  // the next flit is the head, nothing of its route served
-        const unsigned s = fifo_[q * d.depth + rd_[q]];
-        head_[q] = VcHead::Of(slot_[s], s);
+        const unsigned sl = fifo_[q * d.depth + rd_[q]];
+        head_[q] = VcHead::Of(slot_[sl], sl);
       }
       // A head sets its packet's output VC.
-      const bool is_head = (sel_is_head >> p) & 1u;
+      const bool is_head = (s.is_head >> p) & 1u;
       pkt_ovc_[q] = static_cast<uint8_t>(Select(is_head, c.sel_ovc[p], pkt_ovc_[q]));
     } else {
       head_[q].rem &= ~c.gnt[p];  // the outputs served stay served
     }
     if (c.gnt[p] != 0 || drop) vc_last_[p] = static_cast<uint8_t>(v);
   }
+}
+
+// aries_router p_credit for the pass-through inputs: the downstream's credits of their output.
+template <class D>
+ARIES_INLINE void FastNode::PassThroughCreditsT(const Dims& d) {
+  Comb& c = c_;
   for (uint32_t m = pt_en_; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     const uint8_t cr = pt_out_[p] < d.np ? c.rout_credit[pt_out_[p]] : 0;
@@ -618,6 +678,29 @@ void FastNode::CombT() {
     else
       c.in_credit_any &= ~(1u << p);
   }
+}
+
+template <class D>
+void FastNode::CombT() {
+  const Dims d = DimsOf<D>();
+  Comb& c = c_;
+  // Port side: the endpoint, then the muxes (or fixed wiring).
+  uint32_t rca = PortSideT<D>(d);
+  if (d.has_eng) rca = EngineSplitT<D>(d, rca);
+  c.rout_credit_any = rca;
+  c.stray_flit = (lnk_in_valid_q_ & ~in_owned_) != 0;
+  c.stray_credit = (lnk_out_credit_any_ & ~out_owned_) != 0;
+  // Pass-through circuits seen from the outputs.
+  PassThroughSourcesT<D>(d);
+  // Inputs: heads, VC selection, requests (stage 2).
+  Selection s = VcSelectionT<D>(d);
+  // Multicast token arbitration, then the requests.
+  McTokenArbitrationT<D>(d, s);
+  // Outputs: switch allocation.
+  SwitchAllocationT<D>(s.req_any);
+  // Inputs: done, pops, credits upstream.
+  InputPopsT<D>(d, s);
+  PassThroughCreditsT<D>(d);
 }
 
 uint32_t FastNode::InQuiet() const {
@@ -660,18 +743,15 @@ void FastNode::SendFlitT(unsigned o, uint32_t* dst) const {
 // ---------------------------------------------------------------------------------------------
 // Register accesses (the decode of aries_node p_access and aries_router_regs p_access).
 // ---------------------------------------------------------------------------------------------
-void FastNode::NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel,
-                          bool& wr_bypass, bool& wr_status, unsigned& ps_p, unsigned& cin,
-                          unsigned& cout) {
+FastNode::NodeAcc FastNode::NodeAccess(const NodeIn& in) const {
   const uint32_t addr = in.cfg_addr & 0xFFFFu;
   const uint32_t wd = in.cfg_wdata;
   const bool we = in.cfg_we;
-  ok = false;
-  rdata = 0;
-  wr_portsel = wr_bypass = wr_status = false;
-  ps_p = (addr - hw::kRegPortSelBase) & 7u;
-  cin = (wd >> hw::kPortSelInLsb) & 0xFu;
-  cout = (wd >> hw::kPortSelOutLsb) & 0xFu;
+  NodeAcc r;
+  r.ps_p = (addr - hw::kRegPortSelBase) & 7u;
+  r.cin = (wd >> hw::kPortSelInLsb) & 0xFu;
+  r.cout = (wd >> hw::kPortSelOutLsb) & 0xFu;
+  const unsigned cin = r.cin, cout = r.cout;
   uint32_t legal = 0;
   for (unsigned t = 0; t < nt_; ++t)
     legal |= (1u << (hw::kBypassXLsb + t)) | (1u << (hw::kBypassYLsb + t));
@@ -683,31 +763,31 @@ void FastNode::NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_
     return false;
   };
   if (addr == hw::kRegNodeId) {
-    ok = !we;
-    rdata = hw::kNodeIdValue;
+    r.ok = !we;
+    r.rdata = hw::kNodeIdValue;
   } else if (addr == hw::kRegNodeTracks) {
-    ok = !we;
-    rdata = nt_;
+    r.ok = !we;
+    r.rdata = nt_;
   } else if (addr == hw::kRegNodeLinks) {
-    ok = !we;
-    rdata = nl_;
+    r.ok = !we;
+    r.rdata = nl_;
   } else if (addr >= hw::kRegPortSelBase + 1 && addr <= hw::kRegPortSelBase + 4) {
-    const unsigned p = ps_p;
-    rdata = (uint32_t{sel_out_q_[p - 1]} << 8) | sel_in_q_[p - 1];
+    const unsigned p = r.ps_p;
+    r.rdata = (uint32_t{sel_out_q_[p - 1]} << 8) | sel_in_q_[p - 1];
     if (!we) {
-      ok = true;
+      r.ok = true;
     } else {
       bool k = muxed_ && (wd & ~hw::kPortSelMask) == 0;
       const uint32_t iq = InQuiet(), oq = OutQuiet();
       if (k && cin != sel_in_q_[p - 1]) k = ChoiceOk(p, cin, in_owner_) && ((iq >> p) & 1u);
       if (k && cout != sel_out_q_[p - 1]) k = ChoiceOk(p, cout, out_owner_) && ((oq >> p) & 1u);
-      ok = k;
-      wr_portsel = k;
+      r.ok = k;
+      r.wr_portsel = k;
     }
   } else if (addr == hw::kRegBypass) {
-    rdata = bypass_val;
+    r.rdata = bypass_val;
     if (!we) {
-      ok = true;
+      r.ok = true;
     } else {
       bool k = (wd & ~legal) == 0;
       for (unsigned t = 0; t < nt_; ++t) {
@@ -716,37 +796,151 @@ void FastNode::NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_
         if (((wd >> (hw::kBypassYLsb + t)) & 1u) != ((cut_y_q_ >> t) & 1u) && uses_track(1, t))
           k = false;
       }
-      ok = k;
-      wr_bypass = k;
+      r.ok = k;
+      r.wr_bypass = k;
     }
   } else if (addr == hw::kRegNodeStatus) {
-    rdata = nstatus_q_;
-    ok = !we || (wd & ~hw::kNodeStatusMask) == 0;
-    wr_status = we && ok;
+    r.rdata = nstatus_q_;
+    r.ok = !we || (wd & ~hw::kNodeStatusMask) == 0;
+    r.wr_status = we && r.ok;
   }
+  return r;
 }
 
-// wr: 0 none, 1 CTRL, 2 STATUS, 3 PASSTHRU, 4 ROUTE.
-void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr) {
+// The routing table's entries (address bit 15): a write's legality (only router ports) or the
+// entry read.
+FastNode::RouterAcc FastNode::RouteTableAccess(uint32_t addr, bool we, uint32_t wd) const {
+  RouterAcc r;
+  const uint32_t port_mask = np_ >= 32 ? ~0u : (1u << np_) - 1u;
+  const unsigned flow = (addr >> hw::kRouteFlowLsb) & ((1u << hw::kRouteFlowW) - 1u);
+  const unsigned port = (addr >> hw::kRouteInportLsb) & kPortIdMask;
+  if (flow < shape_.num_flows && port < np_) {
+    if (we) {
+      r.ok = (wd & ~port_mask) == 0;
+      if (r.ok) r.wr = 4;
+    } else {
+      r.ok = true;
+      r.rdata = table_[flow * np_ + port];
+    }
+  }
+  return r;
+}
+
+// aries_router_regs p_pt_ok: a PASSTHRU write's legality (one circuit per output, changed only
+// while its input and outputs are quiet), or the register read.
+FastNode::RouterAcc FastNode::PassthruAccess(unsigned reg_port, bool we, uint32_t wd) const {
+  RouterAcc r;
+  if (!we) {
+    r.ok = true;
+    r.rdata = (uint32_t{pt_out_[reg_port]} << hw::kPassOutLsb) | ((pt_en_ >> reg_port) & 1u);
+    return r;
+  }
+  const bool en = (wd >> hw::kPassEnBit) & 1u;
+  const unsigned to = (wd >> hw::kPassOutLsb) & kPortIdMask;
+  bool k = (wd & ~hw::kPassMask) == 0 && to < np_ && (!en || to != reg_port);
+  for (unsigned q = 0; q < np_; ++q) {
+    if (en && ((pt_en_ >> q) & 1u) && q != reg_port && pt_out_[q] == to) k = false;
+  }
+  const bool cur_en = (pt_en_ >> reg_port) & 1u;
+  if (k && (en != cur_en || (en && to != pt_out_[reg_port]))) {
+    const uint32_t iq = InQuiet(), oq = OutQuiet();
+    if (!((iq >> reg_port) & 1u)) k = false;
+    if (cur_en && !((oq >> pt_out_[reg_port]) & 1u)) k = false;
+    if (en && !((oq >> to) & 1u)) k = false;
+  }
+  r.ok = k;
+  if (k) r.wr = 3;
+  return r;
+}
+
+// aries_router_regs p_ctrl_ok: a CTRL write's legality (a topology the radix and this node's
+// coordinates allow), or the register read.
+FastNode::RouterAcc FastNode::CtrlAccess(bool we, uint32_t wd) const {
+  RouterAcc r;
+  if (!we) {
+    r.ok = true;
+    r.rdata = (topo_ << hw::kCtrlTopoLsb) | (uint32_t{dyn_vc_} << hw::kCtrlDynVcBit) |
+              (size_x_m1_ << hw::kCtrlSizeXLsb) | (size_y_m1_ << hw::kCtrlSizeYLsb);
+    return r;
+  }
+  const unsigned topo = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
+  const unsigned sx = (wd >> hw::kCtrlSizeXLsb) & kCoordMask;
+  const unsigned sy = (wd >> hw::kCtrlSizeYLsb) & kCoordMask;
+  bool k = (wd & ~hw::kCtrlMask) == 0 && topo < hw::kNumTopos && x_ <= sx && y_ <= sy;
+  if (topo == hw::kTopoMesh) {
+    k = k && nn_ >= hw::kNumMeshPorts;
+  } else if (topo == hw::kTopoTorus) {
+    k = k && nn_ >= hw::kNumMeshPorts && nv_ >= 2 && nv_ % 2 == 0;
+  } else if (topo == hw::kTopoFbfly) {
+    k = k && 1 + sx + sy <= nn_;
+  } else {
+    k = false;
+  }
+  r.ok = k;
+  if (k) r.wr = 1;
+  return r;
+}
+
+// The router's registers at a fixed address (the identification, CTRL, STATUS, the error
+// registers, OUT_IDLE, IN_EMPTY).
+FastNode::RouterAcc FastNode::RouterRegisterAccess(uint32_t addr, bool we, uint32_t wd) const {
+  RouterAcc r;
+  switch (addr) {
+    case hw::kRegId:
+      r.rdata = hw::kRouterIdValue;
+      break;
+    case hw::kRegNumPorts:
+      r.rdata = np_;
+      break;
+    case hw::kRegNumVcs:
+      r.rdata = nv_;
+      break;
+    case hw::kRegBufferDepth:
+      r.rdata = depth_;
+      break;
+    case hw::kRegNumFlows:
+      r.rdata = shape_.num_flows;
+      break;
+    case hw::kRegLanes:
+      r.rdata = shape_.lanes;
+      break;
+    case hw::kRegLocalPorts:
+      r.rdata = lp_;
+      break;
+    case hw::kRegCtrl:
+      return CtrlAccess(we, wd);
+    case hw::kRegStatus:
+      r.ok = !we || (wd & ~hw::kStatusMask) == 0;
+      if (we && r.ok) r.wr = 2;
+      r.rdata = we ? 0 : status_;
+      return r;
+    case hw::kRegErrInfo:
+      r.rdata = err_info_;
+      break;
+    case hw::kRegMissCount:
+      r.rdata = miss_cnt_;
+      break;
+    case hw::kRegOutIdle:
+      r.rdata = OutIdle();
+      break;
+    case hw::kRegInEmpty:
+      r.rdata = c_.in_empty;
+      break;
+    default:
+      return r;  // not a register: refused
+  }
+  r.ok = !we;  // the read-only registers
+  return r;
+}
+
+// aries_router_regs p_access: the request's answer and the register it writes.
+FastNode::RouterAcc FastNode::RouterAccess(const NodeIn& in) const {
   const uint32_t addr = in.cfg_addr & 0xFFFFu;
   const uint32_t wd = in.cfg_wdata;
   const bool we = in.cfg_we;
-  ok = false;
-  rdata = 0;
-  wr = 0;
-  const uint32_t port_mask = np_ >= 32 ? ~0u : (1u << np_) - 1u;
+  RouterAcc r;
   if ((addr >> 15) & 1u) {
-    const unsigned flow = (addr >> hw::kRouteFlowLsb) & ((1u << hw::kRouteFlowW) - 1u);
-    const unsigned port = (addr >> hw::kRouteInportLsb) & kPortIdMask;
-    if (flow < shape_.num_flows && port < np_) {
-      if (we) {
-        ok = (wd & ~port_mask) == 0;
-        if (ok) wr = 4;
-      } else {
-        ok = true;
-        rdata = table_[flow * np_ + port];
-      }
-    }
+    r = RouteTableAccess(addr, we, wd);
   } else {
     const unsigned reg_port = addr & kPortIdMask;
     // Address bits [CfgAddrW-2 : PortIdW]: the register group below the routing table (the
@@ -754,212 +948,146 @@ void FastNode::RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr
     const unsigned hi = (addr >> hw::kPortIdW) & ((1u << (hw::kCfgAddrW - 1 - hw::kPortIdW)) - 1u);
     const bool in_range = reg_port < np_;
     if (hi == (hw::kRegPassthruBase >> hw::kPortIdW) && in_range) {
-      if (we) {
-        const bool en = (wd >> hw::kPassEnBit) & 1u;
-        const unsigned to = (wd >> hw::kPassOutLsb) & kPortIdMask;
-        bool k = (wd & ~hw::kPassMask) == 0 && to < np_ && (!en || to != reg_port);
-        for (unsigned q = 0; q < np_; ++q) {
-          if (en && ((pt_en_ >> q) & 1u) && q != reg_port && pt_out_[q] == to) k = false;
-        }
-        const bool cur_en = (pt_en_ >> reg_port) & 1u;
-        if (k && (en != cur_en || (en && to != pt_out_[reg_port]))) {
-          const uint32_t iq = InQuiet(), oq = OutQuiet();
-          if (!((iq >> reg_port) & 1u)) k = false;
-          if (cur_en && !((oq >> pt_out_[reg_port]) & 1u)) k = false;
-          if (en && !((oq >> to) & 1u)) k = false;
-        }
-        ok = k;
-        if (k) wr = 3;
-      } else {
-        ok = true;
-        rdata = (uint32_t{pt_out_[reg_port]} << hw::kPassOutLsb) | ((pt_en_ >> reg_port) & 1u);
-      }
+      r = PassthruAccess(reg_port, we, wd);
     } else if ((hi == (hw::kRegInFlitsBase >> hw::kPortIdW) ||
                 hi == (hw::kRegOutFlitsBase >> hw::kPortIdW)) &&
                in_range) {
-      ok = !we;
+      r.ok = !we;
       // OUT_FLITS counts the cycles its output register held a flit, up to this edge: every
       // send but the one still in the register.
-      rdata = hi == (hw::kRegInFlitsBase >> hw::kPortIdW)
-                  ? in_cnt_[reg_port]
-                  : out_sent_[reg_port] - ((out_valid_q_ >> reg_port) & 1u);
+      r.rdata = hi == (hw::kRegInFlitsBase >> hw::kPortIdW)
+                    ? in_cnt_[reg_port]
+                    : out_sent_[reg_port] - ((out_valid_q_ >> reg_port) & 1u);
     } else {
-      switch (addr) {
-        case hw::kRegId:
-          ok = !we;
-          rdata = hw::kRouterIdValue;
-          break;
-        case hw::kRegNumPorts:
-          ok = !we;
-          rdata = np_;
-          break;
-        case hw::kRegNumVcs:
-          ok = !we;
-          rdata = nv_;
-          break;
-        case hw::kRegBufferDepth:
-          ok = !we;
-          rdata = depth_;
-          break;
-        case hw::kRegNumFlows:
-          ok = !we;
-          rdata = shape_.num_flows;
-          break;
-        case hw::kRegLanes:
-          ok = !we;
-          rdata = shape_.lanes;
-          break;
-        case hw::kRegLocalPorts:
-          ok = !we;
-          rdata = lp_;
-          break;
-        case hw::kRegCtrl:
-          if (we) {
-            const unsigned topo = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
-            const unsigned sx = (wd >> hw::kCtrlSizeXLsb) & kCoordMask;
-            const unsigned sy = (wd >> hw::kCtrlSizeYLsb) & kCoordMask;
-            bool k = (wd & ~hw::kCtrlMask) == 0 && topo < hw::kNumTopos && x_ <= sx && y_ <= sy;
-            if (topo == hw::kTopoMesh) {
-              k = k && nn_ >= hw::kNumMeshPorts;
-            } else if (topo == hw::kTopoTorus) {
-              k = k && nn_ >= hw::kNumMeshPorts && nv_ >= 2 && nv_ % 2 == 0;
-            } else if (topo == hw::kTopoFbfly) {
-              k = k && 1 + sx + sy <= nn_;
-            } else {
-              k = false;
-            }
-            ok = k;
-            if (k) wr = 1;
-          } else {
-            ok = true;
-            rdata = (topo_ << hw::kCtrlTopoLsb) | (uint32_t{dyn_vc_} << hw::kCtrlDynVcBit) |
-                    (size_x_m1_ << hw::kCtrlSizeXLsb) | (size_y_m1_ << hw::kCtrlSizeYLsb);
-          }
-          break;
-        case hw::kRegStatus:
-          ok = !we || (wd & ~hw::kStatusMask) == 0;
-          if (we && ok) wr = 2;
-          rdata = we ? 0 : status_;
-          break;
-        case hw::kRegErrInfo:
-          ok = !we;
-          rdata = err_info_;
-          break;
-        case hw::kRegMissCount:
-          ok = !we;
-          rdata = miss_cnt_;
-          break;
-        case hw::kRegOutIdle:
-          ok = !we;
-          rdata = OutIdle();
-          break;
-        case hw::kRegInEmpty:
-          ok = !we;
-          rdata = c_.in_empty;
-          break;
-        default:
-          ok = false;
-          break;
-      }
+      r = RouterRegisterAccess(addr, we, wd);
     }
   }
-  if (!ok || we) rdata = 0;
+  if (!r.ok || we) r.rdata = 0;
+  return r;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The clock edge.
 // ---------------------------------------------------------------------------------------------
+// The register bus: which block this cycle's request is for (the node's page, the engine's, the
+// router's) and the node's and router's answers, decoded against this cycle's combinational
+// state.
 template <class D>
-void FastNode::EdgeT(const NodeIn& in) {
-  const Dims d = DimsOf<D>();
-  Comb& c = c_;
-  // Register bus (decoded against this cycle's combinational state).
+ARIES_INLINE FastNode::Bus FastNode::RegisterBusT(const Dims& d, const NodeIn& in) {
+  Bus bus;
   const bool nd_sel = ((in.cfg_addr >> 8) & 0xFFu) == hw::kNodeRegPage;
-  const bool eng_sel = d.has_eng && ((in.cfg_addr >> 8) & 0xFFu) == hw::kEngRegPage;
-  const bool nd_req = in.cfg_req && nd_sel;
-  const bool rtr_req = in.cfg_req && !nd_sel && !eng_sel;
-  bool nd_ok = false, wr_portsel = false, wr_bypass = false, wr_nstatus = false;
-  uint32_t nd_rdata = 0;
-  unsigned ps_p = 0, cin = 0, cout = 0;
-  if (nd_req) NodeAccess(in, nd_ok, nd_rdata, wr_portsel, wr_bypass, wr_nstatus, ps_p, cin, cout);
-  bool rtr_ok = false;
-  uint32_t rtr_rdata = 0;
-  int rtr_wr = 0;
-  if (rtr_req) RouterAccess(in, rtr_ok, rtr_rdata, rtr_wr);
+  bus.eng_sel = d.has_eng && ((in.cfg_addr >> 8) & 0xFFu) == hw::kEngRegPage;
+  bus.nd_req = in.cfg_req && nd_sel;
+  bus.rtr_req = in.cfg_req && !nd_sel && !bus.eng_sel;
+  if (bus.nd_req) bus.nd = NodeAccess(in);
+  if (bus.rtr_req) bus.rtr = RouterAccess(in);
+  return bus;
+}
 
-  // Router outputs: output registers, credit counters, VC ownership.
+// aries_router_output p_owner: the VC ownership output o's flit (header hdr, on output VC vi)
+// changes, for a granted flit (not a circuit's): a tail lets the output VC go, a head (of more
+// than one flit) takes it for its input and lets any earlier owner go; without a branch on
+// which kind of flit it is.
+template <class D>
+ARIES_INLINE void FastNode::VcOwnershipT(const Dims& d, unsigned o, unsigned vi, uint32_t hdr) {
+  const Comb& c = c_;
+  const uint32_t gv = (c.gnt_valid >> o) & 1u;
+  const uint32_t tail = (hdr >> hw::kHdrTailBit) & gv;
+  const uint32_t head = (hdr >> hw::kHdrHeadBit) & gv & ~tail & 1u;
+  const uint32_t release = tail | head;
+  const unsigned qo = o * d.nv + vi;
+  own_by_[owner_[qo] * d.nv + vi] &= ~((release & (owned_[o] >> vi)) << o);
+  owned_[o] = (owned_[o] & ~(release << vi)) | (head << vi);
+  owned_vc_[vi] = (owned_vc_[vi] & ~(release << o)) | (head << o);
+  owned_any_ = (owned_any_ & ~(1u << o)) | (uint32_t{owned_[o] != 0} << o);
+  owner_[qo] = static_cast<uint8_t>(Select(head != 0, c.gnt_idx[o], owner_[qo]));
+  own_by_[c.gnt_idx[o] * d.nv + vi] |= head << o;
+}
+
+// aries_router_output p_out_flit: output o sends (its output register, its switch arbiter, its
+// VC ownership). Returns the VC mask of the credit it takes.
+template <class D>
+ARIES_INLINE uint32_t FastNode::OutputRegisterT(const Dims& d, unsigned o, uint32_t vc_sel_mask) {
+  const Comb& c = c_;
+  ++out_sent_[o];
+  uint32_t* dst = &out_flit_q_[o * d.w];
+  SendFlitT<D>(o, dst);
+  sw_last_[o] = static_cast<uint8_t>(Select((c.gnt_valid >> o) & 1u, c.gnt_idx[o], sw_last_[o]));
+  const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
+  if (vi >= d.nv) return 0;
+  VcOwnershipT<D>(d, o, vi, dst[0]);
+  return 1u << vi;
+}
+
+// aries_router_output p_take: output o's credit counters take `take` and get `give` back (VC
+// masks). Returns whether a count went past its range (taken at 0, returned at the depth: it
+// stays).
+template <class D>
+ARIES_INLINE bool FastNode::CreditCountersT(const Dims& d, unsigned o, uint32_t take,
+                                            uint32_t give) {
+  bool credit_err = false;
+  if constexpr (D::kNv == 4) {
+    // The output's four counters as the bytes of one word, moved together: a count past its
+    // range (taken at 0, returned at the depth) stays and flags the error; avail_ changes
+    // only where a count reaches or leaves 0.
+    uint32_t dn = take & ~give, up = give & ~take;
+    uint32_t cnt;
+    std::memcpy(&cnt, &credits_[o * 4], 4);
+    const uint32_t nz = static_cast<uint32_t>(NonzeroBytes(cnt));
+    const uint32_t full = ~static_cast<uint32_t>(NonzeroBytes(cnt ^ (d.depth * 0x01010101u)));
+    const uint32_t stuck = (dn & ~nz) | (up & full);
+    if (stuck != 0) {
+      credit_err = true;
+      dn &= ~stuck;
+      up &= ~stuck;
+    }
+    const uint32_t nxt = cnt + Bytes4(up) - Bytes4(dn);
+    std::memcpy(&credits_[o * 4], &nxt, 4);
+    for (uint32_t m = (nz ^ static_cast<uint32_t>(NonzeroBytes(nxt))) & 0xFu; m != 0; m &= m - 1)
+      avail_[Ctz(m)] ^= 1u << o;
+  } else {
+    // Credits taken and returned, counted without branches (which way a count moves goes
+    // either way).
+    for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
+      const unsigned v = Ctz(m);
+      uint8_t& cnt = credits_[o * d.nv + v];
+      const unsigned down = (take >> v) & 1u;  // else up
+      const unsigned cur = cnt;
+      const bool stuck = Select(down, cur == 0, cur == d.depth);  // a count past its range
+      credit_err |= stuck;
+      const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
+      cnt = static_cast<uint8_t>(nxt);
+      avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
+    }
+  }
+  return credit_err;
+}
+
+// The router's outputs (aries_router_output): output registers, credit counters, VC ownership.
+// Returns whether a credit counter went past its range.
+template <class D>
+ARIES_INLINE bool FastNode::RouterOutputsT(const Dims& d) {
+  const Comb& c = c_;
   // (A VC index truncated to its select bits: a constant for the fixed shape.)
   const uint32_t vc_sel_mask = D::kNv != 0 ? (1u << SelBits(D::kNv)) - 1u : vc_sel_mask_;
   bool credit_err = false;
-  // Output o sends: its output register, its VC ownership and arbiter; returns the VC mask of
-  // the credit it takes.
-  auto send = [&](unsigned o) -> uint32_t {
-    ++out_sent_[o];
-    uint32_t* dst = &out_flit_q_[o * d.w];
-    SendFlitT<D>(o, dst);
-    sw_last_[o] = static_cast<uint8_t>(Select((c.gnt_valid >> o) & 1u, c.gnt_idx[o], sw_last_[o]));
-    const unsigned vi = ((dst[0] >> hw::kHdrVcLsb) & kVcMask) & vc_sel_mask;
-    if (vi >= d.nv) return 0;
-    // VC ownership, for a granted flit (not a circuit's): a tail lets the output VC go, a head
-    // (of more than one flit) takes it for its input and lets any earlier owner go; without a
-    // branch on which kind of flit it is.
-    const uint32_t gv = (c.gnt_valid >> o) & 1u;
-    const uint32_t tail = (dst[0] >> hw::kHdrTailBit) & gv;
-    const uint32_t head = (dst[0] >> hw::kHdrHeadBit) & gv & ~tail & 1u;
-    const uint32_t release = tail | head;
-    const unsigned qo = o * d.nv + vi;
-    own_by_[owner_[qo] * d.nv + vi] &= ~((release & (owned_[o] >> vi)) << o);
-    owned_[o] = (owned_[o] & ~(release << vi)) | (head << vi);
-    owned_vc_[vi] = (owned_vc_[vi] & ~(release << o)) | (head << o);
-    owned_any_ = (owned_any_ & ~(1u << o)) | (uint32_t{owned_[o] != 0} << o);
-    owner_[qo] = static_cast<uint8_t>(Select(head != 0, c.gnt_idx[o], owner_[qo]));
-    own_by_[c.gnt_idx[o] * d.nv + vi] |= head << o;
-    return 1u << vi;
-  };
   // Only outputs that send or get a credit change (an output doing neither keeps its state;
   // its arbiter moves only with a grant, which is a send).
   for (uint32_t active = c.send | c.rout_credit_any; active != 0; active &= active - 1) {
     const unsigned o = Ctz(active);
-    const uint32_t take = (c.send >> o) & 1u ? send(o) : 0u;
+    const uint32_t take = (c.send >> o) & 1u ? OutputRegisterT<D>(d, o, vc_sel_mask) : 0u;
     const uint32_t give = c.rout_credit[o] & ((1u << d.nv) - 1u);
-    if constexpr (D::kNv == 4) {
-      // The output's four counters as the bytes of one word, moved together: a count past its
-      // range (taken at 0, returned at the depth) stays and flags the error; avail_ changes
-      // only where a count reaches or leaves 0.
-      uint32_t dn = take & ~give, up = give & ~take;
-      uint32_t cnt;
-      std::memcpy(&cnt, &credits_[o * 4], 4);
-      const uint32_t nz = static_cast<uint32_t>(NonzeroBytes(cnt));
-      const uint32_t full = ~static_cast<uint32_t>(NonzeroBytes(cnt ^ (d.depth * 0x01010101u)));
-      const uint32_t stuck = (dn & ~nz) | (up & full);
-      if (stuck != 0) {
-        credit_err = true;
-        dn &= ~stuck;
-        up &= ~stuck;
-      }
-      const uint32_t nxt = cnt + Bytes4(up) - Bytes4(dn);
-      std::memcpy(&credits_[o * 4], &nxt, 4);
-      for (uint32_t m = (nz ^ static_cast<uint32_t>(NonzeroBytes(nxt))) & 0xFu; m != 0; m &= m - 1)
-        avail_[Ctz(m)] ^= 1u << o;
-    } else {
-      // Credits taken and returned, counted without branches (which way a count moves goes
-      // either way).
-      for (uint32_t m = take ^ give; m != 0; m &= m - 1) {
-        const unsigned v = Ctz(m);
-        uint8_t& cnt = credits_[o * d.nv + v];
-        const unsigned down = (take >> v) & 1u;  // else up
-        const unsigned cur = cnt;
-        const bool stuck = Select(down, cur == 0, cur == d.depth);  // a count past its range
-        credit_err |= stuck;
-        const unsigned nxt = Select(stuck, cur, cur + 1u - 2u * down);
-        cnt = static_cast<uint8_t>(nxt);
-        avail_[v] = (avail_[v] & ~(1u << o)) | (uint32_t{nxt != 0} << o);
-      }
-    }
+    credit_err |= CreditCountersT<D>(d, o, take, give);
   }
   out_valid_q_ = c.send;
+  return credit_err;
+}
 
-  // Multicast token.
+// aries_router p_mc_token_q: the multicast token is taken by the arbitration's winner when
+// granted, given back when its holder's tail leaves.
+template <class D>
+ARIES_INLINE void FastNode::McTokenT(const Dims& d) {
+  const Comb& c = c_;
   const bool win_granted = c.mc_win_valid && c.gnt[c.mc_win_idx] != 0;
   if (mc_busy_) {
     const unsigned mp = mc_port_ & port_sel_mask_;
@@ -970,93 +1098,122 @@ void FastNode::EdgeT(const NodeIn& in) {
     mc_vc_ = c.sel[c.mc_win_idx];
   }
   if (win_granted) mc_last_ = c.mc_win_idx;
+}
 
-  // Inputs: stage 1 (route computation and buffer write), circuits.
-  bool overflow = false, any_miss = false;
+// aries_router p_pt_open: on a pass-through input, a head that is not a tail opens its VC, the
+// tail closes it.
+ARIES_INLINE void FastNode::PassThroughOpen(unsigned p, uint32_t hdr, unsigned nv) {
+  const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
+  if (vc < nv) {
+    if ((hdr >> hw::kHdrTailBit) & 1u)
+      pt_open_[p] &= ~(1u << vc);
+    else if ((hdr >> hw::kHdrHeadBit) & 1u)
+      pt_open_[p] |= 1u << vc;
+  }
+}
+
+// aries_route_compute for a flit with header hdr arriving on input p: its route (a table entry
+// for a flow, dimension-order routing otherwise), its output VC (the torus's dateline class)
+// and whether it has no route.
+template <class D>
+ARIES_INLINE FastNode::Route FastNode::RouteComputeT(const Dims& d, unsigned p, uint32_t hdr,
+                                                     bool torus) const {
+  const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
+  Route r{0, vc, false};
+  if ((hdr >> hw::kHdrIsFlowBit) & 1u) {
+    const unsigned flow = (hdr >> hw::kHdrFlowLsb) & kFlowMask;
+    r.route = flow < shape_.num_flows ? table_[flow * d.np + p] : 0;
+    r.miss = r.route == 0;
+    return r;
+  }
+  // aries_route_compute's dimension-order routing, one lookup (DorTable).
+  const unsigned dx = (hdr >> hw::kHdrDstXLsb) & kCoordMask;
+  const unsigned dy = (hdr >> hw::kHdrDstYLsb) & kCoordMask;
+  const unsigned e = dor_[(dy << hw::kCoordW) | dx];
+  unsigned port = e & kDorPort;
+  const bool bad = (e & kDorBad) != 0;
+  const bool wrap = (e & kDorWrap) != 0, out_x = (e & kDorOutX) != 0;
+  const bool out_y = (e & kDorOutY) != 0;
+  // Arrived: the local port of this input (hw::DorLocalIndex).
+  if (port == hw::kPortLocal) port = hw::LocalPort(hw::DorLocalIndex(p, d.lp), d.nn);
+  if (bad) {
+    r.miss = true;
+  } else {
+    r.route = 1u << port;
+    if (torus && (out_x || out_y)) {
+      const bool in_x = p == hw::kPortXP || p == hw::kPortXM;
+      const bool in_y = p == hw::kPortYP || p == hw::kPortYM;
+      const bool dateline =
+          (out_x && (wrap || (in_x && (vc & 1u)))) || (out_y && (wrap || (in_y && (vc & 1u))));
+      r.ovc = (vc & ~1u) | (dateline ? 1u : 0u);
+    }
+  }
+  return r;
+}
+
+// aries_router_input p_push: flit f (on VC vc) of input p written into its VC's buffer with
+// what route computation gave it. Returns false when it is lost (VC full or out of range).
+template <class D>
+ARIES_INLINE bool FastNode::BufferWriteT(const Dims& d, unsigned p, unsigned vc, const uint32_t* f,
+                                         const Route& r) {
+  if (vc >= d.nv) return false;
+  const unsigned q = p * d.nv + vc;
+  if (count_[q] == d.depth) return false;
+  const uint32_t hdr = f[0];
+  const size_t s = free_[--nfree_];
+  fifo_[q * d.depth + wr_[q]] = static_cast<uint16_t>(s);
+  CopyFlit(&slot_flit_[s * d.w], f, d.w);
+  const unsigned head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
+  const unsigned multi = (r.route & (r.route - 1u)) != 0;
+  const unsigned dor = ~(hdr >> hw::kHdrIsFlowBit) & 1u;
+  static_assert(kHead == 1 && kTail == 2 && kMcHead == 4 && kDynCand == 8, "flag bits");
+  slot_[s] = SlotInfo{
+      r.route, static_cast<uint8_t>(r.ovc),
+      static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
+  if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);  // an empty VC: the flit is its head
+  wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
+  ++count_[q];
+  nonempty_[p] |= 1u << vc;
+  ne_ports_ |= 1u << p;
+  return true;
+}
+
+// aries_router_input stage 1 for every arriving flit: route computation and buffer write (a
+// pass-through input opens and closes its circuit instead). Returns the events STATUS records.
+template <class D>
+ARIES_INLINE FastNode::InputEvents FastNode::InputStage1T(const Dims& d) {
+  const Comb& c = c_;
+  InputEvents ev;
   const bool torus = topo_ == hw::kTopoTorus;
   for (uint32_t m = c.rin_valid; m != 0; m &= m - 1) {
     const unsigned p = Ctz(m);
     ++in_cnt_[p];
     const uint32_t* f = c.rin_flit[p];
     const uint32_t hdr = f[0];
-    const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
     if ((pt_en_ >> p) & 1u) {
-      if (vc < d.nv) {
-        if ((hdr >> hw::kHdrTailBit) & 1u)
-          pt_open_[p] &= ~(1u << vc);
-        else if ((hdr >> hw::kHdrHeadBit) & 1u)
-          pt_open_[p] |= 1u << vc;
-      }
+      PassThroughOpen(p, hdr, d.nv);
       continue;
     }
-    // aries_route_compute.
-    uint32_t route = 0;
-    unsigned ovc = vc;
-    bool miss = false;
-    const unsigned flow = (hdr >> hw::kHdrFlowLsb) & kFlowMask;
-    if ((hdr >> hw::kHdrIsFlowBit) & 1u) {
-      route = flow < shape_.num_flows ? table_[flow * d.np + p] : 0;
-      miss = route == 0;
-    } else {
-      // aries_route_compute's dimension-order routing, one lookup (DorTable).
-      const unsigned dx = (hdr >> hw::kHdrDstXLsb) & kCoordMask;
-      const unsigned dy = (hdr >> hw::kHdrDstYLsb) & kCoordMask;
-      const unsigned e = dor_[(dy << hw::kCoordW) | dx];
-      unsigned port = e & kDorPort;
-      const bool bad = (e & kDorBad) != 0;
-      const bool wrap = (e & kDorWrap) != 0, out_x = (e & kDorOutX) != 0;
-      const bool out_y = (e & kDorOutY) != 0;
-      // Arrived: the local port of this input (hw::DorLocalIndex).
-      if (port == hw::kPortLocal) port = hw::LocalPort(hw::DorLocalIndex(p, d.lp), d.nn);
-      if (bad) {
-        miss = true;
-      } else {
-        route = 1u << port;
-        if (torus && (out_x || out_y)) {
-          const bool in_x = p == hw::kPortXP || p == hw::kPortXM;
-          const bool in_y = p == hw::kPortYP || p == hw::kPortYM;
-          const bool dateline =
-              (out_x && (wrap || (in_x && (vc & 1u)))) || (out_y && (wrap || (in_y && (vc & 1u))));
-          ovc = (vc & ~1u) | (dateline ? 1u : 0u);
-        }
-      }
-    }
-    if (miss) {
-      any_miss = true;
+    const Route r = RouteComputeT<D>(d, p, hdr, torus);
+    if (r.miss) {
+      ev.any_miss = true;
+      const unsigned flow = (hdr >> hw::kHdrFlowLsb) & kFlowMask;
       err_info_ = (flow << hw::kErrInfoFlowLsb) | (p << hw::kErrInfoPortLsb);
       ++miss_cnt_;
     }
-    if (vc >= d.nv) {
-      overflow = true;
-      continue;
-    }
-    const unsigned q = p * d.nv + vc;
-    if (count_[q] == d.depth) {
-      overflow = true;
-      continue;
-    }
-    const size_t s = free_[--nfree_];
-    fifo_[q * d.depth + wr_[q]] = static_cast<uint16_t>(s);
-    CopyFlit(&slot_flit_[s * d.w], f, d.w);
-    const unsigned head = (hdr >> hw::kHdrHeadBit) & 1u, tail = (hdr >> hw::kHdrTailBit) & 1u;
-    const unsigned multi = (route & (route - 1u)) != 0;
-    const unsigned dor = ~(hdr >> hw::kHdrIsFlowBit) & 1u;
-    static_assert(kHead == 1 && kTail == 2 && kMcHead == 4 && kDynCand == 8, "flag bits");
-    slot_[s] = SlotInfo{
-        route, static_cast<uint8_t>(ovc),
-        static_cast<uint8_t>(head | tail << 1 | (head & ~tail & multi) << 2 | (head & dor) << 3)};
-    if (count_[q] == 0) head_[q] = VcHead::Of(slot_[s], s);  // an empty VC: the flit is its head
-    wr_[q] = static_cast<uint8_t>(wr_[q] + 1u == d.depth ? 0 : wr_[q] + 1u);
-    ++count_[q];
-    nonempty_[p] |= 1u << vc;
-    ne_ports_ |= 1u << p;
+    const unsigned vc = (hdr >> hw::kHdrVcLsb) & kVcMask;
+    if (!BufferWriteT<D>(d, p, vc, f, r)) ev.overflow = true;
   }
-  in_credit_q_ = c.in_credit_d;
-  in_credit_any_ = c.in_credit_any;
-  if (d.has_eng) eng_->Edge(in.cfg_req && eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
+  return ev;
+}
 
-  // Router registers.
-  if (rtr_req && rtr_wr != 0) {
+// aries_router_regs p_regs and p_status: the register written (CTRL, STATUS, PASSTHRU, a route),
+// then STATUS takes this cycle's events; the bus response.
+template <class D>
+ARIES_INLINE void FastNode::RouterRegistersT(const Dims& d, const NodeIn& in, const Bus& bus,
+                                             InputEvents ev, bool credit_err) {
+  const int rtr_wr = bus.rtr.wr;
+  if (bus.rtr_req && rtr_wr != 0) {
     const uint32_t wd = in.cfg_wdata;
     if (rtr_wr == 1) {
       topo_ = (wd >> hw::kCtrlTopoLsb) & ((1u << hw::kCtrlTopoW) - 1u);
@@ -1080,35 +1237,47 @@ void FastNode::EdgeT(const NodeIn& in) {
     }
   }
   // STATUS: the write-1-to-clear (above) first, then this cycle's events.
-  if (rtr_req && !rtr_ok) status_ |= 1u << hw::kStatusCfgErrBit;
-  if (overflow) status_ |= 1u << hw::kStatusOverflowBit;
-  if (any_miss) status_ |= 1u << hw::kStatusMissBit;
+  const bool rtr_ok = bus.rtr.ok;
+  if (bus.rtr_req && !rtr_ok) status_ |= 1u << hw::kStatusCfgErrBit;
+  if (ev.overflow) status_ |= 1u << hw::kStatusOverflowBit;
+  if (ev.any_miss) status_ |= 1u << hw::kStatusMissBit;
   if (credit_err) status_ |= 1u << hw::kStatusCreditErrBit;
-  rtr_rsp_ = rtr_req;
-  rtr_rdata_ = rtr_rdata;
-  rtr_err_ = rtr_req && !rtr_ok;
+  rtr_rsp_ = bus.rtr_req;
+  rtr_rdata_ = bus.rtr.rdata;
+  rtr_err_ = bus.rtr_req && !rtr_ok;
+}
 
-  // Node registers.
+// aries_node p_regs: PORTSEL, BYPASS and NODE_STATUS written, NODE_STATUS takes this cycle's
+// events; the bus response. Returns whether the muxes' selects changed (Owners() to redo).
+ARIES_INLINE bool FastNode::NodeRegisters(const NodeIn& in, const Bus& bus) {
+  const Comb& c = c_;
+  const bool nd_req = bus.nd_req;
+  const NodeAcc& nd = bus.nd;
   bool owners_changed = false;
-  if (nd_req && wr_portsel) {
-    sel_in_q_[ps_p - 1] = static_cast<uint8_t>(cin);
-    sel_out_q_[ps_p - 1] = static_cast<uint8_t>(cout);
+  if (nd_req && nd.wr_portsel) {
+    sel_in_q_[nd.ps_p - 1] = static_cast<uint8_t>(nd.cin);
+    sel_out_q_[nd.ps_p - 1] = static_cast<uint8_t>(nd.cout);
     owners_changed = true;
   }
-  if (nd_req && wr_bypass) {
+  if (nd_req && nd.wr_bypass) {
     const uint32_t tm = (1u << nt_) - 1u;
     cut_x_q_ = (in.cfg_wdata >> hw::kBypassXLsb) & tm;
     cut_y_q_ = (in.cfg_wdata >> hw::kBypassYLsb) & tm;
   }
-  if (nd_req && wr_nstatus) nstatus_q_ &= ~in.cfg_wdata;
+  if (nd_req && nd.wr_status) nstatus_q_ &= ~in.cfg_wdata;
   if (c.stray_flit) nstatus_q_ |= 1u << hw::kNodeStatusStrayFlitBit;
   if (c.stray_credit) nstatus_q_ |= 1u << hw::kNodeStatusStrayCreditBit;
-  if (nd_req && !nd_ok) nstatus_q_ |= 1u << hw::kNodeStatusCfgErrBit;
+  if (nd_req && !nd.ok) nstatus_q_ |= 1u << hw::kNodeStatusCfgErrBit;
   nd_rsp_q_ = nd_req;
-  nd_err_q_ = nd_req && !nd_ok;
-  nd_rdata_q_ = (nd_req && nd_ok && !in.cfg_we) ? nd_rdata : 0;
+  nd_err_q_ = nd_req && !nd.ok;
+  nd_rdata_q_ = (nd_req && nd.ok && !in.cfg_we) ? nd.rdata : 0;
+  return owners_changed;
+}
 
-  // The node's input registers take this cycle's pins.
+// aries_node p_lnk_in and p_lnk_flit: the link input registers take this cycle's link pins
+// (flits, and credits masked to the link's VCs).
+template <class D>
+ARIES_INLINE void FastNode::LinkInputRegistersT(const Dims& d, const NodeIn& in, uint8_t cmask) {
   const uint64_t lmask = d.nl >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.nl) - 1;
   lnk_in_valid_q_ = in.link_valid & lmask;
   uint64_t copy = lnk_in_valid_q_;
@@ -1122,7 +1291,6 @@ void FastNode::EdgeT(const NodeIn& in) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     CopyFlit(&lnk_in_flit_q_[l * d.w], &in.link_flit[l * d.w], d.w);
   }
-  const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);
   uint8_t* q = lnk_out_credit_q_.data();
   const uint8_t* lc = in.link_credit.data();
   const uint64_t cmask8 = uint64_t{cmask} * 0x0101010101010101ull;
@@ -1149,6 +1317,12 @@ void FastNode::EdgeT(const NodeIn& in) {
     credit_any |= uint64_t{cr != 0} << l;
   }
   lnk_out_credit_any_ = credit_any;
+}
+
+// aries_node p_ep_in and p_ep_flit: the endpoint input registers take this cycle's local pins.
+template <class D>
+ARIES_INLINE void FastNode::EndpointInputRegistersT(const Dims& d, const NodeIn& in,
+                                                    uint8_t cmask) {
   ep_in_valid_q_ = in.ep_valid & ((1u << d.lp) - 1u);
   for (uint32_t m = ep_in_valid_q_; m != 0; m &= m - 1) {
     const unsigned i = Ctz(m);
@@ -1159,32 +1333,63 @@ void FastNode::EdgeT(const NodeIn& in) {
     ep_out_credit_q_[i] = in.ep_credit[i] & cmask;
     ep_out_credit_any_ |= uint32_t{ep_out_credit_q_[i] != 0} << i;
   }
-  if (owners_changed) Owners();
 }
 
 template <class D>
-void FastNode::OutputsT(NodeOut& out) {
+void FastNode::EdgeT(const NodeIn& in) {
   const Dims d = DimsOf<D>();
-  // A port's output flit: the engine's when it drives the port, else the router's register.
-  auto port_out_flit = [&](unsigned p) -> const uint32_t* {
-    return d.has_eng && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * d.w];
-  };
+  const Comb& c = c_;
+  // Register bus (decoded against this cycle's combinational state).
+  const Bus bus = RegisterBusT<D>(d, in);
+  // Router outputs: output registers, credit counters, VC ownership.
+  const bool credit_err = RouterOutputsT<D>(d);
+  // Multicast token.
+  McTokenT<D>(d);
+  // Inputs: stage 1 (route computation and buffer write), circuits.
+  const InputEvents ev = InputStage1T<D>(d);
+  in_credit_q_ = c.in_credit_d;
+  in_credit_any_ = c.in_credit_any;
+  if (d.has_eng) eng_->Edge(in.cfg_req && bus.eng_sel, in.cfg_we, in.cfg_addr, in.cfg_wdata);
+  // Router registers.
+  RouterRegistersT<D>(d, in, bus, ev, credit_err);
+  // Node registers.
+  const bool owners_changed = NodeRegisters(in, bus);
+  // The node's input registers take this cycle's pins.
+  const uint8_t cmask = static_cast<uint8_t>((1u << shape_.num_link_vcs()) - 1u);  // link VCs
+  LinkInputRegistersT<D>(d, in, cmask);
+  EndpointInputRegistersT<D>(d, in, cmask);
+  if (owners_changed) Owners();
+}
+
+// A port's output flit: the engine's when it drives the port, else the router's register.
+template <class D>
+ARIES_INLINE const uint32_t* FastNode::PortOutFlitT(const Dims& d, unsigned p) const {
+  return d.has_eng && ((eng_->out_valid() >> p) & 1u) ? eng_->out_flit(p) : &out_flit_q_[p * d.w];
+}
+
+// A port's credits upstream: the router's VCs', then the engine's two collective VCs'.
+template <class D>
+ARIES_INLINE uint8_t FastNode::PortCreditT(const Dims& d, unsigned p) const {
+  uint8_t cr = in_credit_q_[p];
+  if (d.has_eng) {
+    cr |= static_cast<uint8_t>(((eng_->in_credit_req() >> p) & 1u) << d.nv);
+    cr |= static_cast<uint8_t>(((eng_->in_credit_rsp() >> p) & 1u) << (d.nv + 1));
+  }
+  return cr;
+}
+
+// aries_node p_links and p_out_flit: the link pins driven through the port muxes (or the fixed
+// wiring): each port's output flit on its output link, its credits on its input link.
+template <class D>
+ARIES_INLINE void FastNode::LinkOutputsT(const Dims& d, NodeOut& out) const {
   uint64_t lv = 0;
   const uint32_t port_valid = out_valid_q_ | (d.has_eng ? eng_->out_valid() : 0u);
-  auto PortCredit = [&](unsigned p) -> uint8_t {
-    uint8_t cr = in_credit_q_[p];
-    if (d.has_eng) {
-      cr |= static_cast<uint8_t>(((eng_->in_credit_req() >> p) & 1u) << d.nv);
-      cr |= static_cast<uint8_t>(((eng_->in_credit_rsp() >> p) & 1u) << (d.nv + 1));
-    }
-    return cr;
-  };
   uint64_t ca = 0;
   if (d.muxed && direct_) {  // port p on link p - 1 both ways (Owners)
     std::memset(out.link_credit.data() + 4, 0, d.nl - 4);
     if (d.has_eng) {
       for (unsigned p = 1; p <= 4; ++p) {
-        const uint8_t cr = PortCredit(p);
+        const uint8_t cr = PortCreditT<D>(d, p);
         out.link_credit[p - 1] = cr;
         ca |= uint64_t{cr != 0} << (p - 1);
       }
@@ -1200,7 +1405,7 @@ void FastNode::OutputsT(NodeOut& out) {
     } else {
       for (uint64_t m = lv; m != 0; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-        CopyFlit(&out.link_flit[l * d.w], port_out_flit(l + 1), d.w);
+        CopyFlit(&out.link_flit[l * d.w], PortOutFlitT<D>(d, l + 1), d.w);
       }
     }
   } else if (d.muxed) {
@@ -1211,28 +1416,34 @@ void FastNode::OutputsT(NodeOut& out) {
     // Credits upstream: none on a cycle without a pop, a circuit's credit or the engine's.
     if ((in_credit_any_ & 0x1Eu) != 0 || d.has_eng) {
       for (unsigned p = 1; p <= 4; ++p) {
-        const uint8_t cr = PortCredit(p);
+        const uint8_t cr = PortCreditT<D>(d, p);
         out.link_credit[in_link_[p]] |= cr;
         ca |= uint64_t{cr != 0} << in_link_[p];
       }
     }
     for (uint64_t m = lv; m != 0; m &= m - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      CopyFlit(&out.link_flit[l * d.w], port_out_flit(out_owner_[l]), d.w);
+      CopyFlit(&out.link_flit[l * d.w], PortOutFlitT<D>(d, out_owner_[l]), d.w);
     }
   } else {
     for (unsigned l = 0; l < d.nl; ++l) {
-      const uint8_t cr = PortCredit(l + 1);
+      const uint8_t cr = PortCreditT<D>(d, l + 1);
       out.link_credit[l] = cr;
       ca |= uint64_t{cr != 0} << l;
       if ((port_valid >> (l + 1)) & 1u) {
         lv |= uint64_t{1} << l;
-        CopyFlit(&out.link_flit[l * d.w], port_out_flit(l + 1), d.w);
+        CopyFlit(&out.link_flit[l * d.w], PortOutFlitT<D>(d, l + 1), d.w);
       }
     }
   }
   out.link_valid = lv;
   out.link_credit_any = ca;
+}
+
+// aries_router gen_loc_next and gen_loc_credit: what the local ports take one cycle ahead (the
+// engine's flit on port 0 before the router's) and their credits upstream.
+template <class D>
+ARIES_INLINE void FastNode::EndpointOutputsT(const Dims& d, NodeOut& out) const {
   const bool eng_ep = d.has_eng && (eng_->claim() & 1u);
   out.ep_valid = ((c_.send & 1u) || eng_ep) ? 1u : 0u;
   if (eng_ep)
@@ -1248,12 +1459,18 @@ void FastNode::OutputsT(NodeOut& out) {
     }
     out.ep_credit[i] = c_.in_credit_d[p];
   }
+  if (d.has_eng) out.ep_credit[0] |= static_cast<uint8_t>(eng_->loc_next_credit() << d.nv);
+}
+
+// The node's bus response (its registers', the router's, the engine's), err, idle and bypass
+// pins.
+template <class D>
+ARIES_INLINE void FastNode::BusOutputsT(const Dims& d, NodeOut& out) const {
   out.cfg_rsp = nd_rsp_q_ || rtr_rsp_;
   out.cfg_err = nd_err_q_ || rtr_err_;
   out.cfg_rdata = nd_rdata_q_ | rtr_rdata_;
   out.err = status_ != 0 || nstatus_q_ != 0;
   if (d.has_eng) {
-    out.ep_credit[0] |= static_cast<uint8_t>(eng_->loc_next_credit() << d.nv);
     out.cfg_rsp = out.cfg_rsp || eng_->cfg_rsp();
     out.cfg_err = out.cfg_err || eng_->cfg_err();
     out.cfg_rdata |= eng_->cfg_rdata();
@@ -1263,6 +1480,14 @@ void FastNode::OutputsT(NodeOut& out) {
              !out.cfg_rsp && lnk_in_valid_q_ == 0 && lnk_out_credit_any_ == 0 &&
              ep_in_valid_q_ == 0 && ep_out_credit_any_ == 0 && (!d.has_eng || eng_->idle());
   out.bypass = (cut_x_q_ << hw::kBypassXLsb) | (cut_y_q_ << hw::kBypassYLsb);
+}
+
+template <class D>
+void FastNode::OutputsT(NodeOut& out) {
+  const Dims d = DimsOf<D>();
+  LinkOutputsT<D>(d, out);
+  EndpointOutputsT<D>(d, out);
+  BusOutputsT<D>(d, out);
 }
 
 void FastNode::Tick(const NodeIn& in, NodeOut& out) {

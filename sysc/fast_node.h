@@ -100,9 +100,118 @@ class FastNode final : public NodeModel {
   // The flit leaving output o this cycle (its VC rewritten for a switched flit) into dst.
   template <class D>
   void SendFlitT(unsigned o, uint32_t* dst) const;
-  void NodeAccess(const NodeIn& in, bool& ok, uint32_t& rdata, bool& wr_portsel, bool& wr_bypass,
-                  bool& wr_status, unsigned& ps_p, unsigned& cin, unsigned& cout);
-  void RouterAccess(const NodeIn& in, bool& ok, uint32_t& rdata, int& wr);
+
+  // --- CombT's stages (fast_node.cc; each inlined into CombT) ---
+  // The head of an input VC: its slot, flags, remaining outputs, effective output VC and the
+  // outputs it may take now (ok).
+  struct Head {
+    unsigned slot, flags, eff;
+    uint32_t rem, ok;
+  };
+  // What VC selection leaves for the allocators and the pops: the selected heads that are
+  // dropped (no route), are heads, are tails; the outputs requested; per input the outputs its
+  // selected head may take.
+  struct Selection {
+    uint32_t drop = 0, is_head = 0, tail = 0, req_any = 0;
+    uint32_t ok[kMaxPorts];  // (only the selected inputs' are written)
+  };
+  template <class D>
+  uint32_t PortSideT(const Dims& d);
+  template <class D>
+  uint32_t EngineSplitT(const Dims& d, uint32_t rca);
+  template <class D>
+  void PassThroughSourcesT(const Dims& d);
+  template <class D>
+  Head HeadOfT(const Dims& d, unsigned p, unsigned v, uint32_t blocked, bool torus) const;
+  template <class D>
+  Selection VcSelectionT(const Dims& d);
+  template <class D>
+  void McTokenArbitrationT(const Dims& d, Selection& s);
+  template <class D>
+  void SwitchAllocationT(uint32_t req_any);
+  template <class D>
+  void InputPopsT(const Dims& d, const Selection& s);
+  template <class D>
+  void PassThroughCreditsT(const Dims& d);
+
+  // --- EdgeT's stages ---
+  // The node's register access (aries_node p_access) and the router's (aries_router_regs).
+  struct NodeAcc {
+    bool ok = false;
+    uint32_t rdata = 0;
+    bool wr_portsel = false, wr_bypass = false, wr_status = false;
+    unsigned ps_p = 0, cin = 0, cout = 0;
+  };
+  struct RouterAcc {
+    bool ok = false;
+    uint32_t rdata = 0;
+    int wr = 0;  // 0 none, 1 CTRL, 2 STATUS, 3 PASSTHRU, 4 ROUTE
+  };
+  // This cycle's register request, decoded against this cycle's combinational state.
+  struct Bus {
+    bool nd_req, rtr_req, eng_sel;
+    NodeAcc nd;
+    RouterAcc rtr;
+  };
+  // What aries_route_compute gives an arriving flit.
+  struct Route {
+    uint32_t route;  // output mask
+    unsigned ovc;    // output VC
+    bool miss;       // no route
+  };
+  // The events of stage 1 that STATUS records.
+  struct InputEvents {
+    bool overflow = false, any_miss = false;
+  };
+  template <class D>
+  Bus RegisterBusT(const Dims& d, const NodeIn& in);
+  template <class D>
+  bool RouterOutputsT(const Dims& d);
+  template <class D>
+  uint32_t OutputRegisterT(const Dims& d, unsigned o, uint32_t vc_sel_mask);
+  template <class D>
+  void VcOwnershipT(const Dims& d, unsigned o, unsigned vi, uint32_t hdr);
+  template <class D>
+  bool CreditCountersT(const Dims& d, unsigned o, uint32_t take, uint32_t give);
+  template <class D>
+  void McTokenT(const Dims& d);
+  template <class D>
+  InputEvents InputStage1T(const Dims& d);
+  void PassThroughOpen(unsigned p, uint32_t hdr, unsigned nv);
+  template <class D>
+  Route RouteComputeT(const Dims& d, unsigned p, uint32_t hdr, bool torus) const;
+  template <class D>
+  bool BufferWriteT(const Dims& d, unsigned p, unsigned vc, const uint32_t* f, const Route& r);
+  template <class D>
+  void RouterRegistersT(const Dims& d, const NodeIn& in, const Bus& bus, InputEvents ev,
+                        bool credit_err);
+  bool NodeRegisters(const NodeIn& in, const Bus& bus);
+  template <class D>
+  void LinkInputRegistersT(const Dims& d, const NodeIn& in, uint8_t cmask);
+  template <class D>
+  void EndpointInputRegistersT(const Dims& d, const NodeIn& in, uint8_t cmask);
+
+  // --- OutputsT's stages ---
+  template <class D>
+  const uint32_t* PortOutFlitT(const Dims& d, unsigned p) const;
+  template <class D>
+  uint8_t PortCreditT(const Dims& d, unsigned p) const;
+  template <class D>
+  void LinkOutputsT(const Dims& d, NodeOut& out) const;
+  template <class D>
+  void EndpointOutputsT(const Dims& d, NodeOut& out) const;
+  template <class D>
+  void BusOutputsT(const Dims& d, NodeOut& out) const;
+
+  // --- Register accesses (cold: only with a request) ---
+  NodeAcc NodeAccess(const NodeIn& in) const;
+  RouterAcc RouterAccess(const NodeIn& in) const;
+  RouterAcc RouteTableAccess(uint32_t addr, bool we, uint32_t wd) const;
+  RouterAcc PassthruAccess(unsigned reg_port, bool we, uint32_t wd) const;
+  RouterAcc CtrlAccess(bool we, uint32_t wd) const;
+  RouterAcc RouterRegisterAccess(uint32_t addr, bool we, uint32_t wd) const;
+  // The constructor's layout of every Slice in the arena.
+  void LayOut(size_t slots);
   uint32_t InQuiet() const;
   uint32_t OutIdle() const;
   uint32_t OutQuiet() const;

@@ -81,7 +81,7 @@ void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<u
 int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) {
   if (parts.empty()) throw std::invalid_argument("coll-merge: no part files given");
   if (out.empty()) throw std::invalid_argument("coll-merge: --csv OUT is required");
-  std::string text = coll::CostCsvHeader() + "\n";
+  std::string text = std::string(coll::CostCsvHeader()) + "\n";
   size_t rows = 0;
   // Every row's fields and numbers (a run measured twice is kept: the cost models average
   // repeated runs): the columns that hold numbers, bytes and cycles above zero.
@@ -170,7 +170,7 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   if (!col || !coll::Swept(*col)) BadKey(c, "coll.collective", coll::SweptNames());
   o.collective = *col;
   o.type = KeyWord(c, "coll.type");
-  o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
+  o.seed = KeyUint(c, "sim.seed");
   o.model = KeyWord(c, "sim.model");  // auto: the fast model
   o.groups = c.Get("coll.groups");
   if (o.groups != "all") {
@@ -191,33 +191,28 @@ CollSweepOptions CollSweepRequest(const Config& c, CollSweepOptions o) {
   return o;
 }
 
-int RunCollSweep(const CollSweepOptions& o) {
-  const auto& topos = o.topologies;
-  const auto& sizes = o.sizes;
-  const auto& algos = o.algos;
-  const coll::Collective* coll_kind = &o.collective;
-  const unsigned k = o.geometry.k;
-  const char* collective = coll::CollectiveName(o.collective);
-  RequireElementType(o.type);
+namespace {
+
+// Whether the sweep runs algorithm `a`: named in --algos (or all of them), and with --groups one
+// that plans communicators.
+bool Selected(const CollSweepOptions& o, const coll::AlgorithmInfo& a) {
+  if (o.groups != "all" && !a.communicators) return false;
+  return o.algos.empty() ||
+         std::find(o.algos.begin(), o.algos.end(), std::string(a.name)) != o.algos.end();
+}
+
+// Refuses an algorithm named in --algos that would make no row of the sweep, instead of leaving
+// it out of the table without a word (all: each serves where it can).
+void RefuseAlgosWithoutRows(const CollSweepOptions& o) {
   const bool grouped = o.groups != "all";
-  const auto groups =
-      grouped ? coll::ParseGroups(o.groups, k) : std::vector<std::vector<unsigned>>{};
-  auto selected = [&](const coll::AlgorithmInfo& a) {
-    if (grouped && !a.communicators) return false;
-    return algos.empty() ||
-           std::find(algos.begin(), algos.end(), std::string(a.name)) != algos.end();
-  };
-  if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
-  // An algorithm named in --algos that would make no row here is refused, not left out of the
-  // table without a word (all: each serves where it can).
-  for (const std::string& name : algos) {
+  for (const std::string& name : o.algos) {
     const coll::AlgorithmInfo& a = *coll::FindAlgorithm(name);
     std::string why;
-    if (!a.Serves(*coll_kind)) {
-      why = fmt::format("it does not implement {}", collective);
+    if (!a.Serves(o.collective)) {
+      why = fmt::format("it does not implement {}", coll::CollectiveName(o.collective));
     } else if (grouped && !a.communicators) {
       why = fmt::format("it plans no communicators (--groups {})", o.groups);
-    } else if (std::none_of(topos.begin(), topos.end(),
+    } else if (std::none_of(o.topologies.begin(), o.topologies.end(),
                             [&](coll::Topology t) { return a.Serves(t); })) {
       std::string where;
       for (coll::Topology t : a.topologies)
@@ -229,235 +224,337 @@ int RunCollSweep(const CollSweepOptions& o) {
           fmt::format("--algos: {} makes no row of this sweep: {}", name, why));
     }
   }
-  if (o.jobs > 1 || !o.job_file.empty()) {
-    if (o.jobs > 1 && o.csv.empty())
-      throw std::invalid_argument("--jobs: give --csv, where the parts merge");
-    std::string dir =
-        !o.job_dir.empty() ? o.job_dir : (o.job_file.empty() ? o.csv : o.job_file) + ".parts";
-    std::filesystem::create_directories(dir);
-    dir = std::filesystem::absolute(dir).lexically_normal().string();  // jobs may run elsewhere
-    const std::string exe = SelfExe();
-    std::vector<std::string> jobs, parts;
-    std::vector<double> cost;  // rough work of each job: bytes, times 3 on the 15-port butterfly
-    for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
-      if (!a.Serves(*coll_kind)) continue;
-      if (!selected(a)) continue;
-      for (const coll::Topology t : topos) {
-        if (!a.Serves(t)) continue;
-        for (const uint64_t sz : sizes) {
-          const std::string part = fmt::format("{}/part-{:05}.csv", dir, jobs.size());
-          parts.push_back(part);
-          cost.push_back(static_cast<double>(sz) * (t == coll::Topology::kFbfly ? 3.0 : 1.0));
-          // Every value was checked against its allowed set above (names, sizes, numbers), so
-          // none carries shell syntax; the paths are quoted (ShellQuote).
-          jobs.push_back(fmt::format(
-              "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
-              "--set package.tracks={} --set package.link_latency={} "
-              "--set package.extra_per_pitch={} --set node.local_ports={} --set coll.groups={} "
-              "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
-              ShellQuote(exe), k, collective, o.type, o.seed, o.model, o.geometry.tracks,
-              o.geometry.link_latency, o.geometry.extra_per_pitch, o.geometry.local_ports, o.groups,
-              a.name, coll::TopologyName(t), SizeLabel(sz), ShellQuote(part),
-              ShellQuote(part + ".log")));
-        }
-      }
-    }
-    if (!o.job_file.empty()) {
-      std::ofstream jf(o.job_file);
-      for (const auto& j : jobs) jf << j << "\n";
-      if (!jf) throw std::invalid_argument(fmt::format("--job-file {}: cannot write", o.job_file));
-      fmt::print(
-          "{} jobs written to {} (one command per line; each writes {}/part-NNNNN.csv)\n"
-          "  local or over ssh:  parallel -j 2 < {}\n"
-          "  Slurm job array:    sbatch --array=1-{} --wrap 'sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" "
-          "{} | bash'\n"
-          "  then merge:         {} coll-merge {}/part-*.csv --csv merged.csv\n",
-          jobs.size(), o.job_file, dir, o.job_file, jobs.size(), o.job_file, exe, dir);
-      return 0;
-    }
-    for (const auto& p : parts) std::remove(p.c_str());  // a rerun starts clean
-    // Longest first, so that the last jobs are short and no process idles long at the end;
-    // the parts still merge in the table's order.
-    std::vector<size_t> order(jobs.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return cost[a] > cost[b]; });
-    std::atomic<size_t> next{0}, done{0};
-    std::atomic<int> failed{0};
-    std::mutex print_mu;
-    auto worker = [&] {
-      for (size_t j; (j = next++) < jobs.size();) {
-        const size_t i = order[j];
-        const int rc = std::system(jobs[i].c_str());
-        if (rc != 0) ++failed;
-        std::lock_guard<std::mutex> lock(print_mu);
-        fmt::print(stderr, "  job {}/{} {}{}\n", ++done, jobs.size(), parts[i],
-                   rc ? " FAILED (see its .log)" : "");
-      }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < std::min<size_t>(o.jobs, jobs.size()); ++i) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-    std::vector<std::string> existing, rows;
-    for (const auto& p : parts) {
-      if (!std::ifstream(p).good()) continue;  // a job that applied nowhere (n/a) writes no part
-      existing.push_back(p);
-      const auto lines = ReadCsvLines(p);
-      rows.insert(rows.end(), lines.begin() + 1, lines.end());
-    }
-    // Append to --csv like the sequential sweep (header when new).
-    const bool fresh = !std::ifstream(o.csv).good();
-    std::ofstream out(o.csv, std::ios::app);
-    if (fresh) out << coll::CostCsvHeader() << "\n";
-    WriteCsvProvenance(o.csv, "--csv", !fresh);
-    for (const auto& r : rows) out << r << "\n";
-    if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
-    fmt::print(
-        "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
-        "{})\n\n",
-        collective, o.type, k, k, jobs.size(), o.jobs, rows.size(), o.csv, MeasuredModel(o.model));
-    std::string head = "| algorithm | topology |", rule = "|---|---|";
-    for (const uint64_t sz : sizes) {
-      head += fmt::format(" {} |", SizeLabel(sz));
-      rule += "---|";
-    }
-    fmt::print("{}\n{}\n", head, rule);
-    PrintTableFromCsv(rows, sizes);
-    int bad_runs = 0;
-    for (const auto& r : rows) {  // the `ok` column (12th of CostCsvHeader)
-      std::vector<std::string> c;
-      std::stringstream ss(r);
-      for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-      bad_runs += c.size() == coll::kCostCsvFields && c[11] == "1" ? 0 : 1;
-    }
-    if (failed > 0)
-      fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed.load());
-    if (bad_runs > 0) fmt::print("\n{} runs FAILED\n", bad_runs);
-    if (failed > 0 || bad_runs > 0) return 1;  // the parts and logs stay, to look into
-    // Merged and every run verified: the parts (CSV, provenance, log) go, and their folder
-    // when nothing else is in it.
-    for (const auto& p : parts) {
-      for (const char* ext : {"", ".provenance.json", ".log"}) std::remove((p + ext).c_str());
-    }
-    std::error_code ec;
-    std::filesystem::remove(dir, ec);  // (only when empty)
-    return 0;
-  }
-  std::ofstream csv;
-  if (!o.csv.empty()) {
-    const bool fresh = !std::ifstream(o.csv).good();
-    if (!fresh) {  // rows are appended: the file must have this version's columns
-      std::ifstream in(o.csv);
-      std::string first;
-      while (std::getline(in, first) && !first.empty() && first[0] == '#') {
-      }
-      if (!first.empty() && first != coll::CostCsvHeader()) {
-        throw std::invalid_argument(fmt::format(
-            "--csv {}: its header '{}' is not this version's '{}' (the geometry, ring and "
-            "local-port columns); write the sweep to a new file",
-            o.csv, first, coll::CostCsvHeader()));
-      }
-    }
-    csv.open(o.csv, std::ios::app);
-    if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", o.csv));
-    if (fresh) csv << coll::CostCsvHeader() << "\n";
-    WriteCsvProvenance(o.csv, "--csv", !fresh);
-  }
-  const coll::Geometry def;
-  const std::string geometry =
-      o.geometry.tracks == def.tracks && o.geometry.link_latency == def.link_latency &&
-              o.geometry.extra_per_pitch == def.extra_per_pitch &&
-              o.geometry.local_ports == def.local_ports
-          ? ""
-          : fmt::format(
-                " ({} tracks, {}-cycle links, {} extra cycles per pitch, {} local "
-                "port{})",
-                o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch,
-                o.geometry.local_ports, o.geometry.local_ports == 1 ? "" : "s");
-  fmt::print(
-      "{} {} on {}x{}{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
-      "({} M/{} point to point{}); every element verified; node model {}\n\n",
-      collective, o.type, k, k, geometry,
-      grouped ? fmt::format(", communicators {} all at once (N: a group's members)", o.groups) : "",
-      *coll_kind == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N",
-      o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports),
-      *coll_kind == coll::Collective::kAllToAll ? ", or the bisection's where larger"
-                                                : ", M/B in-network",
-      MeasuredModel(o.model));
+}
+
+// The Markdown table's heading: algorithm, topology, then a column per size.
+void PrintTableHead(const std::vector<uint64_t>& sizes) {
   std::string head = "| algorithm | topology |", rule = "|---|---|";
   for (const uint64_t s : sizes) {
     head += fmt::format(" {} |", SizeLabel(s));
     rule += "---|";
   }
   fmt::print("{}\n{}\n", head, rule);
+}
+
+// The sweep as jobs, one per (algorithm, topology, size): each an `aries coll-sweep` command
+// line, the part CSV it writes under `dir`, and its rough work.
+struct SweepJobs {
+  std::string dir;  // absolute: jobs may run elsewhere
+  std::vector<std::string> commands, parts;
+  std::vector<double> cost;  // bytes, times 3 on the 15-port butterfly
+};
+
+// The jobs of sweep `o` run by the executable `exe`; creates their folder.
+SweepJobs MakeJobs(const CollSweepOptions& o, const std::string& exe) {
+  SweepJobs jobs;
+  jobs.dir = !o.job_dir.empty() ? o.job_dir : (o.job_file.empty() ? o.csv : o.job_file) + ".parts";
+  std::filesystem::create_directories(jobs.dir);
+  jobs.dir = std::filesystem::absolute(jobs.dir).lexically_normal().string();
+  for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
+    if (!a.Serves(o.collective)) continue;
+    if (!Selected(o, a)) continue;
+    for (const coll::Topology t : o.topologies) {
+      if (!a.Serves(t)) continue;
+      for (const uint64_t sz : o.sizes) {
+        const std::string part = fmt::format("{}/part-{:05}.csv", jobs.dir, jobs.commands.size());
+        jobs.parts.push_back(part);
+        jobs.cost.push_back(static_cast<double>(sz) * (t == coll::Topology::kFbfly ? 3.0 : 1.0));
+        // Every value was checked against its allowed set above (names, sizes, numbers), so
+        // none carries shell syntax; the paths are quoted (ShellQuote).
+        jobs.commands.push_back(fmt::format(
+            "{} coll-sweep -k {} --collective {} --type {} --seed {} --model {} "
+            "--set package.tracks={} --set package.link_latency={} "
+            "--set package.extra_per_pitch={} --set node.local_ports={} --set coll.groups={} "
+            "--algos {} --topologies {} --sizes {} --csv {} > {} 2>&1",
+            ShellQuote(exe), o.geometry.k, coll::CollectiveName(o.collective), o.type, o.seed,
+            o.model, o.geometry.tracks, o.geometry.link_latency, o.geometry.extra_per_pitch,
+            o.geometry.local_ports, o.groups, a.name, coll::TopologyName(t), SizeLabel(sz),
+            ShellQuote(part), ShellQuote(part + ".log")));
+      }
+    }
+  }
+  return jobs;
+}
+
+// --job-file: writes the jobs' command lines, one a line, and prints how to run and merge them.
+void WriteJobFile(const std::string& job_file, const SweepJobs& jobs, const std::string& exe) {
+  std::ofstream jf(job_file);
+  for (const auto& j : jobs.commands) jf << j << "\n";
+  if (!jf) throw std::invalid_argument(fmt::format("--job-file {}: cannot write", job_file));
+  fmt::print(
+      "{} jobs written to {} (one command per line; each writes {}/part-NNNNN.csv)\n"
+      "  local or over ssh:  parallel -j 2 < {}\n"
+      "  Slurm job array:    sbatch --array=1-{} --wrap 'sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" "
+      "{} | bash'\n"
+      "  then merge:         {} coll-merge {}/part-*.csv --csv merged.csv\n",
+      jobs.commands.size(), job_file, jobs.dir, job_file, jobs.commands.size(), job_file, exe,
+      jobs.dir);
+}
+
+// Runs the jobs on `processes` local processes, longest first (so that the last jobs are short
+// and no process idles long at the end), each line of progress on stderr; returns how many
+// exited non-zero.
+int RunJobs(const SweepJobs& jobs, unsigned processes) {
+  const std::vector<std::string>& commands = jobs.commands;
+  std::vector<size_t> order(commands.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return jobs.cost[a] > jobs.cost[b]; });
+  std::atomic<size_t> next{0}, done{0};
+  std::atomic<int> failed{0};
+  std::mutex print_mu;
+  auto worker = [&] {
+    for (size_t j; (j = next++) < commands.size();) {
+      const size_t i = order[j];
+      const int rc = std::system(commands[i].c_str());
+      if (rc != 0) ++failed;
+      std::lock_guard<std::mutex> lock(print_mu);
+      fmt::print(stderr, "  job {}/{} {}{}\n", ++done, commands.size(), jobs.parts[i],
+                 rc ? " FAILED (see its .log)" : "");
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < std::min<size_t>(processes, commands.size()); ++i)
+    pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  return failed.load();
+}
+
+// The rows of the part files, in the table's order (a job that applied nowhere, n/a, writes no
+// part).
+std::vector<std::string> ReadPartRows(const std::vector<std::string>& parts) {
+  std::vector<std::string> rows;
+  for (const auto& p : parts) {
+    if (!std::ifstream(p).good()) continue;
+    const auto lines = ReadCsvLines(p);
+    rows.insert(rows.end(), lines.begin() + 1, lines.end());
+  }
+  return rows;
+}
+
+// Appends `rows` to --csv like the sequential sweep (the header when the file is new).
+void AppendRows(const std::string& csv, const std::vector<std::string>& rows) {
+  const bool fresh = !std::ifstream(csv).good();
+  std::ofstream out(csv, std::ios::app);
+  if (fresh) out << coll::CostCsvHeader() << "\n";
+  WriteCsvProvenance(csv, "--csv", !fresh);
+  for (const auto& r : rows) out << r << "\n";
+  if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", csv));
+}
+
+// The runs among sweep CSV rows that failed: their `ok` column (12th of CostCsvHeader) not 1.
+int CountFailedRows(const std::vector<std::string>& rows) {
+  int bad = 0;
+  for (const auto& r : rows) {
+    const std::vector<std::string> c = Cells(r);
+    bad += c.size() == coll::kCostCsvFields && c[11] == "1" ? 0 : 1;
+  }
+  return bad;
+}
+
+// Removes the parts (CSV, provenance, log), and their folder when nothing else is in it.
+void RemoveParts(const SweepJobs& jobs) {
+  for (const auto& p : jobs.parts) {
+    for (const char* ext : {"", ".provenance.json", ".log"}) std::remove((p + ext).c_str());
+  }
+  std::error_code ec;
+  std::filesystem::remove(jobs.dir, ec);  // (only when empty)
+}
+
+// --jobs N and --job-file: the sweep split into jobs, written out for another machine to run
+// (--job-file), or run on N local processes, merged into --csv and printed as the table.
+int RunSweepJobs(const CollSweepOptions& o) {
+  if (o.jobs > 1 && o.csv.empty())
+    throw std::invalid_argument("--jobs: give --csv, where the parts merge");
+  const std::string exe = SelfExe();
+  const SweepJobs jobs = MakeJobs(o, exe);
+  if (!o.job_file.empty()) {
+    WriteJobFile(o.job_file, jobs, exe);
+    return 0;
+  }
+  for (const auto& p : jobs.parts) std::remove(p.c_str());  // a rerun starts clean
+  const int failed = RunJobs(jobs, o.jobs);
+  const std::vector<std::string> rows = ReadPartRows(jobs.parts);
+  AppendRows(o.csv, rows);
+  fmt::print(
+      "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
+      "{})\n\n",
+      coll::CollectiveName(o.collective), o.type, o.geometry.k, o.geometry.k, jobs.commands.size(),
+      o.jobs, rows.size(), o.csv, MeasuredModel(o.model));
+  PrintTableHead(o.sizes);
+  PrintTableFromCsv(rows, o.sizes);
+  const int bad_runs = CountFailedRows(rows);
+  if (failed > 0) fmt::print("\n{} jobs exited non-zero (their .log files say why)\n", failed);
+  if (bad_runs > 0) fmt::print("\n{} runs FAILED\n", bad_runs);
+  if (failed > 0 || bad_runs > 0) return 1;  // the parts and logs stay, to look into
+  // Merged and every run verified: the parts go.
+  RemoveParts(jobs);
+  return 0;
+}
+
+// --csv opened to append the sweep's rows (the header when the file is new; an existing file
+// must have this version's columns); not open without --csv.
+std::ofstream OpenSweepCsv(const std::string& path) {
+  std::ofstream csv;
+  if (path.empty()) return csv;
+  const bool fresh = !std::ifstream(path).good();
+  if (!fresh) {  // rows are appended: the file must have this version's columns
+    std::ifstream in(path);
+    std::string first;
+    while (std::getline(in, first) && !first.empty() && first[0] == '#') {
+    }
+    if (!first.empty() && first != coll::CostCsvHeader()) {
+      throw std::invalid_argument(fmt::format(
+          "--csv {}: its header '{}' is not this version's '{}' (the geometry, ring and "
+          "local-port columns); write the sweep to a new file",
+          path, first, coll::CostCsvHeader()));
+    }
+  }
+  csv.open(path, std::ios::app);
+  if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", path));
+  if (fresh) csv << coll::CostCsvHeader() << "\n";
+  WriteCsvProvenance(path, "--csv", !fresh);
+  return csv;
+}
+
+// " (T tracks, L-cycle links, E extra cycles per pitch, P local ports)" for a geometry other
+// than the default, else "".
+std::string GeometryNote(const coll::Geometry& g) {
+  const coll::Geometry def;
+  if (g.tracks == def.tracks && g.link_latency == def.link_latency &&
+      g.extra_per_pitch == def.extra_per_pitch && g.local_ports == def.local_ports) {
+    return "";
+  }
+  return fmt::format(" ({} tracks, {}-cycle links, {} extra cycles per pitch, {} local port{})",
+                     g.tracks, g.link_latency, g.extra_per_pitch, g.local_ports,
+                     g.local_ports == 1 ? "" : "s");
+}
+
+// The sweep's heading: the collective, package and communicators, what each cell holds, and
+// the table's head.
+void PrintSweepHeading(const CollSweepOptions& o) {
+  const unsigned k = o.geometry.k;
+  fmt::print(
+      "{} {} on {}x{}{}{}: cycles, bus bandwidth (B/cycle) and % of the bound "
+      "({} M/{} point to point{}); every element verified; node model {}\n\n",
+      coll::CollectiveName(o.collective), o.type, k, k, GeometryNote(o.geometry),
+      o.groups != "all"
+          ? fmt::format(", communicators {} all at once (N: a group's members)", o.groups)
+          : "",
+      o.collective == coll::Collective::kAllReduce ? "2(N-1)/N" : "(N-1)/N",
+      o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports),
+      o.collective == coll::Collective::kAllToAll ? ", or the bisection's where larger"
+                                                  : ", M/B in-network",
+      MeasuredModel(o.model));
+  PrintTableHead(o.sizes);
+}
+
+// The run of one cell: candidate `cand` of algorithm `a` on topology `t` at `bytes` per node,
+// every element verified; with communicators `groups`, the first group also alone.
+CollOptions CellRun(const CollSweepOptions& o, const coll::AlgorithmInfo& a,
+                    const coll::Candidate& cand, coll::Topology t, uint64_t bytes,
+                    const std::vector<std::vector<unsigned>>& groups) {
+  CollOptions co;
+  co.geometry = o.geometry;
+  co.geometry.topology = t;
+  co.algo = a.name;
+  co.collective = o.collective;
+  co.levels = cand.levels;
+  co.embeddings = cand.embeddings;
+  co.ring = cand.ring;
+  co.type = o.type;
+  co.bytes = bytes;
+  co.seed = o.seed;
+  co.model = o.model;
+  co.verify = true;
+  co.groups = groups;
+  co.alone_first_only = o.groups != "all";
+  return co;
+}
+
+// One row of the table: its text and the runs in it that failed.
+struct SweepRow {
+  std::string text;
+  int failures = 0;
+};
+
+// The row of candidate `cand` of algorithm `a` on topology `t`: each size measured (its CSV
+// row appended to `csv` when open); all n/a when the candidate does not apply there (the
+// reason on stderr).
+SweepRow MeasureRow(const CollSweepOptions& o, const coll::AlgorithmInfo& a,
+                    const coll::Candidate& cand, coll::Topology t,
+                    const std::vector<std::vector<unsigned>>& groups, std::ofstream& csv) {
+  const std::string where =
+      std::string(coll::TopologyName(t)) + (o.groups != "all" ? ", " + o.groups : "");
+  SweepRow row{fmt::format("| {} | {} |", cand.Label(), where)};
+  for (const uint64_t s : o.sizes) {
+    const CollOptions co = CellRun(o, a, cand, t, s, groups);
+    CollMeasurement m;
+    try {
+      m = MeasureCollective(co, true);
+    } catch (const coll::PlanError& e) {  // not applicable here (no engine, ...)
+      fmt::print(stderr, "  {} on {}: {}\n", cand.Label(), coll::TopologyName(t), e.what());
+      row.text = fmt::format("| {} | {} |", cand.Label(), where);
+      for (size_t i = 0; i < o.sizes.size(); ++i) row.text += " n/a |";
+      return row;
+    } catch (const std::exception& e) {  // a bug: report it, keep sweeping
+      row.text += " ERROR |";
+      ++row.failures;
+      fmt::print(stderr, "  {} on {} at {}: {}\n", cand.Label(), coll::TopologyName(t),
+                 SizeLabel(s), e.what());
+      continue;
+    }
+    row.failures += m.ok ? 0 : 1;
+    row.text += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw,
+                            100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
+    if (csv.is_open()) {
+      csv << coll::CostCsvRow(co.geometry, cand, o.collective, o.type, m.bytes, m.cycles, m.busbw,
+                              m.bound / static_cast<double>(m.cycles), m.ok, o.groups,
+                              m.groups.empty() ? 0 : m.groups[0].alone)
+          << "\n";
+      csv.flush();
+    }
+  }
+  return row;
+}
+
+// The sweep in this process: a row per (candidate, topology), printed as it is measured.
+int RunSequentialSweep(const CollSweepOptions& o,
+                       const std::vector<std::vector<unsigned>>& groups) {
+  std::ofstream csv = OpenSweepCsv(o.csv);
+  PrintSweepHeading(o);
   int failures = 0;
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
-    if (!a.Serves(*coll_kind)) continue;
-    if (!selected(a)) continue;
-    for (const coll::Candidate& cand : coll::SweepCandidates(a, k, o.geometry.local_ports)) {
+    if (!a.Serves(o.collective)) continue;
+    if (!Selected(o, a)) continue;
+    for (const coll::Candidate& cand :
+         coll::SweepCandidates(a, o.geometry.k, o.geometry.local_ports)) {
       // Communicators: the snake's order restricted to each group's members (the rows the
       // training model's subgroup collectives read); the rank map is the whole package's.
-      if (grouped && cand.ring.map != coll::RingMap::kSnake) continue;
-      for (const coll::Topology t : topos) {
+      if (o.groups != "all" && cand.ring.map != coll::RingMap::kSnake) continue;
+      for (const coll::Topology t : o.topologies) {
         if (!a.Serves(t)) continue;
-        const std::string where =
-            std::string(coll::TopologyName(t)) + (grouped ? ", " + o.groups : "");
-        std::string row = fmt::format("| {} | {} |", cand.Label(), where);
-        bool skipped = false;
-        for (const uint64_t s : sizes) {
-          CollOptions co;
-          co.geometry = o.geometry;
-          co.geometry.topology = t;
-          co.algo = a.name;
-          co.collective = o.collective;
-          co.levels = cand.levels;
-          co.embeddings = cand.embeddings;
-          co.ring = cand.ring;
-          co.type = o.type;
-          co.bytes = s;
-          co.seed = o.seed;
-          co.model = o.model;
-          co.verify = true;
-          co.groups = groups;
-          co.alone_first_only = grouped;
-          CollMeasurement m;
-          try {
-            m = MeasureCollective(co, true);
-          } catch (const coll::PlanError& e) {  // not applicable here (no engine, ...)
-            row += " n/a |";
-            skipped = true;
-            fmt::print(stderr, "  {} on {}: {}\n", cand.Label(), coll::TopologyName(t), e.what());
-            break;
-          } catch (const std::exception& e) {  // a bug: report it, keep sweeping
-            row += " ERROR |";
-            ++failures;
-            fmt::print(stderr, "  {} on {} at {}: {}\n", cand.Label(), coll::TopologyName(t),
-                       SizeLabel(s), e.what());
-            continue;
-          }
-          failures += m.ok ? 0 : 1;
-          row +=
-              fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw,
-                          100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
-          if (csv.is_open()) {
-            csv << coll::CostCsvRow(co.geometry, cand, *coll_kind, o.type, m.bytes, m.cycles,
-                                    m.busbw, m.bound / static_cast<double>(m.cycles), m.ok,
-                                    o.groups, m.groups.empty() ? 0 : m.groups[0].alone)
-                << "\n";
-            csv.flush();
-          }
-        }
-        if (skipped) {  // every size: not applicable (the reason went to stderr)
-          row = fmt::format("| {} | {} |", cand.Label(), where);
-          for (size_t i = 0; i < sizes.size(); ++i) row += " n/a |";
-        }
-        fmt::print("{}\n", row);
+        const SweepRow row = MeasureRow(o, a, cand, t, groups, csv);
+        failures += row.failures;
+        fmt::print("{}\n", row.text);
         std::fflush(stdout);
       }
     }
   }
   if (failures) fmt::print("\n{} runs FAILED\n", failures);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int RunCollSweep(const CollSweepOptions& o) {
+  RequireElementType(o.type);
+  const auto groups = o.groups != "all" ? coll::ParseGroups(o.groups, o.geometry.k)
+                                        : std::vector<std::vector<unsigned>>{};
+  if (o.jobs == 0) throw std::invalid_argument("--jobs 0: allowed 1 or more");
+  RefuseAlgosWithoutRows(o);
+  if (o.jobs > 1 || !o.job_file.empty()) return RunSweepJobs(o);
+  return RunSequentialSweep(o, groups);
 }
 
 int RunCollModels(const std::string& costs, const std::string& type, coll::Collective c) {

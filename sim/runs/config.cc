@@ -21,10 +21,9 @@ unsigned AutoThreads() {
   return std::clamp(hw, 1u, 8u);
 }
 
-}  // namespace
-
-SimSettings Validate(const Config& c) {
-  SimSettings s;
+// The package keys: geometry, node, VC allocation, fault routing and bypass, checked against
+// one another.
+void ValidatePackage(const Config& c, SimSettings& s) {
   static_cast<coll::Geometry&>(s.package) = GeometryOf(c);
   const coll::Topology* topo = &s.package.topology;
   if (*topo == coll::Topology::kCmesh) {
@@ -63,16 +62,19 @@ SimSettings Validate(const Config& c) {
         "package.bypass = random needs bypass tracks: package.tracks = 1 or 2 (is 0, so no hop "
         "could move onto a bypass segment)");
   }
+}
+
+// The traffic keys on a package of `nodes` nodes (the seed is the run's, set by Validate).
+tb::TrafficConfig TrafficOf(const Config& c, unsigned nodes) {
+  tb::TrafficConfig t;
   auto pat = tb::ParsePattern(c.Get("traffic.pattern"));
   if (!pat) BadKey(c, "traffic.pattern");
-  s.traffic.pattern = *pat;
-  s.traffic.rate = KeyReal(c, "traffic.rate", 0, 1);
-  s.traffic.packet_len = static_cast<unsigned>(KeyUint(c, "traffic.packet_len", 1, 64));
-  const unsigned n = s.package.k * s.package.k;
-  s.traffic.hotspot = static_cast<unsigned>(KeyUint(c, "traffic.hotspot", 0, n - 1));
-  s.traffic.hotspot_share = KeyReal(c, "traffic.hotspot_share", 0, 1);
-  s.traffic.sink_accept = KeyReal(c, "traffic.sink_accept", 0.01, 1);
-  s.trace_file = c.Get("traffic.trace");
+  t.pattern = *pat;
+  t.rate = KeyReal(c, "traffic.rate");
+  t.packet_len = static_cast<unsigned>(KeyUint(c, "traffic.packet_len"));
+  t.hotspot = KeyNode(c, "traffic.hotspot", nodes);
+  t.hotspot_share = KeyReal(c, "traffic.hotspot_share");
+  t.sink_accept = KeyReal(c, "traffic.sink_accept");
   // A pattern's own keys, given for another pattern, would be ignored without a word.
   auto only_with = [&](const char* key, tb::Pattern p) {
     if (*pat != p && c.FromCommandLine(key)) {
@@ -84,30 +86,41 @@ SimSettings Validate(const Config& c) {
   only_with("traffic.hotspot", tb::Pattern::kHotspot);
   only_with("traffic.hotspot_share", tb::Pattern::kHotspot);
   only_with("traffic.trace", tb::Pattern::kTrace);
-  if (*pat == tb::Pattern::kTrace && s.trace_file.empty()) {
+  if (*pat == tb::Pattern::kTrace && c.Get("traffic.trace").empty()) {
     throw ConfigError("traffic.pattern = trace needs traffic.trace = FILE");
   }
-  s.run.warmup = KeyUint(c, "sim.warmup", 0, 1ull << 40);
-  s.run.measure = KeyUint(c, "sim.measure", 1, 1ull << 40);
-  s.run.drain_limit = KeyUint(c, "sim.drain_limit", 0, 1ull << 40);
-  const uint64_t longest = coll::LongestLinkLatency(s.package);
+  return t;
+}
+
+// The run's windows and watchdog; the watchdog must outwait the longest link of `package`.
+tb::RunConfig RunWindowsOf(const Config& c, const coll::Geometry& package) {
+  tb::RunConfig r;
+  r.warmup = KeyUint(c, "sim.warmup");
+  r.measure = KeyUint(c, "sim.measure");
+  r.drain_limit = KeyUint(c, "sim.drain_limit");
+  const uint64_t longest = coll::LongestLinkLatency(package);
   if (c.Get("sim.watchdog") == "auto") {
-    s.run.watchdog = coll::DefaultWatchdog(s.package);
+    r.watchdog = coll::DefaultWatchdog(package);
   } else {
-    s.run.watchdog = KeyUint(c, "sim.watchdog", 1, 1ull << 40);
-    if (s.run.watchdog < 2 * longest) {
+    r.watchdog = KeyUint(c, "sim.watchdog");
+    if (r.watchdog < 2 * longest) {
       BadKey(c, "sim.watchdog",
              fmt::format("auto or >= {} (twice the longest link's {} cycles: a flit and its "
                          "credit in flight are progress the watchdog must wait for)",
                          2 * longest, longest));
     }
   }
+  return r;
+}
+
+// The kernel, its threads, the node model and the payload the package moves.
+void ValidateStepping(const Config& c, SimSettings& s) {
   s.kernel = c.Get("sim.kernel");
   if (s.kernel != "systemc" && s.kernel != "loop") BadKey(c, "sim.kernel");
   if (c.Get("sim.threads") == "auto") {
     s.package.threads = s.kernel == "loop" ? AutoThreads() : 1;
   } else {
-    s.package.threads = static_cast<unsigned>(KeyUint(c, "sim.threads", 1, 64));
+    s.package.threads = static_cast<unsigned>(KeyUint(c, "sim.threads"));
     if (s.package.threads > 1 && s.kernel != "loop") {
       throw ConfigError(fmt::format(
           "sim.threads = {} needs sim.kernel = loop (the SystemC kernel steps nodes one by one)",
@@ -120,7 +133,18 @@ SimSettings Validate(const Config& c) {
   }
   s.payload = c.Get("sim.payload");
   if (s.payload != "auto" && s.payload != "full" && s.payload != "id") BadKey(c, "sim.payload");
-  s.seed = KeyUint(c, "sim.seed", 0, ~0ull);
+}
+
+}  // namespace
+
+SimSettings Validate(const Config& c) {
+  SimSettings s;
+  ValidatePackage(c, s);
+  s.traffic = TrafficOf(c, s.package.k * s.package.k);
+  s.trace_file = c.Get("traffic.trace");
+  s.run = RunWindowsOf(c, s.package);
+  ValidateStepping(c, s);
+  s.seed = KeyUint(c, "sim.seed");
   s.traffic.seed = s.seed;
   return s;
 }

@@ -74,32 +74,25 @@ class Writer {
   int count_ = 0;
 };
 
-}  // namespace
-
-std::string FlitFilterPath(const std::string& gtkw_path) {
-  return gtkw_path.substr(0, gtkw_path.rfind(".gtkw")) + ".flit_filter";
-}
-
-int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
-                     const std::vector<std::string>& scopes, unsigned k, uint64_t start_cycle) {
-  // The flit decoder GTKWave runs (a translate filter process takes no arguments: a wrapper
-  // next to the save file passes this package's VCs and K).
-  const std::string filter = FlitFilterPath(path);
+// The flit decoder GTKWave runs (a translate filter process takes no arguments: a wrapper next
+// to the save file passes this package's VCs and K), executable; false when it cannot be written.
+bool WriteFlitFilter(const std::string& filter, unsigned num_vcs, unsigned k) {
   {
     std::ofstream f(filter);
     f << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\nexec "
          "python3 "
-      << ShellQuote(ARIES_FLIT_FILTER) << " --vcs " << p.num_vcs << " --k " << k << "\n";
-    if (!f) return 0;
+      << ShellQuote(ARIES_FLIT_FILTER) << " --vcs " << num_vcs << " --k " << k << "\n";
+    if (!f) return false;
   }
   std::filesystem::permissions(
       filter, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
                   std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
                   std::filesystem::perms::others_exec);
-  const std::string filter_abs = std::filesystem::absolute(filter).string();
-  const unsigned flit_w = 32 * p.words();
-  std::ofstream os(path);
-  if (!os) return 0;
+  return true;
+}
+
+// The save file's head: what it is, its provenance, the waveform it opens and where.
+void WriteGtkwHead(std::ostream& os, const std::string& fst_path, uint64_t start_cycle) {
   os << "[*] ARIES-sim package trace: one group per node, inside it one per port "
         "(written by aries --trace)\n";
   // Provenance, as comment lines ("[*]" is GTKWave's comment).
@@ -109,60 +102,88 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
   os << "[dumpfile] \"" << std::filesystem::absolute(fst_path).string() << "\"\n";
   os << "[timestart] " << start_cycle * 1000 << "\n";  // 1 ns per cycle, time in ps
   os << "[signals_width] 320\n";
+}
+
+// A node's own pins: clock, status, the config bus and the links' valid bits.
+void NodePins(Writer& w, const std::string& scope, const sysc::NodeShape& p) {
+  const std::string top = scope + ".";
+  w.Signal(kBin, top + "clk_i");
+  w.Signal(kBin, top + "err_o");
+  w.Signal(kBin, top + "idle_o");
+  w.Signal(kHex, top + "bypass_o", 32);
+  w.Signal(kBin, top + "cfg_req_i");
+  w.Signal(kBin, top + "cfg_we_i");
+  w.Signal(kHex, top + "cfg_addr_i", 16);
+  w.Signal(kHex, top + "cfg_wdata_i", 32);
+  w.Signal(kBin, top + "cfg_rsp_o");
+  w.Signal(kHex, top + "cfg_rdata_o", 32);
+  w.Signal(kBin, top + "cfg_err_o");
+  w.Signal(kBin, top + "lnk_in_valid_i", p.num_links);
+  w.Signal(kBin, top + "lnk_out_valid_o", p.num_links);
+}
+
+// The group of router input port `i`: its flit (decoded), route lookup, VC buffers' fill and
+// switch requests.
+void InputPortGroup(Writer& w, const std::string& scope, unsigned i, const sysc::NodeShape& p,
+                    const std::string& filter_abs) {
+  const std::string label = fmt::format("{} in {} {}", scope, i, PortName(i));
+  const std::string u = scope + ".aries_node.u_router." + fmt::format("gen_in[{}].u_in.", i);
+  w.Begin(label);
+  w.Signal(kBin, u + "in_valid_i");
+  w.Flit(filter_abs, u + "in_flit_i", 32 * p.words(), fmt::format("{}.in{}.flit", scope, i));
+  w.Signal(kDec, u + "in_vc", 3);
+  w.Signal(kDec, u + "lookup_flow_o", hw::kFlowIdW);
+  w.Signal(kBin, u + "in_route", p.num_ports);
+  w.Signal(kDec, u + "in_ovc", 3);
+  w.Signal(kBin, u + "in_miss");
+  for (unsigned v = 0; v < p.num_vcs; ++v) {
+    w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), Clog2(p.buffer_depth + 1),
+             fmt::format("{}.in{}.vc{}_fill", scope, i, v));
+  }
+  w.Signal(kDec, u + "sel_vc_o", 3);
+  w.Signal(kBin, u + "req_o", p.num_ports);
+  w.Signal(kBin, u + "gnt_i", p.num_ports);
+  w.Signal(kBin, u + "credit_o", p.num_vcs);
+  w.End(label);
+}
+
+// The group of router output port `o`: its arbitration, VC ownership, credits and flit
+// (decoded).
+void OutputPortGroup(Writer& w, const std::string& scope, unsigned o, const sysc::NodeShape& p,
+                     const std::string& filter_abs) {
+  const std::string label = fmt::format("{} out {} {}", scope, o, PortName(o));
+  const std::string u = scope + ".aries_node.u_router." + fmt::format("gen_out[{}].u_out.", o);
+  w.Begin(label);
+  w.Signal(kBin, u + "req_i", p.num_ports);
+  w.Signal(kDec, u + "gnt_idx_o", Clog2(p.num_ports));
+  w.Signal(kBin, u + "avail_o", p.num_vcs);
+  w.Signal(kBin, u + "owned_o", p.num_vcs);
+  w.Signal(kBin, u + "out_credit_i", p.num_vcs);
+  w.Signal(kBin, u + "out_valid_o");
+  w.Flit(filter_abs, u + "out_flit_o", 32 * p.words(), fmt::format("{}.out{}.flit", scope, o));
+  w.End(label);
+}
+
+}  // namespace
+
+std::string FlitFilterPath(const std::string& gtkw_path) {
+  return gtkw_path.substr(0, gtkw_path.rfind(".gtkw")) + ".flit_filter";
+}
+
+int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
+                     const std::vector<std::string>& scopes, unsigned k, uint64_t start_cycle) {
+  const std::string filter = FlitFilterPath(path);
+  if (!WriteFlitFilter(filter, p.num_vcs, k)) return 0;
+  const std::string filter_abs = std::filesystem::absolute(filter).string();
+  std::ofstream os(path);
+  if (!os) return 0;
+  WriteGtkwHead(os, fst_path, start_cycle);
   Writer w(os);
-  const unsigned own_w = Clog2(p.num_ports);
-  const unsigned cnt_w = Clog2(p.buffer_depth + 1);
   for (const std::string& scope : scopes) {
-    const std::string top = scope + ".";
-    const std::string r = scope + ".aries_node.u_router.";
     w.Begin(scope);
-    w.Signal(kBin, top + "clk_i");
-    w.Signal(kBin, top + "err_o");
-    w.Signal(kBin, top + "idle_o");
-    w.Signal(kHex, top + "bypass_o", 32);
-    w.Signal(kBin, top + "cfg_req_i");
-    w.Signal(kBin, top + "cfg_we_i");
-    w.Signal(kHex, top + "cfg_addr_i", 16);
-    w.Signal(kHex, top + "cfg_wdata_i", 32);
-    w.Signal(kBin, top + "cfg_rsp_o");
-    w.Signal(kHex, top + "cfg_rdata_o", 32);
-    w.Signal(kBin, top + "cfg_err_o");
-    w.Signal(kBin, top + "lnk_in_valid_i", p.num_links);
-    w.Signal(kBin, top + "lnk_out_valid_o", p.num_links);
-    for (unsigned i = 0; i < p.num_ports; ++i) {
-      const std::string label = fmt::format("{} in {} {}", scope, i, PortName(i));
-      const std::string u = r + fmt::format("gen_in[{}].u_in.", i);
-      w.Begin(label);
-      w.Signal(kBin, u + "in_valid_i");
-      w.Flit(filter_abs, u + "in_flit_i", flit_w, fmt::format("{}.in{}.flit", scope, i));
-      w.Signal(kDec, u + "in_vc", 3);
-      w.Signal(kDec, u + "lookup_flow_o", hw::kFlowIdW);
-      w.Signal(kBin, u + "in_route", p.num_ports);
-      w.Signal(kDec, u + "in_ovc", 3);
-      w.Signal(kBin, u + "in_miss");
-      for (unsigned v = 0; v < p.num_vcs; ++v) {
-        w.Signal(kDec, u + fmt::format("gen_vc[{}].u_buf.count_o", v), cnt_w,
-                 fmt::format("{}.in{}.vc{}_fill", scope, i, v));
-      }
-      w.Signal(kDec, u + "sel_vc_o", 3);
-      w.Signal(kBin, u + "req_o", p.num_ports);
-      w.Signal(kBin, u + "gnt_i", p.num_ports);
-      w.Signal(kBin, u + "credit_o", p.num_vcs);
-      w.End(label);
-    }
-    for (unsigned o = 0; o < p.num_ports; ++o) {
-      const std::string label = fmt::format("{} out {} {}", scope, o, PortName(o));
-      const std::string u = r + fmt::format("gen_out[{}].u_out.", o);
-      w.Begin(label);
-      w.Signal(kBin, u + "req_i", p.num_ports);
-      w.Signal(kDec, u + "gnt_idx_o", own_w);
-      w.Signal(kBin, u + "avail_o", p.num_vcs);
-      w.Signal(kBin, u + "owned_o", p.num_vcs);
-      w.Signal(kBin, u + "out_credit_i", p.num_vcs);
-      w.Signal(kBin, u + "out_valid_o");
-      w.Flit(filter_abs, u + "out_flit_o", flit_w, fmt::format("{}.out{}.flit", scope, o));
-      w.End(label);
-    }
+    NodePins(w, scope, p);
+    for (unsigned i = 0; i < p.num_ports; ++i) InputPortGroup(w, scope, i, p, filter_abs);
+    for (unsigned o = 0; o < p.num_ports; ++o) OutputPortGroup(w, scope, o, p, filter_abs);
     w.End(scope);
   }
   return os ? w.count() : 0;

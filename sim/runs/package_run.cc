@@ -87,6 +87,119 @@ class PacketLogger {
   uint64_t* tail_eject_;  // the traced packet's tail: the cycle it left the package
 };
 
+// FILE.gtkw, the save file next to the waveform FILE.fst (FILE.gtkw for a FILE without .fst).
+std::string GtkwPathOf(const std::string& fst) {
+  std::string gtkw = fst;
+  if (const auto dot = gtkw.rfind(".fst"); dot != std::string::npos) gtkw = gtkw.substr(0, dot);
+  return gtkw + ".gtkw";
+}
+
+// A waveform's files (the FST, its save file and flit filter): removed on the way out unless
+// the run began (a waveform of a failed run is kept for debugging), so that a refused input
+// leaves none behind.
+struct WaveformFiles {
+  std::vector<std::string> paths;
+  bool keep = false;  // the run began
+  ~WaveformFiles() {
+    if (!keep) {
+      for (const std::string& p : paths) std::remove(p.c_str());
+    }
+  }
+};
+
+// Refuses a waveform from a model that has none, and traced nodes the package does not have.
+void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std::string& model,
+                       unsigned num_nodes) {
+  if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
+    throw ConfigError(
+        fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
+                    "has no waveforms)",
+                    model));
+  }
+  for (unsigned n : trace.nodes) {
+    if (n >= num_nodes) {
+      throw ConfigError(
+          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, num_nodes - 1));
+    }
+  }
+}
+
+// The run's traffic; a packet trace (traffic.trace) is read and refused when none of its
+// packets is injected in the measurement window.
+tb::TrafficConfig TrafficOfRun(const SimSettings& s, unsigned num_nodes) {
+  tb::TrafficConfig tc = s.traffic;
+  if (tc.pattern != tb::Pattern::kTrace) return tc;
+  tc.trace = tb::ReadTrace(s.trace_file, num_nodes);
+  // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
+  // with none there would report 0 packets and latency 0 as if measured.
+  const uint64_t from = s.run.warmup, to = s.run.warmup + s.run.measure;
+  size_t in_window = 0, before = 0;
+  for (const tb::TraceEntry& e : tc.trace) {
+    in_window += e.cycle >= from && e.cycle < to;
+    before += e.cycle < from;
+  }
+  if (in_window == 0) {
+    throw ConfigError(fmt::format(
+        "traffic.trace {}: none of its {} packets is injected in the measurement window, "
+        "cycles {} .. {} ({} in the warm-up); set sim.warmup and sim.measure to cover them",
+        s.trace_file, tc.trace.size(), from, to - 1, before));
+  }
+  return tc;
+}
+
+// The nodes the package is built of: package.node names a built parameter set; auto takes the
+// engine-less point-to-point model unless waveforms (`traced`) are asked for.
+sysc::NodeModelFactory NodeModelsOf(const SimSettings& s, sysc::NodeImpl impl, bool traced) {
+  const unsigned carried = s.payload == "id" ? 1 : 0;  // lane 0: the packet id
+  if (s.node != "auto") return sysc::NamedNodeModels(s.node, impl, carried);
+  return sysc::ShippedNodeModels(traced ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint, impl,
+                                 carried);
+}
+
+// Writes the waveform's save file (`gtkw`): the traced nodes in the order given (a packet's path
+// in its order), every node when none is given.
+void WriteTraceSaveFile(const sysc::Package& pkg, const TraceRequest& trace,
+                        const std::string& gtkw, unsigned k) {
+  std::vector<std::string> scopes;
+  if (trace.nodes.empty()) {
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n) scopes.push_back(pkg.NodeName(n));
+  } else {
+    for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
+  }
+  if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes, k, trace.from) == 0) {
+    throw std::runtime_error("cannot write " + gtkw);
+  }
+}
+
+// Programs routing tables around the faults present from reset (a fault of a later cycle
+// strikes the running traffic: the watchdog's report names the link); returns their summary.
+std::string ProgramFaultRoutes(sysc::Package& pkg, const SimSettings& s) {
+  coll::Geometry known = s.package;
+  known.faults = s.package.faults.FromReset();
+  const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
+  std::vector<sysc::RegOp> ops;
+  for (unsigned n = 0; n < pkg.num_nodes(); ++n)
+    sysc::AppendRouteWrites(ops, n, routes.tables[n], known, pkg.shape().num_ports);
+  pkg.Program(ops);
+  return routes.Summary();
+}
+
+// The progress report of a run of `cycles` cycles on stderr (rank 0's), or none.
+tb::Progress ProgressOf(bool progress, uint64_t cycles, sysc::Transport* net) {
+  auto meter = std::make_shared<ProgressMeter>(progress, "run", cycles);
+  if (!meter->enabled() || (net && net->rank() != 0)) return {};
+  return [meter](uint64_t cycle) { (*meter)(cycle); };
+}
+
+// The peak resident memory in KB, the largest over the ranks.
+long PeakMemoryKb(sysc::Transport* net) {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  long kb = ru.ru_maxrss;
+  if (net) kb = static_cast<long>(net->Max(static_cast<uint64_t>(kb)));
+  return kb;
+}
+
 }  // namespace
 
 RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_systemc,
@@ -96,97 +209,32 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   // Point-to-point traffic only: the node model without the collective engine and tracing
   // (same cycles), unless waveforms are asked for.
   const sysc::NodeImpl impl = sysc::ParseNodeImpl(s.model);
-  if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
-    throw ConfigError(
-        fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
-                    "has no waveforms)",
-                    s.model));
-  }
-  // package.node names a built parameter set; auto takes the engine-less model unless
-  // waveforms are asked for.
+  const bool traced = !trace.file.empty();
   sysc::PackageConfig pc = s.package;
   pc.count_toggles = false;  // no energy here: the data toggles are never read
-  const unsigned carried = s.payload == "id" ? 1 : 0;  // lane 0: the packet id
   // Checked before the package is built: with waveforms, it opens the FST as its nodes leave
   // reset, so its own CTRL writes are in it, and a refused input must leave no file behind.
   // What is refused after it (a fault that cuts a node off, a bypass setting) removes the
-  // waveform's files (Outputs, below: declared first, so the package has closed the FST).
-  std::string gtkw = trace.file;
-  if (const auto dot = gtkw.rfind(".fst"); dot != std::string::npos) gtkw = gtkw.substr(0, dot);
-  gtkw += ".gtkw";
-  struct Outputs {
-    std::vector<std::string> paths;
-    bool keep = false;  // the run began: a waveform of a failed run is kept for debugging
-    ~Outputs() {
-      if (!keep) {
-        for (const std::string& p : paths) std::remove(p.c_str());
-      }
-    }
-  } outputs;
-  const unsigned num_nodes = s.package.k * s.package.k;
-  for (unsigned n : trace.nodes) {
-    if (n >= num_nodes) {
-      throw ConfigError(
-          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, num_nodes - 1));
-    }
-  }
-  tb::TrafficConfig tc = s.traffic;
-  if (tc.pattern == tb::Pattern::kTrace) {
-    tc.trace = tb::ReadTrace(s.trace_file, num_nodes);
-    // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
-    // with none there would report 0 packets and latency 0 as if measured.
-    const uint64_t from = s.run.warmup, to = s.run.warmup + s.run.measure;
-    size_t in_window = 0, before = 0;
-    for (const tb::TraceEntry& e : tc.trace) {
-      in_window += e.cycle >= from && e.cycle < to;
-      before += e.cycle < from;
-    }
-    if (in_window == 0) {
-      throw ConfigError(fmt::format(
-          "traffic.trace {}: none of its {} packets is injected in the measurement window, "
-          "cycles {} .. {} ({} in the warm-up); set sim.warmup and sim.measure to cover them",
-          s.trace_file, tc.trace.size(), from, to - 1, before));
-    }
-  }
+  // waveform's files (declared first, so the package has closed the FST).
+  WaveformFiles outputs;
+  const std::string gtkw = GtkwPathOf(trace.file);
+  CheckTraceRequest(trace, impl, s.model, s.package.k * s.package.k);
+  tb::TrafficConfig tc = TrafficOfRun(s, s.package.k * s.package.k);
   const sysc::Package::Waveform wave{trace.file, trace.nodes, trace.from, trace.to};
-  sysc::Package pkg(pc,
-                    s.node != "auto"
-                        ? sysc::NamedNodeModels(s.node, impl, carried)
-                        : sysc::ShippedNodeModels(trace.file.empty() ? sysc::NodeUse::kPointToPoint
-                                                                     : sysc::NodeUse::kAny,
-                                                  impl, carried),
-                    s.seed, net, trace.file.empty() ? nullptr : &wave);
+  sysc::Package pkg(pc, NodeModelsOf(s, impl, traced), s.seed, net, traced ? &wave : nullptr);
   // The waveform is open (the package's construction), so the config bus shows the run's own
   // register writes below too: bypass segments, routes around faults.
-  if (!trace.file.empty()) {
+  if (traced) {
     outputs.paths = {trace.file, gtkw, FlitFilterPath(gtkw)};
-    // The save file lists the nodes in the order given (a packet's path in its order).
-    std::vector<std::string> scopes;
-    if (trace.nodes.empty()) {
-      for (unsigned n = 0; n < pkg.num_nodes(); ++n) scopes.push_back(pkg.NodeName(n));
-    } else {
-      for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
-    }
-    if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes, s.package.k, trace.from) == 0) {
-      throw std::runtime_error("cannot write " + gtkw);
-    }
+    WriteTraceSaveFile(pkg, trace, gtkw, s.package.k);
   }
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
   }
   if (!s.package.faults.empty() && s.fault_routing == "tables") {
-    // The controller knows the faults present from reset and routes around them; a fault of a
-    // later cycle strikes the running traffic (the watchdog's report names the link).
-    coll::Geometry known = s.package;
-    known.faults = s.package.faults.FromReset();
-    const coll::FaultRoutes routes = coll::RouteAroundFaults(known, sysc::HardwareOf(pkg.shape()));
-    std::vector<sysc::RegOp> ops;
-    for (unsigned n = 0; n < pkg.num_nodes(); ++n)
-      sysc::AppendRouteWrites(ops, n, routes.tables[n], known, pkg.shape().num_ports);
-    pkg.Program(ops);
+    o.fault_routes = ProgramFaultRoutes(pkg, s);
     tc.flow_routed = true;
-    o.fault_routes = routes.Summary();
   }
   tb::NetTraffic traffic(pkg, tc);
   std::shared_ptr<PacketLogger> logger;
@@ -201,24 +249,17 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     sc = std::make_unique<sysc::PackageSc>("package", &pkg);
     advance = [&sc](uint64_t n) { sc->Run(n); };
   }
-  tb::Progress prog;
-  auto meter = std::make_shared<ProgressMeter>(progress, "run", s.run.warmup + s.run.measure);
-  if (meter->enabled() && (!net || net->rank() == 0)) {
-    prog = [meter](uint64_t cycle) { (*meter)(cycle); };
-  }
+  const tb::Progress prog = ProgressOf(progress, s.run.warmup + s.run.measure, net);
   outputs.keep = true;
   o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);
   pkg.CloseTrace();
-  if (!trace.file.empty() && pkg.cycle() <= trace.from) {  // (the run's end is known only now)
+  if (traced && pkg.cycle() <= trace.from) {  // (the run's end is known only now)
     fmt::print(stderr,
                "warning: --trace-from {}: the run ended at cycle {}, so {} holds none of its "
                "cycles\n",
                trace.from, pkg.cycle(), trace.file);
   }
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  o.maxrss_kb = ru.ru_maxrss;
-  if (net) o.maxrss_kb = static_cast<long>(net->Max(static_cast<uint64_t>(o.maxrss_kb)));
+  o.maxrss_kb = PeakMemoryKb(net);
   return o;
 }
 
@@ -369,15 +410,9 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
   return v;
 }
 
-}  // namespace
-
-int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
-  const Config& cfg = cmd.config;
-  SimSettings s = Validate(cfg);
-  const std::vector<double> rates = cmd.sweep ? SweepRates(cfg) : std::vector<double>{};
-  if (!cmd.plot_file.empty() && !cmd.sweep) {
-    throw ConfigError("--plot draws a sweep's latency and throughput curves: aries sweep --plot");
-  }
+// sim.model = auto and sim.payload = auto resolved for the command; a payload the model or a
+// packet log cannot work with refused.
+void ResolveModelAndPayload(const PackageCommand& cmd, SimSettings& s) {
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.
   if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
@@ -407,12 +442,24 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
         "--packet-log prints the flits' payload lanes: sim.payload = id moves the packet id "
         "alone (set sim.payload = full or auto)");
   }
+}
+
+// The waveform and flit log the command asks for (--trace-packet's nodes and cycles are found
+// later: FindPacketPath).
+TraceRequest TraceRequestOf(const PackageCommand& cmd) {
   TraceRequest tr;
   tr.file = cmd.trace_file;
   tr.nodes = ParseNodes(cmd.trace_nodes);
   tr.from = cmd.trace_from;
   tr.to = cmd.trace_to;
   tr.packet_log = cmd.packet_log;
+  return tr;
+}
+
+// --packet-log and --trace-packet follow one run in one process and one thread (sim.threads =
+// auto becomes 1); --trace-nodes, --trace-from and --trace-to need --trace and a window.
+void CheckTraceOptions(const PackageCommand& cmd, const Config& cfg, sysc::Transport* net,
+                       SimSettings& s) {
   if (!cmd.packet_log.empty() || cmd.trace_packet >= 0) {
     if (cmd.sweep || net) {
       throw ConfigError(
@@ -438,113 +485,181 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
         "--trace-nodes, --trace-from and --trace-to choose what --trace FILE.fst records: give "
         "--trace too");
   }
-  if (cmd.trace_packet >= 0) {
-    if (cmd.trace_file.empty()) {
-      throw ConfigError("--trace-packet ID needs --trace FILE.fst: the waveform of its path");
-    }
-    if (s.model != "rtl") {
-      throw ConfigError(fmt::format(
-          "--trace-packet traces the RTL: sim.model = {} has no waveforms (use rtl)", s.model));
-    }
-    if (cmd.trace_nodes != "all" || cmd.trace_from != 0 || cmd.trace_to != ~uint64_t{0}) {
-      throw ConfigError(
-          "--trace-packet chooses the nodes and cycles itself (the packet's path): drop "
-          "--trace-nodes, --trace-from and --trace-to");
-    }
-    // A first run finds the packet's path (the head flit's injection, hops and ejection); the
-    // run is deterministic, so the traced second run repeats it cycle for cycle.
-    TraceRequest find;
-    find.packet = cmd.trace_packet;
-    const RunOutput first = RunPackage(s, find, false, false, net);
-    const auto& path = first.packet_path;
-    if (path.empty()) {
-      throw ConfigError(fmt::format(
-          "--trace-packet {}: no packet with that id was injected in this run ({} packets "
-          "measured; ids count from 0 in the order the packets are made)",
-          cmd.trace_packet, first.result.latency.packets));
-    }
-    std::string text = fmt::format("packet {}:", cmd.trace_packet);
-    std::vector<unsigned> nodes;
-    for (const PacketHop& h : path) {
-      if (std::find(nodes.begin(), nodes.end(), h.node) == nodes.end()) nodes.push_back(h.node);
-      text += h.event == "hop"
+}
+
+// Refuses --trace-packet without a waveform of the RTL, or with nodes or cycles of its own.
+void CheckTracePacket(const PackageCommand& cmd, const SimSettings& s) {
+  if (cmd.trace_file.empty()) {
+    throw ConfigError("--trace-packet ID needs --trace FILE.fst: the waveform of its path");
+  }
+  if (s.model != "rtl") {
+    throw ConfigError(fmt::format(
+        "--trace-packet traces the RTL: sim.model = {} has no waveforms (use rtl)", s.model));
+  }
+  if (cmd.trace_nodes != "all" || cmd.trace_from != 0 || cmd.trace_to != ~uint64_t{0}) {
+    throw ConfigError(
+        "--trace-packet chooses the nodes and cycles itself (the packet's path): drop "
+        "--trace-nodes, --trace-from and --trace-to");
+  }
+}
+
+// A traced packet's path: what it did where ("packet N: inject at node0 (cycle c), ..."), and
+// the nodes and cycles a waveform of it records.
+struct PacketPath {
+  std::string text;
+  std::vector<unsigned> nodes;  // in the order the packet visits them
+  uint64_t from = 0, to = 0;
+};
+
+// The path of packet cmd.trace_packet, found by a first run without a waveform: the head
+// flit's injection, hops and ejection (the run is deterministic, so the traced second run
+// repeats it cycle for cycle).
+PacketPath FindPacketPath(const PackageCommand& cmd, const SimSettings& s, sysc::Transport* net) {
+  TraceRequest find;
+  find.packet = cmd.trace_packet;
+  const RunOutput first = RunPackage(s, find, false, false, net);
+  const auto& path = first.packet_path;
+  if (path.empty()) {
+    throw ConfigError(fmt::format(
+        "--trace-packet {}: no packet with that id was injected in this run ({} packets "
+        "measured; ids count from 0 in the order the packets are made)",
+        cmd.trace_packet, first.result.latency.packets));
+  }
+  PacketPath p;
+  p.text = fmt::format("packet {}:", cmd.trace_packet);
+  for (const PacketHop& h : path) {
+    if (std::find(p.nodes.begin(), p.nodes.end(), h.node) == p.nodes.end())
+      p.nodes.push_back(h.node);
+    p.text += h.event == "hop"
                   ? fmt::format(" node{} -> node{} (cycle {})", h.node, h.to_node, h.cycle)
                   : fmt::format(" {} at node{} (cycle {})", h.event, h.node, h.cycle);
-      text += h.event == "eject" ? "" : ",";
-    }
-    fmt::print("  {}\n", text);
-    tr.nodes = nodes;
-    tr.from = path.front().cycle > 5 ? path.front().cycle - 5 : 0;
-    tr.to = std::max(path.back().cycle, first.packet_tail_eject) + 10;
+    p.text += h.event == "eject" ? "" : ",";
   }
-  if (net) {
-    if (s.kernel != "loop") {
-      throw ConfigError(
-          fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with sim.kernel = loop",
-                      s.kernel, net->ranks()));
-    }
-    if (!cmd.trace_file.empty()) {
-      throw ConfigError(
-          "--trace: waveforms of a package distributed over ranks; trace it in one process");
-    }
-    if (net->ranks() > s.package.k) {
-      throw ConfigError(
-          fmt::format("{} ranks for package.k = {}: at most one rank per row of nodes",
-                      net->ranks(), s.package.k));
-    }
-    if (cfg.Get("sim.threads") == "auto") s.package.threads = 1;  // a rank per core
-  }
+  p.from = path.front().cycle > 5 ? path.front().cycle - 5 : 0;
+  p.to = std::max(path.back().cycle, first.packet_tail_eject) + 10;
+  return p;
+}
 
+// Refuses what a package distributed over ranks cannot do (the SystemC kernel, a waveform, more
+// ranks than rows); sim.threads = auto becomes a thread per rank.
+void CheckRanks(const PackageCommand& cmd, const Config& cfg, sysc::Transport* net,
+                SimSettings& s) {
+  if (s.kernel != "loop") {
+    throw ConfigError(
+        fmt::format("sim.kernel = {}: ranks ({} under mpirun) step with sim.kernel = loop",
+                    s.kernel, net->ranks()));
+  }
+  if (!cmd.trace_file.empty()) {
+    throw ConfigError(
+        "--trace: waveforms of a package distributed over ranks; trace it in one process");
+  }
+  if (net->ranks() > s.package.k) {
+    throw ConfigError(fmt::format("{} ranks for package.k = {}: at most one rank per row of nodes",
+                                  net->ranks(), s.package.k));
+  }
+  if (cfg.Get("sim.threads") == "auto") s.package.threads = 1;  // a rank per core
+}
+
+// A command's runs, each with its settings, and whether every one passed.
+struct PackageRuns {
   std::vector<std::pair<SimSettings, RunOutput>> runs;
   bool ok = true;
-  if (cmd.sweep) {
-    // One SystemC elaboration per process: a sweep steps its packages with the plain loop
-    // (tests/sysc checks both kernels give the same cycles).
-    fmt::print(
-        "ARIES-sim sweep: {}; {} traffic, {}-flit packets, seed {}; {} node model{}, loop kernel, "
-        "{} thread{}\n",
-        PackageLine(s, cfg), cfg.Get("traffic.pattern"), s.traffic.packet_len, s.seed, s.model,
-        s.payload == "id" ? " (sim.payload = id: headers and packet ids)" : "", s.package.threads,
-        s.package.threads == 1 ? "" : "s");
-    fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted",
-               "lat mean", "p99", "max", "");
-    for (double rate : rates) {
-      SimSettings si = s;
-      si.traffic.rate = rate;
-      auto o = RunPackage(si, {}, false, cmd.progress, net);
-      const auto& r = o.result;
-      fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered,
-                 r.accepted, r.latency.mean, r.latency.p99, r.latency.max,
-                 r.stuck       ? "STUCK"
-                 : r.saturated ? "saturated"
-                               : "");
-      std::fflush(stdout);
-      ok = ok && r.ok();
-      runs.emplace_back(si, o);
-      if (r.saturated || r.stuck) break;
-    }
-  } else {
-    auto o = RunPackage(s, tr, s.kernel == "systemc", cmd.progress, net);
-    PrintSummary(s, cfg, o);
-    ok = o.result.ok() && o.result.packets_outstanding == 0;
-    runs.emplace_back(s, o);
-    if (!cmd.trace_file.empty()) {
-      fmt::print("  trace: {} (open the .gtkw next to it)\n", cmd.trace_file);
-    }
+};
+
+// The sweep's heading: the package, traffic, node model and kernel, then the columns.
+void PrintSweepHead(const SimSettings& s, const Config& cfg) {
+  fmt::print(
+      "ARIES-sim sweep: {}; {} traffic, {}-flit packets, seed {}; {} node model{}, loop kernel, "
+      "{} thread{}\n",
+      PackageLine(s, cfg), cfg.Get("traffic.pattern"), s.traffic.packet_len, s.seed, s.model,
+      s.payload == "id" ? " (sim.payload = id: headers and packet ids)" : "", s.package.threads,
+      s.package.threads == 1 ? "" : "s");
+  fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>7} {}\n", "rate", "offered", "accepted", "lat mean",
+             "p99", "max", "");
+}
+
+// One load's line of the sweep table.
+void PrintSweepRow(double rate, const tb::RunResult& r) {
+  fmt::print("{:>6} {:>9.4f} {:>9.4f} {:>9.1f} {:>7.0f} {:>7.0f} {}\n", rate, r.offered, r.accepted,
+             r.latency.mean, r.latency.p99, r.latency.max,
+             r.stuck       ? "STUCK"
+             : r.saturated ? "saturated"
+                           : "");
+}
+
+// aries sweep: a run per load in `rates` up to the first saturated or stuck one, each line
+// printed as its run ends. One SystemC elaboration per process: a sweep steps its packages
+// with the plain loop (tests/sysc checks both kernels give the same cycles).
+PackageRuns RunSweep(const SimSettings& s, const Config& cfg, const std::vector<double>& rates,
+                     bool progress, sysc::Transport* net) {
+  PackageRuns out;
+  PrintSweepHead(s, cfg);
+  for (double rate : rates) {
+    SimSettings si = s;
+    si.traffic.rate = rate;
+    auto o = RunPackage(si, {}, false, progress, net);
+    const auto& r = o.result;
+    PrintSweepRow(rate, r);
+    std::fflush(stdout);
+    out.ok = out.ok && r.ok();
+    const bool last = r.saturated || r.stuck;
+    out.runs.emplace_back(si, o);
+    if (last) break;
   }
+  return out;
+}
+
+// Writes --json and --csv (rank 0 of a distributed run) and draws --plot.
+void WriteRunFiles(const PackageCommand& cmd, const PackageRuns& runs, sysc::Transport* net) {
   const bool writes = !net || net->rank() == 0;  // rank 0 writes a distributed run's files
   if (writes && !cmd.json_file.empty() &&
-      !WriteFile(cmd.json_file, ToJson(cfg, cmd.sweep ? "sweep" : "run", runs))) {
+      !WriteFile(cmd.json_file, ToJson(cmd.config, cmd.sweep ? "sweep" : "run", runs.runs))) {
     throw std::runtime_error("cannot write " + cmd.json_file);
   }
   std::string rows = CsvHeader() + "\n";
-  for (const auto& [si, o] : runs) rows += CsvRow(si, o) + "\n";
+  for (const auto& [si, o] : runs.runs) rows += CsvRow(si, o) + "\n";
   if (writes && !cmd.csv_file.empty()) {
     if (!WriteFile(cmd.csv_file, rows)) throw std::runtime_error("cannot write " + cmd.csv_file);
     WriteCsvProvenance(cmd.csv_file, "--csv");
   }
   if (writes) PlotCsv("sweep", rows, cmd.plot_file);
-  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
+  const Config& cfg = cmd.config;
+  SimSettings s = Validate(cfg);
+  const std::vector<double> rates = cmd.sweep ? SweepRates(cfg) : std::vector<double>{};
+  if (!cmd.plot_file.empty() && !cmd.sweep) {
+    throw ConfigError("--plot draws a sweep's latency and throughput curves: aries sweep --plot");
+  }
+  ResolveModelAndPayload(cmd, s);
+  TraceRequest tr = TraceRequestOf(cmd);
+  CheckTraceOptions(cmd, cfg, net, s);
+  if (cmd.trace_packet >= 0) {
+    CheckTracePacket(cmd, s);
+    const PacketPath path = FindPacketPath(cmd, s, net);
+    fmt::print("  {}\n", path.text);
+    tr.nodes = path.nodes;
+    tr.from = path.from;
+    tr.to = path.to;
+  }
+  if (net) CheckRanks(cmd, cfg, net, s);
+  PackageRuns runs;
+  if (cmd.sweep) {
+    runs = RunSweep(s, cfg, rates, cmd.progress, net);
+  } else {
+    auto o = RunPackage(s, tr, s.kernel == "systemc", cmd.progress, net);
+    PrintSummary(s, cfg, o);
+    runs.ok = o.result.ok() && o.result.packets_outstanding == 0;
+    runs.runs.emplace_back(s, o);
+    if (!cmd.trace_file.empty()) {
+      fmt::print("  trace: {} (open the .gtkw next to it)\n", cmd.trace_file);
+    }
+  }
+  WriteRunFiles(cmd, runs, net);
+  return runs.ok ? 0 : 1;
 }
 
 }  // namespace aries::sim

@@ -342,100 +342,183 @@ struct LayerTimes {
   bool Synced(size_t i) const { return w.layers[i].params > 0 && !w.layers[i].sharded; }
 };
 
+// What the ops of a flat strategy share: each layer's compute at the strategy's batch and split,
+// its gradient's bytes, and the embedding exchange.
+struct FlatPass {
+  Builder& b;
+  const Workload& w;
+  const Chiplet& c;
+  const ScopedCost& cost;
+  LayerTimes t;
+  double batch;  // samples a chiplet's layers see (under tp the shared batch)
+  double share;  // the part of each layer a chiplet computes
+  Exchange ex;
+  double FwdNs(size_t i) const { return t.Fwd(i) * batch * share; }
+  double BwdNs(size_t i) const { return t.Bwd(i) * batch * share; }
+  uint64_t GradBytes(size_t i) const { return w.layers[i].params * c.elem_bytes; }
+  // `d` and the embedding exchange a layer's forward waits for.
+  std::vector<size_t> FwdDeps(size_t i, std::vector<size_t> d) const {
+    ex.ForwardDeps(i, d);
+    return d;
+  }
+  // `d` and the embedding exchange a layer's backward waits for.
+  std::vector<size_t> BwdDeps(size_t j, std::vector<size_t> d) const {
+    ex.BackwardDeps(j, d, w);
+    return d;
+  }
+};
+
+// Flat ddp: the forward, then the backward with an all-reduce per gradient bucket of
+// `bucket_bytes` (0: one per layer), the last closing with the last gradient.
+void FlatDdpOps(FlatPass& f, uint64_t bucket_bytes) {
+  const size_t L = f.w.layers.size();
+  size_t prev = kNone;
+  for (size_t i = 0; i < L; ++i) {
+    prev = f.b.Compute("fwd " + f.w.layers[i].name, f.FwdNs(i), f.FwdDeps(i, {}));
+    f.ex.AfterForward(i, prev);
+  }
+  size_t first_synced = L;  // the last layer to back-propagate that has a gradient collective
+  for (size_t i = 0; i < L && first_synced == L; ++i) {
+    if (f.t.Synced(i)) first_synced = i;
+  }
+  uint64_t bucket = 0;
+  std::string names;
+  for (size_t j = L; j-- > 0;) {
+    prev = f.b.Compute("bwd " + f.w.layers[j].name, f.BwdNs(j), f.BwdDeps(j, {}));
+    f.ex.AfterBackward(j, prev);
+    if (!f.t.Synced(j)) continue;
+    bucket += f.GradBytes(j);
+    names += (names.empty() ? "" : "+") + f.w.layers[j].name;
+    // A bucket closes when full or with the last gradient.
+    if (bucket >= bucket_bytes || j == first_synced) {
+      f.b.Comm("allreduce " + names, coll::Collective::kAllReduce, bucket, f.cost, {prev});
+      bucket = 0;
+      names.clear();
+    }
+  }
+}
+
+// Flat fsdp: each synced layer's parameters gathered before its forward and its backward
+// (Gathers), its gradient reduce-scattered after the backward.
+void FlatFsdpOps(FlatPass& f) {
+  const size_t L = f.w.layers.size();
+  Gathers ag{f.b, f.cost,
+             [&f](size_t i) {
+               return Builder::Step{coll::Collective::kAllGather, Scope::kAll, f.GradBytes(i)};
+             },
+             [&f](size_t i, bool bwd) {
+               return (bwd ? "allgather(bwd) " : "allgather ") + f.w.layers[i].name;
+             },
+             Stream::kComm};
+  std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_b(L, kNone);
+  for (size_t i = 0; i < L; ++i) {
+    const size_t g = f.t.Synced(i) ? ag.Forward(i, fwd) : kNone;
+    fwd[i] = f.b.Compute("fwd " + f.w.layers[i].name, f.FwdNs(i), f.FwdDeps(i, Deps({g})));
+    f.ex.AfterForward(i, fwd[i]);
+  }
+  size_t pos = 0;  // gathered layers back-propagated so far
+  ag.Backward(1, bwd, fwd[L - 1], ag_b);
+  for (size_t j = L; j-- > 0;) {
+    bwd[j] = f.b.Compute("bwd " + f.w.layers[j].name, f.BwdNs(j), f.BwdDeps(j, Deps({ag_b[j]})));
+    f.ex.AfterBackward(j, bwd[j]);
+    if (f.t.Synced(j)) {
+      ag.Backward(pos++ + 2, bwd, fwd[L - 1], ag_b);
+      f.b.Comm("reducescatter " + f.w.layers[j].name, coll::Collective::kReduceScatter,
+               f.GradBytes(j), f.cost, {bwd[j]});
+    }
+  }
+}
+
+// Flat tensor parallel: the workload's tp columns give each layer's all-reduces, each
+// blocking the next layer.
+void FlatTpOps(FlatPass& f) {
+  const size_t L = f.w.layers.size();
+  auto bytes_of = [&f](uint64_t elems) { return Bytes(static_cast<double>(elems) * f.batch, f.c); };
+  size_t ar = kNone;
+  for (size_t i = 0; i < L; ++i) {
+    const size_t fw =
+        f.b.Compute("fwd " + f.w.layers[i].name, f.FwdNs(i), f.FwdDeps(i, Deps({ar})));
+    f.ex.AfterForward(i, fw);
+    ar = kNone;
+    if (f.w.layers[i].tp_fwd > 0) {
+      ar = f.b.Comm("allreduce(out) " + f.w.layers[i].name, coll::Collective::kAllReduce,
+                    bytes_of(f.w.layers[i].tp_fwd), f.cost, {fw});
+    }
+  }
+  for (size_t j = L; j-- > 0;) {
+    const size_t g = f.b.Compute("bwd " + f.w.layers[j].name, f.BwdNs(j), Deps({ar}));
+    ar = kNone;
+    if (f.w.layers[j].tp_bwd > 0) {
+      ar = f.b.Comm("allreduce(grad) " + f.w.layers[j].name, coll::Collective::kAllReduce,
+                    bytes_of(f.w.layers[j].tp_bwd), f.cost, {g});
+    }
+  }
+}
+
 // Flat strategies over every chiplet (the model before nesting; `x` the embedding exchange).
 void FlatOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOptions& o,
              const ScopedCost& cost, const Embeddings& x) {
   const Strategy strategy = o.par.inner;
   const double batch = o.batch ? o.batch : w.batch;
   const double share = strategy == Strategy::kTp ? 1.0 / o.chiplets : 1.0;
-  const size_t L = w.layers.size();
-  const LayerTimes t{w, c};
-  auto fwd_ns = [&](size_t i) { return t.Fwd(i) * batch * share; };
-  auto bwd_ns = [&](size_t i) { return t.Bwd(i) * batch * share; };
-  auto grad_bytes = [&](size_t i) { return w.layers[i].params * c.elem_bytes; };
-  auto synced = [&](size_t i) { return t.Synced(i); };
   // The embedding exchange (under tp an all-gather of the shared batch's, `batch` being it).
-  Exchange ex{b, cost, x, ExchangeBytes(x, o, batch, c), strategy == Strategy::kTp};
-  auto fwd_deps = [&](size_t i, std::vector<size_t> d) {
-    ex.ForwardDeps(i, d);
-    return d;
-  };
-  auto bwd_deps = [&](size_t j, std::vector<size_t> d) {
-    ex.BackwardDeps(j, d, w);
-    return d;
-  };
+  FlatPass f{b,
+             w,
+             c,
+             cost,
+             LayerTimes{w, c},
+             batch,
+             share,
+             Exchange{b, cost, x, ExchangeBytes(x, o, batch, c), strategy == Strategy::kTp}};
   if (strategy == Strategy::kDdp) {
-    size_t prev = kNone;
-    for (size_t i = 0; i < L; ++i) {
-      prev = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, {}));
-      ex.AfterForward(i, prev);
-    }
-    size_t first_synced = L;  // the last layer to back-propagate that has a gradient collective
-    for (size_t i = 0; i < L && first_synced == L; ++i) {
-      if (synced(i)) first_synced = i;
-    }
-    uint64_t bucket = 0;
-    std::string names;
-    for (size_t j = L; j-- > 0;) {
-      prev = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), bwd_deps(j, {}));
-      ex.AfterBackward(j, prev);
-      if (!synced(j)) continue;
-      bucket += grad_bytes(j);
-      names += (names.empty() ? "" : "+") + w.layers[j].name;
-      // A bucket closes when full or with the last gradient.
-      if (bucket >= o.bucket_bytes || j == first_synced) {
-        b.Comm("allreduce " + names, coll::Collective::kAllReduce, bucket, cost, {prev});
-        bucket = 0;
-        names.clear();
-      }
-    }
+    FlatDdpOps(f, o.bucket_bytes);
   } else if (strategy == Strategy::kFsdp) {
-    Gathers ag{b, cost,
-               [&](size_t i) {
-                 return Builder::Step{coll::Collective::kAllGather, Scope::kAll, grad_bytes(i)};
-               },
-               [&](size_t i, bool bwd) {
-                 return (bwd ? "allgather(bwd) " : "allgather ") + w.layers[i].name;
-               },
-               Stream::kComm};
-    std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_b(L, kNone);
-    for (size_t i = 0; i < L; ++i) {
-      const size_t g = synced(i) ? ag.Forward(i, fwd) : kNone;
-      fwd[i] = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({g})));
-      ex.AfterForward(i, fwd[i]);
-    }
-    size_t pos = 0;  // gathered layers back-propagated so far
-    ag.Backward(1, bwd, fwd[L - 1], ag_b);
-    for (size_t j = L; j-- > 0;) {
-      bwd[j] = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), bwd_deps(j, Deps({ag_b[j]})));
-      ex.AfterBackward(j, bwd[j]);
-      if (synced(j)) {
-        ag.Backward(pos++ + 2, bwd, fwd[L - 1], ag_b);
-        b.Comm("reducescatter " + w.layers[j].name, coll::Collective::kReduceScatter, grad_bytes(j),
-               cost, {bwd[j]});
-      }
-    }
-  } else {  // tensor parallel: the workload's tp columns give each layer's all-reduces
-    auto bytes_of = [&](uint64_t elems) { return Bytes(static_cast<double>(elems) * batch, c); };
-    size_t ar = kNone;
-    for (size_t i = 0; i < L; ++i) {
-      const size_t f = b.Compute("fwd " + w.layers[i].name, fwd_ns(i), fwd_deps(i, Deps({ar})));
-      ex.AfterForward(i, f);
-      ar = kNone;
-      if (w.layers[i].tp_fwd > 0) {
-        ar = b.Comm("allreduce(out) " + w.layers[i].name, coll::Collective::kAllReduce,
-                    bytes_of(w.layers[i].tp_fwd), cost, {f});
-      }
-    }
-    for (size_t j = L; j-- > 0;) {
-      const size_t g = b.Compute("bwd " + w.layers[j].name, bwd_ns(j), Deps({ar}));
-      ar = kNone;
-      if (w.layers[j].tp_bwd > 0) {
-        ar = b.Comm("allreduce(grad) " + w.layers[j].name, coll::Collective::kAllReduce,
-                    bytes_of(w.layers[j].tp_bwd), cost, {g});
-      }
-    }
+    FlatFsdpOps(f);
+  } else {
+    FlatTpOps(f);
   }
+}
+
+// A nested strategy's gathers of a layer's parameters before its forward and backward: inner
+// fsdp gathers the layer in the group, outer fsdp the chiplet's part (`share`: 1/g under tp)
+// across the groups, on the `across` stream.
+Gathers NestedGathers(Builder& b, const ScopedCost& cost, const Workload& w, const Chiplet& c,
+                      const Parallelism& p, double share, Stream across) {
+  const Scope gather_scope = p.inner == Strategy::kFsdp ? Scope::kInner : Scope::kOuter;
+  const double gather_share = p.inner == Strategy::kFsdp ? 1.0 : share;
+  return Gathers{b, cost,
+                 [&w, &c, gather_scope, gather_share](size_t i) {
+                   return Builder::Step{
+                       coll::Collective::kAllGather, gather_scope,
+                       Bytes(static_cast<double>(w.layers[i].params) * gather_share, c)};
+                 },
+                 [&w, gather_scope](size_t i, bool bwd) {
+                   return fmt::format("allgather({}{}) {}", ScopeName(gather_scope),
+                                      bwd ? "/bwd" : "", w.layers[i].name);
+                 },
+                 across};
+}
+
+// The collectives of a layer's gradient of `params` elements after its backward under the
+// nested strategy `p`, groups of `g` chiplets, `groups` of them.
+std::vector<Builder::Step> NestedGradientSteps(const Parallelism& p, double params, double g,
+                                               double groups, const Chiplet& c) {
+  using C = coll::Collective;
+  if (p.inner == Strategy::kTp) {
+    return {{p.outer == Strategy::kFsdp ? C::kReduceScatter : C::kAllReduce, Scope::kOuter,
+             Bytes(params / g, c)}};
+  }
+  if (p.inner == Strategy::kDdp && p.outer == Strategy::kDdp) {
+    return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},
+            {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)},
+            {C::kAllGather, Scope::kInner, Bytes(params, c)}};
+  }
+  if (p.inner == Strategy::kDdp) {  // fsdp across the groups
+    return {{C::kReduceScatter, Scope::kOuter, Bytes(params, c)},
+            {C::kAllReduce, Scope::kInner, Bytes(params / groups, c)}};
+  }
+  return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},  // fsdp in the group
+          {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)}};
 }
 
 // Nested data parallel strategies: inner ddp, fsdp or tp within the groups, outer ddp or fsdp
@@ -454,41 +537,8 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
   // Under tp the gathers and gradient collectives across the groups take the sync stream, the
   // tp all-reduces within them the comm stream (Stream::kSync).
   const Stream across = tp ? Stream::kSync : Stream::kComm;
-  // Gathers of a layer's parameters before its forward and backward: inner fsdp gathers the
-  // layer in the group, outer fsdp the chiplet's part (1/g under tp) across the groups.
   const bool gathers = p.inner == Strategy::kFsdp || p.outer == Strategy::kFsdp;
-  const Scope gather_scope = p.inner == Strategy::kFsdp ? Scope::kInner : Scope::kOuter;
-  const double gather_share = p.inner == Strategy::kFsdp ? 1.0 : share;
-  Gathers ag{b, cost,
-             [&](size_t i) {
-               return Builder::Step{
-                   C::kAllGather, gather_scope,
-                   Bytes(static_cast<double>(w.layers[i].params) * gather_share, c)};
-             },
-             [&](size_t i, bool bwd) {
-               return fmt::format("allgather({}{}) {}", ScopeName(gather_scope), bwd ? "/bwd" : "",
-                                  w.layers[i].name);
-             },
-             across};
-  // The gradient's collectives after the layer's backward.
-  auto sync = [&](size_t i) -> std::vector<Builder::Step> {
-    const double params = static_cast<double>(w.layers[i].params);
-    if (tp) {
-      return {{p.outer == Strategy::kFsdp ? C::kReduceScatter : C::kAllReduce, Scope::kOuter,
-               Bytes(params / g, c)}};
-    }
-    if (p.inner == Strategy::kDdp && p.outer == Strategy::kDdp) {
-      return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},
-              {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)},
-              {C::kAllGather, Scope::kInner, Bytes(params, c)}};
-    }
-    if (p.inner == Strategy::kDdp) {  // fsdp across the groups
-      return {{C::kReduceScatter, Scope::kOuter, Bytes(params, c)},
-              {C::kAllReduce, Scope::kInner, Bytes(params / groups, c)}};
-    }
-    return {{C::kReduceScatter, Scope::kInner, Bytes(params, c)},  // fsdp in the group
-            {C::kAllReduce, Scope::kOuter, Bytes(params / g, c)}};
-  };
+  Gathers ag = NestedGathers(b, cost, w, c, p, share, across);
   // The embedding exchange: each chiplet's batch by all-to-all, under tp then the group's.
   Exchange ex{b, cost, x, ExchangeBytes(x, o, batch, c), false, tp ? o.group : 0};
   std::vector<size_t> fwd(L, kNone), bwd(L, kNone), ag_b(L, kNone);
@@ -521,18 +571,16 @@ void NestedOps(Builder& b, const Workload& w, const Chiplet& c, const IterationO
     ex.AfterBackward(j, bwd[j]);
     if (t.Synced(j)) {
       if (gathers) ag.Backward(pos++ + 2, bwd, fwd[L - 1], ag_b);
-      b.Chain(w.layers[j].name, sync(j), cost, bwd[j], across);
+      b.Chain(w.layers[j].name,
+              NestedGradientSteps(p, static_cast<double>(w.layers[j].params), g, groups, c), cost,
+              bwd[j], across);
     }
   }
 }
 
-// Pipeline parallelism across the groups (stages), ddp or tp inside (GPipe's schedule).
-void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOptions& o,
-                 const ScopedCost& cost, unsigned& microbatches) {
-  const Parallelism& p = o.par;
-  const size_t L = w.layers.size();
-  const unsigned g = o.group, stages = o.chiplets / o.group;
-  const LayerTimes t{w, c};
+// Refuses a pipeline of `stages` stages that the model cannot build for `w`: sharded tables,
+// fewer layers than stages, no activations to pass on.
+void CheckPipeline(const Workload& w, const Parallelism& p, unsigned stages) {
   for (const Layer& l : w.layers) {
     if (l.sharded) {
       throw std::invalid_argument(fmt::format(
@@ -541,27 +589,20 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
           p.Label(), w.name, l.name));
     }
   }
-  if (L < stages) {
-    throw std::invalid_argument(
-        fmt::format("{}: {} stages for {} layers of {}", p.Label(), stages, L, w.name));
+  if (w.layers.size() < stages) {
+    throw std::invalid_argument(fmt::format("{}: {} stages for {} layers of {}", p.Label(), stages,
+                                            w.layers.size(), w.name));
   }
   if (!w.HasActivations()) {
     throw std::invalid_argument(
         fmt::format("{}: workload {} has no act column (the activations its stages pass on)",
                     p.Label(), w.name));
   }
-  const unsigned m = o.microbatches ? o.microbatches : 4 * stages;
-  microbatches = m;
-  const double global = static_cast<double>(o.batch ? o.batch : w.batch) * o.chiplets;
-  const double u = global / m;  // samples per micro-batch
-  const bool tp = p.inner == Strategy::kTp;
-  if (tp ? u < 1 : u < g) {
-    throw std::invalid_argument(fmt::format(
-        "{}: {} micro-batches of {:g} samples leave a chiplet less than one sample (at most {})",
-        p.Label(), m, u, static_cast<unsigned>(tp ? global : global / g)));
-  }
-  // Stages: consecutive layers, each cut where the compute so far passes the next s/stages
-  // share (every stage at least one layer).
+}
+
+// The first layer of each of `stages` stages (and L at the end): consecutive layers, each cut
+// where the compute so far passes the next s/stages share (every stage at least one layer).
+std::vector<size_t> StageStarts(const LayerTimes& t, size_t L, unsigned stages) {
   double total = 0;
   for (size_t i = 0; i < L; ++i) total += t.Fwd(i) + t.Bwd(i);
   std::vector<size_t> first(stages + 1, L);  // stage s: layers first[s] .. first[s+1]-1
@@ -577,34 +618,61 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
     }
     first[s] = i;
   }
-  using C = coll::Collective;
-  const double per = tp ? u : u / g;        // samples a chiplet's layers see per micro-batch
-  const double share = tp ? 1.0 / g : 1.0;  // the part of each layer a chiplet computes
+  return first;
+}
+
+// A pipeline's ops (GPipe's schedule): `m` micro-batches of `u` samples through the stages
+// of groups of `g` chiplets, ddp or tp (`tp`) inside each.
+struct Pipeline {
+  Builder& b;
+  const Workload& w;
+  const Chiplet& c;
+  const ScopedCost& cost;
+  LayerTimes t;
+  bool tp;
+  unsigned g, stages, m;
+  double u;                   // samples per micro-batch
+  std::vector<size_t> first;  // StageStarts
+  // Per stage and micro-batch: its forward's send to the next stage, its backward's to the
+  // previous one, the last tp all-reduce of its forward.
+  std::vector<std::vector<size_t>> send_f = {}, send_b = {}, last_ar = {};
+  double Per() const { return tp ? u : u / g; }  // samples a chiplet's layers see per micro-batch
+  double Share() const { return tp ? 1.0 / g : 1.0; }  // the part of each layer a chiplet computes
   // A stage boundary's transfer: the micro-batch's activations at the boundary, the chiplet's
   // 1/g of them to its neighbour in the next stage (an all-gather over the pair: both members
   // send as much, as the opposite-direction traffic of the other micro-batches does).
-  auto transfer = [&](size_t layer) {
+  uint64_t Transfer(size_t layer) const {
     return Bytes(static_cast<double>(w.layers[layer].act) * u / g, c) * 2;
-  };
-  std::vector<std::vector<size_t>> send_f(stages, std::vector<size_t>(m, kNone)),
-      send_b(stages, std::vector<size_t>(m, kNone)), last_ar(stages, std::vector<size_t>(m, kNone));
+  }
   // Under tp a stage's chiplets each receive 1/g of the boundary's activations (or gradients)
-  // and gather the rest from their group before computing on the whole micro-batch.
-  auto receive = [&](size_t send, size_t layer, unsigned j, const char* what) {
+  // and gather the rest from their group before computing on the whole micro-batch: the op
+  // the first layer waits for.
+  size_t Receive(size_t send, size_t layer, unsigned j, const char* what) {
     if (!tp) return send;
     return b.Comm(fmt::format("allgather(inner/{}) {} mb{}", what, w.layers[layer].name, j),
-                  C::kAllGather, Bytes(static_cast<double>(w.layers[layer].act) * u, c), cost,
-                  {send}, Scope::kInner);
-  };
+                  coll::Collective::kAllGather,
+                  Bytes(static_cast<double>(w.layers[layer].act) * u, c), cost, {send},
+                  Scope::kInner);
+  }
+  void Forward();
+  void Backward();
+};
+
+// The forward: stage by stage, each micro-batch through the stage's layers, then sent on.
+void Pipeline::Forward() {
+  using C = coll::Collective;
+  send_f.assign(stages, std::vector<size_t>(m, kNone));
+  send_b.assign(stages, std::vector<size_t>(m, kNone));
+  last_ar.assign(stages, std::vector<size_t>(m, kNone));
   for (unsigned s = 0; s < stages; ++s) {
     b.stage = s;
     for (unsigned j = 0; j < m; ++j) {
       size_t ar = kNone;  // the last tp all-reduce of this micro-batch (blocks its next layer)
       for (size_t l = first[s]; l < first[s + 1]; ++l) {
         std::vector<size_t> deps = Deps({ar});
-        if (l == first[s] && s > 0) deps.push_back(receive(send_f[s - 1][j], l - 1, j, "recv"));
+        if (l == first[s] && s > 0) deps.push_back(Receive(send_f[s - 1][j], l - 1, j, "recv"));
         const size_t f = b.Compute(fmt::format("fwd {} mb{}", w.layers[l].name, j),
-                                   t.Fwd(l) * per * share, deps);
+                                   t.Fwd(l) * Per() * Share(), deps);
         ar = kNone;
         if (tp && w.layers[l].tp_fwd > 0) {
           ar = b.Comm(fmt::format("allreduce(inner/out) {} mb{}", w.layers[l].name, j),
@@ -613,15 +681,19 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
         }
         if (l + 1 == first[s + 1] && s + 1 < stages) {
           send_f[s][j] = b.Comm(fmt::format("send(stage) {} mb{}", w.layers[l].name, j),
-                                C::kAllGather, transfer(l), cost, Deps({f, ar}), Scope::kStage);
+                                C::kAllGather, Transfer(l), cost, Deps({f, ar}), Scope::kStage);
         }
         last_ar[s][j] = ar;
       }
     }
   }
-  // Backward, last stage first (each waits for the next stage's gradient; the last stage for
-  // its forward's last all-reduce), micro-batches in reverse; ddp inside a stage all-reduces a
-  // layer's gradient after its last micro-batch.
+}
+
+// The backward, last stage first (each waits for the next stage's gradient; the last stage for
+// its forward's last all-reduce), micro-batches in reverse; ddp inside a stage all-reduces a
+// layer's gradient after its last micro-batch.
+void Pipeline::Backward() {
+  using C = coll::Collective;
   for (unsigned s = stages; s-- > 0;) {
     b.stage = s;
     for (unsigned j = m; j-- > 0;) {
@@ -629,9 +701,9 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
       for (size_t l = first[s + 1]; l-- > first[s];) {
         std::vector<size_t> deps = Deps({ar});
         if (l + 1 == first[s + 1] && s + 1 < stages)
-          deps.push_back(receive(send_b[s + 1][j], l, j, "grad"));
+          deps.push_back(Receive(send_b[s + 1][j], l, j, "grad"));
         const size_t bw = b.Compute(fmt::format("bwd {} mb{}", w.layers[l].name, j),
-                                    t.Bwd(l) * per * share, deps);
+                                    t.Bwd(l) * Per() * Share(), deps);
         ar = kNone;
         if (tp && w.layers[l].tp_bwd > 0) {
           ar = b.Comm(fmt::format("allreduce(inner/grad) {} mb{}", w.layers[l].name, j),
@@ -641,7 +713,7 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
         if (l == first[s] && s > 0) {
           send_b[s][j] =
               b.Comm(fmt::format("send(stage/grad) {} mb{}", w.layers[l].name, j), C::kAllGather,
-                     transfer(l - 1), cost, Deps({bw, ar}), Scope::kStage);
+                     Transfer(l - 1), cost, Deps({bw, ar}), Scope::kStage);
         }
         if (j == 0 && !tp && t.Synced(l)) {
           b.Comm("allreduce(inner) " + w.layers[l].name, C::kAllReduce,
@@ -651,6 +723,29 @@ void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const Iteratio
     }
   }
   b.stage = 0;
+}
+
+// Pipeline parallelism across the groups (stages), ddp or tp inside (GPipe's schedule);
+// `microbatches` gets the count used.
+void PipelineOps(Builder& b, const Workload& w, const Chiplet& c, const IterationOptions& o,
+                 const ScopedCost& cost, unsigned& microbatches) {
+  const Parallelism& p = o.par;
+  const unsigned g = o.group, stages = o.chiplets / o.group;
+  CheckPipeline(w, p, stages);
+  const unsigned m = o.microbatches ? o.microbatches : 4 * stages;
+  microbatches = m;
+  const double global = static_cast<double>(o.batch ? o.batch : w.batch) * o.chiplets;
+  const double u = global / m;  // samples per micro-batch
+  const bool tp = p.inner == Strategy::kTp;
+  if (tp ? u < 1 : u < g) {
+    throw std::invalid_argument(fmt::format(
+        "{}: {} micro-batches of {:g} samples leave a chiplet less than one sample (at most {})",
+        p.Label(), m, u, static_cast<unsigned>(tp ? global : global / g)));
+  }
+  const LayerTimes t{w, c};
+  Pipeline pipe{b, w, c, cost, t, tp, g, stages, m, u, StageStarts(t, w.layers.size(), stages)};
+  pipe.Forward();
+  pipe.Backward();
 }
 
 }  // namespace

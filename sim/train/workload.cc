@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -53,6 +54,105 @@ double ParseTime(const std::string& path, unsigned ln, const char* column, const
   return x;
 }
 
+// The columns a workload file's header announces after the required ones.
+struct Columns {
+  bool with_act = false;  // + act
+  bool timed = false;     // + fwd_ns, bwd_ns
+};
+
+// A "# key: value" line into `w` (workload, source, sample, embeddings_to, batch); true when it
+// gave the batch. Other comment lines say nothing.
+bool ReadMetaLine(const std::string& path, unsigned ln, const std::string& line, Workload& w) {
+  const size_t colon = line.find(':');
+  if (colon == std::string::npos) return false;
+  const std::string key = Trim(line.substr(1, colon - 1)), value = Trim(line.substr(colon + 1));
+  if (key == "workload") w.name = value;
+  if (key == "source") w.sources.push_back(value);
+  if (key == "sample") w.sample = value;
+  if (key == "embeddings_to") w.embeddings_to = value;
+  if (key != "batch") return false;
+  const uint64_t b = ParseCount(path, ln, "batch", value, kMaxBatch);
+  if (b == 0) {
+    throw WorkloadError(fmt::format("{}:{}: batch {}: allowed 1..{}", path, ln, value, kMaxBatch));
+  }
+  w.batch = static_cast<unsigned>(b);
+  return true;
+}
+
+// The header line's optional columns; refuses any other header.
+Columns ParseHeader(const std::string& path, unsigned ln, const std::string& line) {
+  Columns cols;
+  const std::string base = kHeader;
+  cols.with_act = line.rfind(base + ",act", 0) == 0;
+  const std::string rest =
+      line.substr(std::min(line.size(), (base + (cols.with_act ? ",act" : "")).size()));
+  cols.timed = rest == ",fwd_ns,bwd_ns";
+  if (line.rfind(base, 0) != 0 || !(rest.empty() || cols.timed)) {
+    throw WorkloadError(
+        fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',act', then optionally + "
+                    "',fwd_ns,bwd_ns')",
+                    path, ln, line, kHeader));
+  }
+  return cols;
+}
+
+// One layer line with the header's `cols`; a name already in `layers` is refused.
+Layer ParseLayer(const std::string& path, unsigned ln, const std::string& line, Columns cols,
+                 const std::vector<Layer>& layers) {
+  std::vector<std::string> c;
+  std::stringstream ss(line);
+  for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
+  const size_t fields = 6 + (cols.with_act ? 1 : 0) + (cols.timed ? 2 : 0);
+  if (c.size() != fields) {
+    throw WorkloadError(
+        fmt::format("{}:{}: {} fields; expected {} (as the header)", path, ln, c.size(), fields));
+  }
+  Layer l;
+  l.name = c[0];
+  if (l.name.empty()) throw WorkloadError(fmt::format("{}:{}: empty layer name", path, ln));
+  for (const Layer& prev : layers) {
+    if (prev.name == l.name)
+      throw WorkloadError(fmt::format("{}:{}: layer '{}' appears twice", path, ln, l.name));
+  }
+  l.params = ParseCount(path, ln, "params", c[1]);
+  l.fwd_flops = static_cast<double>(ParseCount(path, ln, "fwd_flops", c[2], kMaxFlops));
+  l.tp_fwd = ParseCount(path, ln, "tp_fwd", c[3]);
+  l.tp_bwd = ParseCount(path, ln, "tp_bwd", c[4]);
+  if (c[5] == "sharded") {
+    l.sharded = true;
+  } else if (c[5] != "dp") {
+    throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[5]));
+  }
+  const size_t t = cols.with_act ? 7 : 6;  // the first time column
+  if (cols.with_act) l.act = ParseCount(path, ln, "act", c[6]);
+  if (cols.timed) {
+    l.fwd_ns = ParseTime(path, ln, "fwd_ns", c[t]);
+    l.bwd_ns = ParseTime(path, ln, "bwd_ns", c[t + 1]);
+  }
+  return l;
+}
+
+// Refuses a file read without a header, layers or batch line, or whose embeddings_to names no
+// unsharded layer; a workload without a name takes the path's.
+void CheckWorkload(const std::string& path, bool header, bool batch_given, Workload& w) {
+  if (!w.embeddings_to.empty()) {
+    bool found = false;
+    for (const Layer& l : w.layers) found = found || (l.name == w.embeddings_to && !l.sharded);
+    if (!found) {
+      throw WorkloadError(
+          fmt::format("{}: embeddings_to '{}': allowed the name of a layer that is not sharded",
+                      path, w.embeddings_to));
+    }
+  }
+  if (!header) throw WorkloadError(fmt::format("{}: no header line '{}'", path, kHeader));
+  if (w.layers.empty()) throw WorkloadError(fmt::format("{}: no layers", path));
+  if (!batch_given) {  // (a default would quietly scale every layer's compute)
+    throw WorkloadError(fmt::format(
+        "{}: no '# batch: N' line (the reference samples per chiplet, 1..{})", path, kMaxBatch));
+  }
+  if (w.name.empty()) w.name = path;
+}
+
 }  // namespace
 
 uint64_t Workload::Params() const {
@@ -81,93 +181,22 @@ Workload LoadWorkload(const std::string& path) {
                                     fmt::join(ShippedWorkloads(), ", ")));
   }
   Workload w;
-  bool header = false, timed = false, with_act = false, batch_given = false;
+  bool header = false, batch_given = false;
+  Columns cols;
   std::string line;
   for (unsigned ln = 1; std::getline(f, line); ++ln) {
     line = Trim(line);
     if (line.empty()) continue;
     if (line[0] == '#') {
-      const size_t colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      const std::string key = Trim(line.substr(1, colon - 1)), value = Trim(line.substr(colon + 1));
-      if (key == "workload") w.name = value;
-      if (key == "source") w.sources.push_back(value);
-      if (key == "sample") w.sample = value;
-      if (key == "embeddings_to") w.embeddings_to = value;
-      if (key == "batch") {
-        const uint64_t b = ParseCount(path, ln, "batch", value, kMaxBatch);
-        if (b == 0) {
-          throw WorkloadError(
-              fmt::format("{}:{}: batch {}: allowed 1..{}", path, ln, value, kMaxBatch));
-        }
-        w.batch = static_cast<unsigned>(b);
-        batch_given = true;
-      }
-      continue;
-    }
-    if (!header) {
-      const std::string base = kHeader;
-      with_act = line.rfind(base + ",act", 0) == 0;
-      const std::string rest =
-          line.substr(std::min(line.size(), (base + (with_act ? ",act" : "")).size()));
-      timed = rest == ",fwd_ns,bwd_ns";
-      if (line.rfind(base, 0) != 0 || !(rest.empty() || timed)) {
-        throw WorkloadError(
-            fmt::format("{}:{}: header '{}'; expected '{}' (optionally + ',act', then optionally + "
-                        "',fwd_ns,bwd_ns')",
-                        path, ln, line, kHeader));
-      }
+      batch_given = ReadMetaLine(path, ln, line, w) || batch_given;
+    } else if (!header) {
+      cols = ParseHeader(path, ln, line);
       header = true;
-      continue;
-    }
-    std::vector<std::string> c;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(Trim(cell));
-    const size_t fields = 6 + (with_act ? 1 : 0) + (timed ? 2 : 0);
-    if (c.size() != fields) {
-      throw WorkloadError(
-          fmt::format("{}:{}: {} fields; expected {} (as the header)", path, ln, c.size(), fields));
-    }
-    Layer l;
-    l.name = c[0];
-    if (l.name.empty()) throw WorkloadError(fmt::format("{}:{}: empty layer name", path, ln));
-    for (const Layer& prev : w.layers) {
-      if (prev.name == l.name)
-        throw WorkloadError(fmt::format("{}:{}: layer '{}' appears twice", path, ln, l.name));
-    }
-    l.params = ParseCount(path, ln, "params", c[1]);
-    l.fwd_flops = static_cast<double>(ParseCount(path, ln, "fwd_flops", c[2], kMaxFlops));
-    l.tp_fwd = ParseCount(path, ln, "tp_fwd", c[3]);
-    l.tp_bwd = ParseCount(path, ln, "tp_bwd", c[4]);
-    if (c[5] == "sharded") {
-      l.sharded = true;
-    } else if (c[5] != "dp") {
-      throw WorkloadError(fmt::format("{}:{}: sync '{}': allowed dp, sharded", path, ln, c[5]));
-    }
-    const size_t t = with_act ? 7 : 6;  // the first time column
-    if (with_act) l.act = ParseCount(path, ln, "act", c[6]);
-    if (timed) {
-      l.fwd_ns = ParseTime(path, ln, "fwd_ns", c[t]);
-      l.bwd_ns = ParseTime(path, ln, "bwd_ns", c[t + 1]);
-    }
-    w.layers.push_back(l);
-  }
-  if (!w.embeddings_to.empty()) {
-    bool found = false;
-    for (const Layer& l : w.layers) found = found || (l.name == w.embeddings_to && !l.sharded);
-    if (!found) {
-      throw WorkloadError(
-          fmt::format("{}: embeddings_to '{}': allowed the name of a layer that is not sharded",
-                      path, w.embeddings_to));
+    } else {
+      w.layers.push_back(ParseLayer(path, ln, line, cols, w.layers));
     }
   }
-  if (!header) throw WorkloadError(fmt::format("{}: no header line '{}'", path, kHeader));
-  if (w.layers.empty()) throw WorkloadError(fmt::format("{}: no layers", path));
-  if (!batch_given) {  // (a default would quietly scale every layer's compute)
-    throw WorkloadError(fmt::format(
-        "{}: no '# batch: N' line (the reference samples per chiplet, 1..{})", path, kMaxBatch));
-  }
-  if (w.name.empty()) w.name = path;
+  CheckWorkload(path, header, batch_given, w);
   return w;
 }
 
