@@ -25,8 +25,8 @@
 namespace aries::sim {
 
 Fig10Options Fig10Request(const Config& c, Fig10Options o) {
-  o.batch = static_cast<unsigned>(KeyUint(c, "train.batch", 0, 1u << 20));
-  o.utilization = KeyReal(c, "train.utilization", 0, 1);
+  o.batch = static_cast<unsigned>(KeyUint(c, "train.batch"));
+  o.utilization = KeyReal(c, "train.utilization");
   if (!(o.utilization > 0)) BadKey(c, "train.utilization");
   o.costs = c.Get("coll.costs");
   o.preset = KeyWord(c, "eval.preset");

@@ -31,26 +31,6 @@ namespace aries::sim {
 
 namespace hw = aries::hw;
 
-uint64_t ParseBytes(const std::string& s, const char* option, uint64_t max) {
-  // Decimal digits, then an optional suffix; no sign, no C prefixes, no overflow.
-  const size_t digits = s.find_first_not_of("0123456789");
-  const std::string num = s.substr(0, digits);
-  const std::string suf = digits == std::string::npos ? "" : s.substr(digits);
-  const uint64_t mul = suf.empty() || suf == "B"   ? 1
-                       : suf == "K" || suf == "KB" ? 1024
-                       : suf == "M" || suf == "MB" ? 1024 * 1024
-                       : suf == "G" || suf == "GB" ? uint64_t{1} << 30
-                                                   : 0;
-  uint64_t v = 0;
-  if (!num.empty() && num.size() <= 12) v = std::stoull(num);
-  if (v == 0 || mul == 0 || v > max / mul) {
-    throw std::invalid_argument(fmt::format(
-        "{} {}: a positive byte count with an optional K, M or G suffix (64, 4K, 2M), at most {}",
-        option, s, max));
-  }
-  return v * mul;
-}
-
 uint64_t ParseElementBytes(const std::string& s, const char* option) {
   const uint64_t b = ParseBytes(s, option, uint64_t{64} << 20);
   if (b % 4 != 0) {
@@ -73,18 +53,6 @@ void RefuseOtherAlgorithmsKeys(const Config& c, const std::string& algo, bool au
     BadKey(c, "coll.embeddings",
            fmt::format("only with --algo tree{} (its in-network trees; the algorithm is {})",
                        or_auto, algo));
-  }
-}
-
-uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max) {
-  const std::string& v = c.Get(key);
-  if (lo == 0 && v == "0") return 0;
-  try {
-    return ParseBytes(v, key.c_str(), max);
-  } catch (const std::invalid_argument&) {
-    BadKey(c, key,
-           fmt::format("{}a byte count with an optional K, M or G suffix (64, 4K, 2M) up to {}",
-                       lo == 0 ? "0 or " : "", max));
   }
 }
 
@@ -177,24 +145,24 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   o.type = KeyWord(c, "coll.type");
   o.op = RequestOp(c, o.collective, o.type);
   // 64 MiB per node: 256 chiplets' buffers and their golden fit in memory.
-  o.bytes = KeyBytes(c, "coll.size", 1, uint64_t{64} << 20);
+  o.bytes = KeyBytes(c, "coll.size");
   if (o.bytes % 4 != 0) {  // (int32 and fp32 elements: a part element would be made up)
     BadKey(c, "coll.size", "whole 4-byte elements (int32, fp32): 4 .. 64M bytes, e.g. 64, 4K, 2M");
   }
   const unsigned n = o.geometry.k * o.geometry.k;
   if (c.Origin("coll.root").empty() || o.collective == coll::Collective::kReduce ||
       o.collective == coll::Collective::kBroadcast) {
-    o.root = static_cast<unsigned>(KeyUint(c, "coll.root", 0, n - 1));
+    o.root = KeyNode(c, "coll.root", n);
   } else {
     BadKey(c, "coll.root",
            fmt::format("only with reduce and broadcast (the collective is {})",
                        coll::CollectiveName(o.collective)));
   }
-  o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
-  o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
+  o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels"));
+  o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings"));
   RefuseOtherAlgorithmsKeys(c, algo, true);
   o.ring.map = *coll::ParseRingMap(KeyWord(c, "coll.ring_map"));
-  o.ring.dirs = static_cast<unsigned>(KeyUint(c, "coll.ring_dirs", 1, 2));
+  o.ring.dirs = static_cast<unsigned>(std::stoul(KeyWord(c, "coll.ring_dirs")));
   if (algo == "auto" && !o.ring.Plain()) {
     BadKey(c, o.ring.dirs != 1 ? "coll.ring_dirs" : "coll.ring_map",
            "the default with --algo auto (auto chooses among the measured layouts); name --algo "
@@ -213,7 +181,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   RefuseBadCounts(c, o);
   o.verify = KeyBool(c, "coll.verify");
   o.costs = c.Get("coll.costs");
-  o.seed = KeyUint(c, "sim.seed", 0, ~uint64_t{0});
+  o.seed = KeyUint(c, "sim.seed");
   o.model = KeyWord(c, "sim.model");
   if (o.model == "auto") o.model = "rtl";  // one run: the RTL (sweeps take the fast model)
   return o;

@@ -59,18 +59,12 @@ CollOptions CollRequest(const Config& c, CollOptions o);
 // Throws std::invalid_argument unless `type` is an element type the engine reduces.
 void RequireElementType(const std::string& type, const char* option = "--type");
 
-// "64", "4K", "2M", "16G" (K, M and G are 1024, 1024^2 and 1024^3) -> bytes in 1 .. `max`; throws
-// std::invalid_argument naming the option, `s` and the format.
-uint64_t ParseBytes(const std::string& s, const char* option = "--size",
-                    uint64_t max = uint64_t{1} << 40);
 // ParseBytes of a collective's buffer: whole 4-byte elements (int32, fp32), at most 64 MiB;
 // throws std::invalid_argument naming the option and `s` (a part element would be made up).
 uint64_t ParseElementBytes(const std::string& s, const char* option);
 // Refuses coll.levels (aries_lt's) and coll.embeddings (tree's) given on the command line for
 // another algorithm `algo` (auto too unless `auto_allowed`: it may pick either).
 void RefuseOtherAlgorithmsKeys(const Config& c, const std::string& algo, bool auto_allowed);
-// A key holding a byte count (coll.size, train.bucket, train.check_max) in `lo` .. `max`.
-uint64_t KeyBytes(const Config& c, const std::string& key, uint64_t lo, uint64_t max);
 
 // One measured run.
 struct CollMeasurement {

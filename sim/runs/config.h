@@ -30,13 +30,50 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a key holds. The readers below check a value against it, and the allowed text of
+// `aries keys` and of every refusal is made from it (KeyInfo::Allowed): a range is written
+// once, here.
+enum class KeyKind {
+  kText,   // a name, a list or a file: its reader checks it (`allowed` says the form)
+  kWord,   // one of the words of `allowed`
+  kBool,   // true or false
+  kUint,   // a decimal integer in [lo, hi]
+  kBytes,  // a byte count (64, 4K, 2M, 16G) in [lo, hi]
+  kReal,   // a number in [real_lo, real_hi] ((real_lo, real_hi] when real_open_lo)
+  kNode,   // a node id, 0 .. K*K-1 of the package read
+};
+struct KeyType {
+  KeyKind kind = KeyKind::kText;
+  uint64_t lo = 0, hi = 0;
+  double real_lo = 0, real_hi = 0;
+  bool real_open_lo = false;
+  bool auto_ok = false;  // kUint: "auto" too (its reader resolves it before KeyUint)
+};
+constexpr KeyType TextKey() { return {}; }
+constexpr KeyType WordKey() { return {KeyKind::kWord}; }
+constexpr KeyType BoolKey() { return {KeyKind::kBool}; }
+constexpr KeyType NodeKey() { return {KeyKind::kNode}; }
+constexpr KeyType UintKey(uint64_t lo, uint64_t hi) { return {KeyKind::kUint, lo, hi}; }
+constexpr KeyType AutoUintKey(uint64_t lo, uint64_t hi) {
+  return {KeyKind::kUint, lo, hi, 0, 0, false, true};
+}
+constexpr KeyType BytesKey(uint64_t lo, uint64_t hi) { return {KeyKind::kBytes, lo, hi}; }
+constexpr KeyType RealKey(double lo, double hi, bool open_lo = false) {
+  return {KeyKind::kReal, 0, 0, lo, hi, open_lo};
+}
+
 struct KeyInfo {
   const char* key;
   const char* default_value;
+  // kWord: the allowed words, comma-separated; a number: a note after its range ("(fbfly:
+  // 2 .. 8)"), or ""; kText: the form of the value.
   const char* allowed;
   const char* description;
   const char* commands;  // the subcommands that read it, space-separated ("run sweep coll")
+  KeyType type;
   bool UsedBy(const std::string& command) const;
+  // What the key allows, as `aries keys` and the refusals say it: "2 .. 32 (fbfly: 2 .. 8)".
+  std::string Allowed() const;
 };
 const std::vector<KeyInfo>& ConfigKeys();
 // The subcommands of `aries`, which KeyInfo::commands names.
@@ -76,11 +113,23 @@ class Config {
   std::map<std::string, std::string> origin_;
 };
 
-// Typed reads for the request builders: each throws ConfigError naming the key, the value, its
-// origin and what the table allows. Integers are decimal only.
-uint64_t KeyUint(const Config& c, const std::string& key, uint64_t lo, uint64_t hi);
-double KeyReal(const Config& c, const std::string& key, double lo, double hi);
+// Typed reads for the request builders, each checked against the key's type and range in the
+// table: each throws ConfigError naming the key, the value, its origin and what the table
+// allows. Integers are decimal only.
+uint64_t KeyUint(const Config& c, const std::string& key);
+double KeyReal(const Config& c, const std::string& key);
+uint64_t KeyBytes(const Config& c, const std::string& key);
 bool KeyBool(const Config& c, const std::string& key);
+// A node id of a package of `nodes` chiplets (coll.root, traffic.hotspot).
+unsigned KeyNode(const Config& c, const std::string& key, unsigned nodes);
+// KeyUint where the reader takes less than the table allows, for the reason `why` (train's K:
+// "2 .. 16: the cost models' packages"): refused naming that range and reason.
+uint64_t KeyUintWithin(const Config& c, const std::string& key, uint64_t lo, uint64_t hi,
+                       const std::string& why);
+// "64", "4K", "2M", "16G" (K, M and G are 1024, 1024^2 and 1024^3) -> bytes in 1 .. `max`; throws
+// std::invalid_argument naming the option, `s` and the format.
+uint64_t ParseBytes(const std::string& s, const char* option = "--size",
+                    uint64_t max = uint64_t{1} << 40);
 // One of the table's allowed words (a comma-separated `allowed`).
 const std::string& KeyWord(const Config& c, const std::string& key);
 [[noreturn]] void BadKey(const Config& c, const std::string& key, const std::string& why = "");

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "config.h"
@@ -43,114 +44,174 @@ bool KeyInfo::UsedBy(const std::string& command) const {
   return false;
 }
 
+namespace {
+
+// "0 .. 2^40", "0 .. 2^64-1", "2 .. 32": an integer bound, powers of two as such.
+std::string BoundText(uint64_t x) {
+  if (x == ~uint64_t{0}) return "2^64-1";
+  if (x >= (uint64_t{1} << 16) && (x & (x - 1)) == 0) {
+    unsigned e = 0;
+    while ((uint64_t{1} << e) != x) ++e;
+    return fmt::format("2^{}", e);
+  }
+  return fmt::format("{}", x);
+}
+
+// "64M", "16G", "1": a byte bound as the sizes are written.
+std::string BytesText(uint64_t x) {
+  if (x >= (uint64_t{1} << 30) && x % (uint64_t{1} << 30) == 0) {
+    return fmt::format("{}G", x >> 30);
+  }
+  if (x >= (uint64_t{1} << 20) && x % (uint64_t{1} << 20) == 0) {
+    return fmt::format("{}M", x >> 20);
+  }
+  return fmt::format("{}", x);
+}
+
+}  // namespace
+
+std::string KeyInfo::Allowed() const {
+  const std::string note = *allowed ? fmt::format(" {}", allowed) : "";
+  switch (type.kind) {
+    case KeyKind::kUint:
+      return fmt::format("{}{} .. {}{}", type.auto_ok ? "auto, " : "", BoundText(type.lo),
+                         BoundText(type.hi), note);
+    case KeyKind::kBytes:
+      return fmt::format("{} .. {} bytes{}", BytesText(type.lo), BytesText(type.hi),
+                         *allowed ? fmt::format(" ({})", allowed) : "");
+    case KeyKind::kReal:
+      return type.real_open_lo ? fmt::format("({}, {}]{}", type.real_lo, type.real_hi, note)
+                               : fmt::format("{} .. {}{}", type.real_lo, type.real_hi, note);
+    case KeyKind::kBool:
+      return "true, false";
+    case KeyKind::kNode:
+      return fmt::format("a node id, 0 .. K*K-1{}", note);
+    default:
+      return allowed;
+  }
+}
+
 // NOLINTNEXTLINE(readability-function-size): a data table
 const std::vector<KeyInfo>& ConfigKeys() {
   static const std::vector<KeyInfo> keys = {
       {"package.topology", "aries", "mesh, torus, fbfly, aries, cmesh (collectives only)",
        "interposer topology (cmesh: Adapt-NoC's concentrated mesh, 2x2 chiplets per router)",
-       "run sweep coll train"},
-      {"package.k", "4", "2 .. 32 (fbfly: 2 .. 8)", "K x K chiplets",
-       "run sweep coll coll-sweep train"},
-      {"package.tracks", "2", "0 .. 2", "ARIES bypass tracks per row and per column", kGeometry},
-      {"package.link_latency", "10", "1 .. 1000",
-       "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)", kGeometry},
-      {"package.extra_per_pitch", "1", "0 .. 100",
-       "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)", kGeometry},
+       "run sweep coll train", WordKey()},
+      {"package.k", "4", "(fbfly: 2 .. 8)", "K x K chiplets", "run sweep coll coll-sweep train",
+       UintKey(2, 32)},
+      {"package.tracks", "2", "", "ARIES bypass tracks per row and per column", kGeometry,
+       UintKey(0, 2)},
+      {"package.link_latency", "10", "",
+       "wire cycles of a one-pitch link (ARIES V: 10 ns inter-chiplet hop at 1 GHz)", kGeometry,
+       UintKey(1, 1000)},
+      {"package.extra_per_pitch", "1", "",
+       "wire cycles added per further pitch a link spans (bypass, wrap, fbfly links)", kGeometry,
+       UintKey(0, 100)},
       {"node.local_ports", "1", "1, 2, 4",
        "local (endpoint) ports per chiplet: flits it injects and ejects per cycle (the node "
        "RTL's LocalPorts; 2 and 4: the Varies_node_l2 / _l4 models)",
-       kGeometry},
+       kGeometry, WordKey()},
       {"package.faults", "none",
        "none, or a comma-separated list of link:NAME|A-B, segment:xtrack<t>.<row>:A-B, "
        "switch:xtrack<t>.<row>:P, port:NODE.PORT, each with an optional @CYCLE",
        "dead interposer links, bypass wire spans, bypass switches and router ports, from reset or "
        "from a cycle (collectives/faults.h); the controller plans around them",
-       kFaults},
+       kFaults, TextKey()},
       {"package.fault_file", "", "a file: one fault a line as in package.faults, # comments",
-       "more faults, read from a file", kFaults},
+       "more faults, read from a file", kFaults, TextKey()},
       {"package.fault_routing", "tables", "tables, dor",
        "point-to-point routing with package.faults: routing tables around the faults present "
        "from cycle 0 (up*/down*, flow = destination; collectives/fault_routes.h), or dimension "
        "order regardless (packets into a dead link are lost and the watchdog names it)",
-       kRuns},
+       kRuns, WordKey()},
       {"package.vc_alloc", "static", "static, dynamic",
        "VC of a DOR packet at each hop: its own (static), or any free VC of its class (dynamic, "
        "as BookSim2 and Garnet; CTRL.DYN_VC)",
-       kRuns},
+       kRuns, WordKey()},
       {"package.node", "auto",
        "auto, Varies_node, Varies_node_p2p, Varies_node_fb, Varies_node_l2, Varies_node_l4, "
        "Varies_node_fb_l2",
        "the node's built parameter set (rtl/CMakeLists.txt; auto: the engine-less 5-port model, "
        "the traced full one for --trace, the 15-port one for the flattened butterfly, the _l2 / "
        "_l4 ones for node.local_ports = 2 / 4)",
-       kRuns},
+       kRuns, WordKey()},
       {"package.bypass", "none", "none, random",
-       "ARIES bypass setting: none, or random segments replacing mesh hops (register API)", kRuns},
+       "ARIES bypass setting: none, or random segments replacing mesh hops (register API)", kRuns,
+       WordKey()},
       {"traffic.pattern", "uniform", "uniform, transpose, bitcomp, hotspot, neighbor, trace",
-       "destination pattern", kRuns},
-      {"traffic.rate", "0.1", "0 .. 1", "offered load, flits per node per cycle", kRuns},
-      {"traffic.packet_len", "4", "1 .. 64", "flits per packet", kRuns},
-      {"traffic.hotspot", "0", "a node id", "hotspot node (pattern hotspot)", kRuns},
-      {"traffic.hotspot_share", "0.25", "0 .. 1", "share of packets sent to the hotspot", kRuns},
-      {"traffic.trace", "", "a file", "packet trace 'cycle src dst flits' (pattern trace)", kRuns},
-      {"traffic.sink_accept", "1", "0.01 .. 1",
-       "probability per cycle that an endpoint frees an ejection slot (back-pressure)", kRuns},
-      {"sim.warmup", "1000", "0 .. 2^40", "warm-up cycles before measuring", kRuns},
-      {"sim.measure", "5000", "1 .. 2^40", "measurement window, cycles", kRuns},
-      {"sim.drain_limit", "20000", "0 .. 2^40", "cycles allowed for measured packets to arrive",
-       kRuns},
-      {"sim.watchdog", "auto", "auto, or >= 2 x the longest link's latency",
+       "destination pattern", kRuns, WordKey()},
+      {"traffic.rate", "0.1", "", "offered load, flits per node per cycle", kRuns, RealKey(0, 1)},
+      {"traffic.packet_len", "4", "", "flits per packet", kRuns, UintKey(1, 64)},
+      {"traffic.hotspot", "0", "", "hotspot node (pattern hotspot)", kRuns, NodeKey()},
+      {"traffic.hotspot_share", "0.25", "", "share of packets sent to the hotspot", kRuns,
+       RealKey(0, 1)},
+      {"traffic.trace", "", "a file", "packet trace 'cycle src dst flits' (pattern trace)", kRuns,
+       TextKey()},
+      {"traffic.sink_accept", "1", "",
+       "probability per cycle that an endpoint frees an ejection slot (back-pressure)", kRuns,
+       RealKey(0.01, 1)},
+      {"sim.warmup", "1000", "", "warm-up cycles before measuring", kRuns,
+       UintKey(0, uint64_t{1} << 40)},
+      {"sim.measure", "5000", "", "measurement window, cycles", kRuns,
+       UintKey(1, uint64_t{1} << 40)},
+      {"sim.drain_limit", "20000", "", "cycles allowed for measured packets to arrive", kRuns,
+       UintKey(0, uint64_t{1} << 40)},
+      {"sim.watchdog", "auto", "(and >= 2 x the longest link's latency)",
        "cycles without an ejection and without a flit or credit on the wires that count as "
        "stuck (auto: 5000, or 4 x the longest link's latency when that is more)",
-       kRuns},
+       kRuns, AutoUintKey(1, uint64_t{1} << 40)},
       {"sim.kernel", "systemc", "systemc, loop",
-       "step nodes from the SystemC scheduler or from a plain loop (same results)", kRuns},
-      {"sim.threads", "auto", "auto, 1 .. 64",
+       "step nodes from the SystemC scheduler or from a plain loop (same results)", kRuns,
+       WordKey()},
+      {"sim.threads", "auto", "",
        "threads, each stepping a partition of rows in windows of the links' lookahead (kernel "
        "loop; same results; auto: the machine's cores, at most 8; under mpirun: per rank, auto 1)",
-       kRuns},
+       kRuns, AutoUintKey(1, 64)},
       {"sim.model", "auto", "auto, rtl, fast, check",
        "node model: the Verilated RTL, the cycle-equivalent C++ model (same cycles, proven pin by "
        "pin; no waveforms), or both in lockstep comparing every pin every cycle; auto: rtl for "
        "one run (run, coll), fast for sweeps (sweep, coll-sweep, fig11, report, train --check)",
-       kModel},
+       kModel, WordKey()},
       {"sim.payload", "auto", "auto, full, id",
        "flit words the package moves: every lane (full), or the header and the packet id lane "
        "alone (id: the fast model, or check, where the RTL gets the other lanes zero; the other "
        "lanes are a function of the id and the cycles are the same); auto: id for the fast model "
        "on a node without the collective engine and without a packet log, else full",
-       kRuns},
-      {"sim.skip_idle", "true", "true, false", "do not evaluate nodes whose edge changes nothing",
-       kRuns},
-      {"sim.seed", "1", "0 .. 2^64-1",
+       kRuns, WordKey()},
+      {"sim.skip_idle", "true", "", "do not evaluate nodes whose edge changes nothing", kRuns,
+       BoolKey()},
+      {"sim.seed", "1", "",
        "seed of traffic, bypass choice, RTL initial values and collective inputs",
-       "run sweep coll coll-sweep"},
+       "run sweep coll coll-sweep", UintKey(0, ~uint64_t{0})},
       {"sweep.rates", "0.02,0.05,0.1,0.2,0.3,0.4,0.5", "comma-separated loads, each > 0 and <= 1",
-       "offered loads of `aries sweep`", "sweep"},
+       "offered loads of `aries sweep`", "sweep", TextKey()},
       {"coll.algo", "ring", "auto or an algorithm (aries coll --help)",
        "collective algorithm (auto: the cheapest by the measured costs, coll only; left unset on a "
        "collective the ring does not serve, coll takes the first that serves it: direct)",
-       "coll train"},
+       "coll train", TextKey()},
       {"coll.collective", "allreduce",
        "allreduce, reducescatter, allgather, reduce, broadcast, barrier, alltoall, alltoallv "
        "(sweeps and cost models: allreduce, reducescatter, allgather, alltoall)",
-       "the collective", "coll coll-sweep coll-models"},
-      {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models"},
+       "the collective", "coll coll-sweep coll-models", TextKey()},
+      {"coll.type", "int32", "int32, fp32", "element type", "coll coll-sweep coll-models",
+       WordKey()},
       {"coll.op", "sum", "sum, prod, min, max, and, or, xor (and, or, xor: int32)",
-       "the reduction the engines and endpoints compute (the cycles do not depend on it)", kColl},
-      {"coll.size", "64K", "1 .. 64M bytes: 64, 4K, 2M", "bytes per node", kColl},
-      {"coll.root", "0", "a node id", "root of reduce and broadcast", kColl},
-      {"coll.levels", "2", "1 .. 5", "aries_lt: ring levels L (K = b^L)", "coll train"},
-      {"coll.embeddings", "1", "1 .. 4", "tree: in-network trees over disjoint segments",
-       "coll train"},
+       "the reduction the engines and endpoints compute (the cycles do not depend on it)", kColl,
+       WordKey()},
+      {"coll.size", "64K", "e.g. 64, 4K, 2M", "bytes per node", kColl,
+       BytesKey(1, uint64_t{64} << 20)},
+      {"coll.root", "0", "", "root of reduce and broadcast", kColl, NodeKey()},
+      {"coll.levels", "2", "", "aries_lt: ring levels L (K = b^L)", "coll train", UintKey(1, 5)},
+      {"coll.embeddings", "1", "", "tree: in-network trees over disjoint segments", "coll train",
+       UintKey(1, 4)},
       {"coll.ring_map", "snake", "snake, rank",
        "ring: snake (a Hamiltonian cycle of neighbours) or rank (0, 1, .., N-1 row-major, as "
        "ASTRA-sim maps a ring onto a mesh)",
-       "coll"},
+       "coll", WordKey()},
       {"coll.ring_dirs", "1", "1, 2",
        "ring: one ring, or two in opposite directions on half of "
        "every shard each",
-       "coll"},
+       "coll", WordKey()},
       {"coll.groups", "all",
        "all, rows, cols, quadrants, qpeers, vpairs, hpairs, or node ids: 0,1,2,3;4,5,6,7",
        "communicators: each group runs the collective over its own members, all at the same "
@@ -158,45 +219,49 @@ const std::vector<KeyInfo>& ConfigKeys() {
        "each for the collectives it serves: aries coll --help lists them); qpeers: "
        "the chiplets at one offset in each quadrant, vpairs / hpairs: vertical / horizontal "
        "neighbour pairs; coll-sweep: a named shape, recorded in the cost file",
-       "coll coll-sweep"},
+       "coll coll-sweep", TextKey()},
       {"coll.counts", "uniform", "uniform, random, or a counts file",
        "alltoallv: elements each chiplet sends each member of its communicator (uniform: "
        "coll.size / (4 G) each, G the largest communicator's members; random: 0 .. twice that, "
        "from sim.seed; a file: K^2 lines of K^2 counts, line i what chiplet i sends)",
-       "coll"},
-      {"coll.verify", "false", "true, false",
+       "coll", TextKey()},
+      {"coll.verify", "false", "",
        "compare every element with its golden value (the reduction; all-to-all and "
        "alltoallv: the sender's block)",
-       kColl},
+       kColl, BoolKey()},
       {"coll.costs", "", "a sweep CSV",
        "measured cost file (aries coll-sweep --csv; empty: collectives/data/collective_costs.csv)",
-       "coll train fig9 fig10 coll-models"},
+       "coll train fig9 fig10 coll-models", TextKey()},
       {"eval.preset", "default", "default, paper",
        "assumptions of the evaluation figures: default (ours) or paper (baseline rings in rank "
        "order as ASTRA-sim lays them on a mesh, ARIES on the two local ports ARIES_BW needs); "
        "fig10 adds the decomposition of its speedups and their ceiling",
-       "fig9 fig10 fig11 report"},
+       "fig9 fig10 fig11 report", WordKey()},
       {"train.workload", "resnet50", "resnet50, vgg16, dlrm, transformer, gpt3 or a workload CSV",
-       "the model trained", "train"},
+       "the model trained", "train", TextKey()},
       {"train.strategy", "ddp",
        "ddp, fsdp, tp, or INNER@GROUPS+OUTER: inner ddp, fsdp, tp; groups rows, cols, quadrants; "
        "outer ddp, fsdp, pp",
        "ddp (all-reduce per layer or bucket), fsdp (all-gather + reduce-scatter), tp "
        "(all-reduce of partial outputs); nested: INNER within each group, OUTER across them "
        "(e.g. tp@rows+ddp, fsdp@quadrants+ddp, ddp@rows+pp: pipeline stages of rows)",
-       "train"},
-      {"train.microbatches", "0", "0 .. 4096",
-       "pipeline (INNER@GROUPS+pp): micro-batches of the global batch (0: 4 per stage)", "train"},
-      {"train.memory", "16G", "bytes: 16G",
+       "train", TextKey()},
+      {"train.microbatches", "0", "",
+       "pipeline (INNER@GROUPS+pp): micro-batches of the global batch (0: 4 per stage)", "train",
+       UintKey(0, 4096)},
+      {"train.memory", "16G", "e.g. 16G",
        "memory per chiplet the search's strategies must fit (16 GiB: one 8-high HBM2E stack of "
        "16 Gb dies, JEDEC JESD235C)",
-       "train"},
-      {"train.batch", "0", "0 .. 2^20", "samples per chiplet (0: the workload's)", "train fig10"},
-      {"train.bucket", "0", "0 or bytes: 25M",
-       "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)", "train"},
-      {"train.utilization", "0.7", "(0, 1]", "compute utilization (MAD Max 4.2: ~0.7)",
-       "train fig10"},
-      {"train.check_max", "2M", "bytes: 2M", "largest collective train --check runs", "train"},
+       "train", BytesKey(1, uint64_t{1} << 50)},
+      {"train.batch", "0", "", "samples per chiplet (0: the workload's)", "train fig10",
+       UintKey(0, 1u << 20)},
+      {"train.bucket", "0", "0: none; e.g. 25M",
+       "ddp: gradient bucket bytes, 25M like PyTorch DDP (0: one all-reduce per layer)", "train",
+       BytesKey(0, uint64_t{1} << 40)},
+      {"train.utilization", "0.7", "", "compute utilization (MAD Max 4.2: ~0.7)", "train fig10",
+       RealKey(0, 1, true)},
+      {"train.check_max", "2M", "e.g. 2M", "largest collective train --check runs", "train",
+       BytesKey(1, uint64_t{64} << 20)},
   };
   return keys;
 }
@@ -237,15 +302,6 @@ std::vector<std::string> AllowedWords(const std::string& allowed) {
     if (!w.empty()) words.push_back(w);
   }
   return words;
-}
-
-// Whether `allowed` is a list of words ("mesh, torus"), not a range or a form ("2 .. 32",
-// "bytes: 2M").
-bool IsWordList(const std::string& allowed) {
-  const std::vector<std::string> words = AllowedWords(allowed);
-  return words.size() > 1 && std::all_of(words.begin(), words.end(), [](const std::string& w) {
-           return std::isalpha(static_cast<unsigned char>(w[0])) && w.back() != ':';
-         });
 }
 
 }  // namespace
@@ -296,7 +352,7 @@ int PrintConfigKeys() {
   // it means and the subcommands that read it.
   for (const KeyInfo& k : ConfigKeys()) {
     fmt::print("{} = '{}'\n", k.key, k.default_value);
-    fmt::print("{}", Wrapped(fmt::format("allowed: {}", k.allowed), "    "));
+    fmt::print("{}", Wrapped(fmt::format("allowed: {}", k.Allowed()), "    "));
     fmt::print("{}", Wrapped(fmt::format("{} [read by: {}]", k.description, k.commands), "    "));
   }
   return 0;
@@ -384,9 +440,12 @@ void Config::RefuseUnread(const std::string& command) const {
 
 void BadKey(const Config& c, const std::string& key, const std::string& why) {
   const std::string& from = c.Origin(key);
-  std::string allowed = why.empty() ? KeyInfoOf(key).allowed : why;
+  const KeyInfo& k = KeyInfoOf(key);
+  std::string allowed = why.empty() ? k.Allowed() : why;
   // A misspelt word of a word-valued key gets the nearest allowed word.
-  if (why.empty() && IsWordList(allowed)) allowed += DidYouMean(c.Get(key), AllowedWords(allowed));
+  if (why.empty() && (k.type.kind == KeyKind::kWord || k.type.kind == KeyKind::kBool)) {
+    allowed += DidYouMean(c.Get(key), AllowedWords(allowed));
+  }
   if (from.rfind("--", 0) == 0 && from != "--set") {  // a flag: name it as the user wrote it
     throw ConfigError(fmt::format("{} {}: allowed {} (key {})", from, c.Get(key), allowed, key));
   }
@@ -396,54 +455,81 @@ void BadKey(const Config& c, const std::string& key, const std::string& why) {
 
 namespace {
 
-// "lo .. hi" when the documented range `doc` ("A .. B" or "A .. 2^N" first) is wider than
-// [lo, hi]; empty (the documented text) when it is not, or when `doc` gives no such range.
-std::string NarrowerRange(const std::string& doc, uint64_t lo, uint64_t hi) {
-  unsigned long long a = 0, b = 0;
-  int n = 0;
-  unsigned e = 0;
-  if (std::sscanf(doc.c_str(), "%llu .. 2^%u%n", &a, &e, &n) == 2 && n > 0 && e < 64) {
-    b = (1ull << e) - (doc.compare(n, 2, "-1") == 0 ? 1 : 0);
-  } else if (std::sscanf(doc.c_str(), "%llu .. %llu", &a, &b) != 2) {
-    return "";
+// The key's table entry, which must be of `kind` (a reader of another kind is a programming
+// error, named).
+const KeyInfo& TypedKey(const std::string& key, KeyKind kind) {
+  const KeyInfo& k = KeyInfoOf(key);
+  if (k.type.kind != kind) {
+    throw std::logic_error(fmt::format("key {} is not read as this type (the key table)", key));
   }
-  return a < lo || b > hi ? fmt::format("{} .. {}", lo, hi) : "";
+  return k;
+}
+
+// The decimal integer `v` (digits only: no sign, no C prefixes; 010 is ten, 0x10 refused), or
+// nothing.
+std::optional<uint64_t> DecimalOf(const std::string& v) {
+  if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  try {
+    return std::stoull(v, nullptr, 10);
+  } catch (const std::logic_error&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
 
-uint64_t KeyUint(const Config& c, const std::string& key, uint64_t lo, uint64_t hi) {
-  const std::string& v = c.Get(key);
-  // Refused with the key's documented range ("2 .. 32 (fbfly: 2 .. 8)", "0 .. 2^40"), unless
-  // this reader allows less than it says (train's K: 2 .. 16): then this reader's.
-  auto refuse = [&] { BadKey(c, key, NarrowerRange(KeyInfoOf(key).allowed, lo, hi)); };
-  // Decimal digits only: no sign, no C prefixes (010 is ten, not eight; 0x10 is refused).
-  if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
-    refuse();
-  }
-  unsigned long long x = 0;
-  try {
-    x = std::stoull(v, nullptr, 10);
-  } catch (const std::logic_error&) {
-    refuse();
-  }
-  if (x < lo || x > hi) refuse();
+uint64_t KeyUint(const Config& c, const std::string& key) {
+  const KeyInfo& k = TypedKey(key, KeyKind::kUint);
+  const std::optional<uint64_t> x = DecimalOf(c.Get(key));
+  if (!x || *x < k.type.lo || *x > k.type.hi) BadKey(c, key);
+  return *x;
+}
+
+uint64_t KeyUintWithin(const Config& c, const std::string& key, uint64_t lo, uint64_t hi,
+                       const std::string& why) {
+  const uint64_t x = KeyUint(c, key);
+  if (x < lo || x > hi) BadKey(c, key, fmt::format("{} .. {} ({})", lo, hi, why));
   return x;
 }
 
-double KeyReal(const Config& c, const std::string& key, double lo, double hi) {
+unsigned KeyNode(const Config& c, const std::string& key, unsigned nodes) {
+  TypedKey(key, KeyKind::kNode);
+  const std::optional<uint64_t> x = DecimalOf(c.Get(key));
+  if (!x || *x >= nodes) BadKey(c, key, fmt::format("a node id, 0 .. {}", nodes - 1));
+  return static_cast<unsigned>(*x);
+}
+
+double KeyReal(const Config& c, const std::string& key) {
+  const KeyInfo& k = TypedKey(key, KeyKind::kReal);
   const std::string& v = c.Get(key);
   try {
     size_t pos = 0;
     const double x = std::stod(v, &pos);
-    if (pos != v.size() || !(x >= lo && x <= hi)) BadKey(c, key);
+    const bool above_lo = k.type.real_open_lo ? x > k.type.real_lo : x >= k.type.real_lo;
+    if (pos != v.size() || !(above_lo && x <= k.type.real_hi)) BadKey(c, key);  // (NaN too)
     return x;
   } catch (const std::logic_error&) {
     BadKey(c, key);
   }
 }
 
+uint64_t KeyBytes(const Config& c, const std::string& key) {
+  const KeyInfo& k = TypedKey(key, KeyKind::kBytes);
+  const std::string& v = c.Get(key);
+  if (k.type.lo == 0 && v == "0") return 0;  // (train.bucket: 0 is "none")
+  try {
+    const uint64_t b = ParseBytes(v, key.c_str(), k.type.hi);
+    if (b < k.type.lo) BadKey(c, key);
+    return b;
+  } catch (const std::invalid_argument&) {
+    BadKey(c, key);
+  }
+}
+
 bool KeyBool(const Config& c, const std::string& key) {
+  TypedKey(key, KeyKind::kBool);
   const std::string& v = c.Get(key);
   if (v == "true") return true;  // (as the allowed values say: not 1, yes or on)
   if (v == "false") return false;
@@ -451,11 +537,32 @@ bool KeyBool(const Config& c, const std::string& key) {
 }
 
 const std::string& KeyWord(const Config& c, const std::string& key) {
+  const KeyInfo& k = TypedKey(key, KeyKind::kWord);
   const std::string& v = c.Get(key);
-  for (const std::string& w : AllowedWords(KeyInfoOf(key).allowed)) {
+  for (const std::string& w : AllowedWords(k.allowed)) {
     if (w == v) return v;
   }
   BadKey(c, key);
+}
+
+uint64_t ParseBytes(const std::string& s, const char* option, uint64_t max) {
+  // Decimal digits, then an optional suffix; no sign, no C prefixes, no overflow.
+  const size_t digits = s.find_first_not_of("0123456789");
+  const std::string num = s.substr(0, digits);
+  const std::string suf = digits == std::string::npos ? "" : s.substr(digits);
+  const uint64_t mul = suf.empty() || suf == "B"   ? 1
+                       : suf == "K" || suf == "KB" ? 1024
+                       : suf == "M" || suf == "MB" ? 1024 * 1024
+                       : suf == "G" || suf == "GB" ? uint64_t{1} << 30
+                                                   : 0;
+  uint64_t v = 0;
+  if (!num.empty() && num.size() <= 12) v = std::stoull(num);
+  if (v == 0 || mul == 0 || v > max / mul) {
+    throw std::invalid_argument(fmt::format(
+        "{} {}: a positive byte count with an optional K, M or G suffix (64, 4K, 2M), at most {}",
+        option, s, max));
+  }
+  return v * mul;
 }
 
 coll::Geometry GeometryOf(const Config& c, bool with_topology) {
@@ -466,11 +573,13 @@ coll::Geometry GeometryOf(const Config& c, bool with_topology) {
     g.topology = *topo;
   }
   const auto* topo = &g.topology;
-  g.k = static_cast<unsigned>(KeyUint(c, "package.k", 2, *topo == coll::Topology::kFbfly ? 8 : 32));
-  g.tracks = static_cast<unsigned>(KeyUint(c, "package.tracks", 0, 2));
-  g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency", 1, 1000));
-  g.extra_per_pitch = static_cast<unsigned>(KeyUint(c, "package.extra_per_pitch", 0, 100));
-  g.local_ports = static_cast<unsigned>(KeyUint(c, "node.local_ports", 1, 4));
+  g.k = static_cast<unsigned>(*topo == coll::Topology::kFbfly
+                                  ? KeyUintWithin(c, "package.k", 2, 8, "the flattened butterfly")
+                                  : KeyUint(c, "package.k"));
+  g.tracks = static_cast<unsigned>(KeyUint(c, "package.tracks"));
+  g.link_latency = static_cast<unsigned>(KeyUint(c, "package.link_latency"));
+  g.extra_per_pitch = static_cast<unsigned>(KeyUint(c, "package.extra_per_pitch"));
+  g.local_ports = static_cast<unsigned>(std::stoul(KeyWord(c, "node.local_ports")));
   if (!coll::LocalPortsSupported(g.local_ports)) BadKey(c, "node.local_ports");
   if (with_topology) g.faults = FaultsOf(c, g);
   return g;

@@ -46,12 +46,12 @@ std::string Compiler() {
 #endif
 }
 
-// A validated value as JSON, typed by its key: a boolean key's value as a boolean ("1" is
-// true), decimal integers as unsigned numbers (all 64 bits), other numbers as numbers,
-// everything else a string.
+// A validated value as JSON, typed by its key's type in the table: a boolean as a boolean,
+// decimal integers as unsigned numbers (all 64 bits; "auto" stays a string), other numbers as
+// numbers, everything else a string.
 nlohmann::json Typed(const KeyInfo& k, const std::string& v) {
-  const std::string def = k.default_value;
-  if (def == "true" || def == "false") return v == "true" || v == "1";
+  if (k.type.kind == KeyKind::kBool) return v == "true";
+  if (k.type.kind == KeyKind::kText) return v;
   if (!v.empty() && v.size() <= 20 && v.find_first_not_of("0123456789") == std::string::npos) {
     try {
       return static_cast<uint64_t>(std::stoull(v));

@@ -13,7 +13,6 @@
 
 #include "coll_run.h"
 #include "costs.h"
-#include "figures.h"
 #include "planners.h"
 #include "plot.h"
 #include "provenance.h"
@@ -48,13 +47,14 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
   const auto topo = coll::ParseTopology(c.Get("package.topology"));
   if (!topo) BadKey(c, "package.topology");
   o.topology = *topo;
-  o.k = static_cast<unsigned>(KeyUint(c, "package.k", 2, 16));
+  o.k = static_cast<unsigned>(
+      KeyUintWithin(c, "package.k", 2, 16, "the training model's cost models"));
   o.algo = c.Get("coll.algo");
   if (!coll::FindAlgorithm(o.algo)) {
     BadKey(c, "coll.algo", "one of " + coll::AlgorithmNames() + " (auto is coll's only)");
   }
-  o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels", 1, 5));
-  o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings", 1, 4));
+  o.levels = static_cast<unsigned>(KeyUint(c, "coll.levels"));
+  o.embeddings = static_cast<unsigned>(KeyUint(c, "coll.embeddings"));
   o.costs = c.Get("coll.costs");
   o.workload = c.Get("train.workload");
   try {
@@ -69,14 +69,14 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
                        "stages' neighbour pairs need it)",
                        o.k));
   }
-  o.batch = static_cast<unsigned>(KeyUint(c, "train.batch", 0, 1u << 20));
-  o.bucket = KeyBytes(c, "train.bucket", 0, uint64_t{1} << 40);
+  o.batch = static_cast<unsigned>(KeyUint(c, "train.batch"));
+  o.bucket = KeyBytes(c, "train.bucket");
   if (o.bucket > 0 && !(o.par.Flat() && o.par.inner == train::Strategy::kDdp)) {
     BadKey(c, "train.bucket",
            fmt::format("0 with {} (buckets are flat ddp's; {} issues its collectives per layer)",
                        o.par.Label(), o.par.Label()));
   }
-  o.microbatches = static_cast<unsigned>(KeyUint(c, "train.microbatches", 0, 4096));
+  o.microbatches = static_cast<unsigned>(KeyUint(c, "train.microbatches"));
   if (o.microbatches > 0 && (o.par.Flat() || o.par.outer != train::Strategy::kPp)) {
     BadKey(
         c, "train.microbatches",
@@ -104,15 +104,15 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
       }
     }
   }
-  o.memory = KeyBytes(c, "train.memory", 1, uint64_t{1} << 50);
+  o.memory = KeyBytes(c, "train.memory");
   if (!o.search && c.FromCommandLine("train.memory")) {  // (one run would ignore it)
     BadKey(c, "train.memory",
            "only with --search (it prunes the search's strategies; one run prints the memory per "
            "chiplet it needs)");
   }
-  o.utilization = KeyReal(c, "train.utilization", 0, 1);
+  o.utilization = KeyReal(c, "train.utilization");
   if (!(o.utilization > 0)) BadKey(c, "train.utilization");
-  o.check_max = KeyBytes(c, "train.check_max", 1, uint64_t{64} << 20);
+  o.check_max = KeyBytes(c, "train.check_max");
   o.model = KeyWord(c, "sim.model");  // auto: the fast model
   return o;
 }
@@ -385,10 +385,33 @@ std::vector<std::pair<train::Parallelism, unsigned>> SearchSpace(unsigned k) {
   return v;
 }
 
-int RunTrainSearch(const TrainOptions& o) {
-  const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
-  const train::Chiplet chip = ChipletWith(o.utilization);
-  const train::CostTable table(CostPath(o.costs));
+// One strategy the search evaluated on a package.
+struct SearchResult {
+  std::string label;  // the strategy, with its micro-batches
+  train::Parallelism par;
+  train::IterationOptions io;
+  train::Iteration it;
+  double memory = 0;  // bytes per chiplet
+};
+
+// The search on one package: the strategies that fit and were priced, fastest first, and
+// what was left out and why.
+struct PackageSearch {
+  coll::Topology topo;
+  std::vector<SearchResult> ranked;  // fastest first
+  size_t fsdp = 0;  // flat fsdp's place in `ranked` (ranked.size(): it does not fit)
+  unsigned pruned = 0, unmeasured = 0, invalid = 0;  // over the memory, unpriced, unbuildable
+  double least = 0;                                  // the least memory of a pruned strategy
+  std::string why_unmeasured;                        // the first unpriced one's reason
+  // r's speedup over flat fsdp ("-" when fsdp does not fit).
+  std::string Speedup(const SearchResult& r) const {
+    return fsdp < ranked.size() ? fmt::format("{:.2f}x", ranked[fsdp].it.time / r.it.time) : "-";
+  }
+};
+
+// The search's first line: the workload, batch, package, memory bound and cost file.
+void PrintSearchHeading(const TrainOptions& o, const train::Workload& w,
+                        const train::CostTable& table) {
   const unsigned n = o.k * o.k, batch = BatchOf(o.batch, w);
   fmt::print(
       "ARIES-sim train --search: {} ({:.1f}M parameters), global batch {} ({} per chiplet) on "
@@ -397,108 +420,110 @@ int RunTrainSearch(const TrainOptions& o) {
       "over the communicators (ring, dbt, mtree, tree; every group at once); costs from {}\n",
       w.name, w.Params() / 1e6, batch * n, batch, n, o.k, o.k, Gb(static_cast<double>(o.memory)),
       table.path());
-  struct Result {
-    std::string label;
-    train::Parallelism par;
-    train::IterationOptions io;
-    train::Iteration it;
-    double memory = 0;
-  };
-  struct Best {
-    coll::Topology topo;
-    std::vector<Result> ranked;  // fastest first
-    size_t fsdp = 0;             // flat fsdp's place in `ranked` (ranked.size(): it does not fit)
-    std::string Speedup(const Result& r) const {
-      return fsdp < ranked.size() ? fmt::format("{:.2f}x", ranked[fsdp].it.time / r.it.time) : "-";
+}
+
+// Every strategy of the search space on topology `t`: those over --memory pruned, the rest
+// priced with the measured costs (the cheapest algorithm at each size), ranked by iteration time.
+PackageSearch SearchPackage(const TrainOptions& o, const train::Workload& w,
+                            const train::Chiplet& chip, const train::CostTable& table,
+                            coll::Topology t) {
+  const coll::Geometry g = train::PackageOf(t, o.k);
+  const unsigned n = o.k * o.k, batch = BatchOf(o.batch, w);
+  PackageSearch best;
+  best.topo = t;
+  for (const auto& [par, micro] : SearchSpace(o.k)) {
+    TrainOptions x = o;
+    x.microbatches = micro;
+    x.bucket = 0;
+    train::IterationOptions io = IterationOf(x, par);
+    // Flat tp shares its batch: the same global batch as every other strategy.
+    if (par.Flat() && par.inner == train::Strategy::kTp) io.batch = batch * n;
+    const double mem = train::MemoryBytes(w, chip, io);
+    if (mem > static_cast<double>(o.memory)) {
+      ++best.pruned;
+      best.least = best.least == 0 ? mem : std::min(best.least, mem);
+      continue;
     }
-  };
-  std::vector<Best> bests;
-  for (const coll::Topology t : o.search_topologies) {
-    const coll::Geometry g = train::PackageOf(t, o.k);
-    Best best{t, {}, 0};
-    unsigned pruned = 0, unmeasured = 0, invalid = 0;
-    double least = 0;  // the least memory of a pruned strategy
-    std::string why_unmeasured;
-    for (const auto& [par, micro] : SearchSpace(o.k)) {
-      TrainOptions x = o;
-      x.microbatches = micro;
-      x.bucket = 0;
-      train::IterationOptions io = IterationOf(x, par);
-      // Flat tp shares its batch: the same global batch as every other strategy.
-      if (par.Flat() && par.inner == train::Strategy::kTp) io.batch = batch * n;
-      const double mem = train::MemoryBytes(w, chip, io);
-      if (mem > static_cast<double>(o.memory)) {
-        ++pruned;
-        least = least == 0 ? mem : std::min(least, mem);
-        continue;
-      }
-      Result r{par.Label() + (micro ? fmt::format(" m={}", micro) : ""), par, io, {}, mem};
-      try {
-        r.it = train::RunIteration(w, chip, io, table.Scoped(g, {}, par, chip));
-      } catch (const train::MissingCost& e) {
-        ++unmeasured;
-        if (why_unmeasured.empty()) why_unmeasured = e.what();
-        continue;
-      } catch (const std::invalid_argument&) {
-        if (par.Flat() || par.outer != train::Strategy::kPp) throw;  // not the search space's
-        ++invalid;  // a pipeline it cannot build for this workload
-        continue;
-      }
-      best.ranked.push_back(std::move(r));
+    SearchResult r{par.Label() + (micro ? fmt::format(" m={}", micro) : ""), par, io, {}, mem};
+    try {
+      r.it = train::RunIteration(w, chip, io, table.Scoped(g, {}, par, chip));
+    } catch (const train::MissingCost& e) {
+      ++best.unmeasured;
+      if (best.why_unmeasured.empty()) best.why_unmeasured = e.what();
+      continue;
+    } catch (const std::invalid_argument&) {
+      if (par.Flat() || par.outer != train::Strategy::kPp) throw;  // not the search space's
+      ++best.invalid;  // a pipeline it cannot build for this workload
+      continue;
     }
-    std::stable_sort(best.ranked.begin(), best.ranked.end(),
-                     [](const Result& a, const Result& b) { return a.it.time < b.it.time; });
-    for (best.fsdp = 0; best.fsdp < best.ranked.size(); ++best.fsdp) {
-      const train::Parallelism& par = best.ranked[best.fsdp].par;
-      if (par.Flat() && par.inner == train::Strategy::kFsdp) break;
-    }
-    fmt::print(
-        "\n{} {}x{}: {} strategies evaluated, {} over the memory{}, {} without measured costs{}, "
-        "{} pipelines not applicable to {} (sharded tables, more stages than layers, no act "
-        "column, micro-batches under a sample)\n\n",
-        coll::TopologyName(t), o.k, o.k, best.ranked.size(), pruned,
-        pruned ? fmt::format(" (the least of them needs {} GiB)", Gb(least)) : "", unmeasured,
-        why_unmeasured.empty() ? "" : " (first: " + why_unmeasured + ")", invalid, w.name);
-    fmt::print(
-        "| rank | strategy | iteration us | compute us | exposed communication us (%) | "
-        "memory GiB | speedup over fsdp |\n|---|---|---|---|---|---|---|\n");
-    auto row = [&](const std::string& rank, const std::string& label, const Result& r) {
-      fmt::print("| {} | {} | {} | {} | {} ({:.1f}%) | {} | {} |\n", rank, label, Us(r.it.time),
-                 Us(r.it.compute_busy), Us(r.it.exposed_comm),
-                 100.0 * r.it.exposed_comm / r.it.time, Gb(r.memory), best.Speedup(r));
-    };
-    for (size_t i = 0; i < best.ranked.size() && i < o.top; ++i)
-      row(std::to_string(i + 1), best.ranked[i].label, best.ranked[i]);
-    if (best.fsdp < best.ranked.size())
-      row(fmt::format("({})", best.fsdp + 1), "fsdp (the baseline)", best.ranked[best.fsdp]);
-    bests.push_back(std::move(best));
+    best.ranked.push_back(std::move(r));
   }
-  if (bests.size() > 1) {
-    fmt::print(
-        "\nEach package under its best strategy:\n\n| topology | best strategy | iteration us | "
-        "exposed communication us | speedup over its fsdp | vs {} |\n|---|---|---|---|---|---|\n",
-        coll::TopologyName(bests[0].topo));
-    const double ref = bests[0].ranked.empty() ? 0 : bests[0].ranked[0].it.time;
-    for (const Best& b : bests) {
-      if (b.ranked.empty()) {
-        fmt::print("| {} | none fits | | | | |\n", coll::TopologyName(b.topo));
-        continue;
-      }
-      const Result& r = b.ranked[0];
-      fmt::print("| {} | {} | {} | {} | {} | {} |\n", coll::TopologyName(b.topo), r.label,
-                 Us(r.it.time), Us(r.it.exposed_comm), b.Speedup(r),
-                 ref > 0 ? fmt::format("{:.2f}x", r.it.time / ref) : "-");
-    }
+  std::stable_sort(
+      best.ranked.begin(), best.ranked.end(),
+      [](const SearchResult& a, const SearchResult& b) { return a.it.time < b.it.time; });
+  for (best.fsdp = 0; best.fsdp < best.ranked.size(); ++best.fsdp) {
+    const train::Parallelism& par = best.ranked[best.fsdp].par;
+    if (par.Flat() && par.inner == train::Strategy::kFsdp) break;
   }
-  if (!o.check) return 0;
-  // Every distinct collective of each package's printed strategies (the subgroups' too).
+  return best;
+}
+
+// A package's search: what was evaluated and left out, then the --top best strategies and
+// flat fsdp, the baseline.
+void PrintPackageSearch(const TrainOptions& o, const train::Workload& w,
+                        const PackageSearch& best) {
+  fmt::print(
+      "\n{} {}x{}: {} strategies evaluated, {} over the memory{}, {} without measured costs{}, "
+      "{} pipelines not applicable to {} (sharded tables, more stages than layers, no act "
+      "column, micro-batches under a sample)\n\n",
+      coll::TopologyName(best.topo), o.k, o.k, best.ranked.size(), best.pruned,
+      best.pruned ? fmt::format(" (the least of them needs {} GiB)", Gb(best.least)) : "",
+      best.unmeasured, best.why_unmeasured.empty() ? "" : " (first: " + best.why_unmeasured + ")",
+      best.invalid, w.name);
+  fmt::print(
+      "| rank | strategy | iteration us | compute us | exposed communication us (%) | "
+      "memory GiB | speedup over fsdp |\n|---|---|---|---|---|---|---|\n");
+  auto row = [&](const std::string& rank, const std::string& label, const SearchResult& r) {
+    fmt::print("| {} | {} | {} | {} | {} ({:.1f}%) | {} | {} |\n", rank, label, Us(r.it.time),
+               Us(r.it.compute_busy), Us(r.it.exposed_comm), 100.0 * r.it.exposed_comm / r.it.time,
+               Gb(r.memory), best.Speedup(r));
+  };
+  for (size_t i = 0; i < best.ranked.size() && i < o.top; ++i)
+    row(std::to_string(i + 1), best.ranked[i].label, best.ranked[i]);
+  if (best.fsdp < best.ranked.size())
+    row(fmt::format("({})", best.fsdp + 1), "fsdp (the baseline)", best.ranked[best.fsdp]);
+}
+
+// The packages side by side, each under its best strategy, against the first package's.
+void PrintBestPerPackage(const std::vector<PackageSearch>& bests) {
+  fmt::print(
+      "\nEach package under its best strategy:\n\n| topology | best strategy | iteration us | "
+      "exposed communication us | speedup over its fsdp | vs {} |\n|---|---|---|---|---|---|\n",
+      coll::TopologyName(bests[0].topo));
+  const double ref = bests[0].ranked.empty() ? 0 : bests[0].ranked[0].it.time;
+  for (const PackageSearch& b : bests) {
+    if (b.ranked.empty()) {
+      fmt::print("| {} | none fits | | | | |\n", coll::TopologyName(b.topo));
+      continue;
+    }
+    const SearchResult& r = b.ranked[0];
+    fmt::print("| {} | {} | {} | {} | {} | {} |\n", coll::TopologyName(b.topo), r.label,
+               Us(r.it.time), Us(r.it.exposed_comm), b.Speedup(r),
+               ref > 0 ? fmt::format("{:.2f}x", r.it.time / ref) : "-");
+  }
+}
+
+// --search --check: every distinct collective of each package's printed strategies (the
+// subgroups' too) run cycle-accurately; false when a run failed.
+bool CheckSearch(const TrainOptions& o, const train::CostTable& table, const train::Chiplet& chip,
+                 const std::vector<PackageSearch>& bests) {
   bool ok = true;
   double worst[2] = {-1, -1};
-  for (const Best& b : bests) {
+  for (const PackageSearch& b : bests) {
     const coll::Geometry g = train::PackageOf(b.topo, o.k);
     std::set<CheckRun> runs;
     for (size_t i = 0; i < b.ranked.size() && i < o.top; ++i) {
-      const Result& r = b.ranked[i];
+      const SearchResult& r = b.ranked[i];
       const auto mine =
           ChecksOf(r.it, r.par, table, g, {}, table.Scoped(g, {}, r.par, chip), chip, o.check_max);
       runs.insert(mine.begin(), mine.end());
@@ -509,7 +534,22 @@ int RunTrainSearch(const TrainOptions& o) {
          ok;
   }
   PrintWorst(worst, ok);
-  return ok ? 0 : 1;
+  return ok;
+}
+
+int RunTrainSearch(const TrainOptions& o) {
+  const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
+  const train::Chiplet chip = ChipletWith(o.utilization);
+  const train::CostTable table(CostPath(o.costs));
+  PrintSearchHeading(o, w, table);
+  std::vector<PackageSearch> bests;
+  for (const coll::Topology t : o.search_topologies) {
+    bests.push_back(SearchPackage(o, w, chip, table, t));
+    PrintPackageSearch(o, w, bests.back());
+  }
+  if (bests.size() > 1) PrintBestPerPackage(bests);
+  if (!o.check) return 0;
+  return CheckSearch(o, table, chip, bests) ? 0 : 1;
 }
 
 }  // namespace

@@ -31,21 +31,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } catch (const ConfigError&) {
       }
     }
-    for (const KeyInfo& k : ConfigKeys()) {
+    for (const KeyInfo& k : ConfigKeys()) {  // each key through the reader of its type
       try {
-        KeyUint(c, k.key, 0, ~uint64_t{0});
-      } catch (const ConfigError&) {
-      }
-      try {
-        KeyReal(c, k.key, -1e300, 1e300);
-      } catch (const ConfigError&) {
-      }
-      try {
-        KeyBool(c, k.key);
-      } catch (const ConfigError&) {
-      }
-      try {
-        KeyWord(c, k.key);
+        switch (k.type.kind) {
+          case KeyKind::kUint:
+            KeyUint(c, k.key);
+            break;
+          case KeyKind::kReal:
+            KeyReal(c, k.key);
+            break;
+          case KeyKind::kBytes:
+            KeyBytes(c, k.key);
+            break;
+          case KeyKind::kBool:
+            KeyBool(c, k.key);
+            break;
+          case KeyKind::kWord:
+            KeyWord(c, k.key);
+            break;
+          case KeyKind::kNode:
+            KeyNode(c, k.key, 16);
+            break;
+          case KeyKind::kText:
+            break;
+        }
       } catch (const ConfigError&) {
       }
     }

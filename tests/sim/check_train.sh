@@ -190,7 +190,7 @@ refused train --strategy tp@quadrants+ddp -k 3 "quadrants and pipeline stages wi
 refused train --microbatches 8 "--microbatches 8: allowed 0 with ddp (micro-batches are a pipeline's"
 refused train --search --topologies ring "--topologies ring: 'ring' unknown"
 refused train --workload "$dir/none.csv" "none.csv: cannot open the workload file (shipped: resnet50, vgg16"
-refused train --bucket 1Q "--bucket 1Q: allowed 0 or a byte count"
+refused train --bucket 1Q "--bucket 1Q: allowed 0 .. 1024G bytes (0: none; e.g. 25M)"
 refused train --utilization 0 "--utilization 0: allowed (0, 1]"
 refused train --topology mesh -k 2 "no measured allreduce costs for ring on mesh 2x2"
 refused train --topology mesh --algo dbt --strategy fsdp "no measured allgather costs for dbt on mesh 4x4"
@@ -212,7 +212,7 @@ refused report -k 4 --area "$dir/empty" --out "$dir/rbad" "node_area.json is not
 refused fig10 --preset astra "--preset astra: allowed default, paper (key eval.preset)"
 refused fig10 --workloads , "--workloads: name at least one of resnet50"
 refused train --strategy tp --bucket 25M "--bucket 25M: allowed 0 with tp (buckets are flat ddp's"
-refused train --check --check-max 1Q "--check-max 1Q: allowed a byte count"
+refused train --check --check-max 1Q "--check-max 1Q: allowed 1 .. 64M bytes (e.g. 2M)"
 # What a run would ignore is refused: one run's options with --search, the search's and
 # --check's without them, an algorithm's shape with another algorithm.
 refused train --check-max 1M "--check-max 1M: allowed only with --check"

@@ -126,17 +126,52 @@ TEST(ConfigKeys, AKeyTheSubcommandDoesNotReadIsRefusedByName) {
 TEST(ConfigKeys, IntegersAreDecimalAndBounded) {
   Config c;
   c.Set("package.k", "010");
-  EXPECT_EQ(KeyUint(c, "package.k", 2, 32), 10u);
+  EXPECT_EQ(KeyUint(c, "package.k"), 10u);
   for (const char* bad : {"0x10", "-1", "+4", " 4", "4.0", "", "99999999999999999999999"}) {
     Config d;
     d.Set("sim.seed", bad);
-    EXPECT_NE(ErrorOf([&] { KeyUint(d, "sim.seed", 0, ~uint64_t{0}); }).find("allowed"),
-              std::string::npos)
-        << bad;
+    EXPECT_NE(ErrorOf([&] { KeyUint(d, "sim.seed"); }).find("allowed"), std::string::npos) << bad;
   }
   Config e;
   e.Set("sim.seed", "18446744073709551615");
-  EXPECT_EQ(KeyUint(e, "sim.seed", 0, ~uint64_t{0}), ~uint64_t{0});
+  EXPECT_EQ(KeyUint(e, "sim.seed"), ~uint64_t{0});
+}
+
+// A number's range is written once, in the key table: each reader takes its bounds from there,
+// and the refusal of a value just outside them names the table's range.
+TEST(ConfigKeys, EveryRangeComesFromTheTable) {
+  unsigned ranged = 0;
+  for (const KeyInfo& k : ConfigKeys()) {
+    const KeyType& t = k.type;
+    if (t.kind != KeyKind::kUint && t.kind != KeyKind::kReal && t.kind != KeyKind::kBytes) continue;
+    ++ranged;
+    const std::string range = k.Allowed();
+    EXPECT_FALSE(range.empty()) << k.key;
+    std::vector<std::string> outside;
+    if (t.kind == KeyKind::kReal) {
+      outside = {fmt::format("{}", t.real_hi + 0.5), fmt::format("{}", t.real_lo - 0.5)};
+    } else if (t.kind == KeyKind::kUint) {
+      if (t.hi != ~uint64_t{0}) outside.push_back(std::to_string(t.hi + 1));
+      if (t.lo > 0) outside.push_back(std::to_string(t.lo - 1));
+    } else {
+      outside.push_back(std::to_string(t.hi) + "K");  // 1024 times the largest
+    }
+    for (const std::string& v : outside) {
+      Config c;
+      c.Set(k.key, v);
+      const std::string err = ErrorOf([&] {
+        if (t.kind == KeyKind::kReal) KeyReal(c, k.key);
+        if (t.kind == KeyKind::kUint) KeyUint(c, k.key);
+        if (t.kind == KeyKind::kBytes) KeyBytes(c, k.key);
+      });
+      EXPECT_EQ(err, fmt::format("{} = '{}': allowed {}", k.key, v, range)) << k.key;
+    }
+  }
+  EXPECT_GT(ranged, 20u);
+  Config f;  // a reader narrower than the table says which range and why
+  f.Set("package.k", "20");
+  EXPECT_EQ(ErrorOf([&] { KeyUintWithin(f, "package.k", 2, 16, "the cost models"); }),
+            "package.k = '20': allowed 2 .. 16 (the cost models)");
 }
 
 TEST(ConfigKeys, SweepRatesAreLoadsAboveZeroUpToOne) {
