@@ -183,7 +183,7 @@ CollOptions CollRequest(const Config& c, CollOptions o) {
   o.costs = c.Get("coll.costs");
   o.seed = KeyUint(c, "sim.seed");
   o.model = KeyWord(c, "sim.model");
-  if (o.model == "auto") o.model = "rtl";  // one run: the RTL (sweeps take the fast model)
+  o.model = ResolveModel(o.model, RunScale::kOne);
   return o;
 }
 
@@ -875,7 +875,9 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
 
 }  // namespace
 
-std::string MeasuredModel(const std::string& model) { return model == "auto" ? "fast" : model; }
+std::string MeasuredModel(const std::string& model) {
+  return ResolveModel(model, RunScale::kMany);
+}
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   CollReport report;

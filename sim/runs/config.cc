@@ -127,12 +127,8 @@ void ValidateStepping(const Config& c, SimSettings& s) {
           s.package.threads));
     }
   }
-  s.model = c.Get("sim.model");
-  if (s.model != "auto" && s.model != "rtl" && s.model != "fast" && s.model != "check") {
-    BadKey(c, "sim.model");
-  }
-  s.payload = c.Get("sim.payload");
-  if (s.payload != "auto" && s.payload != "full" && s.payload != "id") BadKey(c, "sim.payload");
+  s.model = KeyWord(c, "sim.model");
+  s.payload = KeyWord(c, "sim.payload");
 }
 
 }  // namespace
@@ -148,4 +144,9 @@ SimSettings Validate(const Config& c) {
   s.traffic.seed = s.seed;
   return s;
 }
+std::string ResolveModel(const std::string& model, RunScale scale) {
+  if (model != "auto") return model;
+  return scale == RunScale::kOne ? "rtl" : "fast";
+}
+
 }  // namespace aries::sim

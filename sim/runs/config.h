@@ -140,6 +140,16 @@ coll::Geometry GeometryOf(const Config& c, bool with_topology = true);
 // package.faults and package.fault_file against the geometry `g` (ConfigError naming the fault).
 coll::FaultSet FaultsOf(const Config& c, const coll::Geometry& g);
 
+// How many runs a request makes: what sim.model = auto resolves by.
+enum class RunScale {
+  kOne,   // one run a user looks at (run, coll, the default run): the RTL
+  kMany,  // runs made many at a time (sweep, coll-sweep, fig11, report, train --check, library
+          // callers): the fast model, the RTL's cycles proven pin by pin
+};
+// The node model sim.model = `model` names: auto by the one rule above; rtl, fast and check
+// name themselves.
+std::string ResolveModel(const std::string& model, RunScale scale);
+
 // The validated, typed view.
 struct SimSettings {
   sysc::PackageConfig package;

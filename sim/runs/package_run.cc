@@ -415,7 +415,7 @@ std::vector<unsigned> ParseNodes(const std::string& s) {
 void ResolveModelAndPayload(const PackageCommand& cmd, SimSettings& s) {
   // sim.model = auto: the Verilated RTL for one run, the fast model (the same cycles) for the
   // many runs of a sweep.
-  if (s.model == "auto") s.model = cmd.sweep ? "fast" : "rtl";
+  s.model = ResolveModel(s.model, cmd.sweep ? RunScale::kMany : RunScale::kOne);
   // sim.payload = auto: the fast model moves a flit's header and packet id alone (the other
   // lanes are a function of the id; the cycles are the same), unless a packet log prints them
   // or the node set RunPackage takes has the collective engine (it reduces every lane).
