@@ -380,7 +380,7 @@ void PrintFig10Preamble(const Fig10Options& o, const std::vector<train::Workload
       "overlapped with back-propagation), ARIES speedup over each topology; collective times from "
       "{} "
       "(cycle-accurate runs of this simulator); paper: ARIES V-B\n",
-      table.path());
+      CostFileLabel(table.path()));
   fmt::print(
       "Package: 2-stage routers, 4 VCs x 32 flits, 10-cycle hops and 64 B/cycle links, as the "
       "paper's (V: 10 ns hops, 68 GB/s at 1 GHz)\n{}\n",

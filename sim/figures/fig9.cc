@@ -23,6 +23,7 @@
 #include "planners.h"
 #include "plot.h"
 #include "provenance.h"
+#include "train_run.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -209,7 +210,7 @@ void PrintFig9Table(const std::string& fam, unsigned k, const Fig9Table& t,
     for (const std::string& line : TableLines(t, sizes)) fmt::print("{}\n", line);
   }
   if (t.rows.empty())
-    fmt::print("| (no measurements of this family on {}x{} in {}) |\n", k, k, path);
+    fmt::print("| (no measurements of this family on {}x{} in {}) |\n", k, k, CostFileLabel(path));
   if (!t.adapt_note.empty()) fmt::print("\n{}\n", t.adapt_note);
 }
 
@@ -222,7 +223,7 @@ int RunFig9Command(const Fig9Options& o) {
   fmt::print(
       "ARIES Fig. 9: all-reduce algorithm bandwidth (GB/s = bytes per cycle at 1 GHz) against the "
       "data size, from the cycle-accurate runs in {} (every element verified when measured)\n{}\n",
-      path, PresetLine(as));
+      CostFileLabel(path), PresetLine(as));
   std::string csv = "k,family,algorithm,topology,bytes,cycles,algbw_gbps,local_ports,preset\n";
   const std::vector<Fig9Series> curves = Fig9Curves();
   for (const std::string& fam : coll::PaperFamilies()) {

@@ -24,6 +24,10 @@ namespace aries::sim {
 // The cost CSV of --costs, or the repository's measured one.
 std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
 
+std::string CostFileLabel(const std::string& path) {
+  return path == ARIES_COST_FILE ? "collectives/data/collective_costs.csv" : path;
+}
+
 // Nanoseconds as microseconds with one decimal.
 std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
 
