@@ -875,9 +875,7 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
 
 }  // namespace
 
-std::string MeasuredModel(const std::string& model) {
-  return ResolveModel(model, RunScale::kMany);
-}
+std::string MeasuredModel(const std::string& model) { return ResolveModel(model, RunScale::kMany); }
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   CollReport report;
