@@ -16,6 +16,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
   clang-format clang-tidy git                            # format and function-size checks (tests/)
   python3-matplotlib                                     # figures (sim/tools/aries_plot.py)
+  python3-pandas                                         # the CSV check (tests/sim/check_csvs_load.sh)
   clang libclang-rt-14-dev                               # libFuzzer harnesses (tests/fuzz)
 )
 
