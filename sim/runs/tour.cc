@@ -32,32 +32,38 @@ std::vector<Family> TourFamilies() {
 
 }  // namespace
 
-bool RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes) {
-  const auto start = std::chrono::steady_clock::now();
-  unsigned runs = 0;
-  bool ok = true, row_ok = true;  // every run so far; every run of the current row
-  const auto levels = coll::AriesLtLevels(k);
-  // The fastest of `algos` on topology t (every one run and verified).
-  auto fastest = [&](coll::Topology t, const std::vector<const coll::AlgorithmInfo*>& algos,
-                     uint64_t bytes) {
-    CollMeasurement best;
-    for (const coll::AlgorithmInfo* a : algos) {
-      if (!a->Serves(t)) continue;
-      CollOptions o;
-      o.geometry.topology = t;
-      o.geometry.k = k;
-      o.algo = a->name;
-      o.bytes = bytes;
-      o.levels = levels.back();  // aries_lt: the most levels K allows (2 on 4x4)
-      o.verify = true;
-      o.model = "rtl";
-      const CollMeasurement m = MeasureCollective(o, true);
-      ++runs;
-      row_ok = row_ok && m.ok && m.verified;
-      if (best.cycles == 0 || m.cycles < best.cycles) best = m;
-    }
-    return best;
-  };
+namespace {
+
+// The fastest of `algos` on topology `t` of K x K at `bytes` per chiplet, every one run on the
+// RTL and verified; `all_ok` is cleared by a run that did not finish verified.
+CollMeasurement Fastest(unsigned k, coll::Topology t,
+                        const std::vector<const coll::AlgorithmInfo*>& algos, uint64_t bytes,
+                        unsigned* runs, bool* all_ok) {
+  CollMeasurement best;
+  for (const coll::AlgorithmInfo* a : algos) {
+    if (!a->Serves(t)) continue;
+    CollOptions o;
+    o.geometry.topology = t;
+    o.geometry.k = k;
+    o.algo = a->name;
+    o.bytes = bytes;
+    o.levels = coll::AriesLtLevels(k).back();  // aries_lt: the most levels K allows (2 on 4x4)
+    o.verify = true;
+    o.model = "rtl";
+    const CollMeasurement m = MeasureCollective(o, true);
+    ++*runs;
+    *all_ok = *all_ok && m.ok && m.verified;
+    if (best.cycles == 0 || m.cycles < best.cycles) best = m;
+  }
+  return best;
+}
+
+// "1933 (99%)": cycles and the share of the bandwidth bound.
+std::string Cell(const CollMeasurement& m) {
+  return fmt::format("{} ({:.0f}%)", m.cycles, 100.0 * m.bound / static_cast<double>(m.cycles));
+}
+
+void PrintTourHead(unsigned k) {
   fmt::print(
       "ARIES-sim default run, part 1 of 2: all-reduce on a {k}x{k} ARIES package beside a {k}x{k} "
       "mesh\n"
@@ -71,21 +77,40 @@ bool RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes) {
       "| size | family | mesh | cycles | ARIES | cycles | segments | speed-up | verified |\n"
       "|---|---|---|---|---|---|---|---|---|\n",
       fmt::arg("k", k));
-  auto cell = [](const CollMeasurement& m) {
-    return fmt::format("{} ({:.0f}%)", m.cycles, 100.0 * m.bound / static_cast<double>(m.cycles));
-  };
+}
+
+void PrintTourRow(const TourRow& r) {
+  fmt::print("| {} | {} | {} | {} | {} | {} | {} | {:.2f}x | {} |\n", SizeLabel(r.bytes), r.family,
+             r.mesh.algorithm, Cell(r.mesh), r.aries.algorithm, Cell(r.aries),
+             r.aries.segment_links,
+             static_cast<double>(r.mesh.cycles) / static_cast<double>(r.aries.cycles),
+             r.ok ? "yes" : "NO");
+}
+
+}  // namespace
+
+Tour MeasureTour(unsigned k, const std::vector<uint64_t>& sizes,
+                 const std::function<void(const TourRow&)>& each_row) {
+  Tour tour;
   for (uint64_t bytes : sizes) {
     for (const Family& f : TourFamilies()) {
-      row_ok = true;
-      const CollMeasurement mesh = fastest(coll::Topology::kMesh, f.mesh, bytes);
-      const CollMeasurement aries = fastest(coll::Topology::kAries, f.aries, bytes);
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {:.2f}x | {} |\n", SizeLabel(bytes), f.name,
-                 mesh.algorithm, cell(mesh), aries.algorithm, cell(aries), aries.segment_links,
-                 static_cast<double>(mesh.cycles) / static_cast<double>(aries.cycles),
-                 row_ok ? "yes" : "NO");
-      ok = ok && row_ok;
+      TourRow r;
+      r.bytes = bytes;
+      r.family = f.name;
+      r.mesh = Fastest(k, coll::Topology::kMesh, f.mesh, bytes, &tour.runs, &r.ok);
+      r.aries = Fastest(k, coll::Topology::kAries, f.aries, bytes, &tour.runs, &r.ok);
+      tour.ok = tour.ok && r.ok;
+      if (each_row) each_row(r);
+      tour.rows.push_back(std::move(r));
     }
   }
+  return tour;
+}
+
+bool RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes) {
+  const auto start = std::chrono::steady_clock::now();
+  PrintTourHead(k);
+  const Tour tour = MeasureTour(k, sizes, PrintTourRow);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(
@@ -95,8 +120,8 @@ bool RunCollectiveTour(unsigned k, const std::vector<uint64_t>& sizes) {
       "  algorithm to the ring's bound at large sizes (docs/findings.md).\n"
       "  One row again: aries coll -k {} --topology aries --algo ALGO --size SIZE --verify;\n"
       "  the paper's figures: aries fig9, fig10, fig11, table1, report.\n\n",
-      runs, secs, ok ? "yes" : "NO", k);
-  return ok;
+      tour.runs, secs, tour.ok ? "yes" : "NO", k);
+  return tour.ok;
 }
 
 void PrintPointToPointIntro() {

@@ -6,9 +6,32 @@
 #define ARIES_SIM_TOUR_H_
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
+#include "coll_run.h"
+
 namespace aries::sim {
+
+// One row of part 1: a family at one size, the fastest of its baseline on the mesh and the
+// fastest of ARIES's algorithms of the family on ARIES; `ok` when every run of the row finished
+// with every flit accounted and every element verified.
+struct TourRow {
+  uint64_t bytes = 0;
+  std::string family;
+  CollMeasurement mesh, aries;
+  bool ok = true;
+};
+struct Tour {
+  std::vector<TourRow> rows;
+  unsigned runs = 0;
+  bool ok = true;  // every row
+};
+// Measures part 1 on K x K for the given sizes (nothing printed); `each_row` is called as each
+// row is measured.
+Tour MeasureTour(unsigned k, const std::vector<uint64_t>& sizes,
+                 const std::function<void(const TourRow&)>& each_row = {});
 
 // Runs part 1 on K x K (the default run: 4) for the given sizes and prints its table; true when
 // every run finished with every flit accounted and every element verified.
