@@ -110,6 +110,30 @@ std::string Per(const double* v, const char* fmt_one = "{:.2f}") {
   return s;
 }
 
+// The four baselines' values `v` as table cells ("a | b | c | d"; "-" in each unless `shown`).
+std::string Cells(const double* v, bool shown = true) {
+  std::string s;
+  for (int i = 0; i < kBaselines; ++i) {
+    s += (i ? " | " : "") + (shown ? UnsignedZero(fmt::format("{:.2f}", v[i])) : std::string("-"));
+  }
+  return s;
+}
+
+// One row of the decomposition or the ceiling for a family and K: its name and its value over
+// each baseline (kTopos order; "-" in each unless `shown`).
+struct StepRow {
+  const char* name;
+  const double* v;
+  bool shown;
+};
+
+// Prints `rows` of family `family` on K x K, one table line each.
+void PrintStepRows(const std::string& family, unsigned k, const std::vector<StepRow>& rows) {
+  for (const StepRow& r : rows) {
+    fmt::print("| {} | {} | {} | {} |\n", family, k, r.name, Cells(r.v, r.shown));
+  }
+}
+
 // The geometric-mean speedups of ARIES over the baselines (kTopos) of one family on K x K.
 struct Fig10Mean {
   std::string family;
@@ -471,12 +495,13 @@ DecompositionRow Decompose(const Fig10Mean& p, const Fig10Steps& s, size_t i) {
   return r;
 }
 
-// Prints the decomposition of the paper's speedups `means` (the paper preset's) into `s`.
-void PrintDecomposition(const Fig10Options& o, const std::vector<Fig10Mean>& means,
-                        const Fig10Steps& s) {
+// Prints what the decomposition measures and its table's head (`o`: the batches it starts
+// from).
+void PrintDecompositionHead(const Fig10Options& o) {
   fmt::print(
       "\nDecomposition of the paper's speedups over mesh / torus / fbfly / Adapt-NoC (geometric "
-      "means over the workloads): ours under our assumptions, the factor the paper's baseline "
+      "means over the workloads; one row per family, K and step, each baseline a column): ours "
+      "under our assumptions, the factor the paper's baseline "
       "ring mapping adds (rank-order baselines / ours), the factor ARIES's second local port "
       "adds (paper preset / rank-order baselines), the most the unstated batch can add (the "
       "paper preset at batch 1 per chiplet, communication-bound, / at {}), the factor ARIES's "
@@ -491,21 +516,33 @@ void PrintDecomposition(const Fig10Options& o, const std::vector<Fig10Mean>& mea
       "time's ratio over the iteration's, with the tree links where the family has them; the "
       "limit of a batch going to nothing) and what the paper's figure leaves even then (paper "
       "/ one-hop segments / communication alone)\n\n"
-      "| family | K | ours | x baseline ring mapping | x endpoint bandwidth | = paper preset | "
-      "x batch 1 | = paper preset, batch 1 | of which concentration | x one-hop segments | "
-      "x dedicated tree links | paper (V-B) | unexplained | x no compute | unexplained, no "
-      "compute |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+      "| family | K | step | mesh | torus | fbfly | Adapt-NoC |\n"
+      "|---|---|---|---|---|---|---|\n",
       o.batch ? fmt::format("batch {}", o.batch) : "the reference batches");
+}
+
+// Prints the decomposition of the paper's speedups `means` (the paper preset's) into `s`.
+void PrintDecomposition(const Fig10Options& o, const std::vector<Fig10Mean>& means,
+                        const Fig10Steps& s) {
+  PrintDecompositionHead(o);
   for (size_t i = 0; i < means.size(); ++i) {
     const Fig10Mean& p = means[i];
     const PaperSpeedup* ref = PaperFor(p.family, p.k);
     const DecompositionRow r = Decompose(p, s, i);
-    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-               p.family, p.k, Per(s.ours[i].speedup), Per(r.map), Per(r.ports), Per(p.speedup),
-               Per(r.batch), Per(s.bound[i].speedup), Concentrating(p.family) ? Per(r.conc) : "-",
-               Per(r.hop), RankTree(p.family) ? Per(r.links) : "-", ref ? Per(ref->vs) : "-",
-               ref ? Per(r.rest) : "-", Per(r.no_compute), ref ? Per(r.rest_comm) : "-");
+    PrintStepRows(p.family, p.k,
+                  {{"ours", s.ours[i].speedup, true},
+                   {"x baseline ring mapping", r.map, true},
+                   {"x endpoint bandwidth", r.ports, true},
+                   {"= paper preset", p.speedup, true},
+                   {"x batch 1", r.batch, true},
+                   {"= paper preset, batch 1", s.bound[i].speedup, true},
+                   {"of which concentration", r.conc, Concentrating(p.family)},
+                   {"x one-hop segments", r.hop, true},
+                   {"x dedicated tree links", r.links, RankTree(p.family)},
+                   {"paper (V-B)", ref ? ref->vs : nullptr, ref != nullptr},
+                   {"unexplained", r.rest, ref != nullptr},
+                   {"x no compute", r.no_compute, true},
+                   {"unexplained, no compute", r.rest_comm, ref != nullptr}});
   }
 }
 
@@ -555,11 +592,12 @@ CeilingRow CeilingOf(const Fig10Ceiling& ceil, const Fig10Steps& s, size_t i) {
   return r;
 }
 
-// Prints the ceiling table, one row per row of the decomposition's steps `s`.
-void PrintCeiling(const Fig10Steps& s, const Fig10Ceiling& ceil) {
+// Prints what the ceiling measures and its table's head.
+void PrintCeilingHead() {
   fmt::print(
       "\nThe ceiling (batch 1, every step above, one-hop segments and tree links measured with "
-      "it): ARIES's collectives at their bandwidth bound (each measured algorithm at its "
+      "it; one row per family, K and quantity, each baseline a column): ARIES's collectives at "
+      "their bandwidth bound (each measured algorithm at its "
       "endpoint bound plus the least overhead it paid at any measured size, never below its "
       "cycles at the smallest, its latency, nor above what it measured: "
       "coll::CostModel::AtBound), the factor that adds over the decomposition's steps, the "
@@ -570,18 +608,28 @@ void PrintCeiling(const Fig10Steps& s, const Fig10Ceiling& ceil) {
       "(no sub-network of one local port per chiplet, its concentrated mesh included, streams "
       "faster; one with fewer hops could still shorten the small all-reduces), beside ARIES "
       "over the modelled Adapt-NoC\n\n"
-      "| family | K | x ARIES at its bound | ceiling | paper (V-B) | left to the baselines | "
-      "ceiling, communication | left to the baselines, communication | over Adapt-NoC at "
-      "its bound / modelled |\n"
-      "|---|---|---|---|---|---|---|---|---|\n");
+      "| family | K | quantity | mesh | torus | fbfly | Adapt-NoC |\n"
+      "|---|---|---|---|---|---|---|\n");
+}
+
+// Prints the ceiling table: for each family and K of the decomposition's steps `s`, its rows.
+void PrintCeiling(const Fig10Steps& s, const Fig10Ceiling& ceil) {
+  PrintCeilingHead();
   constexpr int kAdapt = kBaselines - 1;
   for (size_t i = 0; i < ceil.ceiling.size(); ++i) {
     const Fig10Mean& c = ceil.ceiling[i];
     const PaperSpeedup* ref = PaperFor(c.family, c.k);
     const CeilingRow r = CeilingOf(ceil, s, i);
-    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {:.2f} / {:.2f} |\n", c.family, c.k,
-               Per(r.gain), Per(r.top), ref ? Per(ref->vs) : "-", ref ? Per(r.left) : "-",
-               Per(r.top_comm), ref ? Per(r.left_comm) : "-", ceil.adapt_floor[i].speedup[kAdapt],
+    PrintStepRows(c.family, c.k,
+                  {{"x ARIES at its bound", r.gain, true},
+                   {"ceiling", r.top, true},
+                   {"paper (V-B)", ref ? ref->vs : nullptr, ref != nullptr},
+                   {"left to the baselines", r.left, ref != nullptr},
+                   {"ceiling, communication", r.top_comm, true},
+                   {"left to the baselines, communication", r.left_comm, ref != nullptr}});
+    fmt::print("| {} | {} | over Adapt-NoC at its bound | - | - | - | {:.2f} |\n", c.family, c.k,
+               ceil.adapt_floor[i].speedup[kAdapt]);
+    fmt::print("| {} | {} | over the modelled Adapt-NoC | - | - | - | {:.2f} |\n", c.family, c.k,
                LastStep(s, i).speedup[kAdapt]);
   }
   fmt::print("\n");

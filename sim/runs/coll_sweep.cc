@@ -17,6 +17,7 @@
 #include "coll_run.h"
 #include "planners.h"
 #include "provenance.h"
+#include "train_run.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -545,6 +546,17 @@ int RunSequentialSweep(const CollSweepOptions& o,
   return failures ? 1 : 0;
 }
 
+// Where model `m` was measured, as coll-models prints it: the package with every geometry field
+// that is not the default, the extra cycles per pitch last and short ("+N cycles/pitch").
+std::string ModelPackage(const coll::CostModel& m) {
+  coll::Geometry g = m.Geom();
+  const unsigned pitch = g.extra_per_pitch;
+  g.extra_per_pitch = coll::Geometry{}.extra_per_pitch;
+  std::string s = coll::GeometryLabel(g);
+  if (pitch != g.extra_per_pitch) s += fmt::format(", +{} cycles/pitch", pitch);
+  return s + (m.groups == "all" ? "" : ", " + m.groups);
+}
+
 }  // namespace
 
 int RunCollSweep(const CollSweepOptions& o) {
@@ -570,16 +582,19 @@ int RunCollModels(const std::string& costs, const std::string& type, coll::Colle
   }
   fmt::print(
       "{} cost models from {} ({}): alpha + beta * bytes fitted on the relative "
-      "error, and the piecewise-linear model --algo auto and aries train use\n\n",
-      collective, path, type);
+      "error (max error: its largest over the sizes), and the piecewise-linear model "
+      "--algo auto and aries train use (piecewise error: its leave-one-out error); +N "
+      "cycles/pitch: N wire cycles added per further pitch a link spans "
+      "(package.extra_per_pitch; default {})\n\n",
+      collective, CostFileLabel(path), type, coll::Geometry{}.extra_per_pitch);
   fmt::print(
-      "| package | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | alpha-beta max error | "
-      "piecewise leave-one-out error |\n|---|---|---|---|---|---|---|\n");
+      "| package | algorithm | sizes | alpha (cycles) | beta (cycles/KB) | max error | "
+      "piecewise error |\n|---|---|---|---|---|---|---|\n");
   // The package with every geometry field that is not the default (local ports, links, ...):
   // models of one topology and K measured on other geometries are other rows.
   for (const coll::CostModel& m : models) {
     const coll::AlphaBeta f = coll::FitAlphaBeta(m.points);
-    fmt::print("| {} | {} | {} | {:.0f} | {:.2f} | {:.1f}% | {:.1f}% |\n", m.Where(),
+    fmt::print("| {} | {} | {} | {:.0f} | {:.2f} | {:.1f}% | {:.1f}% |\n", ModelPackage(m),
                m.cand.Label(), m.points.size(), f.alpha, f.beta * 1024, 100 * f.max_rel_error,
                100 * m.LeaveOneOutError());
   }

@@ -423,7 +423,7 @@ void PrintSearchHeading(const TrainOptions& o, const train::Workload& w,
       "cheapest measured algorithm at each size, within and across groups the cheapest measured "
       "over the communicators (ring, dbt, mtree, tree; every group at once); costs from {}\n",
       w.name, w.Params() / 1e6, batch * n, batch, n, o.k, o.k, Gb(static_cast<double>(o.memory)),
-      table.path());
+      CostFileLabel(table.path()));
 }
 
 // Every strategy of the search space on topology `t`: those over --memory pruned, the rest
@@ -485,8 +485,8 @@ void PrintPackageSearch(const TrainOptions& o, const train::Workload& w,
       best.unmeasured, best.why_unmeasured.empty() ? "" : " (first: " + best.why_unmeasured + ")",
       best.invalid, w.name);
   fmt::print(
-      "| rank | strategy | iteration us | compute us | exposed communication us (%) | "
-      "memory GiB | speedup over fsdp |\n|---|---|---|---|---|---|---|\n");
+      "| rank | strategy | iteration us | compute us | exposed comm. us (%) | memory GiB | "
+      "vs fsdp |\n|---|---|---|---|---|---|---|\n");
   auto row = [&](const std::string& rank, const std::string& label, const SearchResult& r) {
     fmt::print("| {} | {} | {} | {} | {} ({:.1f}%) | {} | {} |\n", rank, label, Us(r.it.time),
                Us(r.it.compute_busy), Us(r.it.exposed_comm), 100.0 * r.it.exposed_comm / r.it.time,
@@ -502,7 +502,7 @@ void PrintPackageSearch(const TrainOptions& o, const train::Workload& w,
 void PrintBestPerPackage(const std::vector<PackageSearch>& bests) {
   fmt::print(
       "\nEach package under its best strategy:\n\n| topology | best strategy | iteration us | "
-      "exposed communication us | speedup over its fsdp | vs {} |\n|---|---|---|---|---|---|\n",
+      "exposed comm. us | vs its fsdp | vs {} |\n|---|---|---|---|---|---|\n",
       coll::TopologyName(bests[0].topo));
   const double ref = bests[0].ranked.empty() ? 0 : bests[0].ranked[0].it.time;
   for (const PackageSearch& b : bests) {

@@ -17,6 +17,13 @@ if grep -q "^| aries_bw | mesh" "$dir/t.md"; then echo "aries_bw ran on mesh"; e
 if grep -q "FAILED\|ERROR" "$dir/t.md"; then cat "$dir/t.md"; exit 1; fi
 rows=$(($(grep -vc '^#' "$dir/c.csv") - 1))
 [ "$rows" -ge 60 ] || { echo "only $rows CSV rows"; exit 1; }
+# coll-models names the repository's cost file by its path in the repository, puts the extra
+# cycles per pitch last and short, and keeps every table line within 100 columns.
+"$aries" coll-models > "$dir/cm"
+grep -q "^allreduce cost models from collectives/data/collective_costs.csv (int32)" "$dir/cm" \
+  || { head -1 "$dir/cm"; exit 1; }
+grep -q "^| aries 4x4, 2 local ports, +0 cycles/pitch | aries_bw | [0-9]* | " "$dir/cm" || { cat "$dir/cm"; exit 1; }
+if awk 'length > 100 && /^\|/' "$dir/cm" | grep -q .; then echo "coll-models: a line over 100"; exit 1; fi
 "$aries" coll -k 2 --topology torus --algo auto --size 512 --costs "$dir/c.csv" --verify > "$dir/auto"
 grep -q "predicted cheapest" "$dir/auto"
 python3 "$report" "$dir/c.csv" --sizes 64,1K > "$dir/rep"

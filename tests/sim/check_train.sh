@@ -45,6 +45,9 @@ grep -q "^| 1 | ddp | [0-9.]* | [0-9.]* | [0-9.]* ([0-9.]*%) | [0-9.]* | [0-9.]*
 grep -q "^| ([0-9]*) | fsdp (the baseline) |" "$dir/s"
 grep -q "^| torus | ddp | " "$dir/s"
 grep -q "aries 4x4: 18 strategies evaluated, 0 over the memory" "$dir/s"
+# The repository's cost file by its path in the repository; every table line within 100 columns.
+grep -q "; costs from collectives/data/collective_costs.csv$" "$dir/s" || { head -1 "$dir/s"; exit 1; }
+if awk 'length > 100 && /^\|/' "$dir/s" | grep -q .; then echo "search: a table line over 100"; exit 1; fi
 "$aries" train --workload dlrm --search --memory 1M --topologies mesh > "$dir/s2"
 grep -q "mesh 4x4: 0 strategies evaluated, 34 over the memory (the least of them needs" "$dir/s2" || { cat "$dir/s2"; exit 1; }
 "$aries" fig10 -k 4 --workloads dlrm,resnet50 --csv "$dir/f10.csv" --plot "$dir/f10" > "$dir/g"
@@ -74,71 +77,106 @@ grep -q "baseline rings in rank order" "$dir/p"
 grep -q "^4,ring,dlrm,mesh,ring rank x[0-9]*,.*,paper,128$" "$dir/p10.csv" || { cat "$dir/p10.csv"; exit 1; }
 grep -q "^4,ring,dlrm,aries,.*,paper,128$" "$dir/p10.csv"
 if grep -q "^4,ring,dlrm,aries,[^,]*rank" "$dir/p10.csv"; then echo "ARIES ran the rank ring"; exit 1; fi
+# The decomposition and the ceiling: one row per family, K and step, the four baselines (mesh,
+# torus, fbfly, Adapt-NoC) as columns. `rows` reads them into v["d" (decomposition) or "c"
+# (ceiling), family, K, step, 1..4] and the families and Ks of the decomposition into fk.
+rows='/^\| family \| K \| step \|/ { t = "d"; next }
+  /^\| family \| K \| quantity \|/ { t = "c"; next }
+  !/^\|/ { t = "" }
+  t != "" && NF == 9 && $2 ~ /^ (ring|dbt|mtree) $/ {
+    f = $2; gsub(/ /, "", f); k = $3 + 0; s = $4; gsub(/^ +| +$/, "", s); steps[t, f, k]++
+    for (i = 1; i <= 4; i++) { x = $(4 + i); gsub(/ /, "", x); v[t, f, k, s, i] = x }
+    if (t == "d") fk[f, k] = 1 }'
 for fam in ring dbt mtree; do
-  grep -qE "^\| $fam \| 4 \| [0-9.]+ / [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / " "$dir/p" || { cat "$dir/p"; exit 1; }
+  grep -qE "^\| $fam \| 4 \| ours \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$dir/p" || { cat "$dir/p"; exit 1; }
+  grep -qE "^\| $fam \| 4 \| x baseline ring mapping \| [0-9.]+ \| " "$dir/p" || { cat "$dir/p"; exit 1; }
 done
+# Every family and K has the decomposition's 13 steps and the ceiling's 8 rows, and no table
+# line is over 100 columns.
+awk -F'|' "$rows"'
+  END { for (key in fk) { split(key, a, SUBSEP); n++
+          if (steps["d", a[1], a[2]] != 13 || steps["c", a[1], a[2]] != 8) bad = 1 }
+        exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
+if awk 'length > 100 && /^\|/' "$dir/p" | grep -q .; then echo "a table line over 100 columns"; exit 1; fi
 # ARIES on the two local ports its ARIES_BW needs: the ring family takes ARIES_BW for the large
 # layers, and the decomposition's endpoint factor for the ring family is above 1.1.
 grep -q "ARIES's chiplets with the 2 local ports its ARIES_BW needs" "$dir/p"
 grep -q "^4,ring,dlrm,aries,[^,]*aries_bw x[0-9]*" "$dir/p10.csv" || { grep "^4,ring" "$dir/p10.csv"; exit 1; }
 grep -q "| x endpoint bandwidth |" "$dir/p"
 # The batch bound: the paper preset at batch 1 is at least the preset at the reference batches.
-grep -q "| x batch 1 | = paper preset, batch 1 |" "$dir/p"
-# (The decomposition's rows have 15 columns, NF 17; the ceiling's below 9.)
-awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ { n++; split($8, f, "/"); if (f[1] + 0 < 0.999) bad = 1 } END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
-awk -F'|' 'NF == 17 && $2 ~ /^ ring $/ && $3 ~ / 4 / { split($6, f, "/"); exit !(f[1] + 0 > 1.1) }' "$dir/p" || { cat "$dir/p"; exit 1; }
+grep -q "| x batch 1 |" "$dir/p"
+grep -q "| = paper preset, batch 1 |" "$dir/p"
+awk -F'|' "$rows"'
+  END { for (key in fk) { split(key, a, SUBSEP); n++
+          if (v["d", a[1], a[2], "x batch 1", 1] + 0 < 0.999) bad = 1 }
+        exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
+awk -F'|' "$rows"' END { exit !(v["d", "ring", 4, "x endpoint bandwidth", 1] + 0 > 1.1) }' "$dir/p" \
+  || { cat "$dir/p"; exit 1; }
 # Segments at one hop's latency (ARIES's one-hop rows are in the cost file): the README's
 # finding, no family moves by more than 2%; concentration only for the family that has a
 # concentrated algorithm (what each preset admits: tests/sim/figures_test.cc).
 # A link per tree edge (ARIES's double binary tree on the butterfly's links): a factor for the
 # family with a rank-order tree only, the same against every baseline (one ARIES change), and
-# the unexplained column is the paper's over the product of the steps.
-grep -q "| of which concentration | x one-hop segments | x dedicated tree links | paper (V-B) | unexplained |" "$dir/p"
-awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ { n++
-    split($11, f, "/"); for (i = 1; i <= 4; i++) if (f[i] + 0 < 0.98 || f[i] + 0 > 1.02) bad = 1
-    if (($2 ~ /mtree/) != ($10 !~ /^ - $/)) bad = 1
-    if (($2 ~ /dbt/) != ($12 !~ /^ - $/)) bad = 1
-    if ($2 ~ /dbt/) { split($12, l, "/"); for (i = 2; i <= 4; i++) if (l[i] != l[1]) bad = 1
-      if (l[1] + 0 == 1) bad = 1  # the butterfly rows, not ARIES own: the step moves it
-      split($9, b, "/"); split($13, p, "/"); split($14, u, "/")
-      for (i = 1; i <= 4; i++) { want = p[i] / (b[i] * f[i] * l[i])
-        if (u[i] + 0 < want - 0.03 || u[i] + 0 > want + 0.03) bad = 1 } } }
-  END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
+# the unexplained row is the paper's over the product of the steps.
+for step in "of which concentration" "x one-hop segments" "x dedicated tree links" "paper (V-B)" "unexplained"; do
+  grep -q "| $step |" "$dir/p" || { echo "no step $step"; exit 1; }
+done
+awk -F'|' "$rows"'
+  END { for (key in fk) { split(key, a, SUBSEP); fam = a[1]; k = a[2]; n++
+          for (i = 1; i <= 4; i++) {
+            h[i] = v["d", fam, k, "x one-hop segments", i]; l[i] = v["d", fam, k, "x dedicated tree links", i]
+            if (h[i] + 0 < 0.98 || h[i] + 0 > 1.02) bad = 1
+            if ((fam == "mtree") != (v["d", fam, k, "of which concentration", i] != "-")) bad = 1
+            if ((fam == "dbt") != (l[i] != "-")) bad = 1 }
+          if (fam != "dbt") continue
+          for (i = 2; i <= 4; i++) if (l[i] != l[1]) bad = 1
+          if (l[1] + 0 == 1) bad = 1  # the butterfly rows, not ARIES own: the step moves it
+          for (i = 1; i <= 4; i++) {
+            want = v["d", fam, k, "paper (V-B)", i] / (v["d", fam, k, "= paper preset, batch 1", i] * h[i] * l[i])
+            u = v["d", fam, k, "unexplained", i] + 0
+            if (u < want - 0.03 || u > want + 0.03) bad = 1 } }
+        exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
 # Communication alone (no compute): it moves each speedup away from 1, never across (the
-# iteration's speedup lies between 1 and its communication's), and the last column is the
+# iteration's speedup lies between 1 and its communication's), and the last row is the
 # paper's over the one-hop factor and the communication speedup (the tree links' for dbt).
-grep -q "| unexplained | x no compute | unexplained, no compute |" "$dir/p"
-awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ { n++
-    split($9, b, "/"); split($11, f, "/"); split($12, l, "/"); split($13, p, "/")
-    split($15, x, "/"); split($16, r, "/")
-    for (i = 1; i <= 4; i++) { it = b[i] * ($2 ~ /dbt/ ? l[i] : 1)
-      if (it > 1.01 && x[i] + 0 < 0.995) bad = 1
-      if (it < 0.99 && x[i] + 0 > 1.005) bad = 1
-      want = p[i] / (f[i] * x[i] * it)
-      if (r[i] + 0 < 0.97 * want || r[i] + 0 > 1.03 * want) bad = 1 } }
-  END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
+grep -q "| x no compute |" "$dir/p"
+grep -q "| unexplained, no compute |" "$dir/p"
+awk -F'|' "$rows"'
+  END { for (key in fk) { split(key, a, SUBSEP); fam = a[1]; k = a[2]; n++
+          for (i = 1; i <= 4; i++) {
+            it = v["d", fam, k, "= paper preset, batch 1", i] * (fam == "dbt" ? v["d", fam, k, "x dedicated tree links", i] : 1)
+            x = v["d", fam, k, "x no compute", i] + 0; r = v["d", fam, k, "unexplained, no compute", i] + 0
+            if (it > 1.01 && x < 0.995) bad = 1
+            if (it < 0.99 && x > 1.005) bad = 1
+            want = v["d", fam, k, "paper (V-B)", i] / (v["d", fam, k, "x one-hop segments", i] * x * it)
+            if (r < 0.97 * want || r > 1.03 * want) bad = 1 } }
+        exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
 # The ceiling: ARIES at its bound is never slower than measured (its factor at least 1, but for
 # the one-hop and tree-link steps measured together instead of multiplied: 2% allowed), the
 # ceiling is the batch-1 speedup with every step times that factor, what is left to the
 # baselines is the paper's over the ceiling (iteration and communication alone), and ARIES over
 # Adapt-NoC at its bound is at most over the modelled Adapt-NoC. The decomposition's batch-1,
-# one-hop and tree-link columns of the same family give the product.
-grep -q "| x ARIES at its bound | ceiling | paper (V-B) | left to the baselines |" "$dir/p"
-awk -F'|' 'NF == 17 && $2 ~ /^ (ring|dbt|mtree) $/ {
-    split($9, b, "/"); split($11, h, "/"); split($12, l, "/")
-    for (i = 1; i <= 4; i++) base[$2, $3, i] = b[i] * h[i] * ($2 ~ /dbt/ ? l[i] : 1) }
-  NF == 11 && $2 ~ /^ (ring|dbt|mtree) $/ { n++
-    split($4, g, "/"); split($5, c, "/"); split($6, p, "/"); split($7, r, "/")
-    split($8, cc, "/"); split($9, rc, "/"); split($10, a, "/")
-    for (i = 1; i <= 4; i++) {
-      if (g[i] + 0 < 0.98) bad = 1
-      want = base[$2, $3, i] * g[i]
-      if (c[i] + 0 < 0.97 * want || c[i] + 0 > 1.03 * want) bad = 1
-      if (r[i] + 0 < 0.97 * p[i] / c[i] || r[i] + 0 > 1.03 * p[i] / c[i]) bad = 1
-      if (rc[i] + 0 < 0.97 * p[i] / cc[i] || rc[i] + 0 > 1.03 * p[i] / cc[i]) bad = 1
-      if (c[i] > 1.01 && cc[i] + 0 < c[i] - 0.005) bad = 1 }
-    if (a[1] + 0 > a[2] + 0.005) bad = 1 }
-  END { exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
+# one-hop and tree-link rows of the same family give the product.
+for step in "x ARIES at its bound" "ceiling" "paper (V-B)" "left to the baselines"; do
+  grep -q "| $step |" "$dir/p" || { echo "no ceiling row $step"; exit 1; }
+done
+awk -F'|' "$rows"'
+  END { for (key in fk) { split(key, a, SUBSEP); fam = a[1]; k = a[2]; n++
+          for (i = 1; i <= 4; i++) {
+            base = v["d", fam, k, "= paper preset, batch 1", i] * v["d", fam, k, "x one-hop segments", i] \
+              * (fam == "dbt" ? v["d", fam, k, "x dedicated tree links", i] : 1)
+            g = v["c", fam, k, "x ARIES at its bound", i] + 0; c = v["c", fam, k, "ceiling", i] + 0
+            p = v["c", fam, k, "paper (V-B)", i]; r = v["c", fam, k, "left to the baselines", i] + 0
+            cc = v["c", fam, k, "ceiling, communication", i] + 0
+            rc = v["c", fam, k, "left to the baselines, communication", i] + 0
+            if (g < 0.98) bad = 1
+            want = base * g
+            if (c < 0.97 * want || c > 1.03 * want) bad = 1
+            if (r < 0.97 * p / c || r > 1.03 * p / c) bad = 1
+            if (rc < 0.97 * p / cc || rc > 1.03 * p / cc) bad = 1
+            if (c > 1.01 && cc < c - 0.005) bad = 1 }
+          if (v["c", fam, k, "over Adapt-NoC at its bound", 4] + 0 > v["c", fam, k, "over the modelled Adapt-NoC", 4] + 0.005) bad = 1 }
+        exit bad || n != 3 }' "$dir/p" || { cat "$dir/p"; exit 1; }
 grep -q "^4,ring,dlrm,aries,aries_lt L=2 x[0-9]* + ring x[0-9]*," "$dir/f10.csv"
 plot_ok "$dir/f10" "ARIES over mesh" "paper (V-B)" "dbt, 4x4 chiplets" "resnet50"
 # Fig. 9 from the repository's measured costs: the ARIES curves and one CSV row per point.
