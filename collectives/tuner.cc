@@ -213,6 +213,13 @@ const char* CostCsvHeader() {
          "tracks,link_latency,extra_per_pitch,ring_map,ring_dirs,local_ports,groups,alone_cycles";
 }
 
+std::vector<std::string> CostCells(const std::string& line) {
+  std::vector<std::string> c;
+  std::stringstream ss(line);
+  for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+  return c;
+}
+
 double CostModel::Slowdown() const {
   double sum = 0;
   unsigned n = 0;
@@ -287,14 +294,6 @@ size_t CostFileFields(const std::string& path, unsigned ln, const std::string& l
         fmt::format("{}:{}: header '{}'; expected '{}'", path, ln, line, CostCsvHeader()));
   }
   return kCostCsvFields;
-}
-
-// The comma-separated cells of a row.
-std::vector<std::string> CostCells(const std::string& line) {
-  std::vector<std::string> c;
-  std::stringstream ss(line);
-  for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-  return c;
 }
 
 // The model fields of the row's cells `c` from K to local_ports, as far as a file of `fields`

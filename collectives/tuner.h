@@ -117,6 +117,8 @@ std::vector<Candidate> SweepCandidates(const AlgorithmInfo& a, unsigned k, unsig
 // first group's cycles alone, 0 when not run), and one measured row.
 const char* CostCsvHeader();
 inline constexpr size_t kCostCsvFields = 20;  // the columns of CostCsvHeader
+// The comma-separated cells of a cost CSV line (the cost CSV quotes nothing).
+std::vector<std::string> CostCells(const std::string& line);
 std::string CostCsvRow(const Geometry& g, const Candidate& c, Collective coll,
                        const std::string& type, uint64_t bytes, uint64_t cycles, double busbw,
                        double bound_fraction, bool ok, const std::string& groups = "all",

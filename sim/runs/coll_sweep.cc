@@ -39,20 +39,12 @@ std::vector<std::string> ReadCsvLines(const std::string& path) {
   return lines;
 }
 
-// A sweep CSV line's fields.
-std::vector<std::string> Cells(const std::string& line) {
-  std::vector<std::string> c;
-  std::stringstream ss(line);
-  for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-  return c;
-}
-
 // The Markdown table of merged sweep rows: one row per (candidate, topology), one column per size.
 void PrintTableFromCsv(const std::vector<std::string>& rows, const std::vector<uint64_t>& sizes) {
   std::vector<std::string> order;
   std::map<std::string, std::map<uint64_t, std::string>> cells;
   for (const std::string& line : rows) {
-    const std::vector<std::string> c = Cells(line);
+    const std::vector<std::string> c = coll::CostCells(line);
     if (c.size() != coll::kCostCsvFields || c[0] == "topology") continue;
     const coll::Candidate cand{c[2],
                                static_cast<unsigned>(std::stoul(c[3])),
@@ -86,12 +78,12 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
   size_t rows = 0;
   // Every row's fields and numbers (a run measured twice is kept: the cost models average
   // repeated runs): the columns that hold numbers, bytes and cycles above zero.
-  const std::vector<std::string> names = Cells(coll::CostCsvHeader());
+  const std::vector<std::string> names = coll::CostCells(coll::CostCsvHeader());
   static const unsigned kNumbers[] = {1, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19};
   for (const std::string& p : parts) {
     const auto lines = ReadCsvLines(p);  // all files checked before anything is written
     for (size_t i = 1; i < lines.size(); ++i) {
-      const std::vector<std::string> c = Cells(lines[i]);
+      const std::vector<std::string> c = coll::CostCells(lines[i]);
       const std::string where = fmt::format("{} data row {}", p, i);
       if (c.size() != coll::kCostCsvFields) {
         throw std::invalid_argument(fmt::format("{}: {} fields; expected {} ({})", where, c.size(),
@@ -347,7 +339,7 @@ void AppendRows(const std::string& csv, const std::vector<std::string>& rows) {
 int CountFailedRows(const std::vector<std::string>& rows) {
   int bad = 0;
   for (const auto& r : rows) {
-    const std::vector<std::string> c = Cells(r);
+    const std::vector<std::string> c = coll::CostCells(r);
     bad += c.size() == coll::kCostCsvFields && c[11] == "1" ? 0 : 1;
   }
   return bad;
