@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The docs check fails on a drifted figure: a copy of a page whose first checked block has one
-# digit changed must be refused, naming the page's line and both versions of the line.
+# figure changed must be refused, naming the page's line and both versions of the line.
 # Usage: check_fails_on_drift.sh PYTHON CHECK_DOCS ARIES PAGE.md
 set -euo pipefail
 py="$1" check="$2" aries="$3" page="$4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The first line holding a digit inside the first checked block: its first digit d -> (d+1)%10.
+# The first line of the first checked block that holds a number of two or more digits: that
+# number's last digit d -> (d+1)%10.
 "$py" - "$page" "$tmp/page.md" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")
@@ -18,10 +19,10 @@ for i, l in enumerate(lines):
         if inside:
             break
         inside = True
-    elif inside and re.search(r"\d", l):
-        m = re.search(r"\d", l)
-        d = str((int(m.group()) + 1) % 10)
-        lines[i] = l[:m.start()] + d + l[m.end():]
+    elif inside and re.search(r"\d\d+", l):
+        m = re.search(r"\d\d+", l)  # a figure (a cycle count, ...): its last digit + 1
+        e = m.end() - 1
+        lines[i] = l[:e] + str((int(l[e]) + 1) % 10) + l[e + 1:]
         print(f"edited line {i + 1}: {l!r} -> {lines[i]!r}")
         break
 else:
