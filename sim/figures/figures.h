@@ -187,7 +187,7 @@ int RunAreaCommand(const AreaOptions& o);
 struct ReportOptions {
   std::string out = "aries_report";  // directory: report.md, the CSVs and figures
   std::string ks = "4,8";
-  std::string fig11_ks = "4";  // the energy runs are cycle-accurate: 8x8 takes minutes
+  std::string fig11_ks = "4";  // the energy runs are cycle-accurate (fast model): 4x4 by default
   std::string area;            // directory of synth_scripts/node_area.py / router_area.py output
   std::string preset = "default";  // eval.preset of Figs. 9-11 (Assumptions)
   std::string model = "auto";      // sim.model of Fig. 11's runs (auto: fast)
