@@ -201,7 +201,7 @@ std::string EnergyCsvRows(const Fig11Options& o, unsigned k, const EnergyFamily&
         m.energy.crossbar / 1e3, m.energy.allocators / 1e3, m.energy.links / 1e3,
         m.energy.engine / 1e3, m.energy.leakage / 1e3,
         row == kAriesSlot ? "" : fmt::format("{:.4f}", 1.0 - a / m.energy.total()), o.bytes, o.tech,
-        pk.geoms[ti].local_ports, as.name, MeasuredModel(o.model));
+        pk.geoms[ti].local_ports, as.name, ResolveModel(o.model, RunScale::kMany));
   }
   return csv;
 }
@@ -218,7 +218,7 @@ int RunFig11Command(const Fig11Options& o) {
   fmt::print(
       "ARIES Fig. 11: energy of one {} int32 all-reduce per node ({}), cycle-accurate runs ({} "
       "node model), every element verified; ARIES reduction = 1 - ARIES / other\n{}\n",
-      SizeLabel(o.bytes), o.tech, MeasuredModel(o.model), PresetLine(as));
+      SizeLabel(o.bytes), o.tech, ResolveModel(o.model, RunScale::kMany), PresetLine(as));
   std::string csv =
       "k,family,topology,algorithm,cycles,energy_nj,buffers_nj,crossbar_nj,allocators_nj,links_nj,"
       "engine_nj,leakage_nj,aries_reduction,bytes,tech,local_ports,preset,model\n";

@@ -217,7 +217,7 @@ void PrintFig9Table(const std::string& fam, unsigned k, const Fig9Table& t,
 }  // namespace
 
 int RunFig9Command(const Fig9Options& o) {
-  const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
+  const std::string path = CostPath(o.costs);
   const auto models = coll::LoadCostModels(path, "int32");
   const Assumptions& as = PresetAssumptions(o.preset);
   fmt::print(

@@ -318,7 +318,7 @@ coll::Choice ChooseAutoAlgorithm(const CollOptions& o, const CollSetup& s, CollR
         "--algo auto: the measured costs cover {}; for {} name one of {}", coll::SweptNames(),
         coll::CollectiveName(o.collective), coll::AlgorithmNames()));
   }
-  const std::string path = o.costs.empty() ? ARIES_COST_FILE : o.costs;
+  const std::string path = CostPath(o.costs);
   // A collective's cycles do not depend on the element type or the reduction (the engine's
   // lanes and the endpoints take one cycle per flit for every operation; tested by
   // CollOps.CyclesDoNotDependOnTypeOrOperation): without models of this type, the int32 ones.
@@ -358,7 +358,7 @@ void CompleteRequest(const CollOptions& o, CollSetup& s) {
   const coll::AlgorithmInfo* algo = coll::FindAlgorithm(r.algo);
   s.engine = !algo || algo->engine;
   // auto: the fast model (which also models the engine; coll --model check proves it equal).
-  s.model = MeasuredModel(o.model);
+  s.model = ResolveModel(o.model, RunScale::kMany);
   r.elements = coll::ElementsOfBytes(o.bytes);
   r.root = o.root;
   s.is_v = o.collective == coll::Collective::kAllToAllV;
@@ -874,8 +874,6 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
 }
 
 }  // namespace
-
-std::string MeasuredModel(const std::string& model) { return ResolveModel(model, RunScale::kMany); }
 
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   CollReport report;

@@ -92,10 +92,9 @@ struct CollMeasurement {
   std::vector<Group> groups;
 };
 
-// Plans, validates and runs one collective; prints the report unless `quiet`.
+// Plans, validates and runs one collective (sim.model = auto: the fast model, ResolveModel with
+// RunScale::kMany); prints the report unless `quiet`.
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet = false);
-// The node model MeasureCollective runs for sim.model = `model` (auto: the fast model).
-std::string MeasuredModel(const std::string& model);
 
 // The measurement as JSON: provenance (with the typed configuration), the request and the
 // results, numbers as numbers.

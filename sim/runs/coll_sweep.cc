@@ -373,7 +373,7 @@ int RunSweepJobs(const CollSweepOptions& o) {
       "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
       "{})\n\n",
       coll::CollectiveName(o.collective), o.type, o.geometry.k, o.geometry.k, jobs.commands.size(),
-      o.jobs, rows.size(), o.csv, MeasuredModel(o.model));
+      o.jobs, rows.size(), o.csv, ResolveModel(o.model, RunScale::kMany));
   PrintTableHead(o.sizes);
   PrintTableFromCsv(rows, o.sizes);
   const int bad_runs = CountFailedRows(rows);
@@ -438,7 +438,7 @@ void PrintSweepHeading(const CollSweepOptions& o) {
       o.geometry.local_ports == 1 ? "B" : fmt::format("({}B)", o.geometry.local_ports),
       o.collective == coll::Collective::kAllToAll ? ", or the bisection's where larger"
                                                   : ", M/B in-network",
-      MeasuredModel(o.model));
+      ResolveModel(o.model, RunScale::kMany));
   PrintTableHead(o.sizes);
 }
 
@@ -562,7 +562,7 @@ int RunCollSweep(const CollSweepOptions& o) {
 }
 
 int RunCollModels(const std::string& costs, const std::string& type, coll::Collective c) {
-  const std::string path = costs.empty() ? ARIES_COST_FILE : costs;
+  const std::string path = CostPath(costs);
   const char* collective = coll::CollectiveName(c);
   RequireElementType(type);
   const auto models = coll::LoadCostModels(path, type, c);

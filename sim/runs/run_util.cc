@@ -147,4 +147,10 @@ std::string ShellQuote(const std::string& s) {
   return q + "'";
 }
 
+std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
+
+std::string CostFileLabel(const std::string& path) {
+  return path == ARIES_COST_FILE ? "collectives/data/collective_costs.csv" : path;
+}
+
 }  // namespace aries::sim

@@ -56,6 +56,12 @@ void WriteOutput(const std::string& path, const std::string& text, const char* o
 // (its folder missing or not writable): checked before a run, not after it.
 void CheckWritable(const std::string& path, const char* option);
 
+// The measured cost file of --costs / coll.costs: `costs`, or the repository's when empty.
+std::string CostPath(const std::string& costs);
+// How a cost file is named in what the commands print: the repository's by its path in the
+// repository (not this machine's), another as given.
+std::string CostFileLabel(const std::string& path);
+
 // This executable's path (/proc/self/exe), for subcommands that run it in child processes;
 // throws std::runtime_error when it cannot be read.
 std::string SelfExe();

@@ -22,11 +22,6 @@
 namespace aries::sim {
 
 // The cost CSV of --costs, or the repository's measured one.
-std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
-
-std::string CostFileLabel(const std::string& path) {
-  return path == ARIES_COST_FILE ? "collectives/data/collective_costs.csv" : path;
-}
 
 // Nanoseconds as microseconds with one decimal.
 std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
@@ -240,7 +235,8 @@ bool RunChecks(const TrainOptions& o, const coll::Geometry& g, const std::string
       "element verified; {} node model):\n\n"
       "| collective | communicators | algorithm | bytes | model (cycles) | measured (cycles) | "
       "error |\n|---|---|---|---|---|---|---|\n",
-      runs.size(), what, o.check_max, coll::GeometryLabel(g), MeasuredModel(o.model));
+      runs.size(), what, o.check_max, coll::GeometryLabel(g),
+      ResolveModel(o.model, RunScale::kMany));
   bool ok = true;
   unsigned done = 0;
   for (const CheckRun& r : runs) {

@@ -42,10 +42,6 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o);
 int RunTrainCommand(const TrainOptions& o);
 
 // What `train` and `fig10` share.
-std::string CostPath(const std::string& costs);
-// How a cost file is named in what the figures print: the repository's by its path in the
-// repository (not this machine's), another as given.
-std::string CostFileLabel(const std::string& path);
 std::string Us(double ns);
 unsigned BatchOf(unsigned batch_option, const train::Workload& w);
 train::Chiplet ChipletWith(double utilization);
