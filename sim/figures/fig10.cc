@@ -27,7 +27,6 @@ namespace aries::sim {
 Fig10Options Fig10Request(const Config& c, Fig10Options o) {
   o.batch = static_cast<unsigned>(KeyUint(c, "train.batch"));
   o.utilization = KeyReal(c, "train.utilization");
-  if (!(o.utilization > 0)) BadKey(c, "train.utilization");
   o.costs = c.Get("coll.costs");
   o.preset = KeyWord(c, "eval.preset");
   return o;

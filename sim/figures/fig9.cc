@@ -23,7 +23,6 @@
 #include "planners.h"
 #include "plot.h"
 #include "provenance.h"
-#include "train_run.h"
 #include "tuner.h"
 
 namespace aries::sim {

@@ -218,26 +218,17 @@ std::shared_ptr<const std::vector<std::vector<uint32_t>>> SeededInputs(const col
 
 using Inputs = std::shared_ptr<const std::vector<std::vector<uint32_t>>>;
 
-// The lines `aries coll` prints, in the order the stages find them; PrintCollReport prints the
-// ones not printed yet (none when quiet).
+// The report `aries coll` prints: each stage's lines on stdout as the stage finds them (the
+// plan before the run, so a long run shows what it runs), nothing when quiet.
 struct CollReport {
   bool quiet = false;
-  std::vector<std::string> lines;  // each with its newline
-  size_t printed = 0;              // lines already on stdout
 
-  // Adds one line (with its newline), formatted as fmt::format formats it.
+  // Prints one line (with its newline), formatted as fmt::format formats it.
   template <typename... T>
   void Add(fmt::format_string<T...> f, T&&... a) {
-    lines.push_back(fmt::format(f, std::forward<T>(a)...));
+    if (!quiet) fmt::print(f, std::forward<T>(a)...);
   }
 };
-
-// Prints the report's lines not printed yet, unless it is quiet.
-void PrintCollReport(CollReport& report) {
-  for (; report.printed < report.lines.size(); ++report.printed) {
-    if (!report.quiet) fmt::print("{}", report.lines[report.printed]);
-  }
-}
 
 // What every stage reads: the request (completed by CompleteRequest), the package, the node
 // model and the energy technology.
@@ -328,7 +319,7 @@ coll::Choice ChooseAutoAlgorithm(const CollOptions& o, const CollSetup& s, CollR
     report.Add(
         "auto: {} has no {} rows; the int32 models serve (the cycles do not depend on the "
         "element type)\n",
-        path, o.type);
+        CostFileLabel(path), o.type);
   }
   coll::Geometry fault_free = s.pc;
   fault_free.faults = {};
@@ -342,8 +333,8 @@ coll::Choice ChooseAutoAlgorithm(const CollOptions& o, const CollSetup& s, CollR
       "sizes in {}, in the busiest chiplet's flits where they differ; this model's "
       "leave-one-out error "
       "{:.1f}%): {}\n",
-      ch.best.Label(), o.bytes, coll::GeometryLabel(fault_free), path, 100.0 * ch.fit_error,
-      RankingText(ch));
+      ch.best.Label(), o.bytes, coll::GeometryLabel(fault_free), CostFileLabel(path),
+      100.0 * ch.fit_error, RankingText(ch));
   return ch;
 }
 
@@ -829,7 +820,7 @@ CollEnergy MeasureEnergy(const CollOptions& o, const CollSetup& s, const CollRun
 
 // The stages of MeasureCollective, the report's lines gathered into `report`: the algorithm
 // (auto), the run with recovery, the bound, the communicators, outputs and verification, the
-// energy. The report is printed at the end, before the --energy-csv file (whose line follows).
+// energy.
 CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
   CollSetup s = SetupOf(o, report.quiet);
   double predicted = 0;
@@ -848,7 +839,6 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
   if (o.verify) m.ok = VerifyResults(o, s, run, report) && m.ok;
   CollEnergy ce;
   if (s.with_energy) ce = MeasureEnergy(o, s, run, report);
-  PrintCollReport(report);
   if (!o.energy_csv.empty() && s.with_energy) {
     WriteCsv(o.energy_csv, ce.csv, "--energy-csv", "  energy per node and link");
   }
@@ -878,12 +868,7 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
 CollMeasurement MeasureCollective(const CollOptions& o, bool quiet) {
   CollReport report;
   report.quiet = quiet;
-  try {
-    return MeasureStages(o, report);
-  } catch (...) {
-    PrintCollReport(report);  // what the stages found before the error
-    throw;
-  }
+  return MeasureStages(o, report);
 }
 
 std::string CollJson(const CollOptions& o, const CollMeasurement& m) {

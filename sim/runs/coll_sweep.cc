@@ -17,7 +17,6 @@
 #include "coll_run.h"
 #include "planners.h"
 #include "provenance.h"
-#include "train_run.h"
 #include "tuner.h"
 
 namespace aries::sim {

@@ -21,8 +21,6 @@
 
 namespace aries::sim {
 
-// The cost CSV of --costs, or the repository's measured one.
-
 // Nanoseconds as microseconds with one decimal.
 std::string Us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
 
@@ -110,7 +108,6 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
            "chiplet it needs)");
   }
   o.utilization = KeyReal(c, "train.utilization");
-  if (!(o.utilization > 0)) BadKey(c, "train.utilization");
   o.check_max = KeyBytes(c, "train.check_max");
   o.model = KeyWord(c, "sim.model");  // auto: the fast model
   return o;
