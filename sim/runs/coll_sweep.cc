@@ -324,14 +324,29 @@ std::vector<std::string> ReadPartRows(const std::vector<std::string>& parts) {
   return rows;
 }
 
-// Appends `rows` to --csv like the sequential sweep (the header when the file is new).
-void AppendRows(const std::string& csv, const std::vector<std::string>& rows) {
-  const bool fresh = !std::ifstream(csv).good();
-  std::ofstream out(csv, std::ios::app);
-  if (fresh) out << coll::CostCsvHeader() << "\n";
-  WriteCsvProvenance(csv, "--csv", !fresh);
-  for (const auto& r : rows) out << r << "\n";
-  if (!out) throw std::invalid_argument(fmt::format("--csv {}: cannot write", csv));
+// --csv opened to append the sweep's rows (the header when the file is new; an existing file
+// must have this version's columns); not open without --csv.
+std::ofstream OpenSweepCsv(const std::string& path) {
+  std::ofstream csv;
+  if (path.empty()) return csv;
+  const bool fresh = !std::ifstream(path).good();
+  if (!fresh) {  // rows are appended: the file must have this version's columns
+    std::ifstream in(path);
+    std::string first;
+    while (std::getline(in, first) && !first.empty() && first[0] == '#') {
+    }
+    if (!first.empty() && first != coll::CostCsvHeader()) {
+      throw std::invalid_argument(fmt::format(
+          "--csv {}: its header '{}' is not this version's '{}' (the geometry, ring and "
+          "local-port columns); write the sweep to a new file",
+          path, first, coll::CostCsvHeader()));
+    }
+  }
+  csv.open(path, std::ios::app);
+  if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", path));
+  if (fresh) csv << coll::CostCsvHeader() << "\n";
+  WriteCsvProvenance(path, "--csv", !fresh);
+  return csv;
 }
 
 // The runs among sweep CSV rows that failed: their `ok` column (12th of CostCsvHeader) not 1.
@@ -364,10 +379,12 @@ int RunSweepJobs(const CollSweepOptions& o) {
     WriteJobFile(o.job_file, jobs, exe);
     return 0;
   }
+  std::ofstream csv = OpenSweepCsv(o.csv);  // its columns checked before the jobs run
   for (const auto& p : jobs.parts) std::remove(p.c_str());  // a rerun starts clean
   const int failed = RunJobs(jobs, o.jobs);
   const std::vector<std::string> rows = ReadPartRows(jobs.parts);
-  AppendRows(o.csv, rows);
+  for (const auto& r : rows) csv << r << "\n";
+  if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
   fmt::print(
       "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
       "{})\n\n",
@@ -382,31 +399,6 @@ int RunSweepJobs(const CollSweepOptions& o) {
   // Merged and every run verified: the parts go.
   RemoveParts(jobs);
   return 0;
-}
-
-// --csv opened to append the sweep's rows (the header when the file is new; an existing file
-// must have this version's columns); not open without --csv.
-std::ofstream OpenSweepCsv(const std::string& path) {
-  std::ofstream csv;
-  if (path.empty()) return csv;
-  const bool fresh = !std::ifstream(path).good();
-  if (!fresh) {  // rows are appended: the file must have this version's columns
-    std::ifstream in(path);
-    std::string first;
-    while (std::getline(in, first) && !first.empty() && first[0] == '#') {
-    }
-    if (!first.empty() && first != coll::CostCsvHeader()) {
-      throw std::invalid_argument(fmt::format(
-          "--csv {}: its header '{}' is not this version's '{}' (the geometry, ring and "
-          "local-port columns); write the sweep to a new file",
-          path, first, coll::CostCsvHeader()));
-    }
-  }
-  csv.open(path, std::ios::app);
-  if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", path));
-  if (fresh) csv << coll::CostCsvHeader() << "\n";
-  WriteCsvProvenance(path, "--csv", !fresh);
-  return csv;
 }
 
 // " (T tracks, L-cycle links, E extra cycles per pitch, P local ports)" for a geometry other
