@@ -75,8 +75,12 @@ Fault ParseOne(std::string_view item, const Geometry& g) {
   std::string_view body = item;
   const auto at = body.rfind('@');
   if (at != std::string_view::npos) {
-    if (!Number(body.substr(at + 1), &f.from)) {
-      Bad(item, fmt::format("'{}' is not a cycle (a decimal number)", body.substr(at + 1)));
+    const std::string_view when = body.substr(at + 1);
+    if (!Number(when, &f.from)) {
+      const bool digits = !when.empty() && when.find_first_not_of("0123456789") == when.npos;
+      Bad(item, digits
+                    ? fmt::format("cycle {} is out of range (at most 19 digits, below 10^19)", when)
+                    : fmt::format("'{}' is not a cycle (a decimal number)", when));
     }
     body = body.substr(0, at);
   }

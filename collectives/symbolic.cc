@@ -38,7 +38,7 @@ class Executor {
       : p_(p), w_(w), n_(p.num_nodes()), comms_(Communicators(p.req)) {}
 
   SymbolicReport Run() {
-    if (n_ > 256) return Fail("more than 256 nodes");
+    if (n_ > kMaxSymbolicNodes) return Fail(fmt::format("more than {} nodes", kMaxSymbolicNodes));
     if (p_.req.collective == Collective::kAllToAllV) {
       try {
         CheckCounts(p_.req);

@@ -33,6 +33,8 @@ struct SymbolicReport {
   bool capacity = false;
 };
 
+// The most nodes a program may have (the symbolic execution's limit: K <= 16).
+inline constexpr unsigned kMaxSymbolicNodes = 256;
 SymbolicReport ExecuteSymbolically(const Program& p, const Wiring& w);
 
 }  // namespace aries::coll

@@ -1164,6 +1164,7 @@ void Package::OpenTrace(const std::string& path, const std::vector<unsigned>& no
   fst->open(path.c_str());
   if (!fst->isOpen()) throw std::runtime_error("cannot open trace file " + path);
   trace_ = std::move(fst);
+  trace_path_ = path;
   traced_ = std::move(traced);
   trace_from_ = from;
   trace_to_ = to;
@@ -1187,9 +1188,16 @@ void Package::SetFlitObserver(FlitObserver f) {
   flit_observer_ = std::move(f);
 }
 
-void Package::CloseTrace() {
-  if (trace_) trace_->close();
+bool Package::CloseTrace() {
+  if (!trace_) return true;
+  trace_->close();
   trace_.reset();
+  // The FST writer reports no write error: the file is read back instead (a full disk leaves a
+  // truncated file that does not open).
+  void* reader = fstReaderOpen(trace_path_.c_str());
+  if (!reader) return false;
+  fstReaderClose(reader);
+  return true;
 }
 
 }  // namespace aries::sysc

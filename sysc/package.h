@@ -219,7 +219,8 @@ class Package {
   // cycle with the clock's two phases.
   void OpenTrace(const std::string& path, const std::vector<unsigned>& nodes, uint64_t from,
                  uint64_t to);
-  void CloseTrace();
+  // Closes the waveform; false when the file does not read back as an FST.
+  bool CloseTrace();
 
  private:
   struct Node {
@@ -309,6 +310,7 @@ class Package {
   std::vector<RegResult>* results_ = nullptr;
   const std::vector<RegOp>* ops_ = nullptr;
   std::unique_ptr<VerilatedFstC> trace_;
+  std::string trace_path_;
   uint64_t trace_from_ = 0, trace_to_ = 0;
   std::vector<unsigned> traced_;  // the nodes in the trace
   FlitObserver flit_observer_;

@@ -134,8 +134,8 @@ std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string&
   return v;
 }
 
-void WriteVectorFile(const std::string& path, const std::string& type,
-                     const std::vector<uint32_t>& words) {
+std::string EncodeVectorFile(const std::string& path, const std::string& type,
+                             const std::vector<uint32_t>& words) {
   std::string out;
   if (IsNpy(path)) {
     std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}",
@@ -153,6 +153,12 @@ void WriteVectorFile(const std::string& path, const std::string& type,
   }
   out.reserve(out.size() + 4 * words.size());
   for (uint32_t w : words) Put32(out, w);
+  return out;
+}
+
+void WriteVectorFile(const std::string& path, const std::string& type,
+                     const std::vector<uint32_t>& words) {
+  const std::string out = EncodeVectorFile(path, type, words);
   std::ofstream f(path, std::ios::binary);
   if (!f) throw VectorFileError(fmt::format("{}: cannot open for writing", path));
   f.write(out.data(), static_cast<std::streamsize>(out.size()));

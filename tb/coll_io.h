@@ -24,6 +24,10 @@ std::string NodePath(const std::string& pattern, unsigned node);
 // declare it: '<i4' or '<u4' for int32, '<f4' for fp32).
 std::vector<uint32_t> ReadVectorFile(const std::string& path, const std::string& type,
                                      uint64_t elements);
+// The bytes of `words` as the file `path` (.npy: a version 1.0 header, else raw
+// little-endian words); WriteVectorFile writes them there.
+std::string EncodeVectorFile(const std::string& path, const std::string& type,
+                             const std::vector<uint32_t>& words);
 void WriteVectorFile(const std::string& path, const std::string& type,
                      const std::vector<uint32_t>& words);
 

@@ -64,6 +64,7 @@ RunResult RunTraffic(sysc::Package& pkg, NetTraffic& t, const RunConfig& cfg,
   r.accepted = static_cast<double>(t.flits_ejected_in_window()) / nm;
   // With no drain allowed (drain_limit 0) only the throughput criterion applies.
   r.saturated = (!drained && cfg.drain_limit > 0) || r.accepted < 0.95 * r.offered;
+  r.drain_limited = !drained && !r.stuck;  // (the loop's third way out)
   r.latency = t.Latency();
   r.flits_created = t.flits_created();
   r.flits_ejected = t.flits_ejected();

@@ -28,11 +28,12 @@ struct LinkUse {
 
 struct RunResult {
   LatencyStats latency;
-  double offered = 0;      // flits/node/cycle created in the window
-  double accepted = 0;     // flits/node/cycle ejected in the window
-  bool saturated = false;  // accepted < 95% of offered, or the measured packets did not drain
-                           // within drain_limit (when drain_limit > 0)
-  bool stuck = false;      // the watchdog fired
+  double offered = 0;          // flits/node/cycle created in the window
+  double accepted = 0;         // flits/node/cycle ejected in the window
+  bool saturated = false;      // accepted < 95% of offered, or the measured packets did not drain
+                               // within drain_limit (when drain_limit > 0)
+  bool stuck = false;          // the watchdog fired
+  bool drain_limited = false;  // stopped by drain_limit with measured packets still in flight
   std::string stuck_report;
   uint64_t cycles = 0;
   double seconds = 0;

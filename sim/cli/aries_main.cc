@@ -9,6 +9,7 @@
 //   aries bench | keys          simulation speed; the configuration keys
 #include <malloc.h>
 
+#include <csignal>
 #include <cstdlib>
 
 #include "cli.h"
@@ -30,5 +31,8 @@ extern "C" int sc_main(int argc, char** argv) {
   // glibc's largest threshold (32 MB) come from the heap.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // A file grown past the size limit (ulimit -f) is a write error the outputs report by name
+  // (sim/runs/files.h), not a signal that kills the run without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
   return aries::sim::RunCommandLine(argc, argv);
 }

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,6 +18,8 @@
 #include "coll_sweep.h"
 #include "config.h"
 #include "figures.h"
+#include "files.h"
+#include "gtkw.h"
 #include "mpi_transport.h"
 #include "package_run.h"
 #include "planners.h"
@@ -588,19 +591,70 @@ Subcommand Report(CLI::App& app) {
   return s;
 }
 
-// Output files of the parsed subcommand are checked before it runs (a missing folder is
-// reported at once, not after the run): every option named here that was given.
-void CheckOutputs(const CLI::App* a) {
-  static const char* const kOutputs[] = {"--json",       "--csv",      "--plot",  "--timeline",
-                                         "--energy-csv", "--job-file", "--trace", "--packet-log"};
+// `pattern` for every node of a K x K package when it holds "{node}", else itself.
+std::vector<std::string> PerNode(const std::string& pattern, const Config& c) {
+  const size_t at = pattern.find("{node}");
+  if (at == std::string::npos) return {pattern};
+  std::vector<std::string> paths;
+  const unsigned k = static_cast<unsigned>(std::stoul(c.Get("package.k")));
+  for (unsigned n = 0; n < k * k; ++n)
+    paths.push_back(std::string(pattern).replace(at, 6, std::to_string(n)));
+  return paths;
+}
+
+// The files `a`'s given options name: its outputs (a plot's three files, a waveform's three)
+// into `outputs`, its inputs into `inputs`.
+void OptionFiles(const CLI::App* a, const Config& c, std::vector<RunFile>* inputs,
+                 std::vector<RunFile>* outputs) {
+  static const char* const kOutputs[] = {"--json",     "--csv",        "--plot",
+                                         "--timeline", "--energy-csv", "--job-file",
+                                         "--trace",    "--packet-log", "--outputs"};
+  static const char* const kInputs[] = {"--config", "--inputs", "--tech"};
   for (const CLI::Option* opt : a->get_options()) {
-    for (const char* name : kOutputs) {
-      if (opt->check_lname(name + 2) && opt->count() > 0) {
-        for (const std::string& v : opt->results()) CheckWritable(v, name);
-        if (std::string(name) == "--plot") CheckPlotter();
+    if (opt->count() == 0) continue;
+    for (const std::string& v : opt->results()) {
+      if (opt->get_name() == "parts") inputs->push_back({"coll-merge", v});  // its part CSVs
+      for (const char* name : kInputs) {
+        if (!opt->check_lname(name + 2)) continue;
+        for (const std::string& p : PerNode(v, c)) inputs->push_back({name, p});
+      }
+      for (const char* name : kOutputs) {
+        if (!opt->check_lname(name + 2)) continue;
+        std::vector<std::string> paths = PerNode(v, c);
+        if (std::string(name) == "--plot") {
+          const std::string stem = PlotStem(v);
+          paths = {stem + ".svg", stem + ".pdf", stem + ".png"};
+          CheckPlotter();
+        } else if (std::string(name) == "--trace") {
+          paths = {v, GtkwPathOf(v), FlitFilterPath(GtkwPathOf(v))};
+        }
+        for (const std::string& p : paths) {
+          CheckOutputPath(p, name);
+          outputs->push_back({name, p});
+        }
       }
     }
   }
+}
+
+// The files the run reads through its keys (trace, faults, costs, counts, workload).
+void KeyFiles(const Config& c, std::vector<RunFile>* inputs) {
+  for (const char* key :
+       {"traffic.trace", "package.fault_file", "coll.costs", "coll.counts", "train.workload"}) {
+    std::error_code ec;
+    const std::string& v = c.Get(key);
+    if (!v.empty() && std::filesystem::exists(v, ec)) inputs->push_back({key, v});
+  }
+}
+
+// Before the parsed command runs: every output can be written where it is named, and no output
+// is an input of the run or another output (both named).
+void CheckRunFiles(const CLI::App& top, const CLI::App* sub, const Config& c) {
+  std::vector<RunFile> inputs, outputs;
+  OptionFiles(&top, c, &inputs, &outputs);
+  if (sub) OptionFiles(sub, c, &inputs, &outputs);
+  KeyFiles(c, &inputs);
+  CheckDistinct(inputs, outputs);
 }
 
 // "; did you mean 'coll'?" when `e` refuses a word that is near a subcommand or an option of
@@ -696,13 +750,13 @@ void RefuseMisplaced(const Subcommand& s, const RunOutputs& outputs, const sysc:
 // the collective tour, then the point-to-point run) or the point-to-point run alone.
 int Dispatch(const CLI::App& app, const std::vector<Subcommand>& subs, const KeyOptions& top_keys,
              const RunOutputs& outputs, sysc::Transport* net, int argc) {
-  CheckOutputs(&app);
   for (const Subcommand& s : subs) {
     if (!s.app->parsed()) continue;
-    CheckOutputs(s.app);
     RefuseMisplaced(s, outputs, net);
+    CheckRunFiles(app, s.app, s.keys->Resolve(&top_keys));
     return s.run(top_keys);
   }
+  CheckRunFiles(app, nullptr, top_keys.Resolve());
   if (argc == 1 && !net) {
     const bool tour_ok = RunCollectiveTour(4, {1024, 64 * 1024});
     PrintPointToPointIntro();

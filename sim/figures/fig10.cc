@@ -15,6 +15,7 @@
 #include "coll_run.h"
 #include "costs.h"
 #include "figures.h"
+#include "files.h"
 #include "planners.h"
 #include "plot.h"
 #include "provenance.h"
@@ -385,7 +386,9 @@ std::vector<Fig10Mean> Fig10Tables(const Fig10Options& o, const std::vector<trai
 // The workloads `o` names, loaded; refuses an empty list.
 std::vector<train::Workload> LoadWorkloads(const Fig10Options& o) {
   std::vector<train::Workload> ws;
-  for (const auto& name : o.workloads) ws.push_back(train::LoadWorkload(train::WorkloadPath(name)));
+  for (const auto& name : o.workloads)
+    ws.push_back(train::LoadWorkload(
+        CheckInputFile(train::WorkloadPath(name), "train.workload", kSmallInputLimit)));
   if (ws.empty()) {
     throw std::invalid_argument(fmt::format("--workloads: name at least one of {}",
                                             fmt::join(train::ShippedWorkloads(), ", ")));

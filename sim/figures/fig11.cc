@@ -19,6 +19,7 @@
 #include "coll_run.h"
 #include "energy.h"
 #include "figures.h"
+#include "files.h"
 #include "node_models.h"
 #include "planners.h"
 #include "plot.h"
@@ -210,7 +211,8 @@ std::string EnergyCsvRows(const Fig11Options& o, unsigned k, const EnergyFamily&
 
 int RunFig11Command(const Fig11Options& o) {
   {  // refuse a bad technology before anything runs
-    energy::Tech t = energy::LoadTech(energy::TechPath(o.tech));
+    energy::Tech t =
+        energy::LoadTech(CheckInputFile(energy::TechPath(o.tech), "--tech", kSmallInputLimit));
     for (const auto& a : o.tech_set) energy::Override(t, a);
   }
   const std::vector<EnergyFamily> fams = EnergyFamilies();

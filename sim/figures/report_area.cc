@@ -19,6 +19,7 @@
 #include "coll_run.h"
 #include "energy.h"
 #include "figures.h"
+#include "files.h"
 #include "node_models.h"
 #include "planners.h"
 #include "plot.h"
@@ -301,9 +302,7 @@ int RunReportCommand(const ReportOptions& o) {
   std::string md = ReportIntro(as);
   md += FigureSections(o, as);
   md += AreaSection(area);
-  std::ofstream f(o.out + "/report.md");
-  f << md;
-  if (!f) throw std::invalid_argument(fmt::format("--out {}: cannot write report.md", o.out));
+  WriteOutputFile(o.out + "/report.md", md, "--out");
   fmt::print("report: {}/report.md\n", o.out);
   return 0;
 }

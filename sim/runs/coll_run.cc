@@ -21,10 +21,12 @@
 #include "coll_io.h"
 #include "config.h"
 #include "energy.h"
+#include "files.h"
 #include "node_models.h"
 #include "planners.h"
 #include "provenance.h"
 #include "run_util.h"
+#include "symbolic.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -120,11 +122,7 @@ void RefuseBadCounts(const Config& c, const CollOptions& o) {
     BadKey(c, "coll.algo", serve + " with alltoallv (no measured costs)");
   }
   if (o.counts != "uniform" && o.counts != "random") {
-    std::ifstream probe(o.counts);
-    if (!probe || std::filesystem::is_directory(o.counts)) {
-      BadKey(c, "coll.counts",
-             "uniform, random, or a counts file that exists (K^2 lines of K^2 element counts)");
-    }
+    CheckInputFile(o.counts, "coll.counts", kSmallInputLimit * 16);  // K^2 lines of K^2 counts
     if (!c.Origin("coll.size").empty())
       BadKey(c, "coll.size", "unset with a counts file (the file gives every count)");
   }
@@ -134,6 +132,12 @@ void RefuseBadCounts(const Config& c, const CollOptions& o) {
 
 CollOptions CollRequest(const Config& c, CollOptions o) {
   o.geometry = GeometryOf(c);
+  if (o.geometry.k * o.geometry.k > coll::kMaxSymbolicNodes) {  // refused now, not after planning
+    BadKey(c, "package.k",
+           fmt::format("2 .. 16 for a collective (the controller proves each program by "
+                       "executing it symbolically, at most {} nodes)",
+                       coll::kMaxSymbolicNodes));
+  }
   const auto col = coll::ParseCollective(c.Get("coll.collective"));
   if (!col) BadKey(c, "coll.collective", coll::CollectiveNames());
   o.collective = *col;
@@ -252,7 +256,7 @@ CollSetup SetupOf(const CollOptions& o, bool quiet) {
   s.r.op = coll::ReductionOpcode(o.op, o.type);
   s.with_energy = o.energy || !o.tech_set.empty() || !o.energy_csv.empty() || o.tech != "dsent45";
   if (s.with_energy) {  // a bad technology file or override is refused before anything runs
-    s.tech = energy::LoadTech(energy::TechPath(o.tech));
+    s.tech = energy::LoadTech(CheckInputFile(energy::TechPath(o.tech), "--tech", kSmallInputLimit));
     for (const auto& a : o.tech_set) energy::Override(s.tech, a);
   }
   static_cast<coll::Geometry&>(s.pc) = o.geometry;
@@ -428,8 +432,10 @@ Inputs InputsOf(const CollOptions& o, const CollRun& run) {
   // An input file holds the node's buffer: an all-to-all-v's send and receive areas, without
   // the staging a 2phase plan adds past them (zeros: its scratch).
   const coll::Program& p = run.p;
-  auto read = tb::ReadNodeVectors(o.inputs, o.type, p.num_nodes(),
-                                  run.lay ? run.lay->elements() : p.elements);
+  const uint64_t elements = run.lay ? run.lay->elements() : p.elements;
+  for (unsigned node = 0; node < p.num_nodes(); ++node)  // (an .npy header is under 4 KB)
+    CheckInputFile(tb::NodePath(o.inputs, node), "--inputs", elements * 4 + 4096);
+  auto read = tb::ReadNodeVectors(o.inputs, o.type, p.num_nodes(), elements);
   for (auto& v : read) v.resize(p.elements, 0);
   return std::make_shared<const std::vector<std::vector<uint32_t>>>(std::move(read));
 }
@@ -566,7 +572,10 @@ struct CollBound {
 // The bandwidths of the run and its bandwidth bound. All-to-all-v: a node's size is the mean
 // of what it sends others, its bound the most any node sends or receives (over its local
 // ports) or the bisection's, the larger.
-CollBound Bound(const CollOptions& o, const CollSetup& s, const CollRun& run, CollReport& report) {
+// The bound and the bandwidths; the headline line gives them only for a run that `succeeded`
+// (finished, its flits accounted for and, with --verify, every element golden).
+CollBound Bound(const CollOptions& o, const CollSetup& s, const CollRun& run, bool succeeded,
+                CollReport& report) {
   const coll::Program& p = run.p;
   const double link_bytes = 4.0 * run.pkg->shape().lanes;  // per cycle per link direction
   const AllToAllVTraffic v = s.is_v ? TrafficOf(run) : AllToAllVTraffic{};
@@ -589,6 +598,11 @@ CollBound Bound(const CollOptions& o, const CollSetup& s, const CollRun& run, Co
   if (s.is_v) {
     b.bound = std::max(static_cast<double>(v.most) * 4.0 / (link_bytes * ports),
                        coll::AllToAllVBisection(run.r.geom, run.r.counts) * 4.0 / link_bytes);
+  }
+  if (!succeeded) {
+    report.Add("  cycles {}   FAILED (below): no bandwidth reported   [{:.2f} s simulated]\n",
+               run.res.cycles, run.seconds);
+    return b;
   }
   report.Add(
       "  cycles {}   algbw {:.2f} B/cycle   busbw {:.2f} B/cycle   bound {:.0f} cycles "
@@ -656,6 +670,13 @@ std::vector<CollMeasurement::Group> MeasureCommunicators(const CollOptions& o, c
 
 // Whether the run finished without errors, every flit its schedule's; its lines: the
 // recovery's total, auto's prediction beside the measurement, the flit counts, the errors.
+// Whether the run finished without errors and moved exactly its schedules' flits.
+bool RanToCompletion(const CollRun& run) {
+  const sysc::CollRunResult& res = run.res;
+  return res.finished && res.errors.empty() && res.flits_injected == res.flits_to_inject &&
+         res.flits_ejected == res.flits_to_eject;
+}
+
 bool CheckOutcome(const CollRun& run, double predicted, CollReport& report) {
   const sysc::CollRunResult& res = run.res;
   if (run.lost_cycles > 0) {
@@ -675,7 +696,7 @@ bool CheckOutcome(const CollRun& run, double predicted, CollReport& report) {
   if (!flits_ok && res.errors.empty()) {  // (a stopped run's errors say why already)
     report.Add("  error: the endpoints moved other flit counts than their schedules (above)\n");
   }
-  return res.finished && res.errors.empty() && flits_ok;
+  return RanToCompletion(run);
 }
 
 // Writes each node's result region (the whole vector, its shard after a reduce-scatter,
@@ -689,18 +710,22 @@ void WriteOutputs(const CollOptions& o, const CollRun& run, CollReport& report) 
     if (rr.len == 0) continue;
     if (first.empty()) first = tb::NodePath(o.outputs, node);
     const std::vector<uint32_t>& out = run.res.out[node];
-    tb::WriteVectorFile(tb::NodePath(o.outputs, node), o.type,
+    const std::string path = tb::NodePath(o.outputs, node);
+    WriteOutputFile(path,
+                    tb::EncodeVectorFile(
+                        path, o.type,
                         std::vector<uint32_t>(out.begin() + static_cast<std::ptrdiff_t>(rr.off),
-                                              out.begin() + static_cast<std::ptrdiff_t>(rr.end())));
+                                              out.begin() + static_cast<std::ptrdiff_t>(rr.end()))),
+                    "--outputs");
     ++written;
   }
   report.Add("  outputs: {} files, {} ...\n", written, first);
 }
 
-// Whether every element of every node matches its golden value.
-bool VerifyResults(const CollOptions& o, const CollSetup& s, const CollRun& run,
-                   CollReport& report) {
-  const auto bad = tb::CheckCollective(run.p, *run.in, run.res.out);
+// Reports the verification (`bad`: tb::CheckCollective's mismatches); whether every element of
+// every node matches its golden value.
+bool ReportVerification(const CollOptions& o, const CollSetup& s,
+                        const std::vector<std::string>& bad, CollReport& report) {
   for (const auto& b : bad) report.Add("  verify: {}\n", b);
   report.Add("  verify: {}\n",
              bad.empty() ? fmt::format("every element of every node matches the golden {}",
@@ -831,12 +856,15 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
   }
   CompleteRequest(o, s);
   const CollRun run = PlanWithRecovery(o, s, report);
-  const CollBound b = Bound(o, s, run, report);
+  // Verified before the headline (reported below it): a failed run shows no bandwidth.
+  const std::vector<std::string> bad =
+      o.verify ? tb::CheckCollective(run.p, *run.in, run.res.out) : std::vector<std::string>{};
+  const CollBound b = Bound(o, s, run, RanToCompletion(run) && bad.empty(), report);
   CollMeasurement m;
   m.groups = MeasureCommunicators(o, s, run, report);
   m.ok = CheckOutcome(run, predicted, report);
   if (!o.outputs.empty()) WriteOutputs(o, run, report);
-  if (o.verify) m.ok = VerifyResults(o, s, run, report) && m.ok;
+  if (o.verify) m.ok = ReportVerification(o, s, bad, report) && m.ok;
   CollEnergy ce;
   if (s.with_energy) ce = MeasureEnergy(o, s, run, report);
   if (!o.energy_csv.empty() && s.with_energy) {
@@ -931,7 +959,7 @@ std::string CollJson(const CollOptions& o, const CollMeasurement& m) {
 int RunCollectiveCommand(const CollOptions& o) {
   if (!o.outputs.empty()) {  // every node's file, before the run ({node} may name folders too)
     for (unsigned node = 0; node < o.geometry.k * o.geometry.k; ++node)
-      CheckWritable(tb::NodePath(o.outputs, node), "--outputs");
+      CheckOutputPath(tb::NodePath(o.outputs, node), "--outputs");
   }
   const CollMeasurement m = MeasureCollective(o);
   if (!o.json.empty()) WriteOutput(o.json, CollJson(o, m) + "\n", "--json", "  json");

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "coll_run.h"
+#include "files.h"
 #include "planners.h"
 #include "provenance.h"
 #include "tuner.h"
@@ -24,7 +25,7 @@ namespace aries::sim {
 namespace {
 
 std::vector<std::string> ReadCsvLines(const std::string& path) {
-  std::ifstream f(path);
+  std::ifstream f(CheckInputFile(path, "coll-merge", kLargeInputLimit));
   if (!f) throw std::invalid_argument(fmt::format("{}: cannot open", path));
   std::vector<std::string> lines;
   for (std::string line; std::getline(f, line);) {
@@ -32,7 +33,7 @@ std::vector<std::string> ReadCsvLines(const std::string& path) {
   }
   if (lines.empty() || lines[0] != coll::CostCsvHeader()) {
     throw std::invalid_argument(fmt::format("{}: not a sweep CSV (header '{}'; expected '{}')",
-                                            path, lines.empty() ? "" : lines[0],
+                                            path, lines.empty() ? "" : Excerpt(lines[0]),
                                             coll::CostCsvHeader()));
   }
   return lines;
@@ -106,9 +107,7 @@ int RunCollMerge(const std::vector<std::string>& parts, const std::string& out) 
     }
     rows += lines.size() - 1;
   }
-  std::ofstream f(out);
-  f << text;
-  if (!f) throw std::invalid_argument(fmt::format("--csv {}: cannot write", out));
+  WriteOutputFile(out, text, "--csv");
   WriteCsvProvenance(out, "--csv");
   fmt::print("coll-merge: {} rows from {} files into {}\n", rows, parts.size(), out);
   return 0;
@@ -270,9 +269,9 @@ SweepJobs MakeJobs(const CollSweepOptions& o, const std::string& exe) {
 
 // --job-file: writes the jobs' command lines, one a line, and prints how to run and merge them.
 void WriteJobFile(const std::string& job_file, const SweepJobs& jobs, const std::string& exe) {
-  std::ofstream jf(job_file);
-  for (const auto& j : jobs.commands) jf << j << "\n";
-  if (!jf) throw std::invalid_argument(fmt::format("--job-file {}: cannot write", job_file));
+  std::string text;
+  for (const auto& j : jobs.commands) text += j + "\n";
+  WriteOutputFile(job_file, text, "--job-file");
   fmt::print(
       "{} jobs written to {} (one command per line; each writes {}/part-NNNNN.csv)\n"
       "  local or over ssh:  parallel -j 2 < {}\n"
@@ -325,13 +324,14 @@ std::vector<std::string> ReadPartRows(const std::vector<std::string>& parts) {
 }
 
 // --csv opened to append the sweep's rows (the header when the file is new; an existing file
-// must have this version's columns); not open without --csv.
-std::ofstream OpenSweepCsv(const std::string& path) {
-  std::ofstream csv;
-  if (path.empty()) return csv;
-  const bool fresh = !std::ifstream(path).good();
+// must have this version's columns); null without --csv. The rows go into place, with the
+// provenance beside them, at CommitSweepCsv.
+std::unique_ptr<OutputFile> OpenSweepCsv(const std::string& path) {
+  if (path.empty()) return nullptr;
+  std::error_code ec;
+  const bool fresh = !std::filesystem::exists(path, ec);
   if (!fresh) {  // rows are appended: the file must have this version's columns
-    std::ifstream in(path);
+    std::ifstream in(CheckInputFile(path, "--csv", kLargeInputLimit));
     std::string first;
     while (std::getline(in, first) && !first.empty() && first[0] == '#') {
     }
@@ -339,14 +339,21 @@ std::ofstream OpenSweepCsv(const std::string& path) {
       throw std::invalid_argument(fmt::format(
           "--csv {}: its header '{}' is not this version's '{}' (the geometry, ring and "
           "local-port columns); write the sweep to a new file",
-          path, first, coll::CostCsvHeader()));
+          path, Excerpt(first), coll::CostCsvHeader()));
     }
   }
-  csv.open(path, std::ios::app);
-  if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot open for writing", path));
-  if (fresh) csv << coll::CostCsvHeader() << "\n";
-  WriteCsvProvenance(path, "--csv", !fresh);
+  auto csv = std::make_unique<OutputFile>(path, "--csv", OutputFile::Mode::kAppend);
+  if (fresh) csv->stream() << coll::CostCsvHeader() << "\n";
   return csv;
+}
+
+// Puts the sweep's CSV in place and its provenance beside it (appended to when it was there).
+void CommitSweepCsv(OutputFile* csv) {
+  if (!csv) return;
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(csv->path(), ec);
+  csv->Commit();
+  WriteCsvProvenance(csv->path(), "--csv", existed);
 }
 
 // The runs among sweep CSV rows that failed: their `ok` column (12th of CostCsvHeader) not 1.
@@ -379,12 +386,12 @@ int RunSweepJobs(const CollSweepOptions& o) {
     WriteJobFile(o.job_file, jobs, exe);
     return 0;
   }
-  std::ofstream csv = OpenSweepCsv(o.csv);  // its columns checked before the jobs run
+  auto csv = OpenSweepCsv(o.csv);  // its columns checked before the jobs run
   for (const auto& p : jobs.parts) std::remove(p.c_str());  // a rerun starts clean
   const int failed = RunJobs(jobs, o.jobs);
   const std::vector<std::string> rows = ReadPartRows(jobs.parts);
-  for (const auto& r : rows) csv << r << "\n";
-  if (!csv) throw std::invalid_argument(fmt::format("--csv {}: cannot write", o.csv));
+  for (const auto& r : rows) csv->stream() << r << "\n";
+  CommitSweepCsv(csv.get());
   fmt::print(
       "{} {} on {}x{}: {} jobs on {} local processes, {} rows merged into {} (node model "
       "{})\n\n",
@@ -467,7 +474,7 @@ struct SweepRow {
 // reason on stderr).
 SweepRow MeasureRow(const CollSweepOptions& o, const coll::AlgorithmInfo& a,
                     const coll::Candidate& cand, coll::Topology t,
-                    const std::vector<std::vector<unsigned>>& groups, std::ofstream& csv) {
+                    const std::vector<std::vector<unsigned>>& groups, OutputFile* csv) {
   const std::string where =
       std::string(coll::TopologyName(t)) + (o.groups != "all" ? ", " + o.groups : "");
   SweepRow row{fmt::format("| {} | {} |", cand.Label(), where)};
@@ -491,12 +498,11 @@ SweepRow MeasureRow(const CollSweepOptions& o, const coll::AlgorithmInfo& a,
     row.failures += m.ok ? 0 : 1;
     row.text += fmt::format(" {} ({:.1f}, {:.0f}%){} |", m.cycles, m.busbw,
                             100.0 * m.bound / static_cast<double>(m.cycles), m.ok ? "" : " FAILED");
-    if (csv.is_open()) {
-      csv << coll::CostCsvRow(co.geometry, cand, o.collective, o.type, m.bytes, m.cycles, m.busbw,
-                              m.bound / static_cast<double>(m.cycles), m.ok, o.groups,
-                              m.groups.empty() ? 0 : m.groups[0].alone)
-          << "\n";
-      csv.flush();
+    if (csv) {
+      csv->stream() << coll::CostCsvRow(co.geometry, cand, o.collective, o.type, m.bytes, m.cycles,
+                                        m.busbw, m.bound / static_cast<double>(m.cycles), m.ok,
+                                        o.groups, m.groups.empty() ? 0 : m.groups[0].alone)
+                    << "\n";
     }
   }
   return row;
@@ -505,7 +511,7 @@ SweepRow MeasureRow(const CollSweepOptions& o, const coll::AlgorithmInfo& a,
 // The sweep in this process: a row per (candidate, topology), printed as it is measured.
 int RunSequentialSweep(const CollSweepOptions& o,
                        const std::vector<std::vector<unsigned>>& groups) {
-  std::ofstream csv = OpenSweepCsv(o.csv);
+  auto csv = OpenSweepCsv(o.csv);
   PrintSweepHeading(o);
   int failures = 0;
   for (const coll::AlgorithmInfo& a : coll::Algorithms()) {
@@ -518,13 +524,14 @@ int RunSequentialSweep(const CollSweepOptions& o,
       if (o.groups != "all" && cand.ring.map != coll::RingMap::kSnake) continue;
       for (const coll::Topology t : o.topologies) {
         if (!a.Serves(t)) continue;
-        const SweepRow row = MeasureRow(o, a, cand, t, groups, csv);
+        const SweepRow row = MeasureRow(o, a, cand, t, groups, csv.get());
         failures += row.failures;
         fmt::print("{}\n", row.text);
         std::fflush(stdout);
       }
     }
   }
+  CommitSweepCsv(csv.get());
   if (failures) fmt::print("\n{} runs FAILED\n", failures);
   return failures ? 1 : 0;
 }

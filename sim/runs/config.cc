@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 #include "node_models.h"
@@ -99,15 +100,23 @@ tb::RunConfig RunWindowsOf(const Config& c, const coll::Geometry& package) {
   r.measure = KeyUint(c, "sim.measure");
   r.drain_limit = KeyUint(c, "sim.drain_limit");
   const uint64_t longest = coll::LongestLinkLatency(package);
+  // A sink that frees a slot with probability p a cycle goes n cycles without one with
+  // probability (1-p)^n: under e^-30 for n >= 30 / p.
+  const double accept = KeyReal(c, "traffic.sink_accept");
+  const uint64_t sink_wait = accept < 1 ? static_cast<uint64_t>(std::ceil(30.0 / accept)) : 0;
   if (c.Get("sim.watchdog") == "auto") {
-    r.watchdog = coll::DefaultWatchdog(package);
+    r.watchdog = std::max(coll::DefaultWatchdog(package), sink_wait);
   } else {
     r.watchdog = KeyUint(c, "sim.watchdog");
-    if (r.watchdog < 2 * longest) {
+    if (r.watchdog < std::max(2 * longest, sink_wait)) {
       BadKey(c, "sim.watchdog",
              fmt::format("auto or >= {} (twice the longest link's {} cycles: a flit and its "
-                         "credit in flight are progress the watchdog must wait for)",
-                         2 * longest, longest));
+                         "credit in flight are progress the watchdog must wait for{})",
+                         std::max(2 * longest, sink_wait), longest,
+                         sink_wait ? fmt::format("; and 30 / traffic.sink_accept = {} cycles, "
+                                                 "which a slow sink may go without an ejection",
+                                                 sink_wait)
+                                   : ""));
     }
   }
   return r;

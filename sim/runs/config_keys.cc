@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "config.h"
+#include "files.h"
 
 namespace aries::sim {
 
@@ -140,7 +141,8 @@ const std::vector<KeyInfo>& ConfigKeys() {
        WordKey()},
       {"traffic.pattern", "uniform", "uniform, transpose, bitcomp, hotspot, neighbor, trace",
        "destination pattern", kRuns, WordKey()},
-      {"traffic.rate", "0.1", "", "offered load, flits per node per cycle", kRuns, RealKey(0, 1)},
+      {"traffic.rate", "0.1", "", "offered load, flits per node per cycle", kRuns,
+       RealKey(0, 1, true)},
       {"traffic.packet_len", "4", "", "flits per packet", kRuns, UintKey(1, 64)},
       {"traffic.hotspot", "0", "", "hotspot node (pattern hotspot)", kRuns, NodeKey()},
       {"traffic.hotspot_share", "0.25", "", "share of packets sent to the hotspot", kRuns,
@@ -156,9 +158,11 @@ const std::vector<KeyInfo>& ConfigKeys() {
        UintKey(1, uint64_t{1} << 40)},
       {"sim.drain_limit", "20000", "", "cycles allowed for measured packets to arrive", kRuns,
        UintKey(0, uint64_t{1} << 40)},
-      {"sim.watchdog", "auto", "(and >= 2 x the longest link's latency)",
+      {"sim.watchdog", "auto",
+       "(and >= 2 x the longest link's latency, and >= 30 / traffic.sink_accept below 1)",
        "cycles without an ejection and without a flit or credit on the wires that count as "
-       "stuck (auto: 5000, or 4 x the longest link's latency when that is more)",
+       "stuck (auto: 5000, or 4 x the longest link's latency, or 30 / traffic.sink_accept, "
+       "whichever is most)",
        kRuns, AutoUintKey(1, uint64_t{1} << 40)},
       {"sim.kernel", "systemc", "systemc, loop",
        "step nodes from the SystemC scheduler or from a plain loop (same results)", kRuns,
@@ -323,10 +327,10 @@ const KeyInfo& KeyInfoOf(const std::string& key) {
   std::vector<std::string> known;
   for (const KeyInfo& k : ConfigKeys()) known.emplace_back(k.key);
   const std::string hint = DidYouMean(key, known);
-  if (!hint.empty()) throw ConfigError(fmt::format("unknown key '{}'{}", key, hint));
+  if (!hint.empty()) throw ConfigError(fmt::format("unknown key '{}'{}", Excerpt(key), hint));
   std::string list;
   for (const std::string& k : known) list += fmt::format(" {}", k);
-  throw ConfigError(fmt::format("unknown key '{}' (aries keys lists them):{}", key, list));
+  throw ConfigError(fmt::format("unknown key '{}' (aries keys lists them):{}", Excerpt(key), list));
 }
 
 namespace {
@@ -371,7 +375,7 @@ void Config::Set(const std::string& key, const std::string& value, const std::st
   const auto on_command_line = [](const std::string& o) { return o.rfind("--", 0) == 0; };
   if (!from.empty() && (on_command_line(from) || !on_command_line(origin))) {
     throw ConfigError(fmt::format("{} given twice: '{}' ({}) and '{}' ({}); give it once", key,
-                                  values_[key], from, value, origin));
+                                  Excerpt(values_[key]), from, Excerpt(value), origin));
   }
   values_[key] = value;
   from = origin;
@@ -380,7 +384,7 @@ void Config::Set(const std::string& key, const std::string& value, const std::st
 void Config::SetAssignment(const std::string& kv, const std::string& origin) {
   const auto eq = kv.find('=');
   if (eq == std::string::npos) {
-    throw ConfigError(fmt::format("'{}': expected key=value", kv));
+    throw ConfigError(fmt::format("'{}': expected key=value", Excerpt(kv)));
   }
   auto trim = [](std::string s) {
     const auto b = s.find_first_not_of(" \t\r");
@@ -393,15 +397,7 @@ void Config::SetAssignment(const std::string& kv, const std::string& origin) {
 void Config::LoadFile(const std::string& path) {
   // A regular file of bounded size: a device (/dev/zero) or a directory is refused, not read
   // forever or as nothing.
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw ConfigError(fmt::format("config {}: not a regular file", path));
-  }
-  if (std::filesystem::file_size(path, ec) > (1u << 20)) {
-    throw ConfigError(
-        fmt::format("config {}: larger than 1 MB; a configuration is a few lines", path));
-  }
-  std::ifstream f(path);
+  std::ifstream f(CheckInputFile(path, "config", kSmallInputLimit));
   if (!f) throw ConfigError(fmt::format("config {}: cannot open", path));
   std::string line;
   unsigned n = 0;
@@ -447,9 +443,10 @@ void BadKey(const Config& c, const std::string& key, const std::string& why) {
     allowed += DidYouMean(c.Get(key), AllowedWords(allowed));
   }
   if (from.rfind("--", 0) == 0 && from != "--set") {  // a flag: name it as the user wrote it
-    throw ConfigError(fmt::format("{} {}: allowed {} (key {})", from, c.Get(key), allowed, key));
+    throw ConfigError(
+        fmt::format("{} {}: allowed {} (key {})", from, Excerpt(c.Get(key)), allowed, key));
   }
-  throw ConfigError(fmt::format("{} = '{}': allowed {}{}", key, c.Get(key), allowed,
+  throw ConfigError(fmt::format("{} = '{}': allowed {}{}", key, Excerpt(c.Get(key)), allowed,
                                 from.empty() || from == "--set" ? "" : fmt::format(" ({})", from)));
 }
 
@@ -478,6 +475,14 @@ std::optional<uint64_t> DecimalOf(const std::string& v) {
   }
 }
 
+// Whether `v` is a plain decimal: digits with at most one point ("0.3", "1", ".5"); no sign,
+// exponent, hex float, inf or nan.
+bool PlainDecimal(const std::string& v) {
+  const size_t point = v.find('.');
+  return !v.empty() && v != "." && v.find_first_not_of("0123456789.") == std::string::npos &&
+         (point == std::string::npos || v.find('.', point + 1) == std::string::npos);
+}
+
 }  // namespace
 
 uint64_t KeyUint(const Config& c, const std::string& key) {
@@ -504,6 +509,7 @@ unsigned KeyNode(const Config& c, const std::string& key, unsigned nodes) {
 double KeyReal(const Config& c, const std::string& key) {
   const KeyInfo& k = TypedKey(key, KeyKind::kReal);
   const std::string& v = c.Get(key);
+  if (!PlainDecimal(v)) BadKey(c, key);
   try {
     size_t pos = 0;
     const double x = std::stod(v, &pos);
@@ -594,14 +600,7 @@ coll::FaultSet FaultsOf(const Config& c, const coll::Geometry& g) {
   }
   const std::string& path = c.Get("package.fault_file");
   if (path.empty()) return set;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw ConfigError(fmt::format("package.fault_file = '{}': not a regular file", path));
-  }
-  if (std::filesystem::file_size(path, ec) > (1u << 20)) {
-    throw ConfigError(fmt::format("package.fault_file = '{}': larger than 1 MB", path));
-  }
-  std::ifstream f(path);
+  std::ifstream f(CheckInputFile(path, "package.fault_file", kSmallInputLimit));
   std::stringstream text;
   text << f.rdbuf();
   if (!f && !f.eof())
@@ -631,8 +630,14 @@ std::vector<double> SweepRates(const Config& c) {
   while (std::getline(rs, item, ',')) {
     try {
       size_t pos = 0;
+      if (!PlainDecimal(item)) BadKey(c, "sweep.rates");
       const double r = std::stod(item, &pos);
-      if (pos != item.size() || !(r > 0 && r <= 1)) BadKey(c, "sweep.rates");  // (NaN too)
+      if (pos != item.size() || !(r > 0 && r <= 1)) BadKey(c, "sweep.rates");
+      if (std::find(rates.begin(), rates.end(), r) != rates.end()) {
+        BadKey(
+            c, "sweep.rates",
+            fmt::format("each rate once ({} is given twice: its run would be made twice)", item));
+      }
       rates.push_back(r);
     } catch (const std::logic_error&) {
       BadKey(c, "sweep.rates");

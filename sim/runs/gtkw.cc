@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "aries_pkg.h"
@@ -75,20 +74,15 @@ class Writer {
 };
 
 // The flit decoder GTKWave runs (a translate filter process takes no arguments: a wrapper next
-// to the save file passes this package's VCs and K), executable; false when it cannot be written.
-bool WriteFlitFilter(const std::string& filter, unsigned num_vcs, unsigned k) {
-  {
-    std::ofstream f(filter);
-    f << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\nexec "
-         "python3 "
-      << ShellQuote(ARIES_FLIT_FILTER) << " --vcs " << num_vcs << " --k " << k << "\n";
-    if (!f) return false;
-  }
+// to the save file passes this package's VCs and K), executable once in place.
+void WriteFlitFilter(OutputFile& filter, unsigned num_vcs, unsigned k) {
+  filter.stream() << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\n"
+                     "exec python3 "
+                  << ShellQuote(ARIES_FLIT_FILTER) << " --vcs " << num_vcs << " --k " << k << "\n";
   std::filesystem::permissions(
-      filter, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                  std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                  std::filesystem::perms::others_exec);
-  return true;
+      filter.temp(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                         std::filesystem::perms::others_exec);
 }
 
 // The save file's head: what it is, its provenance, the waveform it opens and where.
@@ -166,17 +160,22 @@ void OutputPortGroup(Writer& w, const std::string& scope, unsigned o, const sysc
 
 }  // namespace
 
+std::string GtkwPathOf(const std::string& fst) {
+  std::string gtkw = fst;
+  if (const auto dot = gtkw.rfind(".fst"); dot != std::string::npos) gtkw = gtkw.substr(0, dot);
+  return gtkw + ".gtkw";
+}
+
 std::string FlitFilterPath(const std::string& gtkw_path) {
   return gtkw_path.substr(0, gtkw_path.rfind(".gtkw")) + ".flit_filter";
 }
 
-int WritePackageGtkw(const std::string& path, const std::string& fst_path, const sysc::NodeShape& p,
-                     const std::vector<std::string>& scopes, unsigned k, uint64_t start_cycle) {
-  const std::string filter = FlitFilterPath(path);
-  if (!WriteFlitFilter(filter, p.num_vcs, k)) return 0;
-  const std::string filter_abs = std::filesystem::absolute(filter).string();
-  std::ofstream os(path);
-  if (!os) return 0;
+int WritePackageGtkw(OutputFile& save, OutputFile& filter, const std::string& fst_path,
+                     const sysc::NodeShape& p, const std::vector<std::string>& scopes, unsigned k,
+                     uint64_t start_cycle) {
+  WriteFlitFilter(filter, p.num_vcs, k);
+  const std::string filter_abs = std::filesystem::absolute(filter.path()).string();
+  std::ostream& os = save.stream();
   WriteGtkwHead(os, fst_path, start_cycle);
   Writer w(os);
   for (const std::string& scope : scopes) {
@@ -186,7 +185,7 @@ int WritePackageGtkw(const std::string& path, const std::string& fst_path, const
     for (unsigned o = 0; o < p.num_ports; ++o) OutputPortGroup(w, scope, o, p, filter_abs);
     w.End(scope);
   }
-  return os ? w.count() : 0;
+  return w.count();
 }
 
 }  // namespace aries::sim

@@ -13,6 +13,7 @@
 #include "aries_pkg.h"
 #include "coll_adapter.h"
 #include "fault_routes.h"
+#include "files.h"
 #include "geometry.h"
 #include "gtkw.h"
 #include "node_models.h"
@@ -40,11 +41,15 @@ class PacketLogger {
                std::vector<PacketHop>* hops, uint64_t* tail_eject)
       : k_(k), vcs_(num_vcs), packet_(packet), hops_(hops), tail_eject_(tail_eject) {
     if (!path.empty()) {
-      f_.open(path);
-      if (!f_) throw std::invalid_argument("--packet-log " + path + ": cannot write");
-      f_ << PacketLogHeader() << "\n";
-      WriteCsvProvenance(path, "--packet-log");
+      out_ = std::make_unique<OutputFile>(path, "--packet-log");
+      out_->stream() << PacketLogHeader() << "\n";
     }
+  }
+  // Puts the log in place (and its provenance beside it) once the run is over.
+  void Commit() {
+    if (!out_) return;
+    out_->Commit();
+    WriteCsvProvenance(out_->path(), "--packet-log");
   }
   void operator()(const sysc::Package::FlitEvent& e) {
     const uint32_t h = e.flit[0];
@@ -59,7 +64,8 @@ class PacketLogger {
       if (((h >> hw::kHdrTailBit) & 1u) && e.kind == sysc::Package::FlitEvent::kEject)
         *tail_eject_ = e.cycle;
     }
-    if (!f_.is_open()) return;
+    if (!out_) return;
+    std::ostream& f_ = out_->stream();
     // (A channel's name holds a comma, "x(1,3)+": quoted.)
     std::string where = e.channel ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
                                                 e.channel->dst(), e.cycle + e.channel->latency())
@@ -80,30 +86,34 @@ class PacketLogger {
   }
 
  private:
-  std::ofstream f_;
+  std::unique_ptr<OutputFile> out_;
   unsigned k_, vcs_;
   int64_t packet_;
   std::vector<PacketHop>* hops_;
   uint64_t* tail_eject_;  // the traced packet's tail: the cycle it left the package
 };
 
-// FILE.gtkw, the save file next to the waveform FILE.fst (FILE.gtkw for a FILE without .fst).
-std::string GtkwPathOf(const std::string& fst) {
-  std::string gtkw = fst;
-  if (const auto dot = gtkw.rfind(".fst"); dot != std::string::npos) gtkw = gtkw.substr(0, dot);
-  return gtkw + ".gtkw";
-}
-
-// A waveform's files (the FST, its save file and flit filter): removed on the way out unless
-// the run began (a waveform of a failed run is kept for debugging), so that a refused input
-// leaves none behind.
+// A waveform's files (the FST, its save file and flit filter), written as temporaries and put
+// in place once the run has ended (a waveform of a failed run is kept for debugging); a refused
+// input leaves none behind.
 struct WaveformFiles {
-  std::vector<std::string> paths;
-  bool keep = false;  // the run began
-  ~WaveformFiles() {
-    if (!keep) {
-      for (const std::string& p : paths) std::remove(p.c_str());
+  std::unique_ptr<OutputFile> fst, save, filter;
+  explicit WaveformFiles(const std::string& fst_path) {
+    if (fst_path.empty()) return;
+    const std::string gtkw = GtkwPathOf(fst_path);
+    fst = std::make_unique<OutputFile>(fst_path, "--trace");
+    save = std::make_unique<OutputFile>(gtkw, "--trace");
+    filter = std::make_unique<OutputFile>(FlitFilterPath(gtkw), "--trace");
+  }
+  void Commit(bool fst_reads_back) {
+    if (!fst) return;
+    if (!fst_reads_back) {
+      throw std::runtime_error(fmt::format(
+          "--trace {}: the waveform did not read back as an FST (a full disk?); the path is "
+          "unchanged",
+          fst->path()));
     }
+    for (OutputFile* f : {fst.get(), save.get(), filter.get()}) f->Commit();
   }
 };
 
@@ -129,7 +139,8 @@ void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std
 tb::TrafficConfig TrafficOfRun(const SimSettings& s, unsigned num_nodes) {
   tb::TrafficConfig tc = s.traffic;
   if (tc.pattern != tb::Pattern::kTrace) return tc;
-  tc.trace = tb::ReadTrace(s.trace_file, num_nodes);
+  tc.trace =
+      tb::ReadTrace(CheckInputFile(s.trace_file, "traffic.trace", kLargeInputLimit), num_nodes);
   // Latency is measured on the packets injected in [warm-up, warm-up + measure): a trace
   // with none there would report 0 packets and latency 0 as if measured.
   const uint64_t from = s.run.warmup, to = s.run.warmup + s.run.measure;
@@ -156,19 +167,17 @@ sysc::NodeModelFactory NodeModelsOf(const SimSettings& s, sysc::NodeImpl impl, b
                                  carried);
 }
 
-// Writes the waveform's save file (`gtkw`): the traced nodes in the order given (a packet's path
+// Writes the waveform's save file: the traced nodes in the order given (a packet's path
 // in its order), every node when none is given.
-void WriteTraceSaveFile(const sysc::Package& pkg, const TraceRequest& trace,
-                        const std::string& gtkw, unsigned k) {
+void WriteTraceSaveFile(const sysc::Package& pkg, const TraceRequest& trace, WaveformFiles& files,
+                        unsigned k) {
   std::vector<std::string> scopes;
   if (trace.nodes.empty()) {
     for (unsigned n = 0; n < pkg.num_nodes(); ++n) scopes.push_back(pkg.NodeName(n));
   } else {
     for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
   }
-  if (WritePackageGtkw(gtkw, trace.file, pkg.shape(), scopes, k, trace.from) == 0) {
-    throw std::runtime_error("cannot write " + gtkw);
-  }
+  WritePackageGtkw(*files.save, *files.filter, trace.file, pkg.shape(), scopes, k, trace.from);
 }
 
 // Programs routing tables around the faults present from reset (a fault of a later cycle
@@ -216,23 +225,22 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   // reset, so its own CTRL writes are in it, and a refused input must leave no file behind.
   // What is refused after it (a fault that cuts a node off, a bypass setting) removes the
   // waveform's files (declared first, so the package has closed the FST).
-  WaveformFiles outputs;
-  const std::string gtkw = GtkwPathOf(trace.file);
   CheckTraceRequest(trace, impl, s.model, s.package.k * s.package.k);
   tb::TrafficConfig tc = TrafficOfRun(s, s.package.k * s.package.k);
-  const sysc::Package::Waveform wave{trace.file, trace.nodes, trace.from, trace.to};
+  WaveformFiles outputs(trace.file);
+  const sysc::Package::Waveform wave{traced ? outputs.fst->HandOver() : "", trace.nodes, trace.from,
+                                     trace.to};
   sysc::Package pkg(pc, NodeModelsOf(s, impl, traced), s.seed, net, traced ? &wave : nullptr);
   // The waveform is open (the package's construction), so the config bus shows the run's own
   // register writes below too: bypass segments, routes around faults.
-  if (traced) {
-    outputs.paths = {trace.file, gtkw, FlitFilterPath(gtkw)};
-    WriteTraceSaveFile(pkg, trace, gtkw, s.package.k);
-  }
+  if (traced) WriteTraceSaveFile(pkg, trace, outputs, s.package.k);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
   }
-  if (!s.package.faults.empty() && s.fault_routing == "tables") {
+  // Tables route around the faults present from reset; a fault still to come (perhaps never,
+  // in this run) leaves dimension-order routing as it is until it strikes.
+  if (!s.package.faults.FromReset().empty() && s.fault_routing == "tables") {
     o.fault_routes = ProgramFaultRoutes(pkg, s);
     tc.flow_routed = true;
   }
@@ -250,9 +258,9 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     advance = [&sc](uint64_t n) { sc->Run(n); };
   }
   const tb::Progress prog = ProgressOf(progress, s.run.warmup + s.run.measure, net);
-  outputs.keep = true;
   o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);
-  pkg.CloseTrace();
+  outputs.Commit(pkg.CloseTrace());
+  if (logger) logger->Commit();
   if (traced && pkg.cycle() <= trace.from) {  // (the run's end is known only now)
     fmt::print(stderr,
                "warning: --trace-from {}: the run ended at cycle {}, so {} holds none of its "
@@ -284,9 +292,12 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
   }
   if (!s.package.faults.empty()) {
     fmt::print("  {:<28} {}\n", "faults", s.package.faults.Names(s.package));
-    fmt::print(
-        "  {:<28} {}\n", "routing",
-        o.fault_routes.empty() ? "dimension order (package.fault_routing = dor)" : o.fault_routes);
+    fmt::print("  {:<28} {}\n", "routing",
+               !o.fault_routes.empty() ? o.fault_routes
+               : s.fault_routing == "dor"
+                   ? "dimension order (package.fault_routing = dor)"
+                   : "dimension order (none from reset: the tables route around faults present "
+                     "from reset)");
   }
   fmt::print("  {:<28} {} at {} flits/node/cycle, {}-flit packets, seed {}\n", "traffic",
              c.Get("traffic.pattern"), s.traffic.rate, s.traffic.packet_len, s.seed);
@@ -307,6 +318,12 @@ void PrintSummary(const SimSettings& s, const Config& c, const RunOutput& o) {
              s.payload == "id" ? " (headers and packet ids: sim.payload = id; full moves and "
                                  "checks every lane)"
                                : "");
+  if (r.drain_limited) {  // not lost: the run stopped waiting for them
+    fmt::print(
+        "  {:<28} {} packets still in flight when sim.drain_limit = {} cycles after the window "
+        "ran out (none lost; raise sim.drain_limit to let them arrive)\n",
+        "stopped by the drain limit", r.packets_outstanding, s.run.drain_limit);
+  }
   fmt::print(
       "  {:<28} {} cycles in {:.2f} s = {:.0f} cycles/s ({} node model, {} kernel, {}{} "
       "thread{}), peak memory {} MB{}\n",
@@ -352,6 +369,7 @@ std::string ToJson(const Config& c, const std::string& command,
     x["accepted"] = r.accepted;
     x["saturated"] = r.saturated;
     x["stuck"] = r.stuck;
+    x["drain_limited"] = r.drain_limited;
     x["stuck_report"] = r.stuck_report;
     x["latency"] = {{"mean", r.latency.mean},       {"p50", r.latency.p50},
                     {"p99", r.latency.p99},         {"max", r.latency.max},
@@ -382,12 +400,6 @@ std::string ToJson(const Config& c, const std::string& command,
 }
 
 namespace {
-
-bool WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  f << text;
-  return static_cast<bool>(f);
-}
 
 std::vector<unsigned> ParseNodes(const std::string& s) {
   std::vector<unsigned> v;
@@ -612,14 +624,14 @@ PackageRuns RunSweep(const SimSettings& s, const Config& cfg, const std::vector<
 // Writes --json and --csv (rank 0 of a distributed run) and draws --plot.
 void WriteRunFiles(const PackageCommand& cmd, const PackageRuns& runs, sysc::Transport* net) {
   const bool writes = !net || net->rank() == 0;  // rank 0 writes a distributed run's files
-  if (writes && !cmd.json_file.empty() &&
-      !WriteFile(cmd.json_file, ToJson(cmd.config, cmd.sweep ? "sweep" : "run", runs.runs))) {
-    throw std::runtime_error("cannot write " + cmd.json_file);
+  if (writes && !cmd.json_file.empty()) {
+    WriteOutputFile(cmd.json_file, ToJson(cmd.config, cmd.sweep ? "sweep" : "run", runs.runs),
+                    "--json");
   }
   std::string rows = CsvHeader() + "\n";
   for (const auto& [si, o] : runs.runs) rows += CsvRow(si, o) + "\n";
   if (writes && !cmd.csv_file.empty()) {
-    if (!WriteFile(cmd.csv_file, rows)) throw std::runtime_error("cannot write " + cmd.csv_file);
+    WriteOutputFile(cmd.csv_file, rows, "--csv");
     WriteCsvProvenance(cmd.csv_file, "--csv");
   }
   if (writes) PlotCsv("sweep", rows, cmd.plot_file);
@@ -630,6 +642,11 @@ void WriteRunFiles(const PackageCommand& cmd, const PackageRuns& runs, sysc::Tra
 int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   const Config& cfg = cmd.config;
   SimSettings s = Validate(cfg);
+  if (cmd.sweep && s.traffic.pattern == tb::Pattern::kTrace) {
+    throw ConfigError(
+        "aries sweep with traffic.pattern = trace: the trace's cycles set the load, so every "
+        "rate would repeat one run (use aries run)");
+  }
   const std::vector<double> rates = cmd.sweep ? SweepRates(cfg) : std::vector<double>{};
   if (!cmd.plot_file.empty() && !cmd.sweep) {
     throw ConfigError("--plot draws a sweep's latency and throughput curves: aries sweep --plot");

@@ -6,9 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "files.h"
 #include "provenance.h"
 #include "run_util.h"
 
@@ -42,7 +45,13 @@ void PlotCsv(const std::string& kind, const std::string& header_and_rows,
              const std::string& stem_in, const char* option) {
   if (stem_in.empty()) return;
   const std::string stem = PlotStem(stem_in);
-  CheckWritable(stem + ".svg", option);
+  // The plotter writes the three temporaries (one stem: ".aries-PID-NAME"), renamed when done.
+  std::vector<std::unique_ptr<OutputFile>> outs;
+  for (const char* ext : {".svg", ".pdf", ".png"})
+    outs.push_back(std::make_unique<OutputFile>(stem + ext, option));
+  for (auto& out : outs) out->HandOver();
+  const std::string& svg_temp = outs.front()->temp();
+  const std::string temp_stem = svg_temp.substr(0, svg_temp.size() - 4);
   char tmpl[] = "/tmp/aries_plot_XXXXXX";
   const int fd = mkstemp(tmpl);
   if (fd < 0) throw std::runtime_error("plot: cannot create a temporary CSV in /tmp");
@@ -55,7 +64,7 @@ void PlotCsv(const std::string& kind, const std::string& header_and_rows,
   const std::string err_path = csv_path + ".err";
   const std::string cmd = fmt::format("{} {} {} {} {} 2> {}", ShellQuote(ARIES_PLOT_PYTHON),
                                       ShellQuote(ARIES_PLOT_SCRIPT), kind, ShellQuote(csv_path),
-                                      ShellQuote(stem), ShellQuote(err_path));
+                                      ShellQuote(temp_stem), ShellQuote(err_path));
   const int rc = std::system(cmd.c_str());
   std::string err;
   {
@@ -73,6 +82,7 @@ void PlotCsv(const std::string& kind, const std::string& header_and_rows,
     throw std::runtime_error(
         fmt::format("{} {}: the plotter ({}) failed: {}", option, stem_in, ARIES_PLOT_SCRIPT, err));
   }
+  for (auto& out : outs) out->Commit();
   fmt::print("plot: {}.svg, {}.pdf, {}.png\n", stem, stem, stem);
 }
 

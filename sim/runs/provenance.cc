@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "aries_build_info.h"  // ARIES_GIT_COMMIT (cmake/BuildInfo.cmake, every build)
+#include "files.h"
 #include "run_util.h"
 
 namespace aries::sim {
@@ -142,9 +143,7 @@ void WriteCsvProvenance(const std::string& csv_path, const char* option, bool ap
     j["request"] = State().config;
     j["result"] = {{"csv", std::filesystem::path(csv_path).filename().string()}};
   }
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", option, path));
+  WriteOutputFile(path, j.dump(2) + "\n", option);
 }
 
 void WriteCsv(const std::string& path, const std::string& header_and_rows, const char* option,

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "files.h"
+
 namespace aries::sim {
 
 namespace {
@@ -107,31 +109,8 @@ std::vector<std::string> SplitList(const std::string& s, const char* option) {
 void WriteOutput(const std::string& path, const std::string& text, const char* option,
                  const char* what) {
   if (path.empty()) return;
-  std::ofstream f(path);
-  f << text;
-  if (!f) throw std::invalid_argument(fmt::format("{} {}: cannot write", option, path));
+  WriteOutputFile(path, text, option);
   fmt::print("{}: {}\n", what, path);
-}
-
-void CheckWritable(const std::string& path, const char* option) {
-  namespace fs = std::filesystem;
-  if (path.empty()) {  // (an empty name would write nothing without a word)
-    throw std::invalid_argument(fmt::format("{} '': allowed a file name", option));
-  }
-  const fs::path dir =
-      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    throw std::invalid_argument(
-        fmt::format("{} {}: the folder {} does not exist", option, path, dir.string()));
-  }
-  if (fs::is_directory(path, ec)) {
-    throw std::invalid_argument(fmt::format("{} {}: is a folder, not a file", option, path));
-  }
-  if (access(dir.c_str(), W_OK) != 0) {
-    throw std::invalid_argument(
-        fmt::format("{} {}: the folder {} is not writable", option, path, dir.string()));
-  }
 }
 
 std::string SelfExe() {
@@ -147,7 +126,9 @@ std::string ShellQuote(const std::string& s) {
   return q + "'";
 }
 
-std::string CostPath(const std::string& costs) { return costs.empty() ? ARIES_COST_FILE : costs; }
+std::string CostPath(const std::string& costs) {
+  return CheckInputFile(costs.empty() ? ARIES_COST_FILE : costs, "coll.costs", kLargeInputLimit);
+}
 
 std::string CostFileLabel(const std::string& path) {
   return path == ARIES_COST_FILE ? "collectives/data/collective_costs.csv" : path;

@@ -47,16 +47,13 @@ bool StderrIsTerminal();
 // whose rows or runs would be made twice) throws std::invalid_argument naming `option`.
 std::vector<std::string> SplitList(const std::string& s, const char* option);
 
-// Writes `text` to `path` (nothing when `path` is empty) and prints "<what>: <path>"; throws
-// std::invalid_argument naming `option` and the path when it cannot.
+// Writes `text` to `path` (nothing when `path` is empty; files.h: WriteOutputFile) and prints
+// "<what>: <path>".
 void WriteOutput(const std::string& path, const std::string& text, const char* option,
                  const char* what);
 
-// Throws std::invalid_argument naming `option` and `path` when a file cannot be created there
-// (its folder missing or not writable): checked before a run, not after it.
-void CheckWritable(const std::string& path, const char* option);
-
-// The measured cost file of --costs / coll.costs: `costs`, or the repository's when empty.
+// The measured cost file of --costs / coll.costs: `costs`, or the repository's when empty;
+// refused unless a regular file of at most 1 GB (files.h: CheckInputFile).
 std::string CostPath(const std::string& costs);
 // How a cost file is named in what the commands print: the repository's by its path in the
 // repository (not this machine's), another as given.

@@ -13,6 +13,7 @@
 
 #include "coll_run.h"
 #include "costs.h"
+#include "files.h"
 #include "planners.h"
 #include "plot.h"
 #include "provenance.h"
@@ -294,7 +295,8 @@ int RunTrainSearch(const TrainOptions& o);
 
 int RunTrainCommand(const TrainOptions& o) {
   if (o.search) return RunTrainSearch(o);
-  const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
+  const train::Workload w = train::LoadWorkload(
+      CheckInputFile(train::WorkloadPath(o.workload), "train.workload", kSmallInputLimit));
   const train::Parallelism& par = o.par;
   const coll::Topology topo = o.topology;
   const train::Chiplet chip = ChipletWith(o.utilization);
@@ -535,7 +537,8 @@ bool CheckSearch(const TrainOptions& o, const train::CostTable& table, const tra
 }
 
 int RunTrainSearch(const TrainOptions& o) {
-  const train::Workload w = train::LoadWorkload(train::WorkloadPath(o.workload));
+  const train::Workload w = train::LoadWorkload(
+      CheckInputFile(train::WorkloadPath(o.workload), "train.workload", kSmallInputLimit));
   const train::Chiplet chip = ChipletWith(o.utilization);
   const train::CostTable table(CostPath(o.costs));
   PrintSearchHeading(o, w, table);
