@@ -809,10 +809,10 @@ int RunCommandLine(int argc, char** argv) {
   try {
     return Dispatch(app, subs, top_keys, outputs, net, argc);
   } catch (const ConfigError& e) {  // every rank refuses the same input: they all end here
-    if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", e.what());
+    if (!net || net->rank() == 0) fmt::print(stderr, "error: {}\n", Printable(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
+    fmt::print(stderr, "error: {}\n", Printable(e.what()));
     std::fflush(stdout);
     if (mpi) mpi->Abort(2);  // the other ranks would wait for this one
     return 2;

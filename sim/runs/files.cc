@@ -150,9 +150,7 @@ const std::string& CheckInputFile(const std::string& path, const std::string& wh
                                   uint64_t limit) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) {
-    throw ConfigError(fmt::format("{} '{}': no such file", what, path));
-  }
+  if (ec || !fs::exists(st)) return path;  // (its reader says so, with what it expects there)
   if (!fs::is_regular_file(st)) {
     const char* kind = fs::is_directory(st)                                 ? "a folder"
                        : fs::is_fifo(st)                                    ? "a FIFO"
@@ -206,6 +204,30 @@ std::string Excerpt(std::string_view bytes, size_t max) {
     if (out.size() + piece.size() > max) return out + "...";
     out += piece;
   }
+  return out;
+}
+
+std::string Printable(std::string_view message, size_t max_line) {
+  std::string out;
+  size_t line = 0, cut = 0;
+  for (const char ch : message) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      if (cut) out += fmt::format("... ({} more characters)", cut);
+      out += '\n';
+      line = cut = 0;
+      continue;
+    }
+    const std::string piece =
+        c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, ch);
+    if (line + piece.size() > max_line) {
+      cut += 1;
+      continue;
+    }
+    out += piece;
+    line += piece.size();
+  }
+  if (cut) out += fmt::format("... ({} more characters)", cut);
   return out;
 }
 

@@ -58,8 +58,9 @@ void WriteOutputFile(const std::string& path, std::string_view text, const std::
 inline constexpr uint64_t kSmallInputLimit = uint64_t{1} << 20;  // configs, faults, workloads
 inline constexpr uint64_t kLargeInputLimit = uint64_t{1} << 30;  // traces, vectors, cost files
 
-// Throws ConfigError naming `what` and `path` unless `path` is a regular file (links followed)
-// of at most `limit` bytes; returns `path`.
+// Throws ConfigError naming `what` and `path` when `path` is there but is not a regular file
+// (links followed) of at most `limit` bytes; returns `path`. (A path with nothing there is left
+// to its reader, whose message says what it expects, such as the shipped names.)
 const std::string& CheckInputFile(const std::string& path, const std::string& what, uint64_t limit);
 
 // A named file of a run: the option or key that names it, and its path.
@@ -73,6 +74,10 @@ void CheckDistinct(const std::vector<RunFile>& inputs, const std::vector<RunFile
 // At most `max` characters of `bytes` for an error message: control and non-ASCII bytes as
 // \xNN, and "..." when cut.
 std::string Excerpt(std::string_view bytes, size_t max = 40);
+
+// `message` safe to print: control bytes but newlines as \xNN, each line cut at `max_line`
+// characters (a value read from a binary file may be a whole file long).
+std::string Printable(std::string_view message, size_t max_line = 400);
 
 }  // namespace aries::sim
 

@@ -15,9 +15,9 @@ refused() {  # expected message, then the command's arguments
   grep -qF -- "$want" "$dir/e" || { echo "expected '$want' for: $*"; cat "$dir/e"; exit 1; }
 }
 T="--set traffic.pattern=trace"
-refused "trace $dir: not a regular file" $T --set traffic.trace="$dir"
-refused "trace /dev/zero: not a regular file" $T --set traffic.trace=/dev/zero
-refused "config /dev/zero: not a regular file" --config /dev/zero
+refused "traffic.trace '$dir': is a folder, not a regular file" $T --set traffic.trace="$dir"
+refused "traffic.trace '/dev/zero': is a device, not a regular file" $T --set traffic.trace=/dev/zero
+refused "config '/dev/zero': is a device, not a regular file" --config /dev/zero
 printf '5 0 1 4\n-3 1 2 4\n' > "$dir/neg.tr"
 refused "neg.tr:2: expected 'cycle src dst flits' (decimal numbers >= 0)" $T --set traffic.trace="$dir/neg.tr"
 printf '# nothing\n\n' > "$dir/empty.tr"

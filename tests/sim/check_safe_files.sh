@@ -6,6 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib_fail.sh"
 aries=$1
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -62,10 +63,10 @@ expect_refusal 2 "is the run's input package.fault_file f.txt" -- \
 "$aries" coll -k 2 --size 1K --outputs "in{node}.bin" > /dev/null
 expect_refusal 2 "--json in3.bin: is the run's input --inputs in3.bin" -- \
   coll -k 2 --size 1K --inputs "in{node}.bin" --json in3.bin
-cp "$(dirname "$0")/../../collectives/data/collective_costs.csv" costs.csv
+cp "$here/../../collectives/data/collective_costs.csv" costs.csv
 expect_refusal 2 "--json costs.csv: is the run's input coll.costs costs.csv" -- \
   coll --algo auto --size 1K --costs costs.csv --json costs.csv
-test -z "$(ls -A | grep '^\.aries-')"  # no temporary left behind
+if ls -A | grep -q '^\.aries-'; then echo "FAIL: a temporary was left" >&2; exit 1; fi
 
 # 3. A write that fails is an error naming the file; the path keeps what it held.
 echo before > log.csv
@@ -74,15 +75,15 @@ rc=0
 test "$rc" != 0
 grep -q -- "--packet-log log.csv: writing failed (File too large); the path is unchanged" err.txt
 grep -qx before log.csv
-test -z "$(ls -A | grep '^\.aries-')"
+if ls -A | grep -q '^\.aries-'; then echo "FAIL: a temporary was left" >&2; exit 1; fi
 rc=0
 (ulimit -f 1; "$aries" sweep --set sweep.rates=0.1 "${short[@]}" --json big.json > out.txt 2> err.txt) || rc=$?
 test "$rc" != 0 && grep -q -- "--json big.json: writing failed" err.txt && test ! -e big.json
 
 # 4. Inputs that would hang or exhaust memory are refused at once.
-ln -s /dev/zero zero.npy
-expect_refusal 2 "--inputs 'zero.npy': is a device, not a regular file" -- \
-  coll -k 2 --size 1K --inputs zero.npy
+for n in 0 1 2 3; do ln -s /dev/zero zero$n.npy; done
+expect_refusal 2 "--inputs 'zero0.npy': is a device, not a regular file" -- \
+  coll -k 2 --size 1K --inputs "zero{node}.npy"
 expect_refusal 2 "train.workload '/dev/zero': is a device" -- train --workload /dev/zero
 expect_refusal 2 "coll.costs '/dev/zero': is a device" -- coll --algo auto --costs /dev/zero
 expect_refusal 2 "--tech '$PWD': is a folder" -- coll --size 1K --tech "$PWD"
@@ -93,6 +94,16 @@ head -c 2000000 /dev/zero > big.cfg
 expect_refusal 2 "config 'big.cfg': 2000000 bytes, larger than the 1 MB" -- run --config big.cfg
 printf 'bad\x01\x02key = 1\n' > bin.cfg
 expect_refusal 2 'unknown key '"'"'bad\x01\x02key'"'" -- run --config bin.cfg
+python3 -c "import sys; sys.stdout.buffer.write(bytes(b for b in range(1, 32) if b != 10) * 30000 + b' = 1\n')" > bin.tech
+rc=0
+"$aries" coll --size 1K --tech bin.tech 2> err.txt || rc=$?
+test "$rc" = 2
+python3 - err.txt <<'PY'
+import sys
+err = open(sys.argv[1], "rb").read()
+assert all(b >= 0x20 or b == 0x0a for b in err), err[:200]  # control bytes escaped
+assert max(len(l) for l in err.split(b"\n")) < 500, len(err)  # and the 900 KB line cut
+PY
 
 # 5. Keys honest about their range.
 for rate in -0 0 0x1p-2 1e-1 inf 1.5; do
