@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <numeric>
 #include <sstream>
 
+#include "aries_pkg.h"
 #include "geometry.h"
 
 namespace aries::coll {
@@ -289,5 +291,90 @@ const Fault* FaultView::Port(unsigned node, unsigned port) const {
 }
 
 std::string FaultView::Name(const Fault& f) const { return f.Name(g_); }
+
+Partition PartitionOf(const Geometry& g, unsigned tracks) {
+  namespace hw = aries::hw;
+  const unsigned k = g.k, n = k * k;
+  const FaultView dead(g, ~uint64_t{0});
+  std::vector<unsigned> up(n);
+  std::iota(up.begin(), up.end(), 0u);
+  auto find = [&](unsigned a) {
+    while (up[a] != a) a = up[a] = up[up[a]];
+    return a;
+  };
+  // What could join two nodes, and the faults that kill it (none: it joins them).
+  struct Join {
+    unsigned a, b;
+    std::vector<const Fault*> killers;
+  };
+  std::vector<Join> killed;
+  auto join = [&](unsigned a, unsigned b, std::vector<const Fault*> killers) {
+    killers.erase(std::remove(killers.begin(), killers.end(), nullptr), killers.end());
+    if (killers.empty()) {
+      up[find(a)] = find(b);
+    } else {
+      killed.push_back({a, b, std::move(killers)});
+    }
+  };
+  for (const LinkSpec& l : FixedLinks(g)) {  // ports: link index + 1 (wiring.cc)
+    join(l.a, l.b, {dead.Link(l.a, l.b), dead.Port(l.a, l.la + 1), dead.Port(l.b, l.lb + 1)});
+  }
+  if (g.topology == Topology::kAries) {
+    for (unsigned d = 0; d < 2; ++d) {
+      for (unsigned line = 0; line < k; ++line) {
+        auto at = [&](unsigned p) { return d == 0 ? line * k + p : p * k + line; };
+        for (unsigned t = 0; t < tracks; ++t) {
+          for (unsigned a = 0; a < k; ++a) {
+            for (unsigned b = a + 1; b < k; ++b) {
+              const unsigned lo = at(a), hi = at(b);
+              std::vector<const Fault*> killers{dead.Segment(d, line, t, a, b)};
+              // An end's two port sides (upper taps XP / YP, lower taps XM / YM), both dead.
+              const Fault* lo_xp = dead.Port(lo, hw::kPortXP);
+              const Fault* lo_yp = dead.Port(lo, hw::kPortYP);
+              if (lo_xp && lo_yp) killers.insert(killers.end(), {lo_xp, lo_yp});
+              const Fault* hi_xm = dead.Port(hi, hw::kPortXM);
+              const Fault* hi_ym = dead.Port(hi, hw::kPortYM);
+              if (hi_xm && hi_ym) killers.insert(killers.end(), {hi_xm, hi_ym});
+              join(lo, hi, std::move(killers));
+            }
+          }
+        }
+      }
+    }
+  }
+  Partition pt;
+  pt.part.assign(n, n);
+  pt.parts = 0;
+  for (unsigned v = 0; v < n; ++v) {
+    const unsigned r = find(v);
+    if (pt.part[r] == n) pt.part[r] = pt.parts++;
+    pt.part[v] = pt.part[r];
+  }
+  if (pt.parts > 1) {
+    for (const Join& j : killed) {
+      if (pt.part[j.a] == pt.part[j.b]) continue;
+      for (const Fault* f : j.killers) {
+        if (std::find(pt.cut.begin(), pt.cut.end(), f) == pt.cut.end()) pt.cut.push_back(f);
+      }
+    }
+    // In the order they were given.
+    std::sort(pt.cut.begin(), pt.cut.end());
+  }
+  return pt;
+}
+
+std::string Partition::Nodes(unsigned p, const Geometry& g, bool other) const {
+  std::vector<unsigned> in;
+  for (unsigned v = 0; v < part.size(); ++v) {
+    if (part[v] == p) in.push_back(v);
+  }
+  if (other) return fmt::format("the other {} node{}", in.size(), in.size() == 1 ? "" : "s");
+  if (in.size() == 1) return fmt::format("node {} ({},{})", in[0], in[0] % g.k, in[0] / g.k);
+  if (in.size() > 12) {
+    return fmt::format("{} nodes ({}, ...)", in.size(),
+                       fmt::join(in.begin(), in.begin() + 8, ", "));
+  }
+  return fmt::format("nodes {}", fmt::join(in, ", "));
+}
 
 }  // namespace aries::coll

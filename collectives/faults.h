@@ -86,6 +86,22 @@ class FaultView {
   std::vector<const Fault*> live_;
 };
 
+// The parts the faults (every one, whatever its cycle) cut the package into, over every fixed
+// link and every bypass segment a program could configure (`tracks` tracks per row and column
+// on ARIES; a segment needs a live upper port, XP or YP, at its lower end and a live lower
+// port, XM or YM, at its upper end, and no dead piece or switch on its span). Nodes of two
+// parts cannot reach each other under any port-mux and bypass setting: no plan joins them.
+struct Partition {
+  std::vector<unsigned> part;  // node -> its part, numbered in the order of their lowest node
+  unsigned parts = 1;
+  // The faults killing a link or a segment between two parts (empty with one part).
+  std::vector<const Fault*> cut;
+  // "node 0 (0,0)" or "nodes 0, 1, 4" or "the other 13 nodes": the part's nodes.
+  std::string Nodes(unsigned p, const Geometry& g, bool other) const;
+};
+// It points into g's faults: g must outlive it.
+Partition PartitionOf(const Geometry& g, unsigned tracks);
+
 }  // namespace aries::coll
 
 #endif  // ARIES_COLLECTIVES_FAULTS_H_

@@ -391,6 +391,62 @@ uint64_t BusiestNodeFlits(const Program& p, unsigned lanes) {
   return most;
 }
 
+namespace {
+
+// Embeds `*p` for `embed_hw` and validates it for `hw` (its validation in *v): the embedder's
+// or the validator's refusal, empty when *p is ready to run.
+std::string EmbedAndValidate(Program* p, const Hardware& embed_hw, const Hardware& hw,
+                             Validation* v) {
+  try {
+    const EmbedReport embedding = Embed(*p, embed_hw);
+    if (embedding.links) p->summary += "; embedding: " + embedding.Summary();
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+  *v = Validate(*p, hw);
+  return v->error;
+}
+
+std::string NodeLabel(const Geometry& g, unsigned n) {
+  return fmt::format("node {} ({},{})", n, n % g.k, n / g.k);
+}
+
+// Whether the faults cut the package in parts with members of one communicator on two of
+// them (no plan can join them under any port-mux and bypass setting): the refusal naming the
+// cut, or empty.
+std::string Partitioned(const Request& req, const Hardware& hw) {
+  const Geometry& g = req.geom;
+  const Partition pt = PartitionOf(g, std::min(g.tracks, hw.tracks));
+  if (pt.parts == 1) return {};
+  for (const auto& members : Communicators(req)) {
+    const unsigned a = members.front();
+    for (unsigned m : members) {
+      if (pt.part[m] == pt.part[a]) continue;
+      std::string cut;
+      for (const Fault* f : pt.cut) cut += (cut.empty() ? "" : ", ") + f->Name(g);
+      std::string parts;
+      if (pt.parts == 2) {
+        const auto in0 = std::count(pt.part.begin(), pt.part.end(), 0u);
+        const unsigned small = in0 * 2 <= static_cast<long>(pt.part.size()) ? 0 : 1;
+        parts = fmt::format("cut {} off from {}", pt.Nodes(small, g, false),
+                            pt.Nodes(1 - small, g, true));
+      } else {
+        for (unsigned i = 0; i < pt.parts; ++i) parts += (i ? "; " : "") + pt.Nodes(i, g, false);
+        parts = fmt::format("cut the package into {} parts ({})", pt.parts, parts);
+      }
+      const bool segments = g.topology == Topology::kAries && std::min(g.tracks, hw.tracks) > 0;
+      return fmt::format(
+          "partitioned: the faults {} {}; no link{} joins the parts, so no plan joins {} and {} "
+          "of one communicator",
+          cut, parts, segments ? " or bypass segment (under any port-mux setting)" : "",
+          NodeLabel(g, a), NodeLabel(g, m));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
   if (req.geom.topology == Topology::kCmesh) {
     CheckedEntry(req);  // (refuses what the concentrated mesh does not serve, naming it)
@@ -401,17 +457,50 @@ Program Plan(const Request& req, const Hardware& hw, Validation* validation) {
     chiplet.engine = false;
     return Plan(mesh, chiplet, validation);
   }
+  const bool faults = !req.geom.faults.empty();
+  if (faults) {
+    CheckedEntry(req);  // (what cannot be planned at all is refused as such first)
+    if (const std::string cut = Partitioned(req, hw); !cut.empty()) throw PlanError(cut);
+  }
   Program p = PlanUnvalidated(req, hw);
   if (SpreadOverPorts(p, hw.local_ports))
     p.summary += fmt::format("; messages over {} local ports", hw.local_ports);
-  const EmbedReport embedding = Embed(p, hw);
-  if (embedding.links) p.summary += "; embedding: " + embedding.Summary();
-  Validation v = Validate(p, hw);
-  if (!v.ok() && !req.geom.faults.empty()) {
-    // Around faults a refusal is an answer, not a planner bug: the detours the embedder found
-    // may depend on each other in a cycle, or a tree may lose its last live link.
-    throw PlanError(fmt::format("{} cannot be planned around the faults ({}): {}", req.algo,
-                                req.geom.faults.Names(req.geom), v.error));
+  Validation v;
+  if (!faults) {
+    const EmbedReport embedding = Embed(p, hw);
+    if (embedding.links) p.summary += "; embedding: " + embedding.Summary();
+    v = Validate(p, hw);
+  } else {
+    // Around faults the embedder may find no detour under the port muxes its segments have
+    // set (it searches the links those settings leave, embed.cc RouteFallback), or detours
+    // the validator finds depending on each other in a cycle (Detour's last resort, a path in
+    // any order over links live one way only). Those are limits of that embedding, not of
+    // the user's plan: the links then go over the mesh links alone (no bypass segment), live
+    // the same both ways, where an up*/down* detour joins any two connected nodes and the
+    // detours cannot depend on each other in a cycle.
+    Program with_tracks = p;
+    const std::string refused = EmbedAndValidate(&with_tracks, hw, hw, &v);
+    if (refused.empty()) {
+      p = std::move(with_tracks);
+    } else {
+      Hardware mesh_only = hw;
+      mesh_only.tracks = 0;
+      const bool tracks = req.geom.topology == Topology::kAries && hw.tracks > 0;
+      const std::string again = tracks ? EmbedAndValidate(&p, mesh_only, hw, &v) : refused;
+      if (!again.empty()) {
+        const bool cycle = refused.find("cyclic channel dependency") != std::string::npos;
+        throw PlanError(fmt::format(
+            "{} cannot be planned around the faults ({}): {}", req.algo,
+            req.geom.faults.Names(req.geom),
+            !cycle ? refused
+                   : fmt::format("its detours around them would depend on each other in a cycle "
+                                 "(a possible deadlock), and over the mesh links alone: {}",
+                                 again)));
+      }
+      p.summary +=
+          "; the mesh links only (no deadlock-free embedding with bypass segments "
+          "around the faults)";
+    }
   }
   if (!v.ok() && v.symbolic.capacity) {
     throw PlanError(fmt::format(

@@ -834,10 +834,16 @@ void Package::ApplyFaults() {
   for (const auto& c : fixed_) all.push_back(c.get());
   for (const auto& c : segments_) all.push_back(c.get());
   for (Channel* c : all) c->SetDeadFrom(Channel::kAlive);
-  auto kill = [](Channel* c, uint64_t from) {
-    if (c && from < c->dead_from()) c->SetDeadFrom(from);
+  fault_of_.clear();
+  size_t cause = 0;  // the fault being applied (its index)
+  auto kill = [this, &cause](Channel* c, uint64_t from) {
+    if (c && from < c->dead_from()) {
+      c->SetDeadFrom(from);
+      fault_of_[c] = cause;
+    }
   };
-  for (const coll::Fault& f : cfg_.faults.faults) {
+  for (; cause < cfg_.faults.faults.size(); ++cause) {
+    const coll::Fault& f = cfg_.faults.faults[cause];
     switch (f.kind) {
       case coll::FaultKind::kLink:
         for (const auto& c : fixed_) {
@@ -870,16 +876,26 @@ void Package::ApplyFaults() {
 
 std::vector<Package::LostLink> Package::LostLinks() const {
   std::vector<LostLink> v;
+  // The fault that killed channel c, from reset; `seen` (its link or span) if none is known.
+  auto cause = [this](const Channel* c, coll::Fault seen) {
+    if (const auto it = fault_of_.find(c); it != fault_of_.end()) {
+      seen = cfg_.faults.faults[it->second];
+      seen.from = 0;
+    }
+    return seen;
+  };
   for (const auto& c : fixed_) {
     if (c->flits_lost() == 0 && c->credits_lost() == 0) continue;
     coll::Fault f;
     f.a = std::min(c->src(), c->dst());
     f.b = std::max(c->src(), c->dst());
-    v.push_back({c.get(), f});
+    v.push_back({c.get(), cause(c.get(), f)});
   }
   for (size_t i = 0; i < segments_.size(); ++i) {
     const Channel* c = segments_[i].get();
-    if (c->flits_lost() != 0 || c->credits_lost() != 0) v.push_back({c, segment_sites_[i]});
+    if (c->flits_lost() != 0 || c->credits_lost() != 0) {
+      v.push_back({c, cause(c, segment_sites_[i])});
+    }
   }
   return v;
 }

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -186,8 +187,13 @@ class Package {
   // Faults (config().faults, collectives/faults.h): a dead link, bypass wire span or switch
   // kills the channels over it, a dead router port the channels its mux selects, each from the
   // fault's cycle on (flits and credits sent there are lost). Detection: the channels whose two
-  // ends disagree (sent but never received), with the fault the controller should plan around:
-  // the fixed link, or the bypass segment's whole span (which piece of it broke is not seen).
+  // ends disagree (sent but never received), each with the part the controller should plan
+  // around: what training the channel's wires and ports again finds dead, as link training
+  // does at reset (FaultSet::FromReset): the fault that killed it. A dead port is named as the
+  // port, whatever its mux selected (the planner then avoids its mesh link both ways and every
+  // track tap it could select, all at once), a dead switch as the switch, a dead link or
+  // piece of a track as itself. (A channel whose cause is not known here, on another rank,
+  // is named by its fixed link or its segment's whole span.)
   struct LostLink {
     const Channel* channel;
     coll::Fault fault;  // what failed, as the controller sees it (from = 0)
@@ -336,6 +342,8 @@ class Package {
   Transport* transport_ = nullptr;
   bool broken_ = false;       // a window stopped on an error
   uint64_t observed_to_ = 0;  // endpoint cycle up to which BeforeWindow ran
+  // Per dead channel: the fault (index into cfg_.faults) that kills it first (ApplyFaults).
+  std::map<const Channel*, size_t> fault_of_;
 };
 
 }  // namespace aries::sysc

@@ -122,6 +122,11 @@ void RefuseBadCounts(const Config& c, const CollOptions& o) {
     BadKey(c, "coll.algo", serve + " with alltoallv (no measured costs)");
   }
   if (o.counts != "uniform" && o.counts != "random") {
+    std::error_code ec;
+    if (!std::filesystem::exists(o.counts, ec)) {
+      BadKey(c, "coll.counts",
+             "uniform, random, or a counts file that exists (K^2 lines of K^2 element counts)");
+    }
     CheckInputFile(o.counts, "coll.counts", kSmallInputLimit * 16);  // K^2 lines of K^2 counts
     if (!c.Origin("coll.size").empty())
       BadKey(c, "coll.size", "unset with a counts file (the file gives every count)");
@@ -389,16 +394,19 @@ const std::string& PlanSummary(const CollSetup& s, const CollRun& run) {
 }
 
 // A fresh package for the attempt and the plan for it around the known faults (cmesh:
-// concentrated onto the routers); returns the plan's validation.
+// concentrated onto the routers); returns the plan's validation. When no plan exists (PlanError)
+// `run` keeps the last attempt's package and program.
 coll::Validation PlanAttempt(const CollOptions& o, const CollSetup& s, CollRun& run) {
-  run.pkg = std::make_unique<sysc::Package>(
+  auto pkg = std::make_unique<sysc::Package>(
       run.pc,
       sysc::ShippedNodeModels(s.engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
                               sysc::ParseNodeImpl(s.model)),
       o.seed);
   coll::Validation v;
-  const coll::Hardware hw = sysc::HardwareOf(run.pkg->shape());
-  run.p = coll::Plan(run.r, hw, &v);
+  const coll::Hardware hw = sysc::HardwareOf(pkg->shape());
+  coll::Program p = coll::Plan(run.r, hw, &v);
+  run.pkg = std::move(pkg);
+  run.p = std::move(p);
   if (s.cmesh) run.cp = coll::Concentrate(run.p, hw.num_flows);
   return v;
 }
@@ -468,10 +476,12 @@ sysc::CollRunResult RunAttempt(const CollOptions& o, const CollSetup& s, CollRun
                  : sysc::RunProgram(*run.pkg, run.p, *run.in, 200'000'000, shown);
 }
 
-// After a run a fault stopped: what the links' ends disagree on joins the known faults (the
-// request's), and the package keeps every fault that has struck and the ones still to come,
-// their cycles counted from now. False when the links were known already (re-planning won't
-// help; the run's errors say so).
+// After a run a fault stopped: the parts that killed the channels whose ends disagree
+// (Package::LostLinks: a dead port as the port, with its mesh link both ways and every track
+// tap it could select; a dead switch with every segment over it; a link both ways) join the
+// known faults (the request's), and the package keeps every fault that has struck and the ones
+// still to come, their cycles counted from now. False when nothing new was learned (a re-plan
+// would plan the same; the run's errors say so).
 bool LearnLostLinks(const CollSetup& s, CollRun& run, CollReport& report) {
   const uint64_t stop = run.pkg->cycle();
   report.Add("  FAULT: the run stopped at cycle {} ({} cycles into the collective):\n",
@@ -479,16 +489,20 @@ bool LearnLostLinks(const CollSetup& s, CollRun& run, CollReport& report) {
   for (const auto& l : run.res.lost) report.Add("    {}\n", l.Describe(*run.pkg));
   coll::FaultSet& known = run.r.geom.faults;
   const size_t known_before = known.faults.size();
+  coll::FaultSet lost;
   for (const auto& l : run.res.lost) {
-    const bool have = std::any_of(known.faults.begin(), known.faults.end(),
-                                  [&](const coll::Fault& f) { return f == l.fault; });
-    if (!have) known.faults.push_back(l.fault);
+    auto have = [&](const coll::FaultSet& set) {
+      return std::any_of(set.faults.begin(), set.faults.end(),
+                         [&](const coll::Fault& f) { return f == l.fault; });
+    };
+    if (!have(lost)) lost.faults.push_back(l.fault);
+    if (!have(known)) known.faults.push_back(l.fault);
   }
   if (known.faults.size() == known_before) {
     run.res.errors.push_back(fmt::format(
-        "the links that lost flits ({}) were already planned around: a fault the controller "
-        "cannot see from the links (a dead port or switch) stops the repaired program too",
-        known.Names(s.pc)));
+        "the parts that lost flits ({}) were already planned around: a re-plan would plan the "
+        "same",
+        lost.Names(s.pc)));
     return false;
   }
   for (coll::Fault& f : run.pc.faults.faults) f.from = f.from <= stop ? 0 : f.from - stop;
@@ -504,9 +518,11 @@ bool LearnLostLinks(const CollSetup& s, CollRun& run, CollReport& report) {
 // from reset (a link that does not train); faults from a later cycle strike the running
 // package, which the watchdog stops, the links that lost flits name what broke, and the
 // controller plans again around it and runs the collective again from the inputs on the
-// package as it is now (at most kAttempts runs).
+// package as it is now. It goes on while each stop teaches it a fault it did not know (there
+// are finitely many, so this ends); when no plan exists around what it knows (the faults cut
+// the package in parts: Plan says "partitioned", naming the cut), the stopped run is the
+// result and its errors say why.
 CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& report) {
-  constexpr unsigned kAttempts = 4;
   CollRun run;
   run.r = s.r;
   run.r.geom.faults = s.pc.faults.FromReset();
@@ -514,7 +530,20 @@ CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& r
   if (s.cmesh) static_cast<coll::Geometry&>(run.pc) = coll::CmeshRouters(s.pc);
   const auto t0 = std::chrono::steady_clock::now();
   for (unsigned attempt = 1;; ++attempt) {
-    const coll::Validation v = PlanAttempt(o, s, run);
+    coll::Validation v;
+    if (attempt == 1) {
+      v = PlanAttempt(o, s, run);  // (a request that cannot be planned from reset is refused)
+    } else {
+      try {
+        v = PlanAttempt(o, s, run);
+      } catch (const coll::PlanError& e) {
+        // The stopped run stays the result (its cycles are not lost cycles of a repair).
+        run.lost_cycles -= run.res.stuck_cycle;
+        run.res.errors.push_back(
+            fmt::format("no plan around {}: {}", run.r.geom.faults.Names(s.pc), e.what()));
+        break;
+      }
+    }
     if (attempt == 1) {
       if (s.is_v) run.lay.emplace(run.r);
       ReportRequest(o, s, run, report);
@@ -522,8 +551,7 @@ CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& r
     }
     ReportPlan(o, s, run, v, attempt, report);
     run.res = RunAttempt(o, s, run);
-    if (!run.res.stuck || run.res.lost.empty() || attempt == kAttempts) break;
-    if (!LearnLostLinks(s, run, report)) break;
+    if (!run.res.stuck || run.res.lost.empty() || !LearnLostLinks(s, run, report)) break;
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;
@@ -679,7 +707,7 @@ bool RanToCompletion(const CollRun& run) {
 
 bool CheckOutcome(const CollRun& run, double predicted, CollReport& report) {
   const sysc::CollRunResult& res = run.res;
-  if (run.lost_cycles > 0) {
+  if (run.lost_cycles > 0 && res.finished) {
     report.Add(
         "  recovered: {} cycles of stopped runs + {} of the repaired run = {} cycles in all\n",
         run.lost_cycles, res.cycles, run.lost_cycles + res.cycles);

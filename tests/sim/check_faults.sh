@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Faults at the CLI: point-to-point traffic routed around a dead link delivers every flit; the
 # same traffic in dimension order loses flits on the dead link and the watchdog's report names
-# it; a collective struck by a fault mid-run stops, is re-planned around the link its watchdog
-# names and completes verified; a dead bypass span and a dead port are planned around; bad
-# fault descriptions are refused naming the item and change nothing.
+# it; a collective struck by a fault mid-run stops, is re-planned around the part its watchdog
+# names (a dead port or switch with all it carries) and completes verified, or, cut in parts,
+# is refused naming the cut; a dead bypass span and a dead port are planned around; bad fault
+# descriptions are refused naming the item and change nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib_fail.sh"
 aries="$1"
@@ -55,6 +56,7 @@ grep -q "LOST: link x(1,1)+ (node5 link 0 -> node6 link 1): [1-9][0-9]* flits se
 if "$aries" $short --set 'package.faults=port:6.XM' --set package.fault_routing=dor \
   > "$dir/o" 2>&1; then fail "a run through a dead port passed"; fi
 grep -q "LOST: link x(1,1)- (node6 link 1 -> node5 link 0)" "$dir/o" || fail "dead port: link not named"
+grep -q "plan around 'port:6.XM'" "$dir/o" || fail "dead port: the port not named as the cause"
 if "$aries" $short --set package.bypass=random --set sim.model=fast --set package.fault_routing=dor \
   --set 'package.faults=switch:xtrack0.1:1, switch:xtrack1.1:1, switch:ytrack0.1:1, switch:ytrack1.1:1' \
   > "$dir/o" 2>&1; then fail "a run over dead switches passed"; fi
@@ -74,6 +76,31 @@ for algo in ring dbt tree; do
   grep -q "every element of every node matches" "$dir/o" || fail "$algo: not verified"
   grep -q "recovered: [0-9]* cycles of stopped runs" "$dir/o" || fail "$algo: no total"
 done
+# A dead port struck mid-run is learned as the port, with everything it carries, in one stop
+# (its mux used to move to another track each attempt, each one learned as a dead segment, until
+# the attempts ran out); a dead switch as the switch.
+for f in 'port:0.XP@752' 'port:2.YP@752' 'switch:xtrack0.0:1@752'; do
+  "$aries" coll -k 4 --topology aries --algo cmtree --size 64K --verify --model fast \
+    --set "package.faults=$f" > "$dir/o" 2>&1 || fail "cmtree: $f mid-run"
+  grep -q "plan around '${f%@*}'" "$dir/o" || fail "$f: not named as the cause"
+  [ "$(grep -c 'FAULT: the run stopped' "$dir/o")" = 1 ] || fail "$f: more than one stop"
+  grep -q "every element of every node matches" "$dir/o" || fail "$f mid-run: not verified"
+done
+# Detours whose channels would depend on each other in a cycle are the embedder's, not the
+# user's: the plan goes over the mesh links instead (8x8 dbt around node 8's YP port).
+"$aries" coll -k 8 --topology aries --algo dbt --size 128K --verify --model fast \
+  --set 'package.faults=port:8.YP@3303' > "$dir/o" 2>&1 || fail "8x8 dbt around port:8.YP"
+if grep -q "cyclic" "$dir/o"; then fail "a cycle of the embedder's detours reached the user"; fi
+grep -q "the mesh links only" "$dir/o" || fail "8x8 dbt: not planned over the mesh links"
+grep -q "every element of every node matches" "$dir/o" || fail "8x8 dbt: not verified"
+# A partition struck mid-run: one stop, then no plan, the cut named.
+if "$aries" coll -k 4 --topology aries --algo ring --size 64K --verify --model fast \
+  --set 'package.faults=port:0.XP@644, port:0.YP@644' > "$dir/o" 2>&1; then
+  fail "a partitioned collective passed"
+fi
+grep -q "partitioned: the faults port:0.XP, port:0.YP cut node 0 (0,0) off" "$dir/o" ||
+  fail "mid-run partition: the cut not named"
+[ "$(grep -c 'FAULT: the run stopped' "$dir/o")" = 1 ] || fail "mid-run partition: several stops"
 # Planned around from reset: a dead span, a dead switch, a dead port, on the RTL.
 for f in 'segment:xtrack0.1:1-2' 'switch:ytrack1.2:1' 'port:6.YM'; do
   "$aries" coll -k 4 --topology aries --algo cmtree --size 8K --verify --model rtl \
@@ -105,8 +132,8 @@ check_refused --set "package.fault_file=$dir/faults.txt"
 grep -q "faults.txt:2: fault 'port:99.XP'" "$dir/o" || fail "file line not named"
 check_refused --set "package.fault_file=$dir"
 grep -q "not a regular file" "$dir/o" || fail "a directory as fault file"
-# The topology's links cut a node off: no plan, named.
+# The topology's links cut a node off: no plan, the cut named.
 check_refused coll -k 4 --topology mesh --algo ring --size 4K --set 'package.faults=link:0-1, link:0-4'
-grep -q "no path from node 0 (0,0) to node 1 (1,0).*dead (fault 'link:x(0,0)')" "$dir/o" ||
+grep -q "partitioned: the faults link:x(0,0), link:y(0,0) cut node 0 (0,0) off" "$dir/o" ||
   fail "cut-off node not named"
 echo "faults: routed around, detected, recovered and refused as expected"
