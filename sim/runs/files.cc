@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -41,6 +43,39 @@ std::string Resolved(const std::string& path) {
   std::error_code ec;
   const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
   return ec ? path : p.string();
+}
+
+// The temporaries being written: removed if the process is stopped by a signal (Ctrl-C, a kill,
+// a bus error of a mapped file past the file-size limit) so none is left in the user's folders.
+// Fixed storage: the handler may only unlink.
+constexpr size_t kMaxTemps = 64;
+char g_temps[kMaxTemps][4096];
+
+void RemoveTempsAndDie(int sig) {
+  for (auto& t : g_temps) {
+    if (t[0]) unlink(t);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void TrackTemp(const std::string& path, bool on) {
+  static const bool handlers = [] {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGBUS}) {
+      struct sigaction old {};
+      if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
+        signal(sig, RemoveTempsAndDie);
+    }
+    return true;
+  }();
+  (void)handlers;
+  for (auto& t : g_temps) {
+    if (on ? t[0] == 0 : path == t) {
+      if (on && path.size() >= sizeof(t)) return;  // (not tracked: left if a signal comes)
+      std::snprintf(t, sizeof(t), "%s", on ? path.c_str() : "");
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -98,6 +133,7 @@ OutputFile::OutputFile(std::string path, std::string option, Mode mode)
     std::remove(temp_.c_str());
     throw std::runtime_error(fmt::format("{} {}: cannot open {}", option_, path_, temp_));
   }
+  TrackTemp(temp_, true);
 }
 
 OutputFile::~OutputFile() {
@@ -105,6 +141,16 @@ OutputFile::~OutputFile() {
     if (f_.is_open()) f_.close();
     std::remove(temp_.c_str());
   }
+  TrackTemp(temp_, false);
+  for (const std::string& side : side_) {
+    std::remove(side.c_str());
+    TrackTemp(side, false);
+  }
+}
+
+void OutputFile::AddSideFile(const std::string& suffix) {
+  side_.push_back(temp_ + suffix);
+  TrackTemp(side_.back(), true);
 }
 
 const std::string& OutputFile::HandOver() {

@@ -38,6 +38,9 @@ class OutputFile {
   // Closes the stream and returns temp(), for a writer that opens the file itself (the FST
   // writer, the plotter); Commit() then checks that it left a regular file there.
   const std::string& HandOver();
+  // A file the writer keeps beside the temporary while it writes (the FST writer's ".hier"):
+  // removed with the temporary when the run is refused, fails or is stopped by a signal.
+  void AddSideFile(const std::string& suffix);
   const std::string& path() const { return path_; }
   // Closes the stream, checks that every write and the close succeeded (and that a writer given
   // temp() left a regular file), then renames the temporary onto path(). Throws
@@ -47,6 +50,7 @@ class OutputFile {
 
  private:
   std::string path_, option_, temp_;
+  std::vector<std::string> side_;
   std::ofstream f_;
   bool handed_over_ = false, committed_ = false;
 };

@@ -102,6 +102,7 @@ struct WaveformFiles {
     if (fst_path.empty()) return;
     const std::string gtkw = GtkwPathOf(fst_path);
     fst = std::make_unique<OutputFile>(fst_path, "--trace");
+    fst->AddSideFile(".hier");  // (the FST writer's hierarchy, beside the file while it writes)
     save = std::make_unique<OutputFile>(gtkw, "--trace");
     filter = std::make_unique<OutputFile>(FlitFilterPath(gtkw), "--trace");
   }

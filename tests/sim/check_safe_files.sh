@@ -79,6 +79,15 @@ if ls -A | grep -q '^\.aries-'; then echo "FAIL: a temporary was left" >&2; exit
 rc=0
 (ulimit -f 1; "$aries" sweep --set sweep.rates=0.1 "${short[@]}" --json big.json > out.txt 2> err.txt) || rc=$?
 test "$rc" != 0 && grep -q -- "--json big.json: writing failed" err.txt && test ! -e big.json
+# A run stopped by a signal leaves neither its outputs nor their temporaries.
+"$aries" run --set sim.measure=100000000 --set sim.model=fast --packet-log stopped.csv \
+  > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do ls -A | grep -q '^\.aries-' && break; sleep 0.1; done
+ls -A | grep -q '^\.aries-[0-9]*-stopped.csv'  # being written
+kill -TERM "$pid"
+wait "$pid" || true
+if ls -A | grep -q '^\.aries-\|^stopped.csv'; then echo "FAIL: a stopped run left files" >&2; exit 1; fi
 
 # 4. Inputs that would hang or exhaust memory are refused at once.
 for n in 0 1 2 3; do ln -s /dev/zero zero$n.npy; done
