@@ -452,6 +452,12 @@ Inputs InputsOf(const CollOptions& o, const CollRun& run) {
 // time, the inputs).
 void ReportPlan(const CollOptions& o, const CollSetup& s, const CollRun& run,
                 const coll::Validation& v, unsigned attempt, CollReport& report) {
+  if (attempt > 1) {  // (said once the re-plan exists: when none does, the refusal says why)
+    report.Add(
+        "  re-planning around {} and running the collective again from its inputs on a fresh "
+        "package (what is dead stays dead; energy and counters below are the last run's)\n",
+        run.r.geom.faults.Names(s.pc));
+  }
   report.Add("  plan{}: {}\n", attempt > 1 ? fmt::format(" (attempt {})", attempt) : "",
              PlanSummary(s, run));
   const coll::FaultSet& known = run.r.geom.faults;
@@ -507,10 +513,6 @@ bool LearnLostLinks(const CollSetup& s, CollRun& run, CollReport& report) {
   }
   for (coll::Fault& f : run.pc.faults.faults) f.from = f.from <= stop ? 0 : f.from - stop;
   run.lost_cycles += run.res.stuck_cycle;
-  report.Add(
-      "  re-planning around {} and running the collective again from its inputs on a fresh "
-      "package (what is dead stays dead; energy and counters below are the last run's)\n",
-      known.Names(s.pc));
   return true;
 }
 
