@@ -184,9 +184,19 @@ bool ScheduleEndpoint::Ready(Blocked& b, size_t j, uint64_t from, uint64_t to) c
 
 void ScheduleEndpoint::Advance(size_t j, uint64_t elements, uint64_t cycle) {
   const bool was_done = st_[j].progress >= ops_[j].region.len;
+  if (st_[j].progress == 0) st_[j].first = cycle;
+  st_[j].last = cycle;
   st_[j].progress += elements;
   if (!was_done && st_[j].progress >= ops_[j].region.len) ++done_ops_;
   done_cycle_ = cycle;
+}
+
+std::vector<ScheduleEndpoint::OpSpan> ScheduleEndpoint::OpSpans() const {
+  std::vector<OpSpan> spans(st_.size());
+  for (size_t j = 0; j < st_.size(); ++j) {
+    if (st_[j].progress > 0) spans[j] = {st_[j].first, st_[j].last};
+  }
+  return spans;
 }
 
 std::string ScheduleEndpoint::Where() const {
@@ -470,6 +480,7 @@ CollRunResult RunSchedules(Package& pkg, std::vector<std::unique_ptr<ScheduleEnd
     res.flits_ejected += e->flits_received();
     res.flits_to_inject += e->flits_to_send();
     res.flits_to_eject += e->flits_to_receive();
+    res.op_spans.push_back(e->OpSpans());
     for (const auto& s : e->errors()) res.errors.push_back(s);
   }
   if (!res.finished) drain();
@@ -482,6 +493,7 @@ CollRunResult RunSchedules(Package& pkg, std::vector<std::unique_ptr<ScheduleEnd
   }
   if (pkg.AnyError()) res.errors.push_back("a node raised its error output (STATUS registers)");
   res.cycles = end + 1 - start;
+  res.start_cycle = start;
   for (unsigned i = 0; i < n; ++i) {
     res.out.push_back(eps[i]->TakeBuffer());  // (a copy would write every page again)
   }

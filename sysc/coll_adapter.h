@@ -76,6 +76,13 @@ class ScheduleEndpoint final : public Endpoint {
   const std::vector<std::string>& errors() const { return errors_; }
   // "op 12 (recv-reduce from 5): 3 of 40 flits" for the first unfinished op.
   std::string Where() const;
+  // Per op: the endpoint cycles of its first and last element moved (a send's injections, a
+  // receive's writes into the buffer); {kNever, 0} for an op that moved nothing.
+  struct OpSpan {
+    static constexpr uint64_t kNever = ~uint64_t{0};
+    uint64_t first = kNever, last = 0;
+  };
+  std::vector<OpSpan> OpSpans() const;
 
   bool Inject(uint64_t cycle, unsigned port, uint32_t* words) override;
   uint8_t EjectCredits(uint64_t cycle, unsigned port) override;
@@ -120,6 +127,7 @@ class ScheduleEndpoint final : public Endpoint {
   };
   struct OpState {
     uint64_t progress = 0;     // elements done (a prefix of the region)
+    uint64_t first = OpSpan::kNever, last = 0;  // cycles of its first and last elements
     std::vector<size_t> deps;  // earlier ops on overlapping elements that conflict
   };
   // Why a channel's next flit was not ready: op `op` at element `from` waits for op `dep` to
@@ -216,6 +224,7 @@ class ScheduleEndpoint final : public Endpoint {
 struct CollRunResult {
   bool finished = false;
   uint64_t cycles = 0;                     // from the first injection to the last op done
+  uint64_t start_cycle = 0;                // the endpoint cycle it started (Package::endpoint_cycle)
   std::vector<uint64_t> node_cycles;       // per node: from the start to its last op done
   std::vector<std::vector<uint32_t>> out;  // every node's buffer at the end
   // Flit accounting: what the endpoints injected and received, and what their schedules say
@@ -229,6 +238,8 @@ struct CollRunResult {
   bool stuck = false;
   uint64_t stuck_cycle = 0;  // cycles from the start to the stop
   std::vector<Package::LostLink> lost;
+  // Per node (chiplet), per op of its program: when it moved its first and last element.
+  std::vector<std::vector<ScheduleEndpoint::OpSpan>> op_spans;
 };
 
 // Programs the package (which must be quiet, endpoints detached) and runs `p` on `inputs`

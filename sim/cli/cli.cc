@@ -43,7 +43,7 @@ struct Subcommand {
 
 // The run's outputs (run, sweep and the default run share them).
 struct RunOutputs {
-  std::string json, csv, plot, trace, trace_nodes = "all", packet_log;
+  std::string json, csv, plot, trace, trace_nodes = "all", packet_log, timeline;
   int64_t trace_packet = -1;
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};
   bool progress = false;
@@ -55,7 +55,8 @@ struct RunOutputs {
       a->add_option("--plot", plot,
                     "draw latency and throughput against load (matplotlib): STEM.svg, .pdf, .png");
     }
-    a->add_option("--trace", trace, "write an FST waveform (and a .gtkw save file)");
+    a->add_option("--trace", trace,
+                  "write a waveform, FILE.fst (or FILE.vcd), and FILE.gtkw, a GTKWave save file");
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
     a->add_option("--trace-from", trace_from, "first traced cycle");
     a->add_option("--trace-to", trace_to, "cycle after the last traced one")
@@ -70,13 +71,16 @@ struct RunOutputs {
                     "(its id: lane 0 of its flits, the packet log's lane0)")
           ->check(CLI::NonNegativeNumber)
           ->default_str("none");
+      a->add_option("--timeline", timeline,
+                    "write the run's flits as trace-event JSON (Perfetto, chrome://tracing): a "
+                    "track per link and per node port");
     }
     a->add_flag("--progress", progress,
                 "progress on stderr about once a second (by itself on a terminal)");
   }
   bool Given() const {
     return !json.empty() || !csv.empty() || !plot.empty() || !trace.empty() ||
-           !packet_log.empty() || trace_packet >= 0;
+           !packet_log.empty() || trace_packet >= 0 || !timeline.empty();
   }
   PackageCommand Command(Config config, bool sweep) const {
     PackageCommand pc;
@@ -91,6 +95,7 @@ struct RunOutputs {
     pc.trace_nodes = trace_nodes;
     pc.trace_from = trace_from;
     pc.trace_to = trace_to;
+    pc.timeline = timeline;
     pc.progress = progress;
     return pc;
   }
@@ -159,7 +164,9 @@ const char* ExamplesOf(const std::string& name) {
        "Examples:\n  aries coll --algo dbt --size 64K\n"
        "  aries coll -k 8 --topology mesh --algo ring --size 2M --model fast\n"
        "  aries coll --collective alltoall --size 4K\n"
-       "  aries coll --algo auto --size 1M --energy --json coll.json"},
+       "  aries coll --algo auto --size 1M --energy --json coll.json\n"
+       "  aries coll --algo dbt --size 1K --trace d.fst --trace-op 5:0\n"
+       "  aries coll --algo tree --size 1K --packet-log c.csv --timeline c.json"},
       {"coll-sweep",
        "Examples:\n  aries coll-sweep -k 4 --topologies mesh,aries --algos ring,dbt --sizes 1K,64K "
        "--csv costs.csv\n"
@@ -309,9 +316,29 @@ Subcommand Coll(CLI::App& app) {
                     "write the measurement as JSON (request, results, energy, provenance)");
   s.app->add_flag("--progress", co->progress,
                   "progress on stderr about once a second (by itself on a terminal)");
+  auto trace_nodes = std::make_shared<std::string>("all");
+  s.app->add_option("--trace", co->trace.file,
+                    "write a waveform of the RTL, FILE.fst (or FILE.vcd), and FILE.gtkw, a "
+                    "GTKWave save file");
+  s.app->add_option("--trace-nodes", *trace_nodes, "nodes to trace: all, or ids like 0,5");
+  s.app->add_option("--trace-from", co->trace.from, "first traced cycle");
+  s.app->add_option("--trace-to", co->trace.to, "cycle after the last traced one")
+      ->default_str("the end of the run");
+  s.app->add_option("--trace-op", co->trace_op,
+                    "with --trace: follow one message, op OP of node NODE's program (a send): "
+                    "trace only its path and cycles, with markers at its injection and ejection")
+      ->type_name("NODE:OP");
+  s.app->add_option("--packet-log", co->trace.packet_log,
+                    "write every flit's every hop as CSV (collective flits: id, operation, "
+                    "sequence)");
+  s.app->add_option("--timeline", co->trace.timeline,
+                    "write the run as trace-event JSON (Perfetto, chrome://tracing): each "
+                    "node's ops, each flit's hops");
   KeyOptions* keys = s.keys.get();
   s.run = [=](const KeyOptions& outer) {
-    return RunCollectiveCommand(CollRequest(keys->Resolve(&outer), *co));
+    CollOptions o = *co;
+    o.trace.nodes = ParseTraceNodes(*trace_nodes);
+    return RunCollectiveCommand(CollRequest(keys->Resolve(&outer), o));
   };
   return s;
 }
@@ -408,7 +435,7 @@ Subcommand Train(CLI::App& app) {
   k.Alias("--bucket", "train.bucket");
   k.Alias("--utilization", "train.utilization");
   k.Alias("--costs", "coll.costs");
-  s.app->add_option("--timeline", to->timeline, "write the iteration's operations as CSV");
+  s.app->add_option("--timeline", to->timeline, "write the iteration's operations: FILE.json as trace-event JSON (Perfetto, chrome://tracing), another name as CSV");
   s.app->add_option("--plot", to->plot,
                     "draw the iteration's timeline (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   s.app->add_flag("--check", to->check,

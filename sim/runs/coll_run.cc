@@ -27,6 +27,7 @@
 #include "provenance.h"
 #include "run_util.h"
 #include "symbolic.h"
+#include "trace_outputs.h"
 #include "tuner.h"
 
 namespace aries::sim {
@@ -386,6 +387,8 @@ struct CollRun {
   sysc::CollRunResult res;
   uint64_t lost_cycles = 0;  // cycles of the runs a fault stopped
   double seconds = 0;        // simulation wall time, every attempt
+  std::unique_ptr<WaveformFiles> wave;   // --trace (the first attempt's package)
+  std::shared_ptr<FlitRecorder> flits;  // --packet-log, --timeline, --trace-op's first run
 };
 
 // The plan's summary (cmesh: the chiplets' plan).
@@ -397,11 +400,17 @@ const std::string& PlanSummary(const CollSetup& s, const CollRun& run) {
 // concentrated onto the routers); returns the plan's validation. When no plan exists (PlanError)
 // `run` keeps the last attempt's package and program.
 coll::Validation PlanAttempt(const CollOptions& o, const CollSetup& s, CollRun& run) {
+  // (--trace: the first attempt's package opens the waveform as its nodes leave reset; later
+  // attempts there are none: CheckCollTrace refuses faults after reset with it.)
+  const bool traced = run.wave && !run.pkg;
+  const sysc::Package::Waveform wave{traced ? run.wave->writer_path() : "", o.trace.nodes,
+                                     o.trace.from, o.trace.to};
   auto pkg = std::make_unique<sysc::Package>(
       run.pc,
-      sysc::ShippedNodeModels(s.engine ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
-                              sysc::ParseNodeImpl(s.model)),
-      o.seed);
+      sysc::ShippedNodeModels(  // (the engine-less point-to-point model has no tracing)
+          s.engine || traced ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint,
+          sysc::ParseNodeImpl(s.model)),
+      o.seed, nullptr, traced ? &wave : nullptr);
   coll::Validation v;
   const coll::Hardware hw = sysc::HardwareOf(pkg->shape());
   coll::Program p = coll::Plan(run.r, hw, &v);
@@ -516,6 +525,246 @@ bool LearnLostLinks(const CollSetup& s, CollRun& run, CollReport& report) {
   return true;
 }
 
+// The op --trace-op NODE:OP names: a send of the node's program (point-to-point or into the
+// engine); a bad one is refused with the node's ops listed.
+struct FollowedOp {
+  unsigned node = 0;
+  size_t op = 0;
+};
+std::optional<FollowedOp> ParseTraceOp(const std::string& text, const coll::Program& p) {
+  if (text.empty()) return std::nullopt;
+  FollowedOp f;
+  const size_t colon = text.find(':');
+  try {
+    size_t a = 0, b = 0;
+    if (colon == std::string::npos) throw std::invalid_argument(text);
+    f.node = static_cast<unsigned>(std::stoul(text.substr(0, colon), &a));
+    f.op = std::stoul(text.substr(colon + 1), &b);
+    if (a != colon || b != text.size() - colon - 1) throw std::invalid_argument(text);
+  } catch (const std::logic_error&) {
+    throw ConfigError(fmt::format(
+        "--trace-op '{}': expected NODE:OP, the index of a send in the node's program (0:0)",
+        Excerpt(text)));
+  }
+  if (f.node >= p.num_nodes()) {
+    throw ConfigError(fmt::format("--trace-op {}: node {} does not exist (0 .. {})", text, f.node,
+                                  p.num_nodes() - 1));
+  }
+  const std::vector<coll::Op>& ops = p.nodes[f.node].ops;
+  const bool send = f.op < ops.size() &&
+                    (ops[f.op].act == coll::Act::kSend || ops[f.op].act == coll::Act::kEngSend);
+  if (!send) {
+    std::string list;
+    for (size_t j = 0; j < ops.size() && j < 24; ++j) {
+      const coll::Op& op = ops[j];
+      const bool eng = op.act == coll::Act::kEngSend || op.act == coll::Act::kEngRecv;
+      list += fmt::format("\n  {}:{} {} {} {} ({} elements)", f.node, j, coll::ActName(op.act),
+                          eng ? "id" : "peer", eng ? op.id : op.peer, op.region.len);
+    }
+    if (ops.size() > 24) list += fmt::format("\n  ... {} ops in all", ops.size());
+    throw ConfigError(fmt::format(
+        "--trace-op {}: op {} of node {} is not a send (it has {} ops; a send or eng-send is "
+        "followed):{}",
+        text, f.op, f.node, ops.size(), list));
+  }
+  return f;
+}
+
+// The flits of the followed op's message: a send's (its source and destination, or flow), an
+// engine stream's (its collective id on the engine VCs).
+FlitMatch MatchOf(const coll::Op& op, unsigned node, const sysc::NodeShape& shape, unsigned k) {
+  const unsigned vcs = shape.num_vcs;
+  auto vc_of = [](uint32_t h) { return (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u); };
+  if (op.act == coll::Act::kEngSend) {
+    const unsigned id = op.id;
+    return [=](const sysc::Package::FlitEvent& e) {
+      return vc_of(e.flit[0]) >= vcs && hw::UnpackCollHeader(e.flit[0]).id == id;
+    };
+  }
+  const int flow = op.flow;
+  const unsigned peer = op.peer;
+  return [=](const sysc::Package::FlitEvent& e) {
+    if (vc_of(e.flit[0]) >= vcs) return false;
+    const hw::Flit f = hw::UnpackFlit(e.flit, 0);
+    if (f.src_y * k + f.src_x != node) return false;
+    return flow >= 0 ? f.is_flow && static_cast<int>(f.flow) == flow
+                     : !f.is_flow && f.dst_y * k + f.dst_x == peer;
+  };
+}
+
+// The flit observer of the run: the packet log, the timeline's flits, the followed op's flits.
+void ObserveFlits(const CollOptions& o, const CollSetup& s, CollRun& run) {
+  // (--trace-op: its first run, without a waveform, finds the message's path.)
+  const std::optional<FollowedOp> f =
+      o.trace.file.empty() ? ParseTraceOp(o.trace_op, run.p) : std::nullopt;
+  if (!o.trace.Observes() && !f) return;
+  const sysc::NodeShape& shape = run.pkg->shape();
+  const FlitMatch match =
+      f ? MatchOf(run.p.nodes[f->node].ops[f->op], f->node, shape, run.pc.k) : FlitMatch();
+  run.flits = std::make_shared<FlitRecorder>(o.trace.packet_log, shape, run.pc.k, match,
+                                             !o.trace.timeline.empty());
+  auto rec = run.flits;
+  run.pkg->SetFlitObserver([rec](const sysc::Package::FlitEvent& e) { (*rec)(e); });
+  (void)s;
+}
+
+// Refuses debugging outputs the run cannot give: a waveform of the fast model, a waveform or
+// flit log across a re-plan (a fault after reset), the concentrated mesh's followed op.
+void CheckCollTrace(const CollOptions& o) {
+  const coll::Geometry& g = o.geometry;
+  CheckTraceRequest(o.trace, sysc::ParseNodeImpl(o.model), o.model, g.k * g.k);
+  const bool debugging = !o.trace.file.empty() || o.trace.Observes() || !o.trace_op.empty();
+  if (debugging && g.faults.FromReset().faults.size() != g.faults.faults.size()) {
+    throw ConfigError(
+        "--trace, --packet-log, --timeline and --trace-op record one run: a fault after reset "
+        "stops it and the collective runs again on a fresh package (give the faults from reset, "
+        "cycle 0, to trace around them)");
+  }
+  if (!o.trace_op.empty() && o.trace.file.empty())
+    throw ConfigError("--trace-op NODE:OP needs --trace FILE.fst: the waveform of its path");
+  if (!o.trace_op.empty() && (!o.trace.nodes.empty() || o.trace.from != 0 ||
+                              o.trace.to != ~uint64_t{0})) {
+    throw ConfigError(
+        "--trace-op chooses the nodes and cycles itself (the message's path): drop "
+        "--trace-nodes, --trace-from and --trace-to");
+  }
+  if (!o.trace.file.empty() && o.trace.from >= o.trace.to) {
+    throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
+                                  o.trace.from, o.trace.to));
+  }
+  if (!o.trace_op.empty() && g.topology == coll::Topology::kCmesh)
+    throw ConfigError("--trace-op: not on the concentrated mesh (trace its routers by --trace-nodes)");
+}
+
+// The followed op's message on the run: its path (the nodes in the order its head flits reach
+// them, the router ports they use at each), the cycles from a little before its first injection
+// to a little after its last ejection, and markers at both (A: injection, B: ejection).
+struct FollowedPath {
+  std::string text;
+  TraceRequest trace;
+};
+FollowedPath FollowPath(const CollOptions& o, const CollRun& run) {
+  const FollowedOp f = *ParseTraceOp(o.trace_op, run.p);
+  const std::vector<coll::Op>& ops = run.p.nodes[f.node].ops;
+  const coll::Op& op = ops[f.op];
+  const std::vector<PacketHop>& hops = run.flits->hops();
+  const unsigned lead = run.pkg->shape().ep_lead;
+  const auto& spans = run.res.op_spans.at(f.node);
+  const auto span = spans.at(f.op);
+  if (span.first == sysc::ScheduleEndpoint::OpSpan::kNever)
+    throw ConfigError(fmt::format("--trace-op {}: the op moved nothing in this run", o.trace_op));
+  // (The endpoint runs `lead` cycles ahead of the node clock the flit events are in.)
+  const uint64_t t0 = span.first > lead + 2 ? span.first - lead - 2 : 0, t1 = span.last + 2;
+  uint64_t first = ~uint64_t{0}, count = 0;
+  for (const PacketHop& h : hops) {
+    if (h.event == "inject" && h.node == f.node && h.cycle >= t0 && h.cycle <= t1) {
+      first = std::min(first, h.cycle);
+      ++count;
+    }
+  }
+  if (count == 0)
+    throw ConfigError(fmt::format("--trace-op {}: no flit of it was seen leaving", o.trace_op));
+  uint64_t end = t1;
+  if (op.act == coll::Act::kSend) {  // the first `count` packets' heads ejected at the peer
+    uint64_t seen = 0;
+    for (const PacketHop& h : hops) {
+      if (h.event == "eject" && h.node == op.peer && h.cycle >= first && seen < count) {
+        ++seen;
+        end = h.cycle;
+      }
+    }
+  } else {  // an engine stream: until the node's results of the id are in
+    for (size_t j = f.op + 1; j < ops.size(); ++j) {
+      if (ops[j].act == coll::Act::kEngRecv && ops[j].id == op.id &&
+          spans[j].first != sysc::ScheduleEndpoint::OpSpan::kNever) {
+        end = spans[j].last;
+        break;
+      }
+    }
+  }
+  FollowedPath fp;
+  TraceRequest& tr = fp.trace;
+  auto at = [&tr](unsigned node) -> size_t {
+    auto it = std::find(tr.nodes.begin(), tr.nodes.end(), node);
+    if (it != tr.nodes.end()) return static_cast<size_t>(it - tr.nodes.begin());
+    tr.nodes.push_back(node);
+    tr.view.in_ports.push_back(0);
+    tr.view.out_ports.push_back(0);
+    return tr.nodes.size() - 1;
+  };
+  fp.text = fmt::format("op {} of node {} ({} {} {}):", f.op, f.node, coll::ActName(op.act),
+                        op.act == coll::Act::kSend ? "to node" : "id",
+                        op.act == coll::Act::kSend ? op.peer : op.id);
+  uint64_t last_eject = first;
+  unsigned listed = 0;
+  for (const PacketHop& h : hops) {
+    if (h.cycle < first || h.cycle > end) continue;
+    const size_t n = at(h.node);
+    if (h.event == "inject") {
+      tr.view.in_ports[n] |= 1u << h.in_port;
+    } else {
+      tr.view.out_ports[n] |= 1u << h.out_port;
+    }
+    if (h.event == "hop") tr.view.in_ports[at(h.to_node)] |= 1u << h.to_port;
+    if (h.event == "eject") last_eject = std::max(last_eject, h.cycle);
+    if (listed < 12 && (h.event != "inject" || listed == 0)) {
+      fp.text += h.event == "hop"
+                     ? fmt::format(" node{} -> node{} (cycle {}),", h.node, h.to_node, h.cycle)
+                     : fmt::format(" {} at node{} (cycle {}),", h.event, h.node, h.cycle);
+      ++listed;
+    }
+  }
+  fp.text.back() = listed >= 12 ? ' ' : '.';
+  if (listed >= 12) fp.text += "...";
+  tr.from = first > 5 ? first - 5 : 0;
+  tr.to = std::max(end, last_eject) + 10;
+  tr.view.from = tr.from;
+  tr.view.to = tr.to;
+  tr.view.markers = {first, last_eject};
+  return fp;
+}
+
+// --timeline: the collective on a trace-event timeline: the collective as one slice, per node
+// its program's ops (a track per channel: sends to a peer, receives from one, an engine id) and
+// its flits' injections and ejections, per link direction each flit's hop.
+void WriteCollTimeline(const CollOptions& o, const CollRun& run) {
+  Timeline t;
+  const unsigned lead = run.pkg->shape().ep_lead;
+  const double start = static_cast<double>(run.res.start_cycle) - lead;
+  t.Slice("collective", coll::CollectiveName(o.collective),
+          fmt::format("{} {} bytes", run.r.algo, o.bytes), start,
+          start + static_cast<double>(run.res.cycles));
+  uint64_t op_slices = 0;
+  for (size_t n = 0; n < run.res.op_spans.size() && n < run.p.num_nodes(); ++n) {
+    const std::vector<coll::Op>& ops = run.p.nodes[n].ops;
+    for (size_t j = 0; j < ops.size() && j < run.res.op_spans[n].size(); ++j) {
+      const auto span = run.res.op_spans[n][j];
+      if (span.first == sysc::ScheduleEndpoint::OpSpan::kNever) continue;
+      const coll::Op& op = ops[j];
+      const bool eng = op.act == coll::Act::kEngSend || op.act == coll::Act::kEngRecv;
+      const std::string track =
+          eng ? fmt::format("engine id{}", op.id)
+              : fmt::format("{} node{}", op.IsRecv() ? "from" : "to", op.peer);
+      t.Slice(fmt::format("node{}", n), track,
+              fmt::format("op {} {} ({} elements)", j, coll::ActName(op.act), op.region.len),
+              static_cast<double>(span.first) - lead, static_cast<double>(span.last + 1) - lead,
+              fmt::format("{{\"op\": {}, \"elements\": {}}}", j, op.region.len));
+      ++op_slices;
+    }
+  }
+  if (run.flits) AddFlitSlices(t, run.flits->slices(), run.pkg->shape().num_vcs, run.pkg->k());
+  uint64_t hops = 0;  // flits sent on interposer links, by the nodes' counters
+  for (unsigned n = 0; n < run.pkg->num_nodes(); ++n) {
+    for (uint64_t f : run.pkg->counters(n).link_flits) hops += f;
+  }
+  const nlohmann::json totals = {{"cycles", run.res.cycles},
+                                 {"flit_hops", hops},
+                                 {"flits_injected", run.res.flits_injected},
+                                 {"flits_ejected", run.res.flits_ejected},
+                                 {"op_slices", op_slices}};
+  WriteOutputFile(o.trace.timeline, t.Json(totals.dump()), "--timeline");
+}
+
 // Plans, validates and runs the collective. The controller plans around the faults present
 // from reset (a link that does not train); faults from a later cycle strike the running
 // package, which the watchdog stops, the links that lost flits name what broke, and the
@@ -530,6 +779,7 @@ CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& r
   run.r.geom.faults = s.pc.faults.FromReset();
   run.pc = s.pc;
   if (s.cmesh) static_cast<coll::Geometry&>(run.pc) = coll::CmeshRouters(s.pc);
+  if (!o.trace.file.empty()) run.wave = std::make_unique<WaveformFiles>(o.trace.file);
   const auto t0 = std::chrono::steady_clock::now();
   for (unsigned attempt = 1;; ++attempt) {
     coll::Validation v;
@@ -550,11 +800,15 @@ CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& r
       if (s.is_v) run.lay.emplace(run.r);
       ReportRequest(o, s, run, report);
       run.in = InputsOf(o, run);
+      if (run.wave) run.wave->WriteSaveFile(*run.pkg, o.trace);
+      ObserveFlits(o, s, run);
     }
     ReportPlan(o, s, run, v, attempt, report);
     run.res = RunAttempt(o, s, run);
     if (!run.res.stuck || run.res.lost.empty() || !LearnLostLinks(s, run, report)) break;
   }
+  if (run.wave) run.wave->Commit(run.pkg->CloseTrace());
+  if (run.flits) run.flits->Commit();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;
 }
@@ -894,6 +1148,12 @@ CollMeasurement MeasureStages(const CollOptions& o, CollReport& report) {
   m.groups = MeasureCommunicators(o, s, run, report);
   m.ok = CheckOutcome(run, predicted, report);
   if (!o.outputs.empty()) WriteOutputs(o, run, report);
+  if (!o.trace.timeline.empty()) WriteCollTimeline(o, run);
+  if (!o.trace_op.empty() && run.flits) {
+    FollowedPath fp = FollowPath(o, run);
+    m.followed = std::move(fp.text);
+    m.follow = std::move(fp.trace);
+  }
   if (o.verify) m.ok = ReportVerification(o, s, bad, report) && m.ok;
   CollEnergy ce;
   if (s.with_energy) ce = MeasureEnergy(o, s, run, report);
@@ -991,7 +1251,29 @@ int RunCollectiveCommand(const CollOptions& o) {
     for (unsigned node = 0; node < o.geometry.k * o.geometry.k; ++node)
       CheckOutputPath(tb::NodePath(o.outputs, node), "--outputs");
   }
-  const CollMeasurement m = MeasureCollective(o);
+  CheckCollTrace(o);
+  CollOptions run = o;
+  if (!o.trace_op.empty()) {  // a first run, without outputs, finds the message's path
+    CollOptions find = o;
+    find.trace = {};
+    find.outputs.clear();
+    find.json.clear();
+    find.energy = false;
+    find.tech = "dsent45";
+    find.tech_set.clear();
+    find.energy_csv.clear();
+    find.progress = false;
+    const CollMeasurement first = MeasureCollective(find, true);
+    fmt::print("  {}\n", first.followed);
+    const std::string file = run.trace.file, log = run.trace.packet_log, tl = run.trace.timeline;
+    run.trace = first.follow;
+    run.trace.file = file;
+    run.trace.packet_log = log;
+    run.trace.timeline = tl;
+    run.trace_op.clear();
+  }
+  const CollMeasurement m = MeasureCollective(run);
+  if (!o.trace.file.empty()) fmt::print("  trace: {} (open {})\n", o.trace.file, GtkwPathOf(o.trace.file));
   if (!o.json.empty()) WriteOutput(o.json, CollJson(o, m) + "\n", "--json", "  json");
   return m.ok ? 0 : 1;
 }

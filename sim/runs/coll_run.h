@@ -13,6 +13,7 @@
 #include "geometry.h"
 #include "program.h"
 #include "run_util.h"
+#include "trace_outputs.h"
 
 namespace aries::sim {
 
@@ -49,6 +50,10 @@ struct CollOptions {
   std::vector<std::string> tech_set;
   std::string energy_csv;  // per node and per link
   std::string json;        // `aries coll --json`: the measurement with its provenance
+  // Debugging (the RTL model for a waveform): --trace, --trace-nodes/-from/-to, --packet-log,
+  // --timeline; and --trace-op NODE:OP, the message of one op of the program to follow.
+  TraceRequest trace;
+  std::string trace_op;
   bool progress = false;   // progress on stderr about once a second (also on a terminal)
 };
 
@@ -90,6 +95,10 @@ struct CollMeasurement {
     uint64_t cycles = 0, alone = 0;
   };
   std::vector<Group> groups;
+  // --trace-op: the followed message (its path as text) and the trace that records it (its
+  // nodes, their ports, the cycles, markers at its injection and ejection).
+  std::string followed;
+  TraceRequest follow;
 };
 
 // Plans, validates and runs one collective (sim.model = auto: the fast model, ResolveModel with

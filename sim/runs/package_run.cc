@@ -15,125 +15,19 @@
 #include "fault_routes.h"
 #include "files.h"
 #include "geometry.h"
-#include "gtkw.h"
 #include "node_models.h"
 #include "package.h"
 #include "package_sc.h"
 #include "plot.h"
 #include "provenance.h"
 #include "run_util.h"
+#include "trace_outputs.h"
 
 namespace aries::sim {
 
 namespace hw = aries::hw;
 
-const char* PacketLogHeader() {
-  return "cycle,event,node,link,channel,to_node,arrive_cycle,vc,head,tail,src,dst,flow,op,seq,"
-         "lane0,lane1,header";
-}
-
 namespace {
-
-// Writes one flit event as a packet-log row (and, for the traced packet, a path entry).
-class PacketLogger {
- public:
-  PacketLogger(const std::string& path, unsigned k, unsigned num_vcs, int64_t packet,
-               std::vector<PacketHop>* hops, uint64_t* tail_eject)
-      : k_(k), vcs_(num_vcs), packet_(packet), hops_(hops), tail_eject_(tail_eject) {
-    if (!path.empty()) {
-      out_ = std::make_unique<OutputFile>(path, "--packet-log");
-      out_->stream() << PacketLogHeader() << "\n";
-    }
-  }
-  // Puts the log in place (and its provenance beside it) once the run is over.
-  void Commit() {
-    if (!out_) return;
-    out_->Commit();
-    WriteCsvProvenance(out_->path(), "--packet-log");
-  }
-  void operator()(const sysc::Package::FlitEvent& e) {
-    const uint32_t h = e.flit[0];
-    const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
-    const char* ev = e.kind == sysc::Package::FlitEvent::kInject ? "inject"
-                     : e.kind == sysc::Package::FlitEvent::kHop  ? "hop"
-                                                                 : "eject";
-    if (hops_ && packet_ >= 0 && vc < vcs_ && e.flit[1] == static_cast<uint32_t>(packet_)) {
-      if ((h >> hw::kHdrHeadBit) & 1u) {
-        hops_->push_back({e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node});
-      }
-      if (((h >> hw::kHdrTailBit) & 1u) && e.kind == sysc::Package::FlitEvent::kEject)
-        *tail_eject_ = e.cycle;
-    }
-    if (!out_) return;
-    std::ostream& f_ = out_->stream();
-    // (A channel's name holds a comma, "x(1,3)+": quoted.)
-    std::string where = e.channel ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
-                                                e.channel->dst(), e.cycle + e.channel->latency())
-                                  : ",,,";
-    const hw::Flit f = hw::UnpackFlit(e.flit, 0);
-    std::string fields;
-    if (vc >= vcs_) {  // an engine VC: collective id, operation, sequence
-      const hw::CollHeader c = hw::UnpackCollHeader(h);
-      fields = fmt::format(",,{},{},{}", c.id, c.op, c.seq);
-    } else if (f.is_flow) {
-      fields = fmt::format("{},,{},,", f.src_y * k_ + f.src_x, f.flow);
-    } else {
-      fields = fmt::format("{},{},,,", f.src_y * k_ + f.src_x, f.dst_y * k_ + f.dst_x);
-    }
-    f_ << e.cycle << ',' << ev << ',' << e.node << ',' << where << ',' << vc << ',' << (h & 1u)
-       << ',' << ((h >> 1) & 1u) << ',' << fields << ',' << e.flit[1] << ',' << e.flit[2] << ",0x"
-       << fmt::format("{:08x}", h) << '\n';
-  }
-
- private:
-  std::unique_ptr<OutputFile> out_;
-  unsigned k_, vcs_;
-  int64_t packet_;
-  std::vector<PacketHop>* hops_;
-  uint64_t* tail_eject_;  // the traced packet's tail: the cycle it left the package
-};
-
-// A waveform's files (the FST, its save file and flit filter), written as temporaries and put
-// in place once the run has ended (a waveform of a failed run is kept for debugging); a refused
-// input leaves none behind.
-struct WaveformFiles {
-  std::unique_ptr<OutputFile> fst, save, filter;
-  explicit WaveformFiles(const std::string& fst_path) {
-    if (fst_path.empty()) return;
-    const std::string gtkw = GtkwPathOf(fst_path);
-    fst = std::make_unique<OutputFile>(fst_path, "--trace");
-    fst->AddSideFile(".hier");  // (the FST writer's hierarchy, beside the file while it writes)
-    save = std::make_unique<OutputFile>(gtkw, "--trace");
-    filter = std::make_unique<OutputFile>(FlitFilterPath(gtkw), "--trace");
-  }
-  void Commit(bool fst_reads_back) {
-    if (!fst) return;
-    if (!fst_reads_back) {
-      throw std::runtime_error(fmt::format(
-          "--trace {}: the waveform did not read back as an FST (a full disk?); the path is "
-          "unchanged",
-          fst->path()));
-    }
-    for (OutputFile* f : {fst.get(), save.get(), filter.get()}) f->Commit();
-  }
-};
-
-// Refuses a waveform from a model that has none, and traced nodes the package does not have.
-void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std::string& model,
-                       unsigned num_nodes) {
-  if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
-    throw ConfigError(
-        fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
-                    "has no waveforms)",
-                    model));
-  }
-  for (unsigned n : trace.nodes) {
-    if (n >= num_nodes) {
-      throw ConfigError(
-          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, num_nodes - 1));
-    }
-  }
-}
 
 // The run's traffic; a packet trace (traffic.trace) is read and refused when none of its
 // packets is injected in the measurement window.
@@ -159,6 +53,7 @@ tb::TrafficConfig TrafficOfRun(const SimSettings& s, unsigned num_nodes) {
   return tc;
 }
 
+
 // The nodes the package is built of: package.node names a built parameter set; auto takes the
 // engine-less point-to-point model unless waveforms (`traced`) are asked for.
 sysc::NodeModelFactory NodeModelsOf(const SimSettings& s, sysc::NodeImpl impl, bool traced) {
@@ -166,19 +61,6 @@ sysc::NodeModelFactory NodeModelsOf(const SimSettings& s, sysc::NodeImpl impl, b
   if (s.node != "auto") return sysc::NamedNodeModels(s.node, impl, carried);
   return sysc::ShippedNodeModels(traced ? sysc::NodeUse::kAny : sysc::NodeUse::kPointToPoint, impl,
                                  carried);
-}
-
-// Writes the waveform's save file: the traced nodes in the order given (a packet's path
-// in its order), every node when none is given.
-void WriteTraceSaveFile(const sysc::Package& pkg, const TraceRequest& trace, WaveformFiles& files,
-                        unsigned k) {
-  std::vector<std::string> scopes;
-  if (trace.nodes.empty()) {
-    for (unsigned n = 0; n < pkg.num_nodes(); ++n) scopes.push_back(pkg.NodeName(n));
-  } else {
-    for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
-  }
-  WritePackageGtkw(*files.save, *files.filter, trace.file, pkg.shape(), scopes, k, trace.from);
 }
 
 // Programs routing tables around the faults present from reset (a fault of a later cycle
@@ -199,6 +81,19 @@ tb::Progress ProgressOf(bool progress, uint64_t cycles, sysc::Transport* net) {
   auto meter = std::make_shared<ProgressMeter>(progress, "run", cycles);
   if (!meter->enabled() || (net && net->rank() != 0)) return {};
   return [meter](uint64_t cycle) { (*meter)(cycle); };
+}
+
+// --timeline: the run's flits on a trace-event timeline (a track per link direction, and per
+// node its injections and ejections), with the run's totals they add up to.
+void WriteRunTimeline(const std::string& path, const FlitRecorder& rec, const sysc::Package& pkg,
+                      const tb::RunResult& r) {
+  Timeline t;
+  AddFlitSlices(t, rec.slices(), pkg.shape().num_vcs, pkg.k());
+  const nlohmann::json totals = {{"cycles", r.cycles},
+                                 {"flits_injected", r.flits_created},
+                                 {"flits_ejected", r.flits_ejected},
+                                 {"flit_hops", r.flit_hops}};
+  WriteOutputFile(path, t.Json(totals.dump()), "--timeline");
 }
 
 // The peak resident memory in KB, the largest over the ranks.
@@ -229,12 +124,11 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   CheckTraceRequest(trace, impl, s.model, s.package.k * s.package.k);
   tb::TrafficConfig tc = TrafficOfRun(s, s.package.k * s.package.k);
   WaveformFiles outputs(trace.file);
-  const sysc::Package::Waveform wave{traced ? outputs.fst->HandOver() : "", trace.nodes, trace.from,
-                                     trace.to};
+  const sysc::Package::Waveform wave{outputs.writer_path(), trace.nodes, trace.from, trace.to};
   sysc::Package pkg(pc, NodeModelsOf(s, impl, traced), s.seed, net, traced ? &wave : nullptr);
   // The waveform is open (the package's construction), so the config bus shows the run's own
   // register writes below too: bypass segments, routes around faults.
-  if (traced) WriteTraceSaveFile(pkg, trace, outputs, s.package.k);
+  if (traced) outputs.WriteSaveFile(pkg, trace);
   if (s.bypass == "random") {
     std::mt19937_64 rng(s.seed ^ 0xB7E15162u);
     o.moved_hops = tb::ApplyRandomBypass(pkg, rng);
@@ -246,10 +140,18 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
     tc.flow_routed = true;
   }
   tb::NetTraffic traffic(pkg, tc);
-  std::shared_ptr<PacketLogger> logger;
-  if (!trace.packet_log.empty() || trace.packet >= 0) {
-    logger = std::make_shared<PacketLogger>(trace.packet_log, s.package.k, pkg.shape().num_vcs,
-                                            trace.packet, &o.packet_path, &o.packet_tail_eject);
+  std::shared_ptr<FlitRecorder> logger;
+  if (trace.Observes()) {
+    FlitMatch follow;
+    if (trace.packet >= 0) {  // lane 0 of a traffic packet's flits: its id
+      const unsigned vcs = pkg.shape().num_vcs;
+      const auto id = static_cast<uint32_t>(trace.packet);
+      follow = [vcs, id](const sysc::Package::FlitEvent& e) {
+        return ((e.flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < vcs && e.flit[1] == id;
+      };
+    }
+    logger = std::make_shared<FlitRecorder>(trace.packet_log, pkg.shape(), s.package.k, follow,
+                                            !trace.timeline.empty());
     pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
   }
   tb::Advance advance;
@@ -261,7 +163,12 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   const tb::Progress prog = ProgressOf(progress, s.run.warmup + s.run.measure, net);
   o.result = tb::RunTraffic(pkg, traffic, s.run, advance, prog);
   outputs.Commit(pkg.CloseTrace());
-  if (logger) logger->Commit();
+  if (logger) {
+    logger->Commit();
+    o.packet_path = logger->hops();
+    o.packet_tail_eject = logger->tail_eject();
+    if (!trace.timeline.empty()) WriteRunTimeline(trace.timeline, *logger, pkg, o.result);
+  }
   if (traced && pkg.cycle() <= trace.from) {  // (the run's end is known only now)
     fmt::print(stderr,
                "warning: --trace-from {}: the run ended at cycle {}, so {} holds none of its "
@@ -402,27 +309,6 @@ std::string ToJson(const Config& c, const std::string& command,
 
 namespace {
 
-std::vector<unsigned> ParseNodes(const std::string& s) {
-  std::vector<unsigned> v;
-  if (s == "all") return v;
-  const std::vector<std::string> items = SplitList(s, "--trace-nodes");  // (each once, none empty)
-  if (items.empty()) throw ConfigError("--trace-nodes '': expected all or node ids like 0,5,6");
-  for (const std::string& item : items) {
-    unsigned long n = 0;
-    try {
-      size_t pos = 0;
-      n = std::stoul(item, &pos);
-      if (pos != item.size()) throw std::invalid_argument(item);
-    } catch (const std::logic_error&) {
-      throw ConfigError(fmt::format("--trace-nodes '{}': expected node ids like 0,5,6", s));
-    }
-    if (std::find(v.begin(), v.end(), n) != v.end())  // (0 and 00: one node)
-      throw ConfigError(fmt::format("--trace-nodes {}: node {} given twice", s, n));
-    v.push_back(static_cast<unsigned>(n));
-  }
-  return v;
-}
-
 // sim.model = auto and sim.payload = auto resolved for the command; a payload the model or a
 // packet log cannot work with refused.
 void ResolveModelAndPayload(const PackageCommand& cmd, SimSettings& s) {
@@ -462,7 +348,8 @@ void ResolveModelAndPayload(const PackageCommand& cmd, SimSettings& s) {
 TraceRequest TraceRequestOf(const PackageCommand& cmd) {
   TraceRequest tr;
   tr.file = cmd.trace_file;
-  tr.nodes = ParseNodes(cmd.trace_nodes);
+  tr.nodes = ParseTraceNodes(cmd.trace_nodes);
+  tr.timeline = cmd.timeline;
   tr.from = cmd.trace_from;
   tr.to = cmd.trace_to;
   tr.packet_log = cmd.packet_log;
@@ -473,16 +360,17 @@ TraceRequest TraceRequestOf(const PackageCommand& cmd) {
 // auto becomes 1); --trace-nodes, --trace-from and --trace-to need --trace and a window.
 void CheckTraceOptions(const PackageCommand& cmd, const Config& cfg, sysc::Transport* net,
                        SimSettings& s) {
-  if (!cmd.packet_log.empty() || cmd.trace_packet >= 0) {
+  if (!cmd.packet_log.empty() || cmd.trace_packet >= 0 || !cmd.timeline.empty()) {
     if (cmd.sweep || net) {
       throw ConfigError(
-          "--packet-log and --trace-packet follow the flits of one run in one process (aries "
-          "run), not a sweep or ranks");
+          "--packet-log, --trace-packet and --timeline follow the flits of one run in one process "
+          "(aries run), not a sweep or ranks");
     }
     if (s.package.threads > 1) {
       if (cfg.Get("sim.threads") != "auto") {
         throw ConfigError(fmt::format(
-            "--packet-log observes every node in one thread: sim.threads = {} (set it to 1)",
+            "--packet-log and --timeline observe every node in one thread: sim.threads = {} (set "
+            "it to 1)",
             s.package.threads));
       }
       s.package.threads = 1;
@@ -522,6 +410,7 @@ struct PacketPath {
   std::string text;
   std::vector<unsigned> nodes;  // in the order the packet visits them
   uint64_t from = 0, to = 0;
+  std::vector<uint64_t> markers;  // its head's injection, its tail's ejection
 };
 
 // The path of packet cmd.trace_packet, found by a first run without a waveform: the head
@@ -550,6 +439,7 @@ PacketPath FindPacketPath(const PackageCommand& cmd, const SimSettings& s, sysc:
   }
   p.from = path.front().cycle > 5 ? path.front().cycle - 5 : 0;
   p.to = std::max(path.back().cycle, first.packet_tail_eject) + 10;
+  p.markers = {path.front().cycle, std::max(path.back().cycle, first.packet_tail_eject)};
   return p;
 }
 
@@ -662,6 +552,9 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
     tr.nodes = path.nodes;
     tr.from = path.from;
     tr.to = path.to;
+    tr.view.from = path.from;  // opens on the packet's life, markers at injection and ejection
+    tr.view.to = path.to;
+    tr.view.markers = path.markers;
   }
   if (net) CheckRanks(cmd, cfg, net, s);
   PackageRuns runs;

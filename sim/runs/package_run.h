@@ -9,35 +9,10 @@
 
 #include "config.h"
 #include "net_run.h"
+#include "trace_outputs.h"
 #include "transport.h"
 
 namespace aries::sim {
-
-struct TraceRequest {
-  std::string file;             // FST path; empty: no trace
-  std::vector<unsigned> nodes;  // empty: every node
-  uint64_t from = 0, to = ~uint64_t{0};
-  // --packet-log: every flit's every hop as CSV (PacketLogHeader); empty: none.
-  std::string packet_log;
-  // --trace-packet: the packet (traffic id, lane 0) whose hops are collected into `path`.
-  int64_t packet = -1;
-};
-
-// One hop of a packet's flits: where and when its head left each node.
-struct PacketHop {
-  uint64_t cycle = 0;
-  std::string event;  // inject, hop, eject
-  unsigned node = 0, to_node = 0;
-};
-
-// The packet log's columns: cycle (= ns on the waveform's time axis), event (inject: from the
-// endpoint into the node; hop: out of the node on an interposer link; eject: out to the
-// endpoint), node, link (the node's link of a hop), channel (its name), to_node, arrive_cycle
-// (when it reaches the next node's input), vc, head, tail, src, dst (node numbers of a
-// dimension-order packet), flow (a table-routed packet's flow, or a collective flit's id), op
-// and seq (a collective flit's), lane0 (a traffic packet's id), lane1, header (the header word
-// in hex, as the waveform shows it).
-const char* PacketLogHeader();
 
 struct RunOutput {
   tb::RunResult result;
@@ -73,6 +48,7 @@ struct PackageCommand {
   std::string trace_file;           // --trace (run only)
   std::string trace_nodes = "all";  // --trace-nodes: all, or ids like 0,5
   uint64_t trace_from = 0, trace_to = ~uint64_t{0};
+  std::string timeline;  // --timeline FILE.json (run only): trace-event JSON of its flits
   bool progress = false;
 };
 // Validates the configuration (ConfigError names the offending key or option), runs, prints

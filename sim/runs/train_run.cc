@@ -18,6 +18,7 @@
 #include "plot.h"
 #include "provenance.h"
 #include "streams.h"
+#include "trace_outputs.h"
 #include "workload.h"
 
 namespace aries::sim {
@@ -115,6 +116,41 @@ TrainOptions TrainRequest(const Config& c, TrainOptions o) {
 }
 
 namespace {
+
+// The iteration as trace-event JSON: per pipeline stage (every chiplet of a stage runs alike)
+// its compute, communication and synchronisation streams, and the communication the compute
+// stream waits on (exposed: the stage's compute stream idle within the iteration).
+std::string TrainTimelineJson(const train::Iteration& it) {
+  Timeline t;
+  std::map<unsigned, std::vector<std::pair<double, double>>> compute;  // per stage, in order
+  for (const train::Op& op : it.ops) {
+    const char* stream = op.stream == train::Stream::kSync   ? "sync"
+                         : op.stream == train::Stream::kComm ? "communication"
+                                                             : "compute";
+    const std::string stage = fmt::format("stage {}", op.stage);
+    const std::string args =
+        op.stream == train::Stream::kCompute
+            ? ""
+            : fmt::format("{{\"collective\": \"{}\", \"bytes\": {}}}",
+                          coll::CollectiveName(op.collective), op.bytes);
+    t.Slice(stage, stream, op.name, op.start, op.end, args);
+    if (op.stream == train::Stream::kCompute) compute[op.stage].push_back({op.start, op.end});
+  }
+  for (auto& [stage, busy] : compute) {  // the gaps of the compute stream in [0, time)
+    std::sort(busy.begin(), busy.end());
+    double at = 0;
+    for (const auto& [b, e] : busy) {
+      if (b > at) t.Slice(fmt::format("stage {}", stage), "exposed communication", "idle", at, b);
+      at = std::max(at, e);
+    }
+    if (it.time > at) t.Slice(fmt::format("stage {}", stage), "exposed communication", "idle", at, it.time);
+  }
+  const std::string totals = fmt::format(
+      "{{\"time_ns\": {}, \"compute_busy_ns\": {}, \"comm_busy_ns\": {}, \"exposed_comm_ns\": "
+      "{}, \"stages\": {}}}",
+      it.time, it.compute_busy, it.comm_busy, it.exposed_comm, it.stages);
+  return t.Json(totals);
+}
 
 // The iteration options of strategy `par` for the command's package and batch.
 train::IterationOptions IterationOf(const TrainOptions& o, const train::Parallelism& par) {
@@ -349,7 +385,12 @@ int RunTrainCommand(const TrainOptions& o) {
                                "prunes such strategies)",
                                Gb(static_cast<double>(o.memory)))
                  : "");
-  WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
+  if (o.timeline.size() > 5 && o.timeline.compare(o.timeline.size() - 5, 5, ".json") == 0) {
+    WriteOutputFile(o.timeline, TrainTimelineJson(it), "--timeline");
+    fmt::print("  timeline: {} (trace-event JSON: Perfetto, chrome://tracing)\n", o.timeline);
+  } else {
+    WriteCsv(o.timeline, train::TimelineCsv(it), "--timeline", "  timeline");
+  }
   PlotCsv("timeline", train::TimelineCsv(it), o.plot);
   if (!o.check) return 0;
   double worst[2] = {-1, -1};

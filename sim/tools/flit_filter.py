@@ -7,6 +7,8 @@ uses it): reads one value per line on stdin (a flit in hex, header in the low 32
     H T vc2 flow9 node3 lane0=...                        (a routing-table flow)
     coll id3 add.i32 seq12 req lane0=...                 (a collective flit on an engine VC)
 
+--gated B: each value is the port's valid bit above the flit's low B bits (the save file joins
+them; B = 96, or the whole flit when narrower): nothing is printed while valid is low.
 --vcs N: the router's VCs (VCs N and N+1 are the engine's); --k K: the package's K (node
 numbers y * K + x). The header layout is rtl/pkg/aries_pkg.sv's.
 """
@@ -16,13 +18,17 @@ OPS = ["add.i32", "mul.i32", "min.i32", "max.i32", "add.f32", "mul.f32", "min.f3
        "and", "or", "xor"]
 
 
-def decode(value, vcs, k, lanes_shown=2):
+def decode(value, vcs, k, lanes_shown=2, gated=0):
     v = value.strip().lower()
     if v.startswith("0x"):
         v = v[2:]
     if not v or any(c in "xz" for c in v):
         return "-"
     n = int(v, 16)
+    if gated:
+        if not (n >> gated) & 1:
+            return " "  # (an empty line would show the raw value)
+        n &= (1 << gated) - 1
     h = n & 0xFFFFFFFF
     head, tail = h & 1, (h >> 1) & 1
     vc = (h >> 2) & 7
@@ -45,7 +51,7 @@ def decode(value, vcs, k, lanes_shown=2):
 
 
 def main():
-    vcs, k = 4, 4
+    vcs, k, gated = 4, 4, 0
     args = sys.argv[1:]
     while args:
         a = args.pop(0)
@@ -53,12 +59,14 @@ def main():
             vcs = int(args.pop(0))
         elif a == "--k":
             k = int(args.pop(0))
+        elif a == "--gated":
+            gated = int(args.pop(0))
         elif a == "--test":  # decode the values given after --test and exit
             for x in args:
-                print(decode(x, vcs, k))
+                print(decode(x, vcs, k, gated=gated))
             return
     for line in sys.stdin:
-        sys.stdout.write(decode(line, vcs, k) + "\n")
+        sys.stdout.write(decode(line, vcs, k, gated=gated) + "\n")
         sys.stdout.flush()
 
 

@@ -9,6 +9,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib_fail.sh"
 aries=$1
 work=$(mktemp -d)
+gtkw_listed() {  # the signals a save file lists (GTKWave displays each bit a "#{}" joins)
+  awk '/^\+\{[^}]*\} node[0-9]*\./ || /^node[0-9]*\./ { n++ } /^#\{/ { n += NF - 1 } END { print n }' "$1"
+}
 trap 'rm -rf "$work"' EXIT
 filter=$(dirname "$0")/../../sim/tools/flit_filter.py
 gtkw_count() {  # save file: signals GTKWave displays (it must find each in the FST)
@@ -23,7 +26,7 @@ TCL
 "$aries" --set package.k=2 --set sim.warmup=20 --set sim.measure=200 \
   --trace "$work/run.fst" --trace-nodes 0,3 --trace-from 10 --trace-to 150 > /dev/null
 test -s "$work/run.fst"
-listed=$(grep -c '^\(+{[^}]*} \)\?node[0-9]*\.' "$work/run.gtkw")
+listed=$(gtkw_listed "$work/run.gtkw")
 found=$(gtkw_count "$work/run.gtkw")
 echo "save file lists $listed signals, GTKWave found ${found:-none}"
 [ "$listed" -gt 100 ]
@@ -31,7 +34,7 @@ echo "save file lists $listed signals, GTKWave found ${found:-none}"
 grep -q '^node0\.clk_i$' "$work/run.gtkw"                         # the clock
 grep -q '^+{node3\.in1\.vc2_fill} ' "$work/run.gtkw"               # VCs named
 grep -q '^\^>1 .*run\.flit_filter$' "$work/run.gtkw"              # flits decoded
-grep -q '^+{node0\.out1\.flit} ' "$work/run.gtkw"
+grep -q '^#{node0\.out1\.flit} node0\..*out_valid_o (448)' "$work/run.gtkw"  # shown while valid
 grep -q '^\[timestart\] 10000$' "$work/run.gtkw"                  # 1 ns per cycle
 [ -x "$work/run.flit_filter" ]
 # The packet log: every flit injected is ejected; every hop arrives after it leaves; the
@@ -68,7 +71,7 @@ path_nodes=$(grep "packet 7:" "$work/p7.txt" | grep -o 'node[0-9]\+' | sort -u |
 traced=$(grep '^-node[0-9]*$' "$work/p7.gtkw" | sort -u | wc -l)
 [ "$traced" -eq "$path_nodes" ] || { echo "traced $traced nodes, path has $path_nodes"; exit 1; }
 found=$(gtkw_count "$work/p7.gtkw")
-listed=$(grep -c '^\(+{[^}]*} \)\?node[0-9]*\.' "$work/p7.gtkw")
+listed=$(gtkw_listed "$work/p7.gtkw")
 [ "$found" = "$listed" ] || { echo "p7: listed $listed, GTKWave found $found"; exit 1; }
 # A long packet: the window runs to 10 cycles after its tail's ejection (the packet log's), not
 # its head's; the save file opens from another directory (its FST named by absolute path).

@@ -1,0 +1,307 @@
+#include "trace_outputs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "aries_pkg.h"
+#include "arith.h"
+#include "config.h"
+#include "node_models.h"
+#include "provenance.h"
+#include "run_util.h"
+
+namespace aries::sim {
+
+namespace hw = aries::hw;
+
+const char* PacketLogHeader() {
+  return "cycle,event,node,link,channel,to_node,arrive_cycle,vc,head,tail,src,dst,flow,op,seq,"
+         "lane0,lane1,header";
+}
+
+unsigned PortOfLink(const sysc::NodeShape& p, unsigned link) {
+  const unsigned dirs = p.num_ports - 1;
+  if (link < dirs || p.num_tracks == 0 || p.num_ports != 5) return link + 1;
+  const unsigned tap = link - dirs;  // 4 + d*2T + 2t + s: dimension d, side s (1: upper)
+  const unsigned d = tap / (2 * p.num_tracks), side = tap % 2;
+  return d == 0 ? (side ? hw::kPortXP : hw::kPortXM) : (side ? hw::kPortYP : hw::kPortYM);
+}
+
+unsigned PortOfLocal(const sysc::NodeShape& p, unsigned local) {
+  return local == 0 ? 0 : p.num_ports + local - 1;
+}
+
+std::string DescribeHeader(uint32_t h, unsigned num_vcs, unsigned k) {
+  const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
+  if (vc >= num_vcs) {  // an engine VC
+    const hw::CollHeader c = hw::UnpackCollHeader(h);
+    return fmt::format("coll id{} {} seq{} {}", c.id, coll::OpName(c.op), c.seq,
+                       vc == num_vcs ? "req" : "rsp");
+  }
+  const hw::Flit f = hw::UnpackFlit(&h, 0);
+  if (f.is_flow) return fmt::format("flow{} node{} vc{}", f.flow, f.src_y * k + f.src_x, vc);
+  return fmt::format("node{}->node{} vc{}", f.src_y * k + f.src_x, f.dst_y * k + f.dst_x, vc);
+}
+
+FlitRecorder::FlitRecorder(const std::string& log_path, const sysc::NodeShape& shape, unsigned k,
+                           FlitMatch follow, bool for_timeline)
+    : shape_(shape), k_(k), follow_(std::move(follow)), timeline_(for_timeline) {
+  if (!log_path.empty()) {
+    out_ = std::make_unique<OutputFile>(log_path, "--packet-log");
+    out_->stream() << PacketLogHeader() << "\n";
+  }
+}
+
+void FlitRecorder::Commit() {
+  if (!out_) return;
+  out_->Commit();
+  WriteCsvProvenance(out_->path(), "--packet-log");
+}
+
+void FlitRecorder::operator()(const sysc::Package::FlitEvent& e) {
+  using Kind = sysc::Package::FlitEvent::Kind;
+  const uint32_t h = e.flit[0];
+  const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
+  const char* ev = e.kind == Kind::kInject ? "inject" : e.kind == Kind::kHop ? "hop" : "eject";
+  const unsigned port =
+      e.kind == Kind::kHop ? PortOfLink(shape_, e.link) : PortOfLocal(shape_, e.link);
+  if (follow_ && follow_(e)) {
+    if ((h >> hw::kHdrHeadBit) & 1u) {
+      PacketHop hop{e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node, 0, 0, 0};
+      (e.kind == Kind::kInject ? hop.in_port : hop.out_port) = port;
+      if (e.channel) hop.to_port = PortOfLink(shape_, e.channel->dst_link());
+      hops_.push_back(hop);
+    }
+    if (((h >> hw::kHdrTailBit) & 1u) && e.kind == Kind::kEject)
+      tail_eject_ = std::max(tail_eject_, e.cycle);
+  }
+  if (timeline_) {
+    slices_.push_back(
+        {e.cycle, e.node, port, e.kind, e.channel ? e.channel->name() : std::string(), h});
+  }
+  if (!out_) return;
+  std::ostream& f = out_->stream();
+  // (A channel's name holds a comma, "x(1,3)+": quoted.)
+  const std::string where = e.channel ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
+                                                    e.channel->dst(),
+                                                    e.cycle + e.channel->latency())
+                                      : ",,,";
+  std::string fields;
+  if (vc >= shape_.num_vcs) {  // an engine VC: collective id, operation, sequence
+    const hw::CollHeader c = hw::UnpackCollHeader(h);
+    fields = fmt::format(",,{},{},{}", c.id, c.op, c.seq);
+  } else {
+    const hw::Flit fl = hw::UnpackFlit(e.flit, 0);
+    fields = fl.is_flow ? fmt::format("{},,{},,", fl.src_y * k_ + fl.src_x, fl.flow)
+                        : fmt::format("{},{},,,", fl.src_y * k_ + fl.src_x,
+                                      fl.dst_y * k_ + fl.dst_x);
+  }
+  const uint32_t lane1 = shape_.words() > 2 ? e.flit[2] : 0;
+  f << e.cycle << ',' << ev << ',' << e.node << ',' << where << ',' << vc << ',' << (h & 1u) << ','
+    << ((h >> 1) & 1u) << ',' << fields << ',' << e.flit[1] << ',' << lane1 << ",0x"
+    << fmt::format("{:08x}", h) << '\n';
+}
+
+namespace {
+bool EndsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+}  // namespace
+
+WaveformFiles::WaveformFiles(const std::string& path) {
+  if (path.empty()) return;
+  vcd_ = EndsWith(path, ".vcd");
+  if (!vcd_ && !EndsWith(path, ".fst")) {
+    throw ConfigError(fmt::format(
+        "--trace {}: name the waveform FILE.fst (GTKWave's compressed format) or FILE.vcd", path));
+  }
+  if (vcd_ && std::system("command -v fst2vcd > /dev/null 2>&1") != 0) {
+    throw ConfigError(fmt::format(
+        "--trace {}: a VCD is converted from the FST by fst2vcd, which is not installed (Debian "
+        "package gtkwave; or name the waveform FILE.fst)",
+        path));
+  }
+  const std::string gtkw = GtkwPathOf(path);
+  wave_ = std::make_unique<OutputFile>(path, "--trace");
+  if (vcd_) {  // the FST writer writes beside the VCD's temporary; fst2vcd converts it
+    wave_->AddSideFile(".fst");
+    wave_->AddSideFile(".fst.hier");
+    writer_path_ = wave_->HandOver() + ".fst";
+  } else {
+    wave_->AddSideFile(".hier");  // (the FST writer's hierarchy, beside the file while it writes)
+    writer_path_ = wave_->HandOver();
+  }
+  save_ = std::make_unique<OutputFile>(gtkw, "--trace");
+  filter_ = std::make_unique<OutputFile>(FlitFilterPath(gtkw), "--trace");
+}
+
+void WaveformFiles::WriteSaveFile(const sysc::Package& pkg, const TraceRequest& trace) {
+  std::vector<std::string> scopes;
+  if (trace.nodes.empty()) {
+    for (unsigned n = 0; n < pkg.num_nodes(); ++n) scopes.push_back(pkg.NodeName(n));
+  } else {
+    for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
+  }
+  GtkwView view = trace.view;
+  if (view.from == 0 && view.to == 0 && trace.from > 0) view.from = trace.from;
+  WritePackageGtkw(*save_, *filter_, trace.file, pkg.shape(), scopes, pkg.k(), view);
+}
+
+void WaveformFiles::Commit(bool fst_reads_back) {
+  if (!wave_) return;
+  if (!fst_reads_back) {
+    throw std::runtime_error(fmt::format(
+        "--trace {}: the waveform did not read back as an FST (a full disk?); the path is "
+        "unchanged",
+        wave_->path()));
+  }
+  if (vcd_) {
+    const std::string cmd = fmt::format("fst2vcd -f {} -o {} > /dev/null 2>&1",
+                                        ShellQuote(writer_path_), ShellQuote(wave_->temp()));
+    if (std::system(cmd.c_str()) != 0) {
+      throw std::runtime_error(fmt::format(
+          "--trace {}: fst2vcd could not convert the waveform; the path is unchanged",
+          wave_->path()));
+    }
+  }
+  for (OutputFile* f : {wave_.get(), save_.get(), filter_.get()}) f->Commit();
+}
+
+void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std::string& model,
+                       unsigned num_nodes) {
+  if (!trace.file.empty() && impl != sysc::NodeImpl::kRtl) {
+    throw ConfigError(
+        fmt::format("--trace needs sim.model = rtl (sim.model = {}: the fast model "
+                    "has no waveforms; it gives the same cycles)",
+                    model));
+  }
+  for (unsigned n : trace.nodes) {
+    if (n >= num_nodes) {
+      throw ConfigError(
+          fmt::format("--trace-nodes: node {} does not exist (0 .. {})", n, num_nodes - 1));
+    }
+  }
+}
+
+std::vector<unsigned> ParseTraceNodes(const std::string& s) {
+  std::vector<unsigned> v;
+  if (s == "all") return v;
+  const std::vector<std::string> items = SplitList(s, "--trace-nodes");  // (each once, none empty)
+  if (items.empty()) throw ConfigError("--trace-nodes '': expected all or node ids like 0,5,6");
+  for (const std::string& item : items) {
+    unsigned long n = 0;
+    try {
+      size_t pos = 0;
+      n = std::stoul(item, &pos);
+      if (pos != item.size()) throw std::invalid_argument(item);
+    } catch (const std::logic_error&) {
+      throw ConfigError(fmt::format("--trace-nodes '{}': expected node ids like 0,5,6", s));
+    }
+    if (std::find(v.begin(), v.end(), n) != v.end())  // (0 and 00: one node)
+      throw ConfigError(fmt::format("--trace-nodes {}: node {} given twice", s, n));
+    v.push_back(static_cast<unsigned>(n));
+  }
+  return v;
+}
+
+Timeline::Track Timeline::TrackOf(const std::string& process, const std::string& thread) {
+  auto p = std::find(processes_.begin(), processes_.end(), process);
+  if (p == processes_.end()) {
+    processes_.push_back(process);
+    threads_.emplace_back();
+    ends_.emplace_back();
+    lane_tid_.emplace_back();
+    p = processes_.end() - 1;
+  }
+  const unsigned pid = static_cast<unsigned>(p - processes_.begin());
+  auto& names = threads_[pid];
+  auto t = std::find(names.begin(), names.end(), thread);
+  if (t == names.end()) {
+    names.push_back(thread);
+    ends_[pid].emplace_back();
+    lane_tid_[pid].emplace_back();
+    t = names.end() - 1;
+  }
+  return {pid, static_cast<unsigned>(t - names.begin())};
+}
+
+void Timeline::Slice(const std::string& process, const std::string& thread,
+                     const std::string& name, double start_ns, double end_ns,
+                     const std::string& args_json) {
+  const Track tr = TrackOf(process, thread);
+  std::vector<double>& ends = ends_[tr.pid][tr.tid];
+  std::vector<unsigned>& tids = lane_tid_[tr.pid][tr.tid];
+  size_t lane = 0;  // the first lane free at start_ns (slices come in any order of start)
+  while (lane < ends.size() && ends[lane] > start_ns) ++lane;
+  if (lane == ends.size()) {
+    ends.push_back(0);
+    tids.push_back(static_cast<unsigned>(tid_names_.size()));
+    tid_names_.push_back(lane == 0 ? thread : fmt::format("{} #{}", thread, lane + 1));
+    tid_pid_.push_back(tr.pid);
+  }
+  ends[lane] = std::max(ends[lane], end_ns);
+  events_.push_back({tr.pid, tids[lane], name, args_json, start_ns, std::max(start_ns, end_ns)});
+}
+
+std::string Timeline::Json(const std::string& totals_json) const {
+  nlohmann::json events = nlohmann::json::array();
+  for (size_t p = 0; p < processes_.size(); ++p) {
+    events.push_back({{"ph", "M"},
+                      {"name", "process_name"},
+                      {"pid", p + 1},
+                      {"tid", 0},
+                      {"args", {{"name", processes_[p]}}}});
+    events.push_back({{"ph", "M"},
+                      {"name", "process_sort_index"},
+                      {"pid", p + 1},
+                      {"tid", 0},
+                      {"args", {{"sort_index", p}}}});
+  }
+  for (size_t t = 0; t < tid_names_.size(); ++t) {
+    events.push_back({{"ph", "M"},
+                      {"name", "thread_name"},
+                      {"pid", tid_pid_[t] + 1},
+                      {"tid", t + 1},
+                      {"args", {{"name", tid_names_[t]}}}});
+    events.push_back({{"ph", "M"},
+                      {"name", "thread_sort_index"},
+                      {"pid", tid_pid_[t] + 1},
+                      {"tid", t + 1},
+                      {"args", {{"sort_index", t}}}});
+  }
+  for (const Event& e : events_) {
+    nlohmann::json x = {{"ph", "X"},         {"name", e.name},     {"pid", e.pid + 1},
+                        {"tid", e.tid + 1},  {"ts", e.start / 1e3}, {"dur", (e.end - e.start) / 1e3},
+                        {"cat", processes_[e.pid]}};
+    if (!e.args.empty()) x["args"] = nlohmann::json::parse(e.args);
+    events.push_back(std::move(x));
+  }
+  nlohmann::json j;
+  j["traceEvents"] = std::move(events);
+  j["displayTimeUnit"] = "ns";
+  j["otherData"] = {{"provenance", ProvenanceJson()},
+                    {"totals", nlohmann::json::parse(totals_json.empty() ? "{}" : totals_json)}};
+  return j.dump(1) + "\n";
+}
+
+void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, unsigned num_vcs,
+                   unsigned k) {
+  using Kind = sysc::Package::FlitEvent::Kind;
+  for (const FlitRecorder::Slice& s : slices) {
+    const std::string name = DescribeHeader(s.header, num_vcs, k);
+    const double at = static_cast<double>(s.cycle);
+    if (s.kind == Kind::kHop) {
+      t.Slice("links", s.channel, name, at, at + 1);
+    } else {
+      t.Slice(fmt::format("node{}", s.node),
+              fmt::format("{} port {}", s.kind == Kind::kInject ? "inject" : "eject", s.port),
+              name, at, at + 1);
+    }
+  }
+}
+
+}  // namespace aries::sim

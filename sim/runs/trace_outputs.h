@@ -1,0 +1,168 @@
+// The debugging outputs of one package run, shared by `aries run` and `aries coll`: the waveform
+// (FST, or VCD converted from it) with its GTKWave save file and flit decoder, the packet log,
+// the path of one followed packet or message, and the trace-event timeline (Chrome / Perfetto).
+#ifndef ARIES_SIM_RUNS_TRACE_OUTPUTS_H_
+#define ARIES_SIM_RUNS_TRACE_OUTPUTS_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "files.h"
+#include "gtkw.h"
+#include "node_models.h"
+#include "package.h"
+
+namespace aries::sim {
+
+struct TraceRequest {
+  std::string file;             // FST or VCD path; empty: no trace
+  std::vector<unsigned> nodes;  // empty: every node
+  uint64_t from = 0, to = ~uint64_t{0};
+  // --packet-log: every flit's every hop as CSV (PacketLogHeader); empty: none.
+  std::string packet_log;
+  // --trace-packet: the packet (traffic id, lane 0) whose hops are collected into `path`.
+  int64_t packet = -1;
+  // --timeline: trace-event JSON of the run (TimelineJson); empty: none.
+  std::string timeline;
+  // The save file's view: ports per traced node, markers (GtkwView); empty: every port.
+  GtkwView view;
+  bool Observes() const { return !packet_log.empty() || packet >= 0 || !timeline.empty(); }
+};
+
+// One hop of a packet's flits: where and when its head left each node, and by which router
+// ports (in: where it entered the node; out: where it left).
+struct PacketHop {
+  uint64_t cycle = 0;
+  std::string event;  // inject, hop, eject
+  unsigned node = 0, to_node = 0;
+  unsigned in_port = 0, out_port = 0;  // router ports at `node` (inject: in; hop, eject: out)
+  unsigned to_port = 0;                // a hop's: the router port it enters at `to_node`
+};
+
+// The packet log's columns: cycle (= ns on the waveform's time axis), event (inject: from the
+// endpoint into the node; hop: out of the node on an interposer link; eject: out to the
+// endpoint), node, link (the node's link of a hop), channel (its name), to_node, arrive_cycle
+// (when it reaches the next node's input), vc, head, tail, src, dst (node numbers of a
+// dimension-order packet), flow (a table-routed packet's flow, or a collective flit's id), op
+// and seq (a collective flit's), lane0 (a traffic packet's id), lane1, header (the header word
+// in hex, as the waveform shows it).
+const char* PacketLogHeader();
+
+// The router port that drives link `link` of a node of shape `p` (aries_node's link layout: a
+// mesh link is its port's, a track tap belongs to the + port of its dimension on the upper
+// side and the - port on the lower side), and the one a flit arriving there enters.
+unsigned PortOfLink(const sysc::NodeShape& p, unsigned link);
+// The router port of local port `local` (0: port 0; others after the directional ports).
+unsigned PortOfLocal(const sysc::NodeShape& p, unsigned local);
+
+// Whether a flit header belongs to a followed packet or message.
+using FlitMatch = std::function<bool(const sysc::Package::FlitEvent&)>;
+
+// Observes every flit of a package (Package::SetFlitObserver): writes the packet log, collects
+// the hops of the head flits `follow` matches (and the cycle its last tail was ejected), and
+// keeps the flit events a timeline draws.
+class FlitRecorder {
+ public:
+  FlitRecorder(const std::string& log_path, const sysc::NodeShape& shape, unsigned k,
+               FlitMatch follow, bool for_timeline);
+  void operator()(const sysc::Package::FlitEvent& e);
+  // Puts the log in place (and its provenance beside it) once the run is over.
+  void Commit();
+  const std::vector<PacketHop>& hops() const { return hops_; }
+  uint64_t tail_eject() const { return tail_eject_; }
+  // A flit event as the timeline keeps it: cycle, node, kind, router port (out port of a
+  // hop), the name of its flit ("node3->node5 vc1", "coll id3 seq12 req").
+  struct Slice {
+    uint64_t cycle;
+    unsigned node, port;
+    sysc::Package::FlitEvent::Kind kind;
+    std::string channel;  // a hop's channel name
+    uint32_t header;
+  };
+  const std::vector<Slice>& slices() const { return slices_; }
+
+ private:
+  std::unique_ptr<OutputFile> out_;
+  sysc::NodeShape shape_;
+  unsigned k_;
+  FlitMatch follow_;
+  bool timeline_;
+  std::vector<PacketHop> hops_;
+  uint64_t tail_eject_ = 0;
+  std::vector<Slice> slices_;
+};
+
+// "node3->node5 vc1", "flow9 node3 vc0", "coll id3 add.i32 seq12 req": a flit header, as the
+// flit decoder (sim/tools/flit_filter.py) prints it.
+std::string DescribeHeader(uint32_t header, unsigned num_vcs, unsigned k);
+
+// A waveform's files (the FST, or a VCD converted from it by GTKWave's fst2vcd, its save file
+// and flit filter), written as temporaries and put in place once the run has ended (a waveform
+// of a failed run is kept for debugging); a refused input leaves none behind.
+class WaveformFiles {
+ public:
+  // Throws ConfigError for a name ending in neither .fst nor .vcd, or a .vcd without fst2vcd.
+  explicit WaveformFiles(const std::string& path);
+  bool active() const { return wave_ != nullptr; }
+  // The file the package's FST writer opens.
+  const std::string& writer_path() const { return writer_path_; }
+  // The save file for the package's traced nodes (`trace.nodes`, every node when empty).
+  void WriteSaveFile(const sysc::Package& pkg, const TraceRequest& trace);
+  // `fst_reads_back`: the package's CloseTrace(). Converts to VCD when asked, then renames.
+  void Commit(bool fst_reads_back);
+
+ private:
+  std::unique_ptr<OutputFile> wave_, save_, filter_;
+  std::string writer_path_;
+  bool vcd_ = false;
+};
+
+// Refuses a waveform from a model that has none, and traced nodes the package does not have.
+void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std::string& model,
+                       unsigned num_nodes);
+// --trace-nodes: "all" (every node) or ids like 0,5,6, each once.
+std::vector<unsigned> ParseTraceNodes(const std::string& s);
+
+// Chrome / Perfetto trace-event JSON (the "JSON Array/Object Format"): complete events ("X")
+// on named processes and threads, times in microseconds (1 cycle = 1 ns at 1 GHz).
+class Timeline {
+ public:
+  // A track: process `process` (created on first use, in order), thread `thread` in it.
+  struct Track {
+    unsigned pid, tid;
+  };
+  Track TrackOf(const std::string& process, const std::string& thread);
+  // A slice [start, end) in ns; slices on one track that overlap move to a further track of
+  // the same name ("name #2"), so every track nests properly.
+  void Slice(const std::string& process, const std::string& thread, const std::string& name,
+             double start_ns, double end_ns, const std::string& args_json = "");
+  // `totals`: the run's figures the timeline's slices add up to (written as "otherData").
+  std::string Json(const std::string& totals_json) const;
+  size_t size() const { return events_.size(); }
+
+ private:
+  struct Event {
+    unsigned pid, tid;
+    std::string name, args;
+    double start, end;
+  };
+  std::vector<std::string> processes_;
+  std::vector<std::vector<std::string>> threads_;            // per process
+  std::vector<std::vector<std::vector<double>>> ends_;       // per process, thread: lanes' ends
+  std::vector<std::vector<std::vector<unsigned>>> lane_tid_;  // per process, thread: lanes' tids
+  std::vector<std::string> tid_names_;                        // by global tid
+  std::vector<unsigned> tid_pid_;
+  std::vector<Event> events_;
+};
+
+// The flit events of a run on a timeline: per link direction a track with each flit's hop (one
+// cycle), per node its injections and ejections per router port.
+void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, unsigned num_vcs,
+                   unsigned k);
+
+}  // namespace aries::sim
+
+#endif  // ARIES_SIM_RUNS_TRACE_OUTPUTS_H_
