@@ -126,9 +126,9 @@ class ScheduleEndpoint final : public Endpoint {
     size_t slots_ = 0, head_ = 0, count_ = 0;  // slots: a power of two
   };
   struct OpState {
-    uint64_t progress = 0;     // elements done (a prefix of the region)
+    uint64_t progress = 0;                      // elements done (a prefix of the region)
     uint64_t first = OpSpan::kNever, last = 0;  // cycles of its first and last elements
-    std::vector<size_t> deps;  // earlier ops on overlapping elements that conflict
+    std::vector<size_t> deps;                   // earlier ops on overlapping elements that conflict
   };
   // Why a channel's next flit was not ready: op `op` at element `from` waits for op `dep` to
   // reach `need` elements of progress. Until it does, asking again gives the same answer, so
@@ -223,9 +223,9 @@ class ScheduleEndpoint final : public Endpoint {
 
 struct CollRunResult {
   bool finished = false;
-  uint64_t cycles = 0;                     // from the first injection to the last op done
-  uint64_t start_cycle = 0;                // the endpoint cycle it started (Package::endpoint_cycle)
-  std::vector<uint64_t> node_cycles;       // per node: from the start to its last op done
+  uint64_t cycles = 0;                // from the first injection to the last op done
+  uint64_t start_cycle = 0;           // the endpoint cycle it started (Package::endpoint_cycle)
+  std::vector<uint64_t> node_cycles;  // per node: from the start to its last op done
   std::vector<std::vector<uint32_t>> out;  // every node's buffer at the end
   // Flit accounting: what the endpoints injected and received, and what their schedules say
   // they must (a collective flit may be merged by a reduction or copied by a broadcast, so

@@ -324,9 +324,10 @@ Subcommand Coll(CLI::App& app) {
   s.app->add_option("--trace-from", co->trace.from, "first traced cycle");
   s.app->add_option("--trace-to", co->trace.to, "cycle after the last traced one")
       ->default_str("the end of the run");
-  s.app->add_option("--trace-op", co->trace_op,
-                    "with --trace: follow one message, op OP of node NODE's program (a send): "
-                    "trace only its path and cycles, with markers at its injection and ejection")
+  s.app
+      ->add_option("--trace-op", co->trace_op,
+                   "with --trace: follow one message, op OP of node NODE's program (a send): "
+                   "trace only its path and cycles, with markers at its injection and ejection")
       ->type_name("NODE:OP");
   s.app->add_option("--packet-log", co->trace.packet_log,
                     "write every flit's every hop as CSV (collective flits: id, operation, "
@@ -435,7 +436,9 @@ Subcommand Train(CLI::App& app) {
   k.Alias("--bucket", "train.bucket");
   k.Alias("--utilization", "train.utilization");
   k.Alias("--costs", "coll.costs");
-  s.app->add_option("--timeline", to->timeline, "write the iteration's operations: FILE.json as trace-event JSON (Perfetto, chrome://tracing), another name as CSV");
+  s.app->add_option("--timeline", to->timeline,
+                    "write the iteration's operations: FILE.json as trace-event JSON (Perfetto, "
+                    "chrome://tracing), another name as CSV");
   s.app->add_option("--plot", to->plot,
                     "draw the iteration's timeline (matplotlib): STEM.svg, STEM.pdf, STEM.png");
   s.app->add_flag("--check", to->check,

@@ -385,9 +385,9 @@ struct CollRun {
   Inputs in;
   std::optional<coll::AllToAllVLayout> lay;  // all-to-all-v: its buffers (counts checked by Plan)
   sysc::CollRunResult res;
-  uint64_t lost_cycles = 0;  // cycles of the runs a fault stopped
-  double seconds = 0;        // simulation wall time, every attempt
-  std::unique_ptr<WaveformFiles> wave;   // --trace (the first attempt's package)
+  uint64_t lost_cycles = 0;             // cycles of the runs a fault stopped
+  double seconds = 0;                   // simulation wall time, every attempt
+  std::unique_ptr<WaveformFiles> wave;  // --trace (the first attempt's package)
   std::shared_ptr<FlitRecorder> flits;  // --packet-log, --timeline, --trace-op's first run
 };
 
@@ -622,8 +622,8 @@ void CheckCollTrace(const CollOptions& o) {
   }
   if (!o.trace_op.empty() && o.trace.file.empty())
     throw ConfigError("--trace-op NODE:OP needs --trace FILE.fst: the waveform of its path");
-  if (!o.trace_op.empty() && (!o.trace.nodes.empty() || o.trace.from != 0 ||
-                              o.trace.to != ~uint64_t{0})) {
+  if (!o.trace_op.empty() &&
+      (!o.trace.nodes.empty() || o.trace.from != 0 || o.trace.to != ~uint64_t{0})) {
     throw ConfigError(
         "--trace-op chooses the nodes and cycles itself (the message's path): drop "
         "--trace-nodes, --trace-from and --trace-to");
@@ -633,7 +633,8 @@ void CheckCollTrace(const CollOptions& o) {
                                   o.trace.from, o.trace.to));
   }
   if (!o.trace_op.empty() && g.topology == coll::Topology::kCmesh)
-    throw ConfigError("--trace-op: not on the concentrated mesh (trace its routers by --trace-nodes)");
+    throw ConfigError(
+        "--trace-op: not on the concentrated mesh (trace its routers by --trace-nodes)");
 }
 
 // The followed op's message on the run: its path (the nodes in the order its head flits reach
@@ -1273,7 +1274,8 @@ int RunCollectiveCommand(const CollOptions& o) {
     run.trace_op.clear();
   }
   const CollMeasurement m = MeasureCollective(run);
-  if (!o.trace.file.empty()) fmt::print("  trace: {} (open {})\n", o.trace.file, GtkwPathOf(o.trace.file));
+  if (!o.trace.file.empty())
+    fmt::print("  trace: {} (open {})\n", o.trace.file, GtkwPathOf(o.trace.file));
   if (!o.json.empty()) WriteOutput(o.json, CollJson(o, m) + "\n", "--json", "  json");
   return m.ok ? 0 : 1;
 }

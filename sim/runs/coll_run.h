@@ -54,7 +54,7 @@ struct CollOptions {
   // --timeline; and --trace-op NODE:OP, the message of one op of the program to follow.
   TraceRequest trace;
   std::string trace_op;
-  bool progress = false;   // progress on stderr about once a second (also on a terminal)
+  bool progress = false;  // progress on stderr about once a second (also on a terminal)
 };
 
 // `aries coll`'s request: `o` (its file and energy flags) with the keys it reads (package

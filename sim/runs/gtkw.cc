@@ -93,7 +93,8 @@ class Writer {
 void WriteFlitFilter(OutputFile& filter, unsigned num_vcs, unsigned k, unsigned flit_bits) {
   filter.stream() << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\n"
                      "exec python3 "
-                  << ShellQuote(ARIES_FLIT_FILTER) << " --gated " << std::min(flit_bits, kShownFlitBits) << " --vcs " << num_vcs << " --k " << k
+                  << ShellQuote(ARIES_FLIT_FILTER) << " --gated "
+                  << std::min(flit_bits, kShownFlitBits) << " --vcs " << num_vcs << " --k " << k
                   << "\n";
   std::filesystem::permissions(
       filter.temp(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |

@@ -53,7 +53,6 @@ tb::TrafficConfig TrafficOfRun(const SimSettings& s, unsigned num_nodes) {
   return tc;
 }
 
-
 // The nodes the package is built of: package.node names a built parameter set; auto takes the
 // engine-less point-to-point model unless waveforms (`traced`) are asked for.
 sysc::NodeModelFactory NodeModelsOf(const SimSettings& s, sysc::NodeImpl impl, bool traced) {

@@ -18,6 +18,9 @@ namespace aries::sim {
 
 namespace hw = aries::hw;
 
+// Cycles a save file shows at first when the trace runs to the end of the run.
+constexpr uint64_t kDefaultView = 200;
+
 const char* PacketLogHeader() {
   return "cycle,event,node,link,channel,to_node,arrive_cycle,vc,head,tail,src,dst,flow,op,seq,"
          "lane0,lane1,header";
@@ -86,19 +89,19 @@ void FlitRecorder::operator()(const sysc::Package::FlitEvent& e) {
   if (!out_) return;
   std::ostream& f = out_->stream();
   // (A channel's name holds a comma, "x(1,3)+": quoted.)
-  const std::string where = e.channel ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
-                                                    e.channel->dst(),
-                                                    e.cycle + e.channel->latency())
-                                      : ",,,";
+  const std::string where = e.channel
+                                ? fmt::format("{},\"{}\",{},{}", e.link, e.channel->name(),
+                                              e.channel->dst(), e.cycle + e.channel->latency())
+                                : ",,,";
   std::string fields;
   if (vc >= shape_.num_vcs) {  // an engine VC: collective id, operation, sequence
     const hw::CollHeader c = hw::UnpackCollHeader(h);
     fields = fmt::format(",,{},{},{}", c.id, c.op, c.seq);
   } else {
     const hw::Flit fl = hw::UnpackFlit(e.flit, 0);
-    fields = fl.is_flow ? fmt::format("{},,{},,", fl.src_y * k_ + fl.src_x, fl.flow)
-                        : fmt::format("{},{},,,", fl.src_y * k_ + fl.src_x,
-                                      fl.dst_y * k_ + fl.dst_x);
+    fields = fl.is_flow
+                 ? fmt::format("{},,{},,", fl.src_y * k_ + fl.src_x, fl.flow)
+                 : fmt::format("{},{},,,", fl.src_y * k_ + fl.src_x, fl.dst_y * k_ + fl.dst_x);
   }
   const uint32_t lane1 = shape_.words() > 2 ? e.flit[2] : 0;
   f << e.cycle << ',' << ev << ',' << e.node << ',' << where << ',' << vc << ',' << (h & 1u) << ','
@@ -147,7 +150,10 @@ void WaveformFiles::WriteSaveFile(const sysc::Package& pkg, const TraceRequest& 
     for (unsigned n : trace.nodes) scopes.push_back(pkg.NodeName(n));
   }
   GtkwView view = trace.view;
-  if (view.from == 0 && view.to == 0 && trace.from > 0) view.from = trace.from;
+  if (view.to == 0) {  // the traced window, or its first 200 cycles when it runs to the end
+    view.from = trace.from;
+    view.to = trace.to != ~uint64_t{0} ? trace.to : trace.from + kDefaultView;
+  }
   WritePackageGtkw(*save_, *filter_, trace.file, pkg.shape(), scopes, pkg.k(), view);
 }
 
@@ -163,9 +169,9 @@ void WaveformFiles::Commit(bool fst_reads_back) {
     const std::string cmd = fmt::format("fst2vcd -f {} -o {} > /dev/null 2>&1",
                                         ShellQuote(writer_path_), ShellQuote(wave_->temp()));
     if (std::system(cmd.c_str()) != 0) {
-      throw std::runtime_error(fmt::format(
-          "--trace {}: fst2vcd could not convert the waveform; the path is unchanged",
-          wave_->path()));
+      throw std::runtime_error(
+          fmt::format("--trace {}: fst2vcd could not convert the waveform; the path is unchanged",
+                      wave_->path()));
     }
   }
   for (OutputFile* f : {wave_.get(), save_.get(), filter_.get()}) f->Commit();
@@ -229,9 +235,8 @@ Timeline::Track Timeline::TrackOf(const std::string& process, const std::string&
   return {pid, static_cast<unsigned>(t - names.begin())};
 }
 
-void Timeline::Slice(const std::string& process, const std::string& thread,
-                     const std::string& name, double start_ns, double end_ns,
-                     const std::string& args_json) {
+void Timeline::Slice(const std::string& process, const std::string& thread, const std::string& name,
+                     double start_ns, double end_ns, const std::string& args_json) {
   const Track tr = TrackOf(process, thread);
   std::vector<double>& ends = ends_[tr.pid][tr.tid];
   std::vector<unsigned>& tids = lane_tid_[tr.pid][tr.tid];
@@ -274,8 +279,12 @@ std::string Timeline::Json(const std::string& totals_json) const {
                       {"args", {{"sort_index", t}}}});
   }
   for (const Event& e : events_) {
-    nlohmann::json x = {{"ph", "X"},         {"name", e.name},     {"pid", e.pid + 1},
-                        {"tid", e.tid + 1},  {"ts", e.start / 1e3}, {"dur", (e.end - e.start) / 1e3},
+    nlohmann::json x = {{"ph", "X"},
+                        {"name", e.name},
+                        {"pid", e.pid + 1},
+                        {"tid", e.tid + 1},
+                        {"ts", e.start / 1e3},
+                        {"dur", (e.end - e.start) / 1e3},
                         {"cat", processes_[e.pid]}};
     if (!e.args.empty()) x["args"] = nlohmann::json::parse(e.args);
     events.push_back(std::move(x));
@@ -298,8 +307,8 @@ void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, 
       t.Slice("links", s.channel, name, at, at + 1);
     } else {
       t.Slice(fmt::format("node{}", s.node),
-              fmt::format("{} port {}", s.kind == Kind::kInject ? "inject" : "eject", s.port),
-              name, at, at + 1);
+              fmt::format("{} port {}", s.kind == Kind::kInject ? "inject" : "eject", s.port), name,
+              at, at + 1);
     }
   }
 }

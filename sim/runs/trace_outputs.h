@@ -150,8 +150,8 @@ class Timeline {
     double start, end;
   };
   std::vector<std::string> processes_;
-  std::vector<std::vector<std::string>> threads_;            // per process
-  std::vector<std::vector<std::vector<double>>> ends_;       // per process, thread: lanes' ends
+  std::vector<std::vector<std::string>> threads_;             // per process
+  std::vector<std::vector<std::vector<double>>> ends_;        // per process, thread: lanes' ends
   std::vector<std::vector<std::vector<unsigned>>> lane_tid_;  // per process, thread: lanes' tids
   std::vector<std::string> tid_names_;                        // by global tid
   std::vector<unsigned> tid_pid_;

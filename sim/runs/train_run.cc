@@ -128,11 +128,10 @@ std::string TrainTimelineJson(const train::Iteration& it) {
                          : op.stream == train::Stream::kComm ? "communication"
                                                              : "compute";
     const std::string stage = fmt::format("stage {}", op.stage);
-    const std::string args =
-        op.stream == train::Stream::kCompute
-            ? ""
-            : fmt::format("{{\"collective\": \"{}\", \"bytes\": {}}}",
-                          coll::CollectiveName(op.collective), op.bytes);
+    const std::string args = op.stream == train::Stream::kCompute
+                                 ? ""
+                                 : fmt::format("{{\"collective\": \"{}\", \"bytes\": {}}}",
+                                               coll::CollectiveName(op.collective), op.bytes);
     t.Slice(stage, stream, op.name, op.start, op.end, args);
     if (op.stream == train::Stream::kCompute) compute[op.stage].push_back({op.start, op.end});
   }
@@ -143,7 +142,8 @@ std::string TrainTimelineJson(const train::Iteration& it) {
       if (b > at) t.Slice(fmt::format("stage {}", stage), "exposed communication", "idle", at, b);
       at = std::max(at, e);
     }
-    if (it.time > at) t.Slice(fmt::format("stage {}", stage), "exposed communication", "idle", at, it.time);
+    if (it.time > at)
+      t.Slice(fmt::format("stage {}", stage), "exposed communication", "idle", at, it.time);
   }
   const std::string totals = fmt::format(
       "{{\"time_ns\": {}, \"compute_busy_ns\": {}, \"comm_busy_ns\": {}, \"exposed_comm_ns\": "
