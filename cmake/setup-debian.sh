@@ -12,7 +12,7 @@ PACKAGES=(
   libfmt-dev libcli11-dev nlohmann-json3-dev             # C++ libraries
   libgtest-dev libgmock-dev                              # tests
   zlib1g-dev                                             # FST waveforms
-  gtkwave xvfb xauth                                     # waveforms (FST), headless check
+  gtkwave xvfb xauth imagemagick                         # waveforms (FST), headless check, screenshots
   libopenmpi-dev openmpi-bin                             # ranks of a distributed run (mpirun)
   clang-format clang-tidy git                            # format and function-size checks (tests/)
   python3-matplotlib                                     # figures (sim/tools/aries_plot.py)

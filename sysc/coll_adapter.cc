@@ -185,16 +185,20 @@ bool ScheduleEndpoint::Ready(Blocked& b, size_t j, uint64_t from, uint64_t to) c
 void ScheduleEndpoint::Advance(size_t j, uint64_t elements, uint64_t cycle) {
   const bool was_done = st_[j].progress >= ops_[j].region.len;
   if (st_[j].progress == 0) st_[j].first = cycle;
-  st_[j].last = cycle;
   st_[j].progress += elements;
-  if (!was_done && st_[j].progress >= ops_[j].region.len) ++done_ops_;
+  if (!was_done && st_[j].progress >= ops_[j].region.len) {
+    ++done_ops_;
+    st_[j].last = cycle;
+  }
   done_cycle_ = cycle;
 }
 
 std::vector<ScheduleEndpoint::OpSpan> ScheduleEndpoint::OpSpans() const {
   std::vector<OpSpan> spans(st_.size());
   for (size_t j = 0; j < st_.size(); ++j) {
-    if (st_[j].progress > 0) spans[j] = {st_[j].first, st_[j].last};
+    // (An op not finished: its span so far, to the endpoint's last activity.)
+    const bool done = st_[j].progress >= ops_[j].region.len;
+    if (st_[j].progress > 0) spans[j] = {st_[j].first, done ? st_[j].last : done_cycle_};
   }
   return spans;
 }

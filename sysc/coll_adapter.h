@@ -127,7 +127,7 @@ class ScheduleEndpoint final : public Endpoint {
   };
   struct OpState {
     uint64_t progress = 0;                      // elements done (a prefix of the region)
-    uint64_t first = OpSpan::kNever, last = 0;  // cycles of its first and last elements
+    uint64_t first = OpSpan::kNever, last = 0;  // cycles of its first element and completion
     std::vector<size_t> deps;                   // earlier ops on overlapping elements that conflict
   };
   // Why a channel's next flit was not ready: op `op` at element `from` waits for op `dep` to

@@ -54,6 +54,8 @@ struct NodeShape {
   unsigned words() const { return 1 + carried_lanes; }
   // The router's radix with the extra local ports (its NUM_PORTS register).
   unsigned router_ports() const { return num_ports + local_ports - 1; }
+  // The router port of local port i (0: port 0; the others after the directional ports).
+  unsigned LocalRouterPort(unsigned i) const { return i == 0 ? 0 : num_ports + i - 1; }
   // VCs on the links: the router's, plus the engine's request and response VCs (aries_node
   // LinkVCs).
   unsigned num_link_vcs() const { return num_vcs + (coll_engine ? 2 : 0); }

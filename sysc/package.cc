@@ -816,6 +816,12 @@ std::vector<RegResult> Package::Access(const std::vector<RegOp>& ops) {
   return res;
 }
 
+unsigned Package::LinkPort(unsigned node, unsigned link, bool out) const {
+  for (unsigned p = 1; p < shape_.num_ports; ++p)
+    if (PortLink(node, p, out) == link) return p;
+  return ~0u;
+}
+
 unsigned Package::PortLink(unsigned node, unsigned port, bool out) const {
   if (port == 0 || port >= shape_.num_ports) return ~0u;
   if (shape_.num_ports != 5 || shape_.num_tracks == 0) return port - 1;  // fixed: link p - 1

@@ -228,6 +228,11 @@ class Package {
   // Closes the waveform; false when the file does not read back as an FST.
   bool CloseTrace();
 
+  // The link a router port's mux selects now (output or input side), or ~0u; and the inverse,
+  // the directional port whose mux selects `link`, or ~0u (a link no port owns).
+  unsigned PortLink(unsigned node, unsigned port, bool out) const;
+  unsigned LinkPort(unsigned node, unsigned link, bool out) const;
+
  private:
   struct Node {
     std::unique_ptr<NodeModel> model;
@@ -303,8 +308,6 @@ class Package {
   void RebuildSegments();
   // Sets every channel's first dead cycle from the faults and the muxes' current choices.
   void ApplyFaults();
-  // The link a router port's mux selects (output or input side), or ~0u.
-  unsigned PortLink(unsigned node, unsigned port, bool out) const;
 
   PackageConfig cfg_;
   NodeShape shape_;

@@ -593,7 +593,7 @@ FlitMatch MatchOf(const coll::Op& op, unsigned node, const sysc::NodeShape& shap
 }
 
 // The flit observer of the run: the packet log, the timeline's flits, the followed op's flits.
-void ObserveFlits(const CollOptions& o, const CollSetup& s, CollRun& run) {
+void ObserveFlits(const CollOptions& o, CollRun& run) {
   // (--trace-op: its first run, without a waveform, finds the message's path.)
   const std::optional<FollowedOp> f =
       o.trace.file.empty() ? ParseTraceOp(o.trace_op, run.p) : std::nullopt;
@@ -601,11 +601,10 @@ void ObserveFlits(const CollOptions& o, const CollSetup& s, CollRun& run) {
   const sysc::NodeShape& shape = run.pkg->shape();
   const FlitMatch match =
       f ? MatchOf(run.p.nodes[f->node].ops[f->op], f->node, shape, run.pc.k) : FlitMatch();
-  run.flits = std::make_shared<FlitRecorder>(o.trace.packet_log, shape, run.pc.k, match,
+  run.flits = std::make_shared<FlitRecorder>(o.trace.packet_log, *run.pkg, match,
                                              !o.trace.timeline.empty());
   auto rec = run.flits;
   run.pkg->SetFlitObserver([rec](const sysc::Package::FlitEvent& e) { (*rec)(e); });
-  (void)s;
 }
 
 // Refuses debugging outputs the run cannot give: a waveform of the fast model, a waveform or
@@ -637,91 +636,54 @@ void CheckCollTrace(const CollOptions& o) {
         "--trace-op: not on the concentrated mesh (trace its routers by --trace-nodes)");
 }
 
-// The followed op's message on the run: its path (the nodes in the order its head flits reach
-// them, the router ports they use at each), the cycles from a little before its first injection
-// to a little after its last ejection, and markers at both (A: injection, B: ejection).
-struct FollowedPath {
-  std::string text;
-  TraceRequest trace;
-};
+// The followed op's message on the run (PathOf): a send's packets from their first injection to
+// the last one's tail ejected at the peer (a channel delivers in order), an engine stream from
+// its first injection until the node's results of the id are in.
 FollowedPath FollowPath(const CollOptions& o, const CollRun& run) {
   const FollowedOp f = *ParseTraceOp(o.trace_op, run.p);
   const std::vector<coll::Op>& ops = run.p.nodes[f.node].ops;
   const coll::Op& op = ops[f.op];
   const std::vector<PacketHop>& hops = run.flits->hops();
-  const unsigned lead = run.pkg->shape().ep_lead;
   const auto& spans = run.res.op_spans.at(f.node);
-  const auto span = spans.at(f.op);
-  if (span.first == sysc::ScheduleEndpoint::OpSpan::kNever)
+  constexpr uint64_t kNever = sysc::ScheduleEndpoint::OpSpan::kNever;
+  if (spans.at(f.op).first == kNever)
     throw ConfigError(fmt::format("--trace-op {}: the op moved nothing in this run", o.trace_op));
-  // (The endpoint runs `lead` cycles ahead of the node clock the flit events are in.)
-  const uint64_t t0 = span.first > lead + 2 ? span.first - lead - 2 : 0, t1 = span.last + 2;
-  uint64_t first = ~uint64_t{0}, count = 0;
+  // The op's injections: the endpoint runs `lead` cycles ahead of the nodes' clock, which the
+  // flit events count.
+  const unsigned lead = run.pkg->shape().ep_lead;
+  const uint64_t t0 = spans[f.op].first > lead + 2 ? spans[f.op].first - lead - 2 : 0;
+  const uint64_t t1 = spans[f.op].last + 2;
+  uint64_t first = kNever, packets = 0;
   for (const PacketHop& h : hops) {
-    if (h.event == "inject" && h.node == f.node && h.cycle >= t0 && h.cycle <= t1) {
+    if (h.head && h.event == "inject" && h.node == f.node && h.cycle >= t0 && h.cycle <= t1) {
       first = std::min(first, h.cycle);
-      ++count;
+      ++packets;
     }
   }
-  if (count == 0)
+  if (packets == 0)
     throw ConfigError(fmt::format("--trace-op {}: no flit of it was seen leaving", o.trace_op));
   uint64_t end = t1;
-  if (op.act == coll::Act::kSend) {  // the first `count` packets' heads ejected at the peer
-    uint64_t seen = 0;
+  if (op.act == coll::Act::kSend) {
+    uint64_t tails = 0;
     for (const PacketHop& h : hops) {
-      if (h.event == "eject" && h.node == op.peer && h.cycle >= first && seen < count) {
-        ++seen;
+      if (h.tail && h.event == "eject" && h.node == op.peer && h.cycle >= first &&
+          tails < packets) {
+        ++tails;
         end = h.cycle;
       }
     }
-  } else {  // an engine stream: until the node's results of the id are in
+  } else {
     for (size_t j = f.op + 1; j < ops.size(); ++j) {
-      if (ops[j].act == coll::Act::kEngRecv && ops[j].id == op.id &&
-          spans[j].first != sysc::ScheduleEndpoint::OpSpan::kNever) {
+      if (ops[j].act == coll::Act::kEngRecv && ops[j].id == op.id && spans[j].first != kNever) {
         end = spans[j].last;
         break;
       }
     }
   }
-  FollowedPath fp;
-  TraceRequest& tr = fp.trace;
-  auto at = [&tr](unsigned node) -> size_t {
-    auto it = std::find(tr.nodes.begin(), tr.nodes.end(), node);
-    if (it != tr.nodes.end()) return static_cast<size_t>(it - tr.nodes.begin());
-    tr.nodes.push_back(node);
-    tr.view.in_ports.push_back(0);
-    tr.view.out_ports.push_back(0);
-    return tr.nodes.size() - 1;
-  };
-  fp.text = fmt::format("op {} of node {} ({} {} {}):", f.op, f.node, coll::ActName(op.act),
+  FollowedPath fp = PathOf(hops, first, end);
+  fp.text = fmt::format("op {} of node {} ({} {} {}): {}", f.op, f.node, coll::ActName(op.act),
                         op.act == coll::Act::kSend ? "to node" : "id",
-                        op.act == coll::Act::kSend ? op.peer : op.id);
-  uint64_t last_eject = first;
-  unsigned listed = 0;
-  for (const PacketHop& h : hops) {
-    if (h.cycle < first || h.cycle > end) continue;
-    const size_t n = at(h.node);
-    if (h.event == "inject") {
-      tr.view.in_ports[n] |= 1u << h.in_port;
-    } else {
-      tr.view.out_ports[n] |= 1u << h.out_port;
-    }
-    if (h.event == "hop") tr.view.in_ports[at(h.to_node)] |= 1u << h.to_port;
-    if (h.event == "eject") last_eject = std::max(last_eject, h.cycle);
-    if (listed < 12 && (h.event != "inject" || listed == 0)) {
-      fp.text += h.event == "hop"
-                     ? fmt::format(" node{} -> node{} (cycle {}),", h.node, h.to_node, h.cycle)
-                     : fmt::format(" {} at node{} (cycle {}),", h.event, h.node, h.cycle);
-      ++listed;
-    }
-  }
-  fp.text.back() = listed >= 12 ? ' ' : '.';
-  if (listed >= 12) fp.text += "...";
-  tr.from = first > 5 ? first - 5 : 0;
-  tr.to = std::max(end, last_eject) + 10;
-  tr.view.from = tr.from;
-  tr.view.to = tr.to;
-  tr.view.markers = {first, last_eject};
+                        op.act == coll::Act::kSend ? op.peer : op.id, fp.text);
   return fp;
 }
 
@@ -802,7 +764,7 @@ CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& r
       ReportRequest(o, s, run, report);
       run.in = InputsOf(o, run);
       if (run.wave) run.wave->WriteSaveFile(*run.pkg, o.trace);
-      ObserveFlits(o, s, run);
+      ObserveFlits(o, run);
     }
     ReportPlan(o, s, run, v, attempt, report);
     run.res = RunAttempt(o, s, run);
@@ -1266,11 +1228,7 @@ int RunCollectiveCommand(const CollOptions& o) {
     find.progress = false;
     const CollMeasurement first = MeasureCollective(find, true);
     fmt::print("  {}\n", first.followed);
-    const std::string file = run.trace.file, log = run.trace.packet_log, tl = run.trace.timeline;
-    run.trace = first.follow;
-    run.trace.file = file;
-    run.trace.packet_log = log;
-    run.trace.timeline = tl;
+    run.trace.RecordAs(first.follow);
     run.trace_op.clear();
   }
   const CollMeasurement m = MeasureCollective(run);

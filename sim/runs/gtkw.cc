@@ -30,7 +30,7 @@ constexpr const char* kHexFiltered = "@4022";
 constexpr unsigned kShownFlitBits = 96;
 
 // The window GTKWave opens (pixels), its tree and signal-name panes, and the waves' width.
-constexpr unsigned kWindowWidth = 1600, kWindowHeight = 1000, kSstWidth = 220, kSignalsWidth = 360;
+constexpr unsigned kWindowWidth = 1600, kWindowHeight = 1000, kSstWidth = 200, kSignalsWidth = 320;
 constexpr unsigned kWaveWidth = kWindowWidth - kSstWidth - kSignalsWidth - 40;
 
 unsigned Clog2(unsigned n) {

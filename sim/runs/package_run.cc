@@ -149,8 +149,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
         return ((e.flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < vcs && e.flit[1] == id;
       };
     }
-    logger = std::make_shared<FlitRecorder>(trace.packet_log, pkg.shape(), s.package.k, follow,
-                                            !trace.timeline.empty());
+    logger = std::make_shared<FlitRecorder>(trace.packet_log, pkg, follow, !trace.timeline.empty());
     pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
   }
   tb::Advance advance;
@@ -165,7 +164,6 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   if (logger) {
     logger->Commit();
     o.packet_path = logger->hops();
-    o.packet_tail_eject = logger->tail_eject();
     if (!trace.timeline.empty()) WriteRunTimeline(trace.timeline, *logger, pkg, o.result);
   }
   if (traced && pkg.cycle() <= trace.from) {  // (the run's end is known only now)
@@ -403,19 +401,10 @@ void CheckTracePacket(const PackageCommand& cmd, const SimSettings& s) {
   }
 }
 
-// A traced packet's path: what it did where ("packet N: inject at node0 (cycle c), ..."), and
-// the nodes and cycles a waveform of it records.
-struct PacketPath {
-  std::string text;
-  std::vector<unsigned> nodes;  // in the order the packet visits them
-  uint64_t from = 0, to = 0;
-  std::vector<uint64_t> markers;  // its head's injection, its tail's ejection
-};
-
-// The path of packet cmd.trace_packet, found by a first run without a waveform: the head
-// flit's injection, hops and ejection (the run is deterministic, so the traced second run
-// repeats it cycle for cycle).
-PacketPath FindPacketPath(const PackageCommand& cmd, const SimSettings& s, sysc::Transport* net) {
+// The path of packet cmd.trace_packet ("packet N: inject at node0 (cycle c), ...") and the
+// trace that records it, found by a first run without a waveform (the run is deterministic, so
+// the traced second run repeats it cycle for cycle).
+FollowedPath FindPacketPath(const PackageCommand& cmd, const SimSettings& s, sysc::Transport* net) {
   TraceRequest find;
   find.packet = cmd.trace_packet;
   const RunOutput first = RunPackage(s, find, false, false, net);
@@ -426,19 +415,8 @@ PacketPath FindPacketPath(const PackageCommand& cmd, const SimSettings& s, sysc:
         "measured; ids count from 0 in the order the packets are made)",
         cmd.trace_packet, first.result.latency.packets));
   }
-  PacketPath p;
-  p.text = fmt::format("packet {}:", cmd.trace_packet);
-  for (const PacketHop& h : path) {
-    if (std::find(p.nodes.begin(), p.nodes.end(), h.node) == p.nodes.end())
-      p.nodes.push_back(h.node);
-    p.text += h.event == "hop"
-                  ? fmt::format(" node{} -> node{} (cycle {})", h.node, h.to_node, h.cycle)
-                  : fmt::format(" {} at node{} (cycle {})", h.event, h.node, h.cycle);
-    p.text += h.event == "eject" ? "" : ",";
-  }
-  p.from = path.front().cycle > 5 ? path.front().cycle - 5 : 0;
-  p.to = std::max(path.back().cycle, first.packet_tail_eject) + 10;
-  p.markers = {path.front().cycle, std::max(path.back().cycle, first.packet_tail_eject)};
+  FollowedPath p = PathOf(path, path.front().cycle, ~uint64_t{0});
+  p.text = fmt::format("packet {}: {}", cmd.trace_packet, p.text);
   return p;
 }
 
@@ -546,14 +524,9 @@ int RunPackageCommand(const PackageCommand& cmd, sysc::Transport* net) {
   CheckTraceOptions(cmd, cfg, net, s);
   if (cmd.trace_packet >= 0) {
     CheckTracePacket(cmd, s);
-    const PacketPath path = FindPacketPath(cmd, s, net);
+    const FollowedPath path = FindPacketPath(cmd, s, net);
     fmt::print("  {}\n", path.text);
-    tr.nodes = path.nodes;
-    tr.from = path.from;
-    tr.to = path.to;
-    tr.view.from = path.from;  // opens on the packet's life, markers at injection and ejection
-    tr.view.to = path.to;
-    tr.view.markers = path.markers;
+    tr.RecordAs(path.trace);  // its nodes, ports and cycles, markers at injection and ejection
   }
   if (net) CheckRanks(cmd, cfg, net, s);
   PackageRuns runs;

@@ -18,8 +18,7 @@ struct RunOutput {
   tb::RunResult result;
   unsigned moved_hops = 0;             // package.bypass = random: mesh hops moved onto segments
   std::string fault_routes;            // package.faults: the routes around them (empty: none)
-  std::vector<PacketHop> packet_path;  // TraceRequest::packet: its head flit's hops
-  uint64_t packet_tail_eject = 0;      // and the cycle its tail flit was ejected
+  std::vector<PacketHop> packet_path;  // TraceRequest::packet: its flits' events (PathOf)
   long maxrss_kb = 0;                  // the largest over the ranks
   unsigned ranks = 1;                  // processes of a distributed run (mpirun)
 };

@@ -26,33 +26,23 @@ const char* PacketLogHeader() {
          "lane0,lane1,header";
 }
 
-unsigned PortOfLink(const sysc::NodeShape& p, unsigned link) {
-  const unsigned dirs = p.num_ports - 1;
-  if (link < dirs || p.num_tracks == 0 || p.num_ports != 5) return link + 1;
-  const unsigned tap = link - dirs;  // 4 + d*2T + 2t + s: dimension d, side s (1: upper)
-  const unsigned d = tap / (2 * p.num_tracks), side = tap % 2;
-  return d == 0 ? (side ? hw::kPortXP : hw::kPortXM) : (side ? hw::kPortYP : hw::kPortYM);
-}
-
-unsigned PortOfLocal(const sysc::NodeShape& p, unsigned local) {
-  return local == 0 ? 0 : p.num_ports + local - 1;
-}
-
 std::string DescribeHeader(uint32_t h, unsigned num_vcs, unsigned k) {
   const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
   if (vc >= num_vcs) {  // an engine VC
     const hw::CollHeader c = hw::UnpackCollHeader(h);
-    return fmt::format("coll id{} {} seq{} {}", c.id, coll::OpName(c.op), c.seq,
-                       vc == num_vcs ? "req" : "rsp");
+    return fmt::format("id{}.{} {} {}", c.id, c.seq, vc == num_vcs ? "req" : "rsp",
+                       coll::OpName(c.op));
   }
   const hw::Flit f = hw::UnpackFlit(&h, 0);
-  if (f.is_flow) return fmt::format("flow{} node{} vc{}", f.flow, f.src_y * k + f.src_x, vc);
-  return fmt::format("node{}->node{} vc{}", f.src_y * k + f.src_x, f.dst_y * k + f.dst_x, vc);
+  std::string mark = std::string(f.head ? "H" : "") + (f.tail ? "T" : "");
+  if (mark.empty()) mark = "-";
+  if (f.is_flow) return fmt::format("{}f{}@{} vc{}", mark, f.flow, f.src_y * k + f.src_x, vc);
+  return fmt::format("{}{}>{} vc{}", mark, f.src_y * k + f.src_x, f.dst_y * k + f.dst_x, vc);
 }
 
-FlitRecorder::FlitRecorder(const std::string& log_path, const sysc::NodeShape& shape, unsigned k,
-                           FlitMatch follow, bool for_timeline)
-    : shape_(shape), k_(k), follow_(std::move(follow)), timeline_(for_timeline) {
+FlitRecorder::FlitRecorder(const std::string& log_path, const sysc::Package& pkg, FlitMatch follow,
+                           bool for_timeline)
+    : pkg_(pkg), follow_(std::move(follow)), timeline_(for_timeline) {
   if (!log_path.empty()) {
     out_ = std::make_unique<OutputFile>(log_path, "--packet-log");
     out_->stream() << PacketLogHeader() << "\n";
@@ -67,25 +57,22 @@ void FlitRecorder::Commit() {
 
 void FlitRecorder::operator()(const sysc::Package::FlitEvent& e) {
   using Kind = sysc::Package::FlitEvent::Kind;
+  const sysc::NodeShape& shape = pkg_.shape();
+  const unsigned k = pkg_.k();
   const uint32_t h = e.flit[0];
   const unsigned vc = (h >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u);
   const char* ev = e.kind == Kind::kInject ? "inject" : e.kind == Kind::kHop ? "hop" : "eject";
+  // (The router ports: a hop's is the port whose mux selects the link, now.)
   const unsigned port =
-      e.kind == Kind::kHop ? PortOfLink(shape_, e.link) : PortOfLocal(shape_, e.link);
-  if (follow_ && follow_(e)) {
-    if ((h >> hw::kHdrHeadBit) & 1u) {
-      PacketHop hop{e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node, 0, 0, 0};
-      (e.kind == Kind::kInject ? hop.in_port : hop.out_port) = port;
-      if (e.channel) hop.to_port = PortOfLink(shape_, e.channel->dst_link());
-      hops_.push_back(hop);
-    }
-    if (((h >> hw::kHdrTailBit) & 1u) && e.kind == Kind::kEject)
-      tail_eject_ = std::max(tail_eject_, e.cycle);
+      e.kind == Kind::kHop ? pkg_.LinkPort(e.node, e.link, true) : shape.LocalRouterPort(e.link);
+  const bool head = (h >> hw::kHdrHeadBit) & 1u, tail = (h >> hw::kHdrTailBit) & 1u;
+  if (follow_ && (head || (tail && e.kind == Kind::kEject)) && follow_(e)) {
+    PacketHop hop{e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node, 0, 0, 0, head, tail};
+    (e.kind == Kind::kInject ? hop.in_port : hop.out_port) = port;
+    if (e.channel) hop.to_port = pkg_.LinkPort(e.channel->dst(), e.channel->dst_link(), false);
+    hops_.push_back(hop);
   }
-  if (timeline_) {
-    slices_.push_back(
-        {e.cycle, e.node, port, e.kind, e.channel ? e.channel->name() : std::string(), h});
-  }
+  if (timeline_) slices_.push_back({e.cycle, e.node, port, e.kind, e.channel, h});
   if (!out_) return;
   std::ostream& f = out_->stream();
   // (A channel's name holds a comma, "x(1,3)+": quoted.)
@@ -94,19 +81,68 @@ void FlitRecorder::operator()(const sysc::Package::FlitEvent& e) {
                                               e.channel->dst(), e.cycle + e.channel->latency())
                                 : ",,,";
   std::string fields;
-  if (vc >= shape_.num_vcs) {  // an engine VC: collective id, operation, sequence
+  if (vc >= shape.num_vcs) {  // an engine VC: collective id, operation, sequence
     const hw::CollHeader c = hw::UnpackCollHeader(h);
     fields = fmt::format(",,{},{},{}", c.id, c.op, c.seq);
   } else {
     const hw::Flit fl = hw::UnpackFlit(e.flit, 0);
-    fields = fl.is_flow
-                 ? fmt::format("{},,{},,", fl.src_y * k_ + fl.src_x, fl.flow)
-                 : fmt::format("{},{},,,", fl.src_y * k_ + fl.src_x, fl.dst_y * k_ + fl.dst_x);
+    fields = fl.is_flow ? fmt::format("{},,{},,", fl.src_y * k + fl.src_x, fl.flow)
+                        : fmt::format("{},{},,,", fl.src_y * k + fl.src_x, fl.dst_y * k + fl.dst_x);
   }
-  const uint32_t lane1 = shape_.words() > 2 ? e.flit[2] : 0;
+  const uint32_t lane1 = shape.words() > 2 ? e.flit[2] : 0;
   f << e.cycle << ',' << ev << ',' << e.node << ',' << where << ',' << vc << ',' << (h & 1u) << ','
     << ((h >> 1) & 1u) << ',' << fields << ',' << e.flit[1] << ',' << lane1 << ",0x"
     << fmt::format("{:08x}", h) << '\n';
+}
+
+namespace {
+// A port's bit in a mask (none for ~0u: a link no port owns).
+uint32_t Bit(unsigned port) { return port < 32 ? 1u << port : 0u; }
+}  // namespace
+
+FollowedPath PathOf(const std::vector<PacketHop>& hops, uint64_t first, uint64_t end) {
+  FollowedPath fp;
+  TraceRequest& tr = fp.trace;
+  auto at = [&tr](unsigned node) -> size_t {  // the node's place in the path
+    auto it = std::find(tr.nodes.begin(), tr.nodes.end(), node);
+    if (it != tr.nodes.end()) return static_cast<size_t>(it - tr.nodes.begin());
+    tr.nodes.push_back(node);
+    tr.view.in_ports.push_back(0);
+    tr.view.out_ports.push_back(0);
+    return tr.nodes.size() - 1;
+  };
+  uint64_t last_eject = first;
+  std::vector<std::string> listed;
+  bool more = false;
+  for (const PacketHop& h : hops) {
+    if (h.cycle < first || h.cycle > end) continue;
+    if (h.event == "eject") last_eject = std::max(last_eject, h.cycle);
+    if (!h.head) continue;  // (a tail: its ejection ends the window)
+    const size_t n = at(h.node);
+    if (h.event == "inject") {
+      tr.view.in_ports[n] |= Bit(h.in_port);
+    } else {
+      tr.view.out_ports[n] |= Bit(h.out_port);
+    }
+    if (h.event == "hop") tr.view.in_ports[at(h.to_node)] |= Bit(h.to_port);
+    if (h.event == "inject" && !listed.empty()) continue;  // (the first injection only)
+    if (listed.size() == 12) {
+      more = true;
+      continue;
+    }
+    listed.push_back(h.event == "hop"
+                         ? fmt::format("node{} -> node{} (cycle {})", h.node, h.to_node, h.cycle)
+                         : fmt::format("{} at node{} (cycle {})", h.event, h.node, h.cycle));
+  }
+  fp.text = fmt::format("{}", fmt::join(listed, ", ")) + (more ? ", ..." : "");
+  tr.from = first > 5 ? first - 5 : 0;
+  tr.to = last_eject + 10;
+  // The view: the packet's life with 2 cycles before and 3 after (about 30 pixels a cycle for a
+  // few hops, so that a one-cycle flit's first characters read), the trace a little wider.
+  tr.view.from = first > 2 ? first - 2 : 0;
+  tr.view.to = last_eject + 3;
+  tr.view.markers = {first, last_eject};
+  return fp;
 }
 
 namespace {
@@ -304,7 +340,7 @@ void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, 
     const std::string name = DescribeHeader(s.header, num_vcs, k);
     const double at = static_cast<double>(s.cycle);
     if (s.kind == Kind::kHop) {
-      t.Slice("links", s.channel, name, at, at + 1);
+      t.Slice("links", s.channel->name(), name, at, at + 1);
     } else {
       t.Slice(fmt::format("node{}", s.node),
               fmt::format("{} port {}", s.kind == Kind::kInject ? "inject" : "eject", s.port), name,

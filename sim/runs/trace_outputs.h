@@ -30,16 +30,24 @@ struct TraceRequest {
   // The save file's view: ports per traced node, markers (GtkwView); empty: every port.
   GtkwView view;
   bool Observes() const { return !packet_log.empty() || packet >= 0 || !timeline.empty(); }
+  // Records what `path` records: its nodes, cycles and view (a followed packet's, PathOf).
+  void RecordAs(const TraceRequest& path) {
+    nodes = path.nodes;
+    from = path.from;
+    to = path.to;
+    view = path.view;
+  }
 };
 
-// One hop of a packet's flits: where and when its head left each node, and by which router
-// ports (in: where it entered the node; out: where it left).
+// One event of a followed packet's head flit (where and when it entered, left or reached each
+// node, and by which router ports), or its tail flit's ejection.
 struct PacketHop {
   uint64_t cycle = 0;
   std::string event;  // inject, hop, eject
   unsigned node = 0, to_node = 0;
   unsigned in_port = 0, out_port = 0;  // router ports at `node` (inject: in; hop, eject: out)
   unsigned to_port = 0;                // a hop's: the router port it enters at `to_node`
+  bool head = true, tail = false;      // the flit's (a tail is kept only at its ejection)
 };
 
 // The packet log's columns: cycle (= ns on the waveform's time axis), event (inject: from the
@@ -51,52 +59,54 @@ struct PacketHop {
 // in hex, as the waveform shows it).
 const char* PacketLogHeader();
 
-// The router port that drives link `link` of a node of shape `p` (aries_node's link layout: a
-// mesh link is its port's, a track tap belongs to the + port of its dimension on the upper
-// side and the - port on the lower side), and the one a flit arriving there enters.
-unsigned PortOfLink(const sysc::NodeShape& p, unsigned link);
-// The router port of local port `local` (0: port 0; others after the directional ports).
-unsigned PortOfLocal(const sysc::NodeShape& p, unsigned local);
-
 // Whether a flit header belongs to a followed packet or message.
 using FlitMatch = std::function<bool(const sysc::Package::FlitEvent&)>;
 
 // Observes every flit of a package (Package::SetFlitObserver): writes the packet log, collects
-// the hops of the head flits `follow` matches (and the cycle its last tail was ejected), and
-// keeps the flit events a timeline draws.
+// the events of the flits `follow` matches (their heads', and their tails' ejections), and
+// keeps the flit events a timeline draws. The package must outlive it.
 class FlitRecorder {
  public:
-  FlitRecorder(const std::string& log_path, const sysc::NodeShape& shape, unsigned k,
-               FlitMatch follow, bool for_timeline);
+  FlitRecorder(const std::string& log_path, const sysc::Package& pkg, FlitMatch follow,
+               bool for_timeline);
   void operator()(const sysc::Package::FlitEvent& e);
   // Puts the log in place (and its provenance beside it) once the run is over.
   void Commit();
   const std::vector<PacketHop>& hops() const { return hops_; }
-  uint64_t tail_eject() const { return tail_eject_; }
   // A flit event as the timeline keeps it: cycle, node, kind, router port (out port of a
-  // hop), the name of its flit ("node3->node5 vc1", "coll id3 seq12 req").
+  // hop), its channel (a hop's) and header.
   struct Slice {
     uint64_t cycle;
     unsigned node, port;
     sysc::Package::FlitEvent::Kind kind;
-    std::string channel;  // a hop's channel name
+    const sysc::Channel* channel;
     uint32_t header;
   };
   const std::vector<Slice>& slices() const { return slices_; }
 
  private:
   std::unique_ptr<OutputFile> out_;
-  sysc::NodeShape shape_;
-  unsigned k_;
+  const sysc::Package& pkg_;
   FlitMatch follow_;
   bool timeline_;
   std::vector<PacketHop> hops_;
-  uint64_t tail_eject_ = 0;
   std::vector<Slice> slices_;
 };
 
-// "node3->node5 vc1", "flow9 node3 vc0", "coll id3 add.i32 seq12 req": a flit header, as the
-// flit decoder (sim/tools/flit_filter.py) prints it.
+// The waveform of a followed packet or message from its flits' events (FlitRecorder::hops) in
+// cycles [first, end]: its nodes in the order its heads reach them, with the router ports it uses
+// at each; the cycles from 5 before `first` to 10 after its last ejection, viewed from 2 before
+// to 3 after, with markers at `first` (A) and that ejection (B); and its path as text: "inject at
+// node4 (cycle 127), node4 -> node8 (cycle 129), eject at node8 (cycle 140)" (the first injection,
+// then at most 12 events).
+struct FollowedPath {
+  std::string text;
+  TraceRequest trace;
+};
+FollowedPath PathOf(const std::vector<PacketHop>& hops, uint64_t first, uint64_t end);
+
+// "H3>5 vc1", "Hf9@3 vc0", "id3.12 req add.i32": a flit header, as the flit decoder
+// (sim/tools/flit_filter.py) prints it before the lanes.
 std::string DescribeHeader(uint32_t header, unsigned num_vcs, unsigned k);
 
 // A waveform's files (the FST, or a VCD converted from it by GTKWave's fst2vcd, its save file

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """GTKWave translate filter process for ARIES-sim flits (aries --trace writes the .gtkw that
 uses it): reads one value per line on stdin (a flit in hex, header in the low 32 bits, then the
-32-bit lanes) and writes one line: the decoded header and the first lanes.
+32-bit lanes) and writes one line: the decoded header and the first lanes, most telling first
+(a flit of one cycle shows only its first characters at a packet's zoom).
 
-    H T vc1 node0->node5 lane0=17 lane1=0x0000002a      (a dimension-order packet)
-    H T vc2 flow9 node3 lane0=...                        (a routing-table flow)
-    coll id3 add.i32 seq12 req lane0=...                 (a collective flit on an engine VC)
+    H0>5 vc1 lane0=17 lane1=0x0000002a    (a head from node 0 to node 5; - body, T tail, HT both)
+    Hf9@3 vc2 lane0=...                   (a routing-table flow 9 from node 3)
+    id3.12 req add.i32 lane0=...          (a collective flit: id 3, sequence 12, on an engine VC)
 
 --gated B: each value is the port's valid bit above the flit's low B bits (the save file joins
 them; B = 96, or the whole flit when narrower): nothing is printed while valid is low.
@@ -41,13 +42,12 @@ def decode(value, vcs, k, lanes_shown=2, gated=0):
         op = (h >> 16) & 0xF
         seq = (h >> 20) & 0xFFF
         cls = "req" if vc == vcs else "rsp"
-        return f"coll id{flow} {OPS[op] if op < len(OPS) else op} seq{seq} {cls} {lane_text}"
+        return f"id{flow}.{seq} {cls} {OPS[op] if op < len(OPS) else op} {lane_text}"
     dx, dy = (h >> 12) & 0x1F, (h >> 17) & 0x1F
     sx, sy = (h >> 22) & 0x1F, (h >> 27) & 0x1F
-    ht = ("H" if head else "-") + ("T" if tail else "-")
-    where = (f"flow{flow} node{sy * k + sx}" if is_flow
-             else f"node{sy * k + sx}->node{dy * k + dx}")
-    return f"{ht} vc{vc} {where} {lane_text}"
+    mark = ("H" if head else "") + ("T" if tail else "") or "-"
+    where = f"f{flow}@{sy * k + sx}" if is_flow else f"{sy * k + sx}>{dy * k + dx}"
+    return f"{mark}{where} vc{vc} {lane_text}"
 
 
 def main():

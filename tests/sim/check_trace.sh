@@ -57,8 +57,8 @@ out = subprocess.run([sys.executable, sys.argv[2], "--vcs", "4", "--k", "4", "--
                      [hex((int(r["lane1"]) << 64) | (int(r["lane0"]) << 32) | int(r["header"], 16))
                       for r in sample], capture_output=True, text=True, check=True).stdout.split("\n")
 for r, text in zip(sample, out):
-    ht = ("H" if r["head"] == "1" else "-") + ("T" if r["tail"] == "1" else "-")
-    want = f"{ht} vc{r['vc']} node{r['src']}->node{r['dst']} lane0={r['lane0']}"
+    mark = ("H" if r["head"] == "1" else "") + ("T" if r["tail"] == "1" else "") or "-"
+    want = f"{mark}{r['src']}>{r['dst']} vc{r['vc']} lane0={r['lane0']}"
     assert text.startswith(want), (text, want)
 print(f"packet log: {len(inj)} flits injected and ejected, {len(hops)} hops; "
       f"{len(sample)} headers decoded alike")
@@ -68,7 +68,7 @@ PY
   --trace "$work/p7.fst" > "$work/p7.txt"
 grep -q "packet 7: inject at node[0-9]* (cycle [0-9]*)," "$work/p7.txt"
 path_nodes=$(grep "packet 7:" "$work/p7.txt" | grep -o 'node[0-9]\+' | sort -u | wc -l)
-traced=$(grep '^-node[0-9]*$' "$work/p7.gtkw" | sort -u | wc -l)
+traced=$(grep '^-hop [0-9]*: node[0-9]*$' "$work/p7.gtkw" | sort -u | wc -l)
 [ "$traced" -eq "$path_nodes" ] || { echo "traced $traced nodes, path has $path_nodes"; exit 1; }
 found=$(gtkw_count "$work/p7.gtkw")
 listed=$(gtkw_listed "$work/p7.gtkw")
