@@ -118,8 +118,11 @@ class VerilatedNode final : public NodeModel {
       m_->trace(fst, 99);
     } else {
       (void)fst;
-      throw std::logic_error(std::string(m_->name()) +
-                             ": this node model was built without tracing (use a traced model)");
+      throw std::invalid_argument(
+          std::string(m_->name()) +
+          ": this node model was built without tracing (rtl/CMakeLists.txt: waveforms come from "
+          "the nodes of one local port, node.local_ports = 1; the concentrated mesh's routers "
+          "and the nodes of 2 or 4 local ports have none)");
     }
   }
 

@@ -150,5 +150,6 @@ expect_refused "needs --trace FILE.fst" --trace-op 5:0
 expect_refused "op 1 of node 5 is not a send" -k 4 --algo dbt --trace f.fst --trace-op 5:1
 expect_refused "node 99 does not exist" -k 4 --trace f.fst --trace-op 99:0
 expect_refused "a fault after reset" -k 4 --trace f.fst --set "package.faults=link:5-6@100"
+expect_refused "built without tracing (rtl/CMakeLists.txt" -k 4 --topology cmesh --trace f.fst
 ! ls f.* > /dev/null 2>&1 || fail "no files after refusals" "$(ls f.*)"
 echo ok
