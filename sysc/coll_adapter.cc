@@ -94,6 +94,7 @@ ScheduleEndpoint::ScheduleEndpoint(const NodeShape& shape, unsigned k, unsigned 
       reduce_flits_(reduce_flits),
       ops_(p.nodes[node].ops),
       st_(ops_.size()),
+      spans_(ops_.size()),
       buf_(std::move(input)),
       op_code_(p.req.op),
       engine_(shape) {
@@ -184,21 +185,20 @@ bool ScheduleEndpoint::Ready(Blocked& b, size_t j, uint64_t from, uint64_t to) c
 
 void ScheduleEndpoint::Advance(size_t j, uint64_t elements, uint64_t cycle) {
   const bool was_done = st_[j].progress >= ops_[j].region.len;
-  if (st_[j].progress == 0) st_[j].first = cycle;
+  if (st_[j].progress == 0) spans_[j].first = cycle;
   st_[j].progress += elements;
   if (!was_done && st_[j].progress >= ops_[j].region.len) {
     ++done_ops_;
-    st_[j].last = cycle;
+    spans_[j].last = cycle;
   }
   done_cycle_ = cycle;
 }
 
 std::vector<ScheduleEndpoint::OpSpan> ScheduleEndpoint::OpSpans() const {
-  std::vector<OpSpan> spans(st_.size());
+  std::vector<OpSpan> spans = spans_;
   for (size_t j = 0; j < st_.size(); ++j) {
     // (An op not finished: its span so far, to the endpoint's last activity.)
-    const bool done = st_[j].progress >= ops_[j].region.len;
-    if (st_[j].progress > 0) spans[j] = {st_[j].first, done ? st_[j].last : done_cycle_};
+    if (st_[j].progress > 0 && st_[j].progress < ops_[j].region.len) spans[j].last = done_cycle_;
   }
   return spans;
 }

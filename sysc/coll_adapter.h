@@ -126,9 +126,8 @@ class ScheduleEndpoint final : public Endpoint {
     size_t slots_ = 0, head_ = 0, count_ = 0;  // slots: a power of two
   };
   struct OpState {
-    uint64_t progress = 0;                      // elements done (a prefix of the region)
-    uint64_t first = OpSpan::kNever, last = 0;  // cycles of its first element and completion
-    std::vector<size_t> deps;                   // earlier ops on overlapping elements that conflict
+    uint64_t progress = 0;     // elements done (a prefix of the region)
+    std::vector<size_t> deps;  // earlier ops on overlapping elements that conflict
   };
   // Why a channel's next flit was not ready: op `op` at element `from` waits for op `dep` to
   // reach `need` elements of progress. Until it does, asking again gives the same answer, so
@@ -195,6 +194,9 @@ class ScheduleEndpoint final : public Endpoint {
   unsigned packet_flits_, reduce_flits_;
   std::vector<coll::Op> ops_;
   std::vector<OpState> st_;
+  // Per op: the cycles of its first element and its completion (kept apart from st_, which the
+  // dependency checks scan).
+  std::vector<OpSpan> spans_;
   std::vector<uint32_t> buf_;
   unsigned op_code_;
   std::map<Key, RxChannel> rx_;
