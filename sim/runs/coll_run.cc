@@ -601,8 +601,7 @@ void ObserveFlits(const CollOptions& o, CollRun& run) {
   const sysc::NodeShape& shape = run.pkg->shape();
   const FlitMatch match =
       f ? MatchOf(run.p.nodes[f->node].ops[f->op], f->node, shape, run.pc.k) : FlitMatch();
-  run.flits = std::make_shared<FlitRecorder>(o.trace.packet_log, *run.pkg, match,
-                                             !o.trace.timeline.empty());
+  run.flits = std::make_shared<FlitRecorder>(o.trace, *run.pkg, match);
   auto rec = run.flits;
   run.pkg->SetFlitObserver([rec](const sysc::Package::FlitEvent& e) { (*rec)(e); });
 }
@@ -627,10 +626,7 @@ void CheckCollTrace(const CollOptions& o) {
         "--trace-op chooses the nodes and cycles itself (the message's path): drop "
         "--trace-nodes, --trace-from and --trace-to");
   }
-  if (!o.trace.file.empty() && o.trace.from >= o.trace.to) {
-    throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
-                                  o.trace.from, o.trace.to));
-  }
+  CheckTraceWindow(o.trace);
   if (!o.trace_op.empty() && g.topology == coll::Topology::kCmesh)
     throw ConfigError(
         "--trace-op: not on the concentrated mesh (trace its routers by --trace-nodes)");
@@ -715,17 +711,17 @@ void WriteCollTimeline(const CollOptions& o, const CollRun& run) {
       ++op_slices;
     }
   }
-  if (run.flits) AddFlitSlices(t, run.flits->slices(), run.pkg->shape().num_vcs, run.pkg->k());
+  if (run.flits) AddFlitSlices(t, *run.flits, o.trace);
   uint64_t hops = 0;  // flits sent on interposer links, by the nodes' counters
   for (unsigned n = 0; n < run.pkg->num_nodes(); ++n) {
     for (uint64_t f : run.pkg->counters(n).link_flits) hops += f;
   }
-  const nlohmann::json totals = {{"cycles", run.res.cycles},
-                                 {"flit_hops", hops},
-                                 {"flits_injected", run.res.flits_injected},
-                                 {"flits_ejected", run.res.flits_ejected},
-                                 {"op_slices", op_slices}};
-  WriteOutputFile(o.trace.timeline, t.Json(totals.dump()), "--timeline");
+  t.Total("cycles", run.res.cycles);
+  t.Total("flit_hops", hops);
+  t.Total("flits_injected", run.res.flits_injected);
+  t.Total("flits_ejected", run.res.flits_ejected);
+  t.Total("op_slices", op_slices);
+  WriteOutputFile(o.trace.timeline, t.Json(), "--timeline");
 }
 
 // Plans, validates and runs the collective. The controller plans around the faults present

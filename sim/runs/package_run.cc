@@ -84,15 +84,14 @@ tb::Progress ProgressOf(bool progress, uint64_t cycles, sysc::Transport* net) {
 
 // --timeline: the run's flits on a trace-event timeline (a track per link direction, and per
 // node its injections and ejections), with the run's totals they add up to.
-void WriteRunTimeline(const std::string& path, const FlitRecorder& rec, const sysc::Package& pkg,
-                      const tb::RunResult& r) {
+void WriteRunTimeline(const TraceRequest& trace, const FlitRecorder& rec, const tb::RunResult& r) {
   Timeline t;
-  AddFlitSlices(t, rec.slices(), pkg.shape().num_vcs, pkg.k());
-  const nlohmann::json totals = {{"cycles", r.cycles},
-                                 {"flits_injected", r.flits_created},
-                                 {"flits_ejected", r.flits_ejected},
-                                 {"flit_hops", r.flit_hops}};
-  WriteOutputFile(path, t.Json(totals.dump()), "--timeline");
+  AddFlitSlices(t, rec, trace);
+  t.Total("cycles", r.cycles);
+  t.Total("flits_injected", r.flits_created);
+  t.Total("flits_ejected", r.flits_ejected);
+  t.Total("flit_hops", r.flit_hops);
+  WriteOutputFile(trace.timeline, t.Json(), "--timeline");
 }
 
 // The peak resident memory in KB, the largest over the ranks.
@@ -149,7 +148,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
         return ((e.flit[0] >> hw::kHdrVcLsb) & ((1u << hw::kVcIdW) - 1u)) < vcs && e.flit[1] == id;
       };
     }
-    logger = std::make_shared<FlitRecorder>(trace.packet_log, pkg, follow, !trace.timeline.empty());
+    logger = std::make_shared<FlitRecorder>(trace, pkg, follow);
     pkg.SetFlitObserver([logger](const sysc::Package::FlitEvent& e) { (*logger)(e); });
   }
   tb::Advance advance;
@@ -164,7 +163,7 @@ RunOutput RunPackage(const SimSettings& s, const TraceRequest& trace, bool use_s
   if (logger) {
     logger->Commit();
     o.packet_path = logger->hops();
-    if (!trace.timeline.empty()) WriteRunTimeline(trace.timeline, *logger, pkg, o.result);
+    if (!trace.timeline.empty()) WriteRunTimeline(trace, *logger, o.result);
   }
   if (traced && pkg.cycle() <= trace.from) {  // (the run's end is known only now)
     fmt::print(stderr,
@@ -354,7 +353,7 @@ TraceRequest TraceRequestOf(const PackageCommand& cmd) {
 }
 
 // --packet-log and --trace-packet follow one run in one process and one thread (sim.threads =
-// auto becomes 1); --trace-nodes, --trace-from and --trace-to need --trace and a window.
+// auto becomes 1); the nodes and cycles traced (CheckTraceWindow).
 void CheckTraceOptions(const PackageCommand& cmd, const Config& cfg, sysc::Transport* net,
                        SimSettings& s) {
   if (!cmd.packet_log.empty() || cmd.trace_packet >= 0 || !cmd.timeline.empty()) {
@@ -373,16 +372,7 @@ void CheckTraceOptions(const PackageCommand& cmd, const Config& cfg, sysc::Trans
       s.package.threads = 1;
     }
   }
-  if (!cmd.trace_file.empty() && cmd.trace_from >= cmd.trace_to) {
-    throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
-                                  cmd.trace_from, cmd.trace_to));
-  }
-  if (cmd.trace_file.empty() &&
-      (cmd.trace_nodes != "all" || cmd.trace_from != 0 || cmd.trace_to != ~uint64_t{0})) {
-    throw ConfigError(
-        "--trace-nodes, --trace-from and --trace-to choose what --trace FILE.fst records: give "
-        "--trace too");
-  }
+  CheckTraceWindow(TraceRequestOf(cmd));
 }
 
 // Refuses --trace-packet without a waveform of the RTL, or with nodes or cycles of its own.

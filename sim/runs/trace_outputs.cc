@@ -40,11 +40,14 @@ std::string DescribeHeader(uint32_t h, unsigned num_vcs, unsigned k) {
   return fmt::format("{}{}>{} vc{}", mark, f.src_y * k + f.src_x, f.dst_y * k + f.dst_x, vc);
 }
 
-FlitRecorder::FlitRecorder(const std::string& log_path, const sysc::Package& pkg, FlitMatch follow,
-                           bool for_timeline)
-    : pkg_(pkg), follow_(std::move(follow)), timeline_(for_timeline) {
-  if (!log_path.empty()) {
-    out_ = std::make_unique<OutputFile>(log_path, "--packet-log");
+FlitRecorder::FlitRecorder(const TraceRequest& trace, const sysc::Package& pkg, FlitMatch follow)
+    : pkg_(pkg),
+      follow_(std::move(follow)),
+      timeline_(!trace.timeline.empty()),
+      from_(trace.from),
+      to_(trace.to) {
+  if (!trace.packet_log.empty()) {
+    out_ = std::make_unique<OutputFile>(trace.packet_log, "--packet-log");
     out_->stream() << PacketLogHeader() << "\n";
   }
 }
@@ -72,7 +75,13 @@ void FlitRecorder::operator()(const sysc::Package::FlitEvent& e) {
     if (e.channel) hop.to_port = pkg_.LinkPort(e.channel->dst(), e.channel->dst_link(), false);
     hops_.push_back(hop);
   }
-  if (timeline_) slices_.push_back({e.cycle, e.node, port, e.kind, e.channel, h});
+  if (timeline_ && e.cycle >= from_ && e.cycle < to_) {
+    if (slices_.size() < kMaxTimelineSlices) {
+      slices_.push_back({e.cycle, e.node, port, e.kind, e.channel, h});
+    } else {
+      ++cut_;
+    }
+  }
   if (!out_) return;
   std::ostream& f = out_->stream();
   // (A channel's name holds a comma, "x(1,3)+": quoted.)
@@ -229,6 +238,21 @@ void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std
   }
 }
 
+void CheckTraceWindow(const TraceRequest& trace) {
+  const bool window = trace.from != 0 || trace.to != ~uint64_t{0};
+  if (trace.file.empty() && !trace.nodes.empty())
+    throw ConfigError("--trace-nodes chooses the nodes --trace FILE.fst records: give --trace too");
+  if (trace.file.empty() && trace.timeline.empty() && window) {
+    throw ConfigError(
+        "--trace-from and --trace-to choose the cycles --trace FILE.fst and --timeline FILE.json "
+        "record: give one of them");
+  }
+  if (trace.from >= trace.to) {
+    throw ConfigError(fmt::format("--trace-from {} --trace-to {}: an empty window (from < to)",
+                                  trace.from, trace.to));
+  }
+}
+
 std::vector<unsigned> ParseTraceNodes(const std::string& s) {
   std::vector<unsigned> v;
   if (s == "all") return v;
@@ -288,7 +312,15 @@ void Timeline::Slice(const std::string& process, const std::string& thread, cons
   events_.push_back({tr.pid, tids[lane], name, args_json, start_ns, std::max(start_ns, end_ns)});
 }
 
-std::string Timeline::Json(const std::string& totals_json) const {
+void Timeline::Total(const std::string& key, uint64_t value) {
+  totals_.emplace_back(key, std::to_string(value));
+}
+
+void Timeline::Total(const std::string& key, double value) {
+  totals_.emplace_back(key, nlohmann::json(value).dump());
+}
+
+std::string Timeline::Json() const {
   nlohmann::json events = nlohmann::json::array();
   for (size_t p = 0; p < processes_.size(); ++p) {
     events.push_back({{"ph", "M"},
@@ -314,29 +346,35 @@ std::string Timeline::Json(const std::string& totals_json) const {
                       {"tid", t + 1},
                       {"args", {{"sort_index", t}}}});
   }
-  for (const Event& e : events_) {
-    nlohmann::json x = {{"ph", "X"},
-                        {"name", e.name},
-                        {"pid", e.pid + 1},
-                        {"tid", e.tid + 1},
-                        {"ts", e.start / 1e3},
-                        {"dur", (e.end - e.start) / 1e3},
-                        {"cat", processes_[e.pid]}};
-    if (!e.args.empty()) x["args"] = nlohmann::json::parse(e.args);
-    events.push_back(std::move(x));
-  }
   nlohmann::json j;
   j["traceEvents"] = std::move(events);
   j["displayTimeUnit"] = "ns";
-  j["otherData"] = {{"provenance", ProvenanceJson()},
-                    {"totals", nlohmann::json::parse(totals_json.empty() ? "{}" : totals_json)}};
-  return j.dump(1) + "\n";
+  nlohmann::json totals = nlohmann::json::object();
+  for (const auto& [key, value] : totals_) totals[key] = nlohmann::json::parse(value);
+  j["otherData"] = {{"provenance", ProvenanceJson()}, {"totals", std::move(totals)}};
+  // The slices are written as text, one a line, after the metadata events (a million slices as
+  // JSON objects would take a gigabyte).
+  std::string out = j.dump(1);
+  const size_t at = out.find("\n ]", out.find("\"traceEvents\""));
+  std::string slices;
+  slices.reserve(events_.size() * 120);
+  std::vector<std::string> cats(processes_.size());
+  for (size_t p = 0; p < processes_.size(); ++p) cats[p] = nlohmann::json(processes_[p]).dump();
+  for (const Event& e : events_) {
+    slices += fmt::format(
+        ",\n  {{\"ph\": \"X\", \"name\": {}, \"pid\": {}, \"tid\": {}, \"ts\": {}, \"dur\": {}, "
+        "\"cat\": {}{}}}",
+        nlohmann::json(e.name).dump(), e.pid + 1, e.tid + 1, e.start / 1e3, (e.end - e.start) / 1e3,
+        cats[e.pid], e.args.empty() ? "" : ", \"args\": " + e.args);
+  }
+  if (at != std::string::npos) out.insert(at, slices);  // (none: no process, so no slice)
+  return out + "\n";
 }
 
-void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, unsigned num_vcs,
-                   unsigned k) {
+void AddFlitSlices(Timeline& t, const FlitRecorder& rec, const TraceRequest& trace) {
   using Kind = sysc::Package::FlitEvent::Kind;
-  for (const FlitRecorder::Slice& s : slices) {
+  const unsigned num_vcs = rec.package().shape().num_vcs, k = rec.package().k();
+  for (const FlitRecorder::Slice& s : rec.slices()) {
     const std::string name = DescribeHeader(s.header, num_vcs, k);
     const double at = static_cast<double>(s.cycle);
     if (s.kind == Kind::kHop) {
@@ -346,6 +384,17 @@ void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, 
               fmt::format("{} port {}", s.kind == Kind::kInject ? "inject" : "eject", s.port), name,
               at, at + 1);
     }
+  }
+  if (trace.from != 0 || trace.to != ~uint64_t{0}) {
+    t.Total("flit_window_from", trace.from);
+    if (trace.to != ~uint64_t{0}) t.Total("flit_window_to", trace.to);
+  }
+  if (rec.slices_cut() > 0) {
+    fmt::print(stderr,
+               "warning: --timeline {}: {} flit events past the first {} left out (choose the "
+               "cycles with --trace-from and --trace-to)\n",
+               trace.timeline, rec.slices_cut(), FlitRecorder::kMaxTimelineSlices);
+    t.Total("flit_slices_cut", rec.slices_cut());
   }
 }
 

@@ -64,11 +64,12 @@ using FlitMatch = std::function<bool(const sysc::Package::FlitEvent&)>;
 
 // Observes every flit of a package (Package::SetFlitObserver): writes the packet log, collects
 // the events of the flits `follow` matches (their heads', and their tails' ejections), and
-// keeps the flit events a timeline draws. The package must outlive it.
+// keeps the flit events a timeline draws: those of the cycles [trace.from, trace.to), at most
+// kMaxTimelineSlices. The package must outlive it.
 class FlitRecorder {
  public:
-  FlitRecorder(const std::string& log_path, const sysc::Package& pkg, FlitMatch follow,
-               bool for_timeline);
+  static constexpr size_t kMaxTimelineSlices = 1'000'000;  // about 130 MB of JSON
+  FlitRecorder(const TraceRequest& trace, const sysc::Package& pkg, FlitMatch follow);
   void operator()(const sysc::Package::FlitEvent& e);
   // Puts the log in place (and its provenance beside it) once the run is over.
   void Commit();
@@ -83,12 +84,16 @@ class FlitRecorder {
     uint32_t header;
   };
   const std::vector<Slice>& slices() const { return slices_; }
+  const sysc::Package& package() const { return pkg_; }
+  // Flit events of the window the timeline left out past kMaxTimelineSlices.
+  uint64_t slices_cut() const { return cut_; }
 
  private:
   std::unique_ptr<OutputFile> out_;
   const sysc::Package& pkg_;
   FlitMatch follow_;
   bool timeline_;
+  uint64_t from_, to_, cut_ = 0;
   std::vector<PacketHop> hops_;
   std::vector<Slice> slices_;
 };
@@ -133,6 +138,9 @@ class WaveformFiles {
 // Refuses a waveform from a model that has none, and traced nodes the package does not have.
 void CheckTraceRequest(const TraceRequest& trace, sysc::NodeImpl impl, const std::string& model,
                        unsigned num_nodes);
+// --trace-nodes choose what --trace records, --trace-from and --trace-to what --trace and
+// --timeline record: refused without them, or as an empty window.
+void CheckTraceWindow(const TraceRequest& trace);
 // --trace-nodes: "all" (every node) or ids like 0,5,6, each once.
 std::vector<unsigned> ParseTraceNodes(const std::string& s);
 
@@ -149,8 +157,10 @@ class Timeline {
   // the same name ("name #2"), so every track nests properly.
   void Slice(const std::string& process, const std::string& thread, const std::string& name,
              double start_ns, double end_ns, const std::string& args_json = "");
-  // `totals`: the run's figures the timeline's slices add up to (written as "otherData").
-  std::string Json(const std::string& totals_json) const;
+  // A figure of the run the slices add up to (written in "otherData.totals").
+  void Total(const std::string& key, uint64_t value);
+  void Total(const std::string& key, double value);
+  std::string Json() const;
   size_t size() const { return events_.size(); }
 
  private:
@@ -166,12 +176,13 @@ class Timeline {
   std::vector<std::string> tid_names_;                        // by global tid
   std::vector<unsigned> tid_pid_;
   std::vector<Event> events_;
+  std::vector<std::pair<std::string, std::string>> totals_;  // key, JSON value
 };
 
 // The flit events of a run on a timeline: per link direction a track with each flit's hop (one
-// cycle), per node its injections and ejections per router port.
-void AddFlitSlices(Timeline& t, const std::vector<FlitRecorder::Slice>& slices, unsigned num_vcs,
-                   unsigned k);
+// cycle), per node its injections and ejections per router port; and the totals that say which
+// flits it holds (flit_window_from and _to with a window, flit_slices_cut when it holds fewer).
+void AddFlitSlices(Timeline& t, const FlitRecorder& rec, const TraceRequest& trace);
 
 }  // namespace aries::sim
 

@@ -145,11 +145,12 @@ std::string TrainTimelineJson(const train::Iteration& it) {
     if (it.time > at)
       t.Slice(fmt::format("stage {}", stage), "exposed communication", "idle", at, it.time);
   }
-  const std::string totals = fmt::format(
-      "{{\"time_ns\": {}, \"compute_busy_ns\": {}, \"comm_busy_ns\": {}, \"exposed_comm_ns\": "
-      "{}, \"stages\": {}}}",
-      it.time, it.compute_busy, it.comm_busy, it.exposed_comm, it.stages);
-  return t.Json(totals);
+  t.Total("time_ns", it.time);
+  t.Total("compute_busy_ns", it.compute_busy);
+  t.Total("comm_busy_ns", it.comm_busy);
+  t.Total("exposed_comm_ns", it.exposed_comm);
+  t.Total("stages", uint64_t{it.stages});
+  return t.Json();
 }
 
 // The iteration options of strategy `par` for the command's package and batch.

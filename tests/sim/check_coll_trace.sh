@@ -117,6 +117,21 @@ whole = [e for e in x if procs[e["pid"]] == "collective"]
 assert len(whole) == 1 and abs(whole[0]["dur"] * 1000 - run["cycles"]) < 1e-6, whole
 print(f"timeline: {len(x)} slices; {hops} hops, {inj} injections, {ej} ejections = the run's")
 PY
+# A window: the timeline's flits are those of the cycles asked for, and its totals say so.
+"$aries" coll -k 4 --topology aries --algo tree --size 1K --timeline win.json --trace-from 40 \
+  --trace-to 80 > /dev/null
+python3 - win.json <<'PY'
+import json, sys
+tl = json.load(open(sys.argv[1]))
+ev = tl["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["name"] == "process_name"}
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e["name"] == "thread_name"}
+flits = [e for e in ev if e["ph"] == "X" and (procs[e["pid"]] == "links" or
+         names[(e["pid"], e["tid"])].startswith(("inject", "eject")))]
+assert flits and all(40 <= round(e["ts"] * 1000) < 80 for e in flits), flits[:3]
+tot = tl["otherData"]["totals"]
+assert (tot["flit_window_from"], tot["flit_window_to"]) == (40, 80), tot
+PY
 # The training model's timeline: per stage its streams and its exposed communication.
 "$aries" train --workload transformer --strategy fsdp --timeline i.json > /dev/null
 python3 - i.json <<'PY'
@@ -147,6 +162,8 @@ expect_refused() {  # expect_refused MESSAGE ARGS...
 expect_refused "needs sim.model = rtl" --model fast --trace f.fst
 expect_refused "name the waveform FILE.fst" --trace f.txt
 expect_refused "needs --trace FILE.fst" --trace-op 5:0
+expect_refused "chooses the nodes --trace FILE.fst records" --trace-nodes 0,1 --timeline z.json
+expect_refused "choose the cycles --trace FILE.fst and --timeline" --trace-from 10
 expect_refused "op 1 of node 5 is not a send" -k 4 --algo dbt --trace f.fst --trace-op 5:1
 expect_refused "node 99 does not exist" -k 4 --trace f.fst --trace-op 99:0
 expect_refused "a fault after reset" -k 4 --trace f.fst --set "package.faults=link:5-6@100"
