@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -606,6 +608,28 @@ void ObserveFlits(const CollOptions& o, CollRun& run) {
   run.pkg->SetFlitObserver([rec](const sysc::Package::FlitEvent& e) { (*rec)(e); });
 }
 
+// `trace` with the program's engine steps for the flit decoder: per collective id, its place in
+// the nodes' request programs (the same on every node that injects it, else left out).
+TraceRequest WithEngineSteps(TraceRequest trace, const coll::Program& p) {
+  std::map<unsigned, GtkwView::EngineStep> steps;
+  std::set<unsigned> mixed;
+  for (const coll::NodeProgram& np : p.nodes) {
+    for (size_t i = 0; i < np.req.steps.size(); ++i) {
+      const unsigned id = np.req.steps[i];
+      const coll::EngineId* e = np.FindId(id);
+      const GtkwView::EngineStep s{id, static_cast<unsigned>(i),
+                                   static_cast<unsigned>(np.req.steps.size()), e ? e->count : 1};
+      const auto [it, fresh] = steps.emplace(id, s);
+      const GtkwView::EngineStep& had = it->second;
+      if (!fresh && (had.pos != s.pos || had.steps != s.steps || had.count != s.count))
+        mixed.insert(id);
+    }
+  }
+  for (const auto& [id, s] : steps)
+    if (!mixed.count(id) && s.count > 0) trace.view.engine_steps.push_back(s);
+  return trace;
+}
+
 // Refuses debugging outputs the run cannot give: a waveform of the fast model, a waveform or
 // flit log across a re-plan (a fault after reset), the concentrated mesh's followed op.
 void CheckCollTrace(const CollOptions& o) {
@@ -630,6 +654,29 @@ void CheckCollTrace(const CollOptions& o) {
   if (!o.trace_op.empty() && g.topology == coll::Topology::kCmesh)
     throw ConfigError(
         "--trace-op: not on the concentrated mesh (trace its routers by --trace-nodes)");
+}
+
+// An engine stream's events among those of its id (every member injects the id): its requests
+// from `node` up to the root (requests only move up the tree, so the nodes they reach from
+// `node` are its path), the responses coming back down that path, and its injections and
+// ejections at `node`.
+std::vector<PacketHop> StreamOf(const std::vector<PacketHop>& hops, unsigned node,
+                                unsigned num_vcs) {
+  std::vector<unsigned> path = {node};
+  auto on = [&path](unsigned n) { return std::find(path.begin(), path.end(), n) != path.end(); };
+  std::vector<PacketHop> out;
+  for (const PacketHop& h : hops) {
+    const bool request = h.vc == num_vcs;
+    if (h.event != "hop") {
+      if (h.node == node) out.push_back(h);
+    } else if (request && on(h.node)) {
+      if (!on(h.to_node)) path.push_back(h.to_node);
+      out.push_back(h);
+    } else if (!request && on(h.node) && on(h.to_node)) {
+      out.push_back(h);
+    }
+  }
+  return out;
 }
 
 // The followed op's message on the run (PathOf): a send's packets from their first injection to
@@ -676,7 +723,9 @@ FollowedPath FollowPath(const CollOptions& o, const CollRun& run) {
       }
     }
   }
-  FollowedPath fp = PathOf(hops, first, end);
+  FollowedPath fp =
+      PathOf(op.act == coll::Act::kSend ? hops : StreamOf(hops, f.node, run.pkg->shape().num_vcs),
+             first, end);
   fp.text = fmt::format("op {} of node {} ({} {} {}): {}", f.op, f.node, coll::ActName(op.act),
                         op.act == coll::Act::kSend ? "to node" : "id",
                         op.act == coll::Act::kSend ? op.peer : op.id, fp.text);
@@ -759,7 +808,7 @@ CollRun PlanWithRecovery(const CollOptions& o, const CollSetup& s, CollReport& r
       if (s.is_v) run.lay.emplace(run.r);
       ReportRequest(o, s, run, report);
       run.in = InputsOf(o, run);
-      if (run.wave) run.wave->WriteSaveFile(*run.pkg, o.trace);
+      if (run.wave) run.wave->WriteSaveFile(*run.pkg, WithEngineSteps(o.trace, run.p));
       ObserveFlits(o, run);
     }
     ReportPlan(o, s, run, v, attempt, report);

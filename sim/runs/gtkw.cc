@@ -90,12 +90,17 @@ class Writer {
 
 // The flit decoder GTKWave runs (a translate filter process takes no arguments: a wrapper next
 // to the save file passes this package's VCs and K), executable once in place.
-void WriteFlitFilter(OutputFile& filter, unsigned num_vcs, unsigned k, unsigned flit_bits) {
+void WriteFlitFilter(OutputFile& filter, unsigned num_vcs, unsigned k, unsigned flit_bits,
+                     const std::vector<GtkwView::EngineStep>& steps) {
+  std::string step_arg;
+  for (const GtkwView::EngineStep& e : steps)
+    step_arg += fmt::format("{}{}:{}:{}:{}", step_arg.empty() ? " --steps " : ",", e.id, e.pos,
+                            e.steps, e.count);
   filter.stream() << "#!/bin/sh\n# Decodes ARIES-sim flits for GTKWave (written by aries --trace)\n"
                      "exec python3 "
                   << ShellQuote(ARIES_FLIT_FILTER) << " --gated "
                   << std::min(flit_bits, kShownFlitBits) << " --vcs " << num_vcs << " --k " << k
-                  << "\n";
+                  << step_arg << "\n";
   std::filesystem::permissions(
       filter.temp(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
                          std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
@@ -215,7 +220,7 @@ std::string FlitFilterPath(const std::string& gtkw_path) {
 int WritePackageGtkw(OutputFile& save, OutputFile& filter, const std::string& fst_path,
                      const sysc::NodeShape& p, const std::vector<std::string>& scopes, unsigned k,
                      const GtkwView& view) {
-  WriteFlitFilter(filter, p.num_vcs, k, 32 * p.words());
+  WriteFlitFilter(filter, p.num_vcs, k, 32 * p.words(), view.engine_steps);
   const std::string filter_abs = std::filesystem::absolute(filter.path()).string();
   std::ostream& os = save.stream();
   WriteGtkwHead(os, fst_path, view);

@@ -18,11 +18,18 @@ std::string FlitFilterPath(const std::string& gtkw_path);
 
 /// What the save file opens on: the cycles the view spans (`to` == 0: from `from` at GTKWave's
 /// default zoom), named markers (A, B, ... at cycles: a packet's injection and ejection), and per
-/// traced node the router ports shown (bit p of a mask: port p; no masks: every port).
+/// traced node the router ports shown (bit p of a mask: port p; no masks: every port); and the
+/// engine program's steps the flit decoder names a collective flit's step by.
 struct GtkwView {
   uint64_t from = 0, to = 0;
   std::vector<uint64_t> markers;
   std::vector<uint32_t> in_ports, out_ports;  // per scope, in the order of the scopes
+  // Per collective id: its place in the engine program's steps, their number and the flits of
+  // one step (flit_filter.py --steps ID:POS:STEPS:COUNT,...).
+  struct EngineStep {
+    unsigned id, pos, steps, count;
+  };
+  std::vector<EngineStep> engine_steps;
 };
 
 /// Writes a .gtkw (`save`) that opens `fst_path` with the signals of every traced node (`scopes`,

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <tuple>
 
 #include "aries_pkg.h"
 #include "arith.h"
@@ -70,7 +71,8 @@ void FlitRecorder::operator()(const sysc::Package::FlitEvent& e) {
       e.kind == Kind::kHop ? pkg_.LinkPort(e.node, e.link, true) : shape.LocalRouterPort(e.link);
   const bool head = (h >> hw::kHdrHeadBit) & 1u, tail = (h >> hw::kHdrTailBit) & 1u;
   if (follow_ && (head || (tail && e.kind == Kind::kEject)) && follow_(e)) {
-    PacketHop hop{e.cycle, ev, e.node, e.channel ? e.channel->dst() : e.node, 0, 0, 0, head, tail};
+    PacketHop hop{e.cycle, ev,   e.node, e.channel ? e.channel->dst() : e.node, 0, 0, 0,
+                  head,    tail, vc};
     (e.kind == Kind::kInject ? hop.in_port : hop.out_port) = port;
     if (e.channel) hop.to_port = pkg_.LinkPort(e.channel->dst(), e.channel->dst_link(), false);
     hops_.push_back(hop);
@@ -122,6 +124,7 @@ FollowedPath PathOf(const std::vector<PacketHop>& hops, uint64_t first, uint64_t
   };
   uint64_t last_eject = first;
   std::vector<std::string> listed;
+  std::vector<std::tuple<std::string, unsigned, unsigned>> seen;  // each step of the path once
   bool more = false;
   for (const PacketHop& h : hops) {
     if (h.cycle < first || h.cycle > end) continue;
@@ -134,7 +137,9 @@ FollowedPath PathOf(const std::vector<PacketHop>& hops, uint64_t first, uint64_t
       tr.view.out_ports[n] |= Bit(h.out_port);
     }
     if (h.event == "hop") tr.view.in_ports[at(h.to_node)] |= Bit(h.to_port);
-    if (h.event == "inject" && !listed.empty()) continue;  // (the first injection only)
+    const auto step = std::make_tuple(h.event, h.node, h.to_node);
+    if (std::find(seen.begin(), seen.end(), step) != seen.end()) continue;
+    seen.push_back(step);
     if (listed.size() == 12) {
       more = true;
       continue;

@@ -48,6 +48,7 @@ struct PacketHop {
   unsigned in_port = 0, out_port = 0;  // router ports at `node` (inject: in; hop, eject: out)
   unsigned to_port = 0;                // a hop's: the router port it enters at `to_node`
   bool head = true, tail = false;      // the flit's (a tail is kept only at its ejection)
+  unsigned vc = 0;                     // the flit's VC there (engine requests: num_vcs)
 };
 
 // The packet log's columns: cycle (= ns on the waveform's time axis), event (inject: from the
@@ -102,8 +103,8 @@ class FlitRecorder {
 // cycles [first, end]: its nodes in the order its heads reach them, with the router ports it uses
 // at each; the cycles from 5 before `first` to 10 after its last ejection, viewed from 2 before
 // to 3 after, with markers at `first` (A) and that ejection (B); and its path as text: "inject at
-// node4 (cycle 127), node4 -> node8 (cycle 129), eject at node8 (cycle 140)" (the first injection,
-// then at most 12 events).
+// node4 (cycle 127), node4 -> node8 (cycle 129), eject at node8 (cycle 140)" (each step the first
+// time it is taken, at most 12).
 struct FollowedPath {
   std::string text;
   TraceRequest trace;

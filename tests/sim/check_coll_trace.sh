@@ -77,9 +77,18 @@ filter=$(sed -n 's/^exec python3 \(.*\) --gated.*/\1/p' d.flit_filter | tr -d "'
 python3 "$filter" --gated 96 --vcs 4 --k 4 --test 0x1000000000000000000000033 | grep -q '^id0\.0 req add.i32' ||
   fail "a valid collective flit decodes" "$(python3 "$filter" --gated 96 --test 0x1000000000000000000000033)"
 # A message into the engine (the in-network tree) is followed through the tree.
+# Its path: node 0's requests up to the root, where they turn, the results back down to node 0.
 "$aries" coll -k 4 --topology aries --algo tree --size 1K --trace t.fst --trace-op 0:0 > t.txt
-grep -q "op 0 of node 0 (engine-send id" t.txt || fail "an engine stream followed" "$(head -1 t.txt)"
-[ "$(grep -c '^-hop [0-9]*: node[0-9]*$' t.gtkw)" -ge 4 ] || fail "the tree's nodes" "$(grep -c '^-hop' t.gtkw)"
+path=$(sed -n 's/.*(engine-send id 0): //p' t.txt | sed 's/ (cycle [0-9]*)//g')
+[ "$path" = "inject at node0, node0 -> node1, node1 -> node5, node5 -> node1, node1 -> node0, eject at node0" ] ||
+  fail "node 0's stream up the tree to its root (node5) and back" "$path"
+hops=$(grep '^-hop [0-9]*: node[0-9]*$' t.gtkw | sort -u | tr '\n' ' ')
+[ "$hops" = "-hop 1: node0 -hop 2: node1 -hop 3: node5 " ] || fail "a group per node of the stream's path" "$hops"
+# The decoder names a collective flit's engine step from the program (--steps in the wrapper).
+grep -q -- '--steps 0:0:1:' t.flit_filter || fail "the engine steps given to the decoder" "$(tail -1 t.flit_filter)"
+[ "$(python3 "$filter" --steps 0:1:2:4,1:0:2:4 --vcs 4 --k 4 --test 0x00900033 | cut -d' ' -f1-4)" = "id0.9 req add.i32 step5" ] ||
+  fail "flit 9 of id 0 (step 1 of 2, 4 flits a step) is in engine step 5" \
+    "$(python3 "$filter" --steps 0:1:2:4,1:0:2:4 --vcs 4 --k 4 --test 0x00900033)"
 # The packet log and the timeline: every collective flit accounted for, totals equal the run's.
 "$aries" coll -k 4 --topology aries --algo tree --size 1K --packet-log c.csv --timeline c.json \
   --json r.json > c.txt
