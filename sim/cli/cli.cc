@@ -58,8 +58,11 @@ struct RunOutputs {
     a->add_option("--trace", trace,
                   "write a waveform, FILE.fst (or FILE.vcd), and FILE.gtkw, a GTKWave save file");
     a->add_option("--trace-nodes", trace_nodes, "nodes to trace: all, or ids like 0,5");
-    a->add_option("--trace-from", trace_from, "first traced cycle");
-    a->add_option("--trace-to", trace_to, "cycle after the last traced one")
+    a->add_option("--trace-from", trace_from,
+                  sweep ? "first traced cycle" : "first cycle --trace and --timeline record");
+    a->add_option(
+         "--trace-to", trace_to,
+         sweep ? "cycle after the last traced one" : "cycle after the last one they record")
         ->default_str("the end of the run");
     if (!sweep) {  // one run's flits in one process
       a->add_option(
@@ -321,8 +324,8 @@ Subcommand Coll(CLI::App& app) {
                     "write a waveform of the RTL, FILE.fst (or FILE.vcd), and FILE.gtkw, a "
                     "GTKWave save file");
   s.app->add_option("--trace-nodes", *trace_nodes, "nodes to trace: all, or ids like 0,5");
-  s.app->add_option("--trace-from", co->trace.from, "first traced cycle");
-  s.app->add_option("--trace-to", co->trace.to, "cycle after the last traced one")
+  s.app->add_option("--trace-from", co->trace.from, "first cycle --trace and --timeline record");
+  s.app->add_option("--trace-to", co->trace.to, "cycle after the last one they record")
       ->default_str("the end of the run");
   s.app
       ->add_option("--trace-op", co->trace_op,
